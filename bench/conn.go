@@ -1,0 +1,61 @@
+package bench
+
+import (
+	"context"
+	"errors"
+)
+
+// Conn is one open session of a target against one database. It is used by
+// one goroutine at a time. "Simple" calls compile the SQL text every time they
+// run; Prepare returns a statement compiled once. How each maps onto a native
+// API is documented on the target.
+type Conn interface {
+	// Exec runs a statement that returns no rows the caller wants.
+	Exec(query string, args ...any) error
+	// Query runs a query and calls fn once for every row, in order. It stops
+	// at the first error fn returns and returns it.
+	Query(query string, fn RowFunc, args ...any) error
+	// QueryRow runs a query through the driver's single-row call and calls
+	// fn with the first row. A query that returns no row is an error.
+	QueryRow(query string, fn RowFunc, args ...any) error
+	// Prepare compiles query once for repeated use.
+	Prepare(query string) (Stmt, error)
+	// Close releases the session.
+	Close() error
+}
+
+// Stmt is a prepared statement of a Conn.
+type Stmt interface {
+	// Exec runs the statement with args, ignoring any rows.
+	Exec(args ...any) error
+	// Query runs the statement and calls fn once for every row.
+	Query(fn RowFunc, args ...any) error
+	// QueryRow runs the statement through the driver's single-row call.
+	QueryRow(fn RowFunc, args ...any) error
+	// Close releases the statement.
+	Close() error
+}
+
+// Row is the current row of a result. Scan copies its columns into dest in
+// the manner of database/sql: dest holds one pointer per column.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// RowFunc receives one row of a result. The Row is valid only during the
+// call.
+type RowFunc func(Row) error
+
+// Config says where a target connects to.
+type Config struct {
+	// DB is the database the target speaks to.
+	DB DB
+	// DSN is the data source: a file path for SQLite, a DSN for servers.
+	DSN string
+}
+
+// Opener opens a Conn for a target.
+type Opener func(ctx context.Context, cfg Config) (Conn, error)
+
+// ErrNoRows is returned by QueryRow when the query returned no row.
+var ErrNoRows = errors.New("query returned no rows")

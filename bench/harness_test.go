@@ -1,0 +1,101 @@
+package bench
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestMeasureRunsEveryOperationOnce(t *testing.T) {
+	var seen []int
+	op := func(i int) error { seen = append(seen, i); return nil }
+	h := NewLatencyHistogram()
+	s, err := Measure(op, 5, 10, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.N != 10 || len(seen) != 10 || seen[0] != 5 || seen[9] != 14 {
+		t.Fatalf("N=%d, operations %v; want 10 operations 5..14", s.N, seen)
+	}
+	if got := s.Latency.TotalCount(); got < 1 || got > 10 {
+		t.Errorf("histogram holds %d values, want 1 to 10", got)
+	}
+	if s.Elapsed <= 0 || s.NsPerOp() <= 0 {
+		t.Errorf("elapsed %v, ns/op %v: want positive", s.Elapsed, s.NsPerOp())
+	}
+}
+
+func TestMeasureSamplesOneInSampleGapOperations(t *testing.T) {
+	const n = 100_000
+	s, err := Measure(func(int) error { return nil }, 0, n, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := float64(s.Latency.TotalCount()), float64(n)/SampleGap
+	if got < 0.9*want || got > 1.1*want {
+		t.Errorf("sampled %v operations of %d, want about %v", got, n, want)
+	}
+}
+
+func TestMeasureStopsAtFirstError(t *testing.T) {
+	wrong := errors.New("wrong row")
+	calls := 0
+	op := func(i int) error {
+		calls++
+		if i == 3 {
+			return wrong
+		}
+		return nil
+	}
+	_, err := Measure(op, 0, 100, NewLatencyHistogram())
+	if !errors.Is(err, wrong) || calls != 4 {
+		t.Fatalf("err=%v after %d calls; want the op's error after 4", err, calls)
+	}
+}
+
+var sink []byte
+
+func TestMeasureCountsAllocations(t *testing.T) {
+	op := func(int) error { sink = make([]byte, 1024); return nil }
+	s, err := Measure(op, 0, 1000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := float64(s.Bytes) / float64(s.N); b < 1024 || b > 1100 {
+		t.Errorf("B/op = %.1f, want about 1024", b)
+	}
+	if a := float64(s.Allocs) / float64(s.N); a < 1 || a > 1.1 {
+		t.Errorf("allocs/op = %.2f, want about 1", a)
+	}
+}
+
+func TestWarmRunsUntimedOperations(t *testing.T) {
+	n := 0
+	if err := Warm(func(int) error { n++; return nil }, 7); err != nil || n != 7 {
+		t.Fatalf("Warm ran %d operations (err %v), want 7", n, err)
+	}
+}
+
+func TestOpsAtScales(t *testing.T) {
+	w := Workload{Ops: 10_000}
+	for _, c := range []struct {
+		scale float64
+		want  int
+	}{{1, 10_000}, {0.1, 1_000}, {0.00001, 1}, {2.5, 25_000}} {
+		if got := w.OpsAt(c.scale); got != c.want {
+			t.Errorf("OpsAt(%g) = %d, want %d", c.scale, got, c.want)
+		}
+	}
+}
+
+// BenchmarkHarnessOverhead times the harness's own loop around an operation
+// that does nothing: its ns/op is what the harness adds to every measured
+// operation (the loop, and the sampled clock reads and histogram updates).
+func BenchmarkHarnessOverhead(b *testing.B) {
+	h := NewLatencyHistogram()
+	noop := func(int) error { return nil }
+	b.ReportAllocs()
+	b.ResetTimer()
+	if _, err := Measure(noop, 0, b.N, h); err != nil {
+		b.Fatal(err)
+	}
+}

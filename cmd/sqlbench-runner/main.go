@@ -1,0 +1,29 @@
+// Command sqlbench-runner is the Go runner process: it serves the sqlbench
+// runner protocol (see package runner) on stdin and stdout for the targets
+// linked into it. Build tags choose the driver group: each group_*.go file
+// links one group's targets, because cgo SQLite libraries export the same C
+// symbols and cannot share a binary. sqlbench builds and caches one binary
+// per group; it is not meant to be run by hand.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/sqlbench/sqlbench/runner"
+	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
+)
+
+func main() {
+	// The orchestrator owns the runner's lifetime: it closes stdin to stop
+	// it, or kills it. A Ctrl-C in the terminal is the orchestrator's to
+	// handle, so the runner ignores it and finishes the reply it is writing.
+	signal.Ignore(os.Interrupt)
+	s := &runner.Server{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
+	if err := s.Serve(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "sqlbench-runner:", err)
+		os.Exit(1)
+	}
+}

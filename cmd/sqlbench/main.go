@@ -1,0 +1,27 @@
+// Command sqlbench benchmarks Go SQL drivers on identical workloads. See the
+// README, or run 'sqlbench help'.
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/sqlbench/sqlbench/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	dir, _ := os.Getwd()
+	code := cli.Main(ctx, os.Args[1:], cli.Env{
+		Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, LookPath: exec.LookPath, Dir: dir,
+		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+	})
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"runtime/debug"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// unavailable returns why target t cannot run on this machine, or "" when
+// it can. It checks what can be known without building: whether the driver
+// can be obtained at all, the Go toolchain, a C compiler for cgo drivers, and
+// helper programs.
+func unavailable(t targets.Spec, env Env) string {
+	if t.Unobtainable != "" {
+		return t.Unobtainable
+	}
+	if _, err := env.LookPath("go"); err != nil {
+		return "needs the Go toolchain (go on PATH) to build its runner"
+	}
+	if t.Cgo {
+		cc := strings.Fields(env.Getenv("CC"))
+		name := "gcc"
+		if len(cc) > 0 {
+			name = cc[0]
+		}
+		if _, err := env.LookPath(name); err != nil {
+			return "needs a C compiler for cgo (" + name + " not found; install gcc)"
+		}
+	}
+	if t.External != "" && env.Getenv(t.ExternalEnv) == "" {
+		if _, err := env.LookPath(t.External); err != nil {
+			return "needs the " + t.External + " program: set " + t.ExternalEnv + " or put it on PATH"
+		}
+	}
+	return ""
+}
+
+// Version returns sqlbench's version: the module version it was built as,
+// or "devel".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

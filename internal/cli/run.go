@@ -1,0 +1,322 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/envinfo"
+	"github.com/sqlbench/sqlbench/launcher"
+	"github.com/sqlbench/sqlbench/orchestrate"
+	"github.com/sqlbench/sqlbench/progress"
+	"github.com/sqlbench/sqlbench/redact"
+	"github.com/sqlbench/sqlbench/report"
+	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// Defaults of sqlbench run.
+const (
+	defaultCount  = 5
+	defaultScale  = 1.0
+	defaultWarmup = 0.1
+	quickScale    = 0.01
+	quickCount    = 5
+)
+
+// runOptions are the flags of sqlbench run.
+type runOptions struct {
+	dbs, targets, workloads string
+	count                   int
+	scale, warmup           float64
+	quick                   bool
+	timeout                 time.Duration
+	out, cache              string
+}
+
+func (o *runOptions) parse(args []string, env Env) error {
+	fs := newFlags("run")
+	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres)")
+	fs.StringVar(&o.targets, "targets", "", "targets to run, comma-separated (default: every target of the databases; see sqlbench list)")
+	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated (default: all; see sqlbench list)")
+	fs.IntVar(&o.count, "count", defaultCount, "timed runs per cell")
+	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
+	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
+	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g --count %d unless given", quickScale, quickCount))
+	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "longest one run of one cell may take before the cell is failed")
+	fs.StringVar(&o.out, "o", "", "results file (default results/sqlbench-<time>.txt)")
+	fs.StringVar(&o.cache, "cache", launcher.DefaultCache(), "where built runner binaries are kept")
+	if err := parseFlags(fs, args, env); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.quick {
+		if !set["scale"] {
+			o.scale = quickScale
+		}
+		if !set["count"] {
+			o.count = quickCount
+		}
+	}
+	switch {
+	case o.count < 1 || o.count > 1000:
+		return usagef("--count must be from 1 to 1000, got %d", o.count)
+	case !(o.scale > 0 && o.scale <= 1000):
+		return usagef("--scale must be above 0 and at most 1000, got %g", o.scale)
+	case !(o.warmup >= 0 && o.warmup <= 10):
+		return usagef("--warmup must be from 0 to 10, got %g", o.warmup)
+	case o.timeout <= 0:
+		return usagef("--timeout must be positive, got %s", o.timeout)
+	}
+	if o.out == "" {
+		o.out = filepath.Join("results", "sqlbench-"+time.Now().Format("20060102-150405")+".txt")
+	}
+	if !filepath.IsAbs(o.out) {
+		o.out = filepath.Join(env.Dir, o.out)
+	}
+	return nil
+}
+
+// plan is what a run will do, before anything is built or started.
+type plan struct {
+	workloads []bench.Workload
+	runnable  []targets.Spec
+	// skipped maps a target to why it will not run; explicit is set when
+	// the user named the targets, which makes a skip count against the
+	// exit status.
+	skipped  map[string]string
+	explicit bool
+	// buildFailed is set when a runnable target could not be built or
+	// opened.
+	buildFailed bool
+}
+
+func makePlan(o *runOptions, env Env) (*plan, error) {
+	var dbs []bench.DB
+	for _, name := range strings.Split(o.dbs, ",") {
+		db, err := bench.ParseDB(strings.TrimSpace(name))
+		if err != nil {
+			return nil, usagef("--db: %v", err)
+		}
+		dbs = append(dbs, db)
+	}
+	specs, err := targets.Select(o.targets, dbs)
+	if err != nil {
+		return nil, usagef("--targets: %v", err)
+	}
+	if len(specs) == 0 {
+		return nil, usagef("no targets for --db %s yet", o.dbs)
+	}
+	ws, err := selectWorkloads(o.workloads)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{workloads: ws, skipped: map[string]string{}, explicit: o.targets != ""}
+	for _, t := range specs {
+		if reason := unavailable(t, env); reason != "" {
+			p.skipped[t.Name] = reason
+			continue
+		}
+		p.runnable = append(p.runnable, t)
+	}
+	return p, nil
+}
+
+func selectWorkloads(list string) ([]bench.Workload, error) {
+	all := bench.Workloads()
+	if strings.TrimSpace(list) == "" {
+		return all, nil
+	}
+	var out []bench.Workload
+	for _, name := range strings.Split(list, ",") {
+		w, ok := bench.LookupWorkload(strings.TrimSpace(name))
+		if !ok {
+			names := make([]string, len(all))
+			for i, w := range all {
+				names[i] = w.Name
+			}
+			return nil, usagef("--workloads: unknown workload %q (valid: %s)", name, strings.Join(names, ", "))
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+func runCmd(ctx context.Context, args []string, env Env) error {
+	o := &runOptions{}
+	if err := o.parse(args, env); err != nil {
+		return err
+	}
+	p, err := makePlan(o, env)
+	if err != nil {
+		return err
+	}
+	// The results file comes first: an unwritable path fails before any
+	// benchmark runs.
+	w, err := results.Create(o.out)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	defer w.Close()
+	tmp, err := os.MkdirTemp("", "sqlbench-")
+	if err != nil {
+		return fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
+
+	bins := buildRunners(ctx, o, p, env)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	sess := &orchestrate.Session{
+		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
+			return launcher.Start(bins[group])
+		},
+		DSN: func(c orchestrate.Cell) string {
+			return filepath.Join(tmp, c.Target.Name+"-"+c.Workload.Name+".db")
+		},
+		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout,
+	}
+	defer sess.Close()
+	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) string {
+		return filepath.Join(tmp, t.Name+"-info.db")
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for name, err := range infoSkipped {
+		p.skip(name, "cannot open: "+err.Error(), true)
+	}
+	reportSkips(p, env)
+	if len(p.runnable) == 0 {
+		return errors.New("no target can run here (see the reasons above)")
+	}
+
+	for _, f := range envinfo.Collect(ctx) {
+		w.SetConfig(f.Key, f.Value)
+	}
+	for _, line := range infoLines {
+		if k, v, ok := strings.Cut(line, ": "); ok {
+			w.SetConfig(k, v)
+		}
+	}
+	for _, q := range bench.SQLiteSetup() {
+		k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
+		w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
+	}
+	w.SetConfig("sqlbench", Version())
+	w.SetConfig("sqlbench-command", strings.Join(redact.Args(append([]string{"sqlbench", "run"}, args...)), " "))
+	w.SetConfig("count", fmt.Sprint(o.count))
+	w.SetConfig("scale", fmt.Sprint(o.scale))
+	w.SetConfig("warmup", fmt.Sprint(o.warmup))
+	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
+	if err := w.WriteUnits(); err != nil {
+		return err
+	}
+
+	steps := orchestrate.Schedule(p.workloads, p.runnable, o.count)
+	disp := progress.New(env.Stderr, len(steps), o.count, env.StderrTTY)
+	var done []*benchfmt.Result
+	sess.Result = func(r *benchfmt.Result) error {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+		done = append(done, r)
+		return nil
+	}
+	sess.Progress = disp.Event
+	outcome, runErr := sess.Run(ctx, steps)
+	disp.Finish()
+	sess.Close()
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+
+	var failed []report.Failure
+	for _, name := range outcome.Order {
+		failed = append(failed, report.Failure{Name: name, Reason: oneLine(outcome.Failed[name].Error())})
+	}
+	fmt.Fprintln(env.Stdout)
+	if err := report.Text(env.Stdout, report.Summarize(done), failed); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "\nresults: %s (%d runs)\n", w.Name(), outcome.Runs)
+	switch {
+	case runErr != nil:
+		return runErr
+	case len(failed) > 0 || (p.explicit && len(p.skipped) > 0) || p.buildFailed:
+		return errPartial
+	}
+	return nil
+}
+
+// buildRunners builds one runner per group of the runnable targets; the
+// targets of a group that fails to build are skipped.
+func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[string]string {
+	bins := map[string]string{}
+	src, err := launcher.FindSource(env.Dir)
+	if err != nil {
+		for _, t := range p.runnable {
+			p.skip(t.Name, err.Error(), true)
+		}
+		return bins
+	}
+	b := &launcher.Builder{Src: src, Cache: o.cache, Log: env.Stderr}
+	groupErr := map[string]error{}
+	for _, t := range p.runnable {
+		if _, seen := bins[t.Group]; seen {
+			continue
+		}
+		if _, failed := groupErr[t.Group]; failed {
+			continue
+		}
+		bin, err := b.Build(ctx, t.Group, t.Cgo)
+		if err != nil {
+			groupErr[t.Group] = err
+			continue
+		}
+		bins[t.Group] = bin
+	}
+	for _, t := range append([]targets.Spec(nil), p.runnable...) {
+		if err, failed := groupErr[t.Group]; failed {
+			p.skip(t.Name, err.Error(), true)
+		}
+	}
+	return bins
+}
+
+// skip takes target name out of the run with a reason; failure marks a
+// skip that the exit status must report.
+func (p *plan) skip(name, reason string, failure bool) {
+	for i, t := range p.runnable {
+		if t.Name == name {
+			p.runnable = append(p.runnable[:i], p.runnable[i+1:]...)
+			break
+		}
+	}
+	p.skipped[name] = reason
+	if failure {
+		p.buildFailed = true
+	}
+}
+
+func reportSkips(p *plan, env Env) {
+	names := make([]string, 0, len(p.skipped))
+	for n := range p.skipped {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(env.Stderr, "skipped %s: %s\n", n, oneLine(p.skipped[n]))
+	}
+}

@@ -1,0 +1,174 @@
+// Package launcher builds runner binaries with the local Go toolchain, caches
+// them, starts them as processes and speaks the runner protocol to them.
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ModulePath is the import path of the sqlbench module; FindSource looks for
+// the go.mod that declares it.
+const ModulePath = "github.com/sqlbench/sqlbench"
+
+// RunnerPackage is the Go runner's package, relative to the module root.
+const RunnerPackage = "./cmd/sqlbench-runner"
+
+// Builder builds Go runner binaries, one per driver group, into a cache
+// directory. A binary is reused while the module's source, go.mod, go.sum
+// and the Go version are unchanged.
+type Builder struct {
+	// Src is the module root; Cache is where binaries are kept.
+	Src, Cache string
+	// Go is the go command (default "go").
+	Go string
+	// Log receives one line per build.
+	Log io.Writer
+}
+
+// FindSource returns the root of the sqlbench source tree: $SQLBENCH_SRC, or
+// the first directory at or above dir whose go.mod declares ModulePath.
+func FindSource(dir string) (string, error) {
+	if env := os.Getenv("SQLBENCH_SRC"); env != "" {
+		if !declaresModule(filepath.Join(env, "go.mod")) {
+			return "", fmt.Errorf("SQLBENCH_SRC=%s holds no go.mod for %s", env, ModulePath)
+		}
+		return env, nil
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if declaresModule(filepath.Join(d, "go.mod")) {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("cannot find the sqlbench source tree (needed to build runners) at or above %s: run sqlbench inside it or set SQLBENCH_SRC", dir)
+		}
+	}
+}
+
+func declaresModule(gomod string) bool {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return f[1] == ModulePath
+		}
+	}
+	return false
+}
+
+// DefaultCache returns the default binary cache: the user cache directory's
+// sqlbench/runners, or a directory under the temp dir.
+func DefaultCache() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "sqlbench", "runners")
+	}
+	return filepath.Join(os.TempDir(), "sqlbench-runners")
+}
+
+// Build returns the path of the runner binary for group, building it first
+// if the cache has none for the current source.
+func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, error) {
+	goCmd := b.Go
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	ver, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output()
+	if err != nil {
+		return "", fmt.Errorf("the Go toolchain is needed to build runners: %w", err)
+	}
+	key, err := sourceKey(b.Src, group, strings.TrimSpace(string(ver)))
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(b.Cache, fmt.Sprintf("sqlbench-runner-%s-%s", group, key))
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	if b.Log != nil {
+		fmt.Fprintf(b.Log, "building runner %q (first use, or its source changed)...\n", group)
+	}
+	tmp := bin + ".tmp"
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-tags", "sqlbench_"+group, "-o", tmp, RunnerPackage)
+	cmd.Dir = b.Src
+	cgoEnv := "CGO_ENABLED=0"
+	if cgo {
+		cgoEnv = "CGO_ENABLED=1"
+	}
+	cmd.Env = append(os.Environ(), cgoEnv)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		os.Remove(tmp)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out.String()))
+	}
+	if err := os.Rename(tmp, bin); err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	return bin, nil
+}
+
+// sourceKey hashes everything a runner binary is built from.
+func sourceKey(src, group, goVersion string) (string, error) {
+	var files []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != src && (strings.HasPrefix(name, ".") || name == "testdata" || name == "results" || name == "jdbc") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		name := d.Name()
+		if (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) || name == "go.mod" || name == "go.sum" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hash runner source: %w", err)
+	}
+	sort.Strings(files)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", group, goVersion)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("hash runner source: %w", err)
+		}
+		rel, _ := filepath.Rel(src, f)
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return "no output"
+}

@@ -1,0 +1,191 @@
+package launcher
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sqlbench/sqlbench/runner"
+)
+
+// ErrTimeout is returned by Process.Do when the runner did not answer in
+// time; the runner has been killed.
+var ErrTimeout = errors.New("runner did not answer in time")
+
+// Conn is a connection to a runner: something that answers protocol
+// requests. Process is the real one; tests may serve the protocol in
+// process.
+type Conn interface {
+	// Do sends one request and waits at most timeout for its reply. An
+	// error means the runner is gone (died, killed on timeout, or ctx done)
+	// and must not be used again.
+	Do(ctx context.Context, req runner.Request, timeout time.Duration) (runner.Reply, error)
+	// Close ends the runner and waits for it.
+	Close() error
+}
+
+// Process is a running runner: a child process (Start) or a runner served
+// in this process (InProcess).
+type Process struct {
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *tailBuffer
+	done   chan struct{}
+	once   sync.Once
+	err    error
+	killer func()
+}
+
+func newProcess(stdin io.WriteCloser, stdout io.Reader) *Process {
+	p := &Process{stdin: stdin, lines: make(chan string, 64), stderr: &tailBuffer{}, done: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	return p
+}
+
+// Start starts the runner binary bin (with args) in its own process group,
+// so that a Ctrl-C in the terminal reaches only the orchestrator.
+func Start(bin string, args ...string) (*Process, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := newProcess(stdin, stdout)
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start runner: %w", err)
+	}
+	// The whole group: a runner may have started helpers.
+	p.killer = func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// InProcess serves the runner protocol from srv in a goroutine of this
+// process, through pipes; srv's In and Out are set here. Killing it closes
+// the pipes: the server stops at its next request. It is for tests and for
+// targets that need no process of their own.
+func InProcess(srv *runner.Server) *Process {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	srv.In, srv.Out = inR, outW
+	p := newProcess(inW, outR)
+	if srv.Log == nil {
+		srv.Log = p.stderr
+	}
+	p.killer = func() {
+		inR.CloseWithError(errors.New("killed"))
+		outR.CloseWithError(errors.New("killed"))
+	}
+	go func() {
+		p.err = srv.Serve(context.Background())
+		outW.Close()
+		close(p.done)
+	}()
+	return p
+}
+
+// Do implements Conn.
+func (p *Process) Do(ctx context.Context, req runner.Request, timeout time.Duration) (runner.Reply, error) {
+	if _, err := io.WriteString(p.stdin, req.Encode()+"\n"); err != nil {
+		return runner.Reply{}, p.died("write request", err)
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var reply runner.Reply
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return reply, p.died("read reply", io.ErrUnexpectedEOF)
+			}
+			if isStatus, fail := runner.ParseStatus(line); isStatus {
+				reply.Fail = fail
+				return reply, nil
+			}
+			reply.Lines = append(reply.Lines, line)
+		case <-timer.C:
+			p.kill()
+			return reply, fmt.Errorf("%w (%s)", ErrTimeout, timeout)
+		case <-ctx.Done():
+			p.kill()
+			return reply, ctx.Err()
+		}
+	}
+}
+
+// died describes why the runner stopped answering, with the last line it
+// wrote to stderr.
+func (p *Process) died(what string, err error) error {
+	select {
+	case <-p.done:
+	case <-time.After(2 * time.Second):
+		p.kill()
+	}
+	if tail := p.stderr.last(); tail != "" {
+		return fmt.Errorf("runner died (%v): %s", p.err, tail)
+	}
+	return fmt.Errorf("runner died during %s: %v", what, errors.Join(err, p.err))
+}
+
+func (p *Process) kill() {
+	p.once.Do(p.killer)
+	<-p.done
+}
+
+// Close implements Conn: it closes the runner's stdin, which ends it, and
+// kills it if it has not exited within a few seconds.
+func (p *Process) Close() error {
+	p.stdin.Close()
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		p.kill()
+	}
+	return nil
+}
+
+// tailBuffer keeps the last lines a runner wrote to stderr.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > 8<<10 {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-4<<10:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) last() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

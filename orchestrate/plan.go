@@ -1,0 +1,44 @@
+// Package orchestrate runs a benchmark session: it turns the selected
+// workloads and targets into cells, interleaves their runs across runner
+// processes, passes each finished result on as soon as it arrives, and
+// contains failures to the cell they belong to.
+package orchestrate
+
+import (
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// Cell is one workload on one target.
+type Cell struct {
+	Workload bench.Workload
+	Target   targets.Spec
+}
+
+// Name returns the cell's benchmark name, without the "Benchmark" prefix:
+// the workload, then the target's keys.
+func (c Cell) Name() string { return c.Workload.Name + "/" + c.Target.Key() }
+
+// Step is one run of one cell.
+type Step struct {
+	Cell Cell
+	// Run counts from 1 to the session's count.
+	Run int
+}
+
+// Schedule orders count runs of every cell so that drift over time hits every
+// target alike: round r runs every workload once on every target, and the
+// order of targets rotates by one each round (A B C, B C A, C A B ...), so no
+// target always runs first or last.
+func Schedule(ws []bench.Workload, ts []targets.Spec, count int) []Step {
+	steps := make([]Step, 0, len(ws)*len(ts)*count)
+	for r := 0; r < count; r++ {
+		for _, w := range ws {
+			for i := range ts {
+				t := ts[(i+r)%len(ts)]
+				steps = append(steps, Step{Cell: Cell{Workload: w, Target: t}, Run: r + 1})
+			}
+		}
+	}
+	return steps
+}

@@ -1,0 +1,224 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/launcher"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// Dialer starts the runner for a driver group.
+type Dialer func(ctx context.Context, group string) (launcher.Conn, error)
+
+// Session runs a schedule against runners.
+type Session struct {
+	// Dial starts a runner for a group; a runner that dies is started
+	// again for the next cell that needs it.
+	Dial Dialer
+	// DSN returns the data source a cell runs against (for SQLite, a file
+	// of its own in the session's temp dir).
+	DSN func(c Cell) string
+	// Scale multiplies every workload's operation count; Warmup is the
+	// fraction of a run's operations run untimed before it.
+	Scale, Warmup float64
+	// Timeout bounds one run of one cell, set-up included.
+	Timeout time.Duration
+	// Result receives every finished run, in order, as it finishes.
+	Result func(*benchfmt.Result) error
+	// Progress, if set, is told about every step.
+	Progress func(Event)
+
+	conns map[string]launcher.Conn
+}
+
+// Event reports the progress of a session.
+type Event struct {
+	Step Step
+	// Done and Total count steps, skipped ones included.
+	Done, Total int
+	// Result is the run's result; nil when it failed or was skipped.
+	Result *benchfmt.Result
+	// Err is why the cell failed, at the step where it failed.
+	Err error
+	// Elapsed is the time since the session started.
+	Elapsed time.Duration
+}
+
+// Outcome is what a session did.
+type Outcome struct {
+	// Runs is the number of results passed on.
+	Runs int
+	// Failed maps a failed cell's name to the reason.
+	Failed map[string]error
+	// Order lists failed cells in the order they failed.
+	Order []string
+}
+
+// Info asks the runner of each target for its configuration lines (module
+// and library versions). Targets whose runner cannot answer are returned in
+// skipped with the reason.
+func (s *Session) Info(ctx context.Context, ts []targets.Spec, infoDSN func(targets.Spec) string) (lines []string, skipped map[string]error) {
+	skipped = map[string]error{}
+	for _, t := range ts {
+		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), DSN: infoDSN(t)})
+		if err == nil && reply.Fail != "" {
+			err = errors.New(reply.Fail)
+		}
+		if err != nil {
+			skipped[t.Name] = err
+			continue
+		}
+		lines = append(lines, reply.Lines...)
+	}
+	return lines, skipped
+}
+
+// Run runs steps in order. A cell that fails (wrong result, driver error,
+// crash, time-out) is reported once and its remaining runs are skipped; the
+// other cells go on. Run returns when the steps are done or ctx is
+// cancelled; results passed on before that are kept.
+func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
+	out := Outcome{Failed: map[string]error{}}
+	last := map[string]int{} // cell name -> index of its last step
+	for i, st := range steps {
+		last[st.Cell.Name()] = i
+	}
+	start := time.Now()
+	for i, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		name := st.Cell.Name()
+		ev := Event{Step: st, Done: i + 1, Total: len(steps)}
+		if _, failed := out.Failed[name]; !failed {
+			res, err := s.runStep(ctx, st)
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			if err == nil {
+				err = s.Result(res)
+				if err != nil {
+					return out, err // the results file is gone: nothing to go on for
+				}
+				out.Runs++
+				ev.Result = res
+			} else {
+				err = fmt.Errorf("%s: run %d: %w", st.Cell.Target.Name, st.Run, err)
+				out.Failed[name] = err
+				out.Order = append(out.Order, name)
+				ev.Err = err
+			}
+		}
+		if last[name] == i {
+			s.closeCell(ctx, st.Cell)
+		}
+		ev.Elapsed = time.Since(start)
+		if s.Progress != nil {
+			s.Progress(ev)
+		}
+	}
+	return out, nil
+}
+
+func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
+	w := st.Cell.Workload
+	n := w.OpsAt(s.Scale)
+	req := runner.Request{
+		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.Name,
+		DB: string(st.Cell.Target.DB), DSN: s.DSN(st.Cell), Name: st.Cell.Name(),
+		N: n, Warmup: int(float64(n) * s.Warmup),
+	}
+	reply, err := s.do(ctx, st.Cell.Target.Group, req)
+	if err != nil {
+		return nil, err
+	}
+	if reply.Fail != "" {
+		return nil, errors.New(reply.Fail)
+	}
+	return parseResult(reply.Lines, req.Name)
+}
+
+// parseResult reads the one result line of a run reply.
+func parseResult(lines []string, name string) (*benchfmt.Result, error) {
+	r := benchfmt.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "runner")
+	var res *benchfmt.Result
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			if res != nil {
+				return nil, fmt.Errorf("runner sent more than one result")
+			}
+			res = rec.Clone()
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("runner sent a malformed result: %v", rec)
+		}
+	}
+	if res == nil {
+		return nil, fmt.Errorf("runner sent no result")
+	}
+	if got := res.Name.String(); got != name {
+		return nil, fmt.Errorf("runner answered for %q, want %q", got, name)
+	}
+	res.Config = nil
+	return res, nil
+}
+
+func (s *Session) closeCell(ctx context.Context, c Cell) {
+	conn, ok := s.conns[c.Target.Group]
+	if !ok {
+		return
+	}
+	req := runner.Request{Verb: runner.VerbClose, Target: c.Target.Name, Workload: c.Workload.Name, DSN: s.DSN(c)}
+	if _, err := conn.Do(ctx, req, s.timeout()); err != nil {
+		s.drop(c.Target.Group)
+	}
+}
+
+// do sends req to the runner of group, starting it if needed. A runner that
+// errs is gone and is dropped.
+func (s *Session) do(ctx context.Context, group string, req runner.Request) (runner.Reply, error) {
+	if s.conns == nil {
+		s.conns = map[string]launcher.Conn{}
+	}
+	conn, ok := s.conns[group]
+	if !ok {
+		var err error
+		if conn, err = s.Dial(ctx, group); err != nil {
+			return runner.Reply{}, err
+		}
+		s.conns[group] = conn
+	}
+	reply, err := conn.Do(ctx, req, s.timeout())
+	if err != nil {
+		s.drop(group)
+	}
+	return reply, err
+}
+
+func (s *Session) timeout() time.Duration {
+	if s.Timeout <= 0 {
+		return 10 * time.Minute
+	}
+	return s.Timeout
+}
+
+func (s *Session) drop(group string) {
+	if c, ok := s.conns[group]; ok {
+		c.Close()
+		delete(s.conns, group)
+	}
+}
+
+// Close ends every runner the session started.
+func (s *Session) Close() {
+	for g := range s.conns {
+		s.drop(g)
+	}
+}

@@ -1,0 +1,206 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/launcher"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// The fake target's behaviour is chosen by its DSN: "ok", "wrong" (returns a
+// wrong row on every run), "hang" (an operation takes longer than the
+// session's time-out, once, and then fails) or "panic".
+type fakeConn struct {
+	mode string
+	hung bool
+}
+
+var errWrongRow = errors.New("wrong row (7, \"Tset\")")
+
+func (c *fakeConn) Exec(string, ...any) error {
+	switch c.mode {
+	case "wrong":
+		return errWrongRow
+	case "hang":
+		if c.hung {
+			return errors.New("hung")
+		}
+		c.hung = true
+		time.Sleep(1500 * time.Millisecond)
+	case "panic":
+		panic("driver bug")
+	}
+	return nil
+}
+func (c *fakeConn) Query(string, bench.RowFunc, ...any) error    { return nil }
+func (c *fakeConn) QueryRow(string, bench.RowFunc, ...any) error { return nil }
+func (c *fakeConn) Prepare(string) (bench.Stmt, error)           { return nil, errors.New("no") }
+func (c *fakeConn) Close() error                                 { return nil }
+
+var setups atomic.Int32
+
+func init() {
+	bench.RegisterOpener("fake", func(_ context.Context, cfg bench.Config) (bench.Conn, error) {
+		return &fakeConn{mode: strings.SplitN(cfg.DSN, "-", 2)[0]}, nil
+	})
+	bench.RegisterWorkload(bench.Workload{
+		Name: "FakeExec", Family: "fake", Ops: 100, Unit: "execs",
+		Describe: func(bench.Dialect) string { return "fake" },
+		Setup:    func(context.Context, bench.Conn, bench.Dialect) error { setups.Add(1); return nil },
+		Begin: func(c bench.Conn, _ bench.Dialect) (bench.Run, error) {
+			return bench.Run{Op: func(int) error { return c.Exec("x") }}, nil
+		},
+	})
+}
+
+func fakeTargets(modes ...string) []targets.Spec {
+	var ts []targets.Spec
+	for _, m := range modes {
+		ts = append(ts, targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"})
+	}
+	return ts
+}
+
+func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
+	var got []*benchfmt.Result
+	dials := 0
+	s := &Session{
+		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
+			dials++
+			return launcher.InProcess(&runner.Server{}), nil
+		},
+		// The driver key stands for the mode, so every cell has its own DSN.
+		DSN:   func(c Cell) string { return c.Target.Driver + "-" + c.Workload.Name },
+		Scale: 1, Warmup: 0.1, Timeout: 500 * time.Millisecond,
+		Result: func(r *benchfmt.Result) error { got = append(got, r); return nil },
+	}
+	t.Cleanup(s.Close)
+	return s, &got, &dials
+}
+
+func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
+	w1, w2 := bench.Workload{Name: "W1"}, bench.Workload{Name: "W2"}
+	ts := fakeTargets("a", "b", "c")
+	var order []string
+	for _, st := range Schedule([]bench.Workload{w1, w2}, ts, 3) {
+		order = append(order, fmt.Sprintf("%s:%s:%d", st.Cell.Workload.Name, st.Cell.Target.Driver, st.Run))
+	}
+	want := []string{
+		"W1:a:1", "W1:b:1", "W1:c:1", "W2:a:1", "W2:b:1", "W2:c:1",
+		"W1:b:2", "W1:c:2", "W1:a:2", "W2:b:2", "W2:c:2", "W2:a:2",
+		"W1:c:3", "W1:a:3", "W1:b:3", "W2:c:3", "W2:a:3", "W2:b:3",
+	}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Fatalf("schedule\n got %v\nwant %v", order, want)
+	}
+}
+
+func TestSessionPassesOnEveryRunAsItFinishes(t *testing.T) {
+	s, got, _ := newSession(t)
+	w, _ := bench.LookupWorkload("FakeExec")
+	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 4)
+	var seenAtEvent []int
+	s.Progress = func(ev Event) { seenAtEvent = append(seenAtEvent, len(*got)) }
+	before := setups.Load()
+	out, err := s.Run(context.Background(), steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Runs != 8 || len(*got) != 8 || len(out.Failed) != 0 {
+		t.Fatalf("runs=%d results=%d failed=%v, want 8 runs and no failures", out.Runs, len(*got), out.Failed)
+	}
+	for i, n := range seenAtEvent {
+		if n != i+1 {
+			t.Fatalf("at event %d, %d results had been passed on: results must be flushed run by run", i+1, n)
+		}
+	}
+	for i, r := range *got {
+		if want := steps[i].Cell.Name(); r.Name.String() != want || r.Iters != 100 {
+			t.Errorf("result %d is %s with %d iterations, want %s with 100", i, r.Name, r.Iters, want)
+		}
+		if _, ok := r.Value("ops/s"); !ok {
+			t.Errorf("result %d has no ops/s", i)
+		}
+	}
+	if n := setups.Load() - before; n != 2 {
+		t.Errorf("cells were set up %d times, want once per cell (2)", n)
+	}
+}
+
+func TestSessionFailedCellCostsOnlyThatCell(t *testing.T) {
+	for _, mode := range []string{"wrong", "panic"} {
+		t.Run(mode, func(t *testing.T) {
+			s, got, _ := newSession(t)
+			w, _ := bench.LookupWorkload("FakeExec")
+			steps := Schedule([]bench.Workload{w}, fakeTargets("ok", mode), 3)
+			out, err := s.Run(context.Background(), steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(*got) != 3 {
+				t.Errorf("%d results, want the 3 runs of the healthy cell", len(*got))
+			}
+			for _, r := range *got {
+				if !strings.Contains(r.Name.String(), "driver=ok") {
+					t.Errorf("a result from the failing cell was kept: %s", r.Name)
+				}
+			}
+			if len(out.Failed) != 1 || len(out.Order) != 1 {
+				t.Fatalf("failed = %v, want one failed cell", out.Failed)
+			}
+			want := map[string]string{"wrong": "Tset", "panic": "driver bug"}[mode]
+			if err := out.Failed[out.Order[0]]; !strings.Contains(err.Error(), want) {
+				t.Errorf("failure reason %q does not say %q", err, want)
+			}
+		})
+	}
+}
+
+func TestSessionTimeoutKillsTheRunnerAndGoesOn(t *testing.T) {
+	s, got, dials := newSession(t)
+	w, _ := bench.LookupWorkload("FakeExec")
+	steps := Schedule([]bench.Workload{w}, fakeTargets("hang", "ok"), 2)
+	out, err := s.Run(context.Background(), steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failed) != 1 || !errors.Is(out.Failed[out.Order[0]], launcher.ErrTimeout) {
+		t.Fatalf("failed = %v, want the hanging cell failed by time-out", out.Failed)
+	}
+	if len(*got) != 2 {
+		t.Errorf("%d results, want both runs of the healthy cell", len(*got))
+	}
+	if *dials < 2 {
+		t.Errorf("the runner was started %d times; it must be restarted after the kill", *dials)
+	}
+}
+
+func TestSessionStopsOnCancelAndKeepsFinishedRuns(t *testing.T) {
+	s, got, _ := newSession(t)
+	w, _ := bench.LookupWorkload("FakeExec")
+	ctx, cancel := context.WithCancel(context.Background())
+	s.Result = func(r *benchfmt.Result) error {
+		*got = append(*got, r)
+		if len(*got) == 3 {
+			cancel()
+		}
+		return nil
+	}
+	_, err := s.Run(ctx, Schedule([]bench.Workload{w}, fakeTargets("ok"), 10))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if len(*got) != 3 {
+		t.Errorf("%d results kept, want the 3 finished before the cancel", len(*got))
+	}
+}

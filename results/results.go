@@ -1,0 +1,142 @@
+// Package results writes and reads sqlbench results files: the Go benchmark
+// format, through golang.org/x/perf/benchfmt, so that benchstat reads them.
+// A file starts with configuration lines (environment facts, versions, the
+// command line) and unit metadata, followed by one result line per run.
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// Units lists the units sqlbench writes and whether more is better, in the
+// order they appear on a result line.
+func Units() []UnitInfo {
+	return []UnitInfo{
+		{"ns/op", "lower"}, {"ops/s", "higher"}, {"B/op", "lower"}, {"allocs/op", "lower"},
+		{"p50-ns/op", "lower"}, {"p99-ns/op", "lower"}, {"p99.9-ns/op", "lower"},
+	}
+}
+
+// UnitInfo is a unit and which direction is better ("higher" or "lower").
+type UnitInfo struct{ Unit, Better string }
+
+// Writer writes a results file. Every record reaches the file as it is
+// written, so finished runs survive an interrupted session.
+type Writer struct {
+	f      *os.File
+	bw     *benchfmt.Writer
+	config []benchfmt.Config
+}
+
+// Create creates (or truncates) the results file at path, making its
+// directory if needed. It fails early, before any benchmark runs, when the
+// path is not writable.
+func Create(path string) (*Writer, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("results file %s: %w", path, errors.Unwrap(err))
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("results file %s: %w", path, unwrapPath(err))
+	}
+	return &Writer{f: f, bw: benchfmt.NewWriter(f)}, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// SetConfig sets a file configuration key for the results written after it.
+// Keys are lower-case words joined by '-'; values are one line.
+func (w *Writer) SetConfig(key, value string) {
+	for i := range w.config {
+		if w.config[i].Key == key {
+			w.config[i].Value = []byte(value)
+			return
+		}
+	}
+	w.config = append(w.config, benchfmt.Config{Key: key, Value: []byte(value), File: true})
+}
+
+// WriteUnits writes the unit metadata lines that tell benchstat which
+// direction is better for each unit sqlbench writes.
+func (w *Writer) WriteUnits() error {
+	for _, u := range Units() {
+		m := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.Unit, Key: "better"}, OrigUnit: u.Unit, Value: u.Better}
+		if err := w.bw.Write(m); err != nil {
+			return fmt.Errorf("write results: %w", err)
+		}
+	}
+	return nil
+}
+
+// Write writes one result under the current configuration.
+func (w *Writer) Write(r *benchfmt.Result) error {
+	r.Config = append(r.Config[:0:0], w.config...)
+	if err := w.bw.Write(r); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+// Name returns the file's path.
+func (w *Writer) Name() string { return w.f.Name() }
+
+// Close flushes the file to disk and closes it.
+func (w *Writer) Close() error {
+	if err := w.f.Sync(); err != nil {
+		w.f.Close()
+		return fmt.Errorf("write results: %w", err)
+	}
+	return w.f.Close()
+}
+
+// Set is what was read from one or more results files.
+type Set struct {
+	// Results in file order; each carries the file configuration in force.
+	Results []*benchfmt.Result
+	// Units is the unit metadata read.
+	Units benchfmt.UnitMetadataMap
+}
+
+// Read reads results from r (named name in errors). A line that is not in
+// the Go benchmark format is an error naming its position.
+func Read(r io.Reader, name string) (*Set, error) {
+	br := benchfmt.NewReader(r, name)
+	set := &Set{}
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.Result:
+			set.Results = append(set.Results, rec.Clone())
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("corrupt results file: %v", rec)
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	set.Units = br.Units()
+	return set, nil
+}
+
+// ReadFile reads one results file.
+func ReadFile(path string) (*Set, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("results file %s: %w", path, unwrapPath(err))
+	}
+	defer f.Close()
+	return Read(f, path)
+}

@@ -1,0 +1,162 @@
+// Package runner implements both ends of the sqlbench runner protocol: the
+// serving loop inside a runner process (Server) and the request and reply
+// types the orchestrator uses to drive one.
+//
+// # Protocol, version 1
+//
+// A runner is a long-lived process that holds open cells (a workload set up
+// on a target) between runs, so that the orchestrator can interleave runs of
+// many cells without reopening databases. A runner in another language (the
+// JDBC runner) speaks the same protocol.
+//
+// The orchestrator writes one request per line to the runner's stdin: a verb,
+// a space, and URL query-encoded parameters. The runner answers each request
+// on stdout with zero or more lines in the Go benchmark format ("key: value"
+// configuration lines and "Benchmark..." result lines) and ends the answer
+// with one status line:
+//
+//	--- ok
+//	--- FAIL: <one-line reason>
+//
+// Progress and diagnostics go to stderr. At the end of its input the runner
+// closes every cell and exits 0; a non-zero exit means it died, and stderr
+// says why.
+//
+// Requests:
+//
+//	hello
+//	    runner-protocol: 1
+//	    runner-targets: <comma-separated targets linked into this runner>
+//	info target=T&db=D&dsn=S
+//	    T-module: <module path and version>
+//	    T-sqlite: <SQLite library version>          (SQLite targets)
+//	    T-server: <server version>                  (server targets)
+//	run target=T&workload=W&db=D&dsn=S&name=NAME&n=OPS&warmup=WARM
+//	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
+//	        <v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op
+//	    The cell (T, W, S) is opened and set up on its first run and kept
+//	    for later runs. WARM untimed operations precede the OPS timed ones.
+//	    A wrong result fails the run and closes the cell.
+//	close target=T&workload=W&dsn=S
+//	    closes the cell, if open
+package runner
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// ProtocolVersion is the version of the runner protocol this package speaks.
+const ProtocolVersion = 1
+
+// Verbs of the protocol.
+const (
+	VerbHello = "hello"
+	VerbInfo  = "info"
+	VerbRun   = "run"
+	VerbClose = "close"
+)
+
+// Status line prefixes.
+const (
+	statusOK   = "--- ok"
+	statusFail = "--- FAIL: "
+)
+
+// Request is one request line.
+type Request struct {
+	Verb string
+	// Target, Workload, DB and DSN name the cell (or, for info, the target).
+	Target, Workload, DB, DSN string
+	// Name is the benchmark name the result line carries (without the
+	// "Benchmark" prefix).
+	Name string
+	// N and Warmup are the timed and untimed operation counts of a run.
+	N, Warmup int
+}
+
+// Encode returns the request as one line, without the newline.
+func (r Request) Encode() string {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	set("target", r.Target)
+	set("workload", r.Workload)
+	set("db", r.DB)
+	set("dsn", r.DSN)
+	set("name", r.Name)
+	if r.Verb == VerbRun {
+		v.Set("n", strconv.Itoa(r.N))
+		v.Set("warmup", strconv.Itoa(r.Warmup))
+	}
+	if len(v) == 0 {
+		return r.Verb
+	}
+	return r.Verb + " " + v.Encode()
+}
+
+// ParseRequest parses one request line.
+func ParseRequest(line string) (Request, error) {
+	verb, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	v, err := url.ParseQuery(rest)
+	if err != nil {
+		return Request{}, fmt.Errorf("bad parameters: %w", err)
+	}
+	r := Request{
+		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
+		DB: v.Get("db"), DSN: v.Get("dsn"), Name: v.Get("name"),
+	}
+	switch verb {
+	case VerbHello, VerbInfo, VerbClose:
+	case VerbRun:
+		if r.N, err = strconv.Atoi(v.Get("n")); err != nil || r.N < 1 {
+			return r, fmt.Errorf("run: n must be a positive integer, got %q", v.Get("n"))
+		}
+		if r.Warmup, err = strconv.Atoi(v.Get("warmup")); err != nil || r.Warmup < 0 {
+			return r, fmt.Errorf("run: warmup must be a non-negative integer, got %q", v.Get("warmup"))
+		}
+		if r.Name == "" || r.Workload == "" {
+			return r, fmt.Errorf("run: name and workload are required")
+		}
+	default:
+		return r, fmt.Errorf("unknown verb %q", verb)
+	}
+	if verb != VerbHello && r.Target == "" {
+		return r, fmt.Errorf("%s: target is required", verb)
+	}
+	return r, nil
+}
+
+// Reply is a runner's answer to one request.
+type Reply struct {
+	// Lines are the answer's lines before the status line.
+	Lines []string
+	// Fail is the reason the request failed; empty on success.
+	Fail string
+}
+
+// ParseStatus reports whether line is a status line and, if so, the failure
+// reason it carries (empty for ok).
+func ParseStatus(line string) (isStatus bool, fail string) {
+	if line == statusOK {
+		return true, ""
+	}
+	if strings.HasPrefix(line, statusFail) {
+		fail = strings.TrimSpace(strings.TrimPrefix(line, statusFail))
+		if fail == "" {
+			fail = "failed"
+		}
+		return true, fail
+	}
+	return false, ""
+}
+
+// oneLine flattens an error message to one line for a status line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,240 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// Server is the runner side of the protocol. It serves the targets
+// registered with bench.RegisterOpener in this binary.
+type Server struct {
+	// In carries requests, Out answers, Log progress and diagnostics.
+	In       io.Reader
+	Out, Log io.Writer
+
+	cells map[cellKey]*cell
+	hist  *hdrhistogram.Histogram
+	out   *bufio.Writer
+	bw    *benchfmt.Writer
+}
+
+type cellKey struct{ target, workload, dsn string }
+
+// cell is a workload set up on an open connection.
+type cell struct {
+	conn    bench.Conn
+	w       bench.Workload
+	dialect bench.Dialect
+}
+
+// Serve answers requests until In ends or ctx is done, then closes every cell.
+func (s *Server) Serve(ctx context.Context) error {
+	s.cells = map[cellKey]*cell{}
+	s.hist = bench.NewLatencyHistogram()
+	s.out = bufio.NewWriter(s.Out)
+	s.bw = benchfmt.NewWriter(s.out)
+	defer s.closeAll()
+	sc := bufio.NewScanner(s.In)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		err := s.handle(ctx, line)
+		if err != nil {
+			fmt.Fprintf(s.out, "%s%s\n", statusFail, oneLine(err.Error()))
+		} else {
+			fmt.Fprintln(s.out, statusOK)
+		}
+		if err := s.out.Flush(); err != nil {
+			return fmt.Errorf("write reply: %w", err)
+		}
+	}
+	return sc.Err()
+}
+
+func (s *Server) handle(ctx context.Context, line string) (err error) {
+	req, err := ParseRequest(line)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// A driver that panics fails the request, not the runner.
+		if p := recover(); p != nil {
+			s.closeCell(cellKey{req.Target, req.Workload, req.DSN})
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	switch req.Verb {
+	case VerbHello:
+		names := bench.Openers()
+		sort.Strings(names)
+		fmt.Fprintf(s.out, "runner-protocol: %d\nrunner-targets: %s\n", ProtocolVersion, strings.Join(names, ","))
+		return nil
+	case VerbInfo:
+		return s.info(ctx, req)
+	case VerbRun:
+		return s.run(ctx, req)
+	default: // VerbClose
+		return s.closeCell(cellKey{req.Target, req.Workload, req.DSN})
+	}
+}
+
+func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Dialect, error) {
+	open, ok := bench.LookupOpener(req.Target)
+	if !ok {
+		return nil, bench.Dialect{}, fmt.Errorf("target %q is not linked into this runner", req.Target)
+	}
+	db, err := bench.ParseDB(req.DB)
+	if err != nil {
+		return nil, bench.Dialect{}, err
+	}
+	d := bench.DialectOf(db)
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN})
+	if err != nil {
+		return nil, d, fmt.Errorf("open: %w", err)
+	}
+	for _, q := range d.Setup {
+		if err := c.Exec(q); err != nil {
+			c.Close()
+			return nil, d, fmt.Errorf("session setting %q: %w", q, err)
+		}
+	}
+	return c, d, nil
+}
+
+func (s *Server) info(ctx context.Context, req Request) error {
+	if spec, ok := targets.Lookup(req.Target); ok && spec.Module != "" {
+		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(spec.Module))
+	}
+	c, d, err := s.open(ctx, req)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if d.DB == bench.SQLite {
+		var v string
+		if err := c.QueryRow("SELECT sqlite_version()", func(r bench.Row) error { return r.Scan(&v) }); err != nil {
+			return fmt.Errorf("read SQLite version: %w", err)
+		}
+		fmt.Fprintf(s.out, "%s-sqlite: %s\n", req.Target, v)
+	}
+	return nil
+}
+
+// moduleVersion returns "path version" for a module linked into this binary.
+func moduleVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return path + " (unknown version)"
+	}
+	for _, m := range bi.Deps {
+		if m.Path == path {
+			if m.Replace != nil {
+				return fmt.Sprintf("%s %s => %s %s", m.Path, m.Version, m.Replace.Path, m.Replace.Version)
+			}
+			return m.Path + " " + m.Version
+		}
+	}
+	return path + " (not linked)"
+}
+
+func (s *Server) run(ctx context.Context, req Request) error {
+	key := cellKey{req.Target, req.Workload, req.DSN}
+	c, ok := s.cells[key]
+	if !ok {
+		w, found := bench.LookupWorkload(req.Workload)
+		if !found {
+			return fmt.Errorf("unknown workload %q", req.Workload)
+		}
+		conn, d, err := s.open(ctx, req)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
+		if err := w.Setup(ctx, conn, d); err != nil {
+			conn.Close()
+			return fmt.Errorf("setup: %w", err)
+		}
+		c = &cell{conn: conn, w: w, dialect: d}
+		s.cells[key] = c
+	}
+	sample, err := s.measure(c, req.Warmup, req.N)
+	if err != nil {
+		s.closeCell(key)
+		return err
+	}
+	return s.bw.Write(SampleResult(req.Name, sample))
+}
+
+func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
+	r, err := c.w.Begin(c.conn, c.dialect)
+	if err != nil {
+		return bench.Sample{}, fmt.Errorf("begin: %w", err)
+	}
+	sample, err := func() (bench.Sample, error) {
+		if err := bench.Warm(r.Op, warm); err != nil {
+			return bench.Sample{}, err
+		}
+		return bench.Measure(r.Op, warm, n, s.hist)
+	}()
+	if r.End != nil {
+		if eerr := r.End(); err == nil && eerr != nil {
+			err = fmt.Errorf("end: %w", eerr)
+		}
+	}
+	return sample, err
+}
+
+// SampleResult turns one run's sample into the result line the protocol
+// sends for it.
+func SampleResult(name string, s bench.Sample) *benchfmt.Result {
+	ns := s.NsPerOp()
+	n := float64(s.N)
+	vals := []benchfmt.Value{
+		{Value: ns, Unit: "ns/op"},
+		{Value: 1e9 / ns, Unit: "ops/s"},
+		{Value: float64(s.Bytes) / n, Unit: "B/op"},
+		{Value: float64(s.Allocs) / n, Unit: "allocs/op"},
+	}
+	if s.Latency != nil {
+		vals = append(vals,
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(50)), Unit: "p50-ns/op"},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99)), Unit: "p99-ns/op"},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: "p99.9-ns/op"},
+		)
+	}
+	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
+}
+
+func (s *Server) closeCell(key cellKey) error {
+	c, ok := s.cells[key]
+	if !ok {
+		return nil
+	}
+	delete(s.cells, key)
+	return c.conn.Close()
+}
+
+func (s *Server) closeAll() {
+	for k := range s.cells {
+		if err := s.closeCell(k); err != nil {
+			fmt.Fprintf(s.Log, "close %s on %s: %v\n", k.workload, k.target, err)
+		}
+	}
+}

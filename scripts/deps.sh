@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what sqlbench needs on Debian/Ubuntu when it is missing: a C
+# compiler for the cgo drivers. Sourced by scripts/sqlbench and scripts/test.
+set -euo pipefail
+
+apt_install() {
+	local sudo=""
+	if [ "$(id -u)" != 0 ]; then
+		if command -v sudo >/dev/null; then sudo="sudo"; else
+			echo "sqlbench: please install: $* (not root, and no sudo)" >&2; return 1
+		fi
+	fi
+	if ! command -v apt-get >/dev/null; then
+		echo "sqlbench: please install: $* (no apt-get on this system)" >&2; return 1
+	fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
+need=()
+command -v go >/dev/null || { echo "sqlbench: needs Go 1.26 or later on PATH (https://go.dev/dl/)" >&2; exit 2; }
+command -v gcc >/dev/null || need+=(gcc libc6-dev)
+if [ ${#need[@]} -gt 0 ]; then
+	echo "sqlbench: installing ${need[*]}" >&2
+	apt_install "${need[@]}"
+fi

@@ -1,0 +1,141 @@
+// Package targets is the catalogue of every target sqlbench knows: one row
+// per driver and API. The orchestrator reads it to plan runs and to say which
+// targets this machine can run; the implementations live in one subpackage
+// per driver and register themselves with bench.RegisterOpener under the
+// same names.
+package targets
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// Spec describes one target: a driver reached through one API.
+type Spec struct {
+	// Name is the target's name on the command line.
+	Name string
+	// Driver and API are the driver= and api= keys of its result names.
+	Driver, API string
+	// DB is the database family the target speaks.
+	DB bench.DB
+	// Group is the runner binary the target is linked into; the runner is
+	// built with the build tag "sqlbench_" + Group. Libraries that export the
+	// same C symbols must be in different groups.
+	Group string
+	// Module is the Go module the driver comes from; its version is recorded.
+	Module string
+	// Cgo is set when the driver needs a C compiler.
+	Cgo bool
+	// External names a helper program the driver needs at run time, found
+	// through the environment variable ExternalEnv or on PATH.
+	External, ExternalEnv string
+	// Unobtainable, when set, says why the target cannot be built at all.
+	Unobtainable string
+	// Desc says in one line what the target is and how it maps the
+	// workloads' simple and prepared calls.
+	Desc string
+}
+
+// Key returns the result-name keys of the target: db, driver and api.
+func (s Spec) Key() string {
+	return fmt.Sprintf("db=%s/driver=%s/api=%s", s.DB, s.Driver, s.API)
+}
+
+// APIs of a target.
+const (
+	APISQL    = "sql"
+	APINative = "native"
+)
+
+// catalog is the whole table, in display order.
+func catalog() []Spec {
+	return []Spec{
+		{Name: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
+			Module: "github.com/mattn/go-sqlite3",
+			Desc:   "mattn/go-sqlite3 through database/sql (cgo)"},
+		{Name: "modernc", Driver: "modernc", API: APISQL, DB: bench.SQLite, Group: "purego",
+			Module: "modernc.org/sqlite",
+			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)"},
+		{Name: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
+			Module: "zombiezen.com/go/sqlite",
+			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
+		{Name: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
+			Module: "crawshaw.io/sqlite",
+			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
+		{Name: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
+			Module: "github.com/ncruces/go-sqlite3",
+			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)"},
+		{Name: "ncruces-native", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
+			Module: "github.com/ncruces/go-sqlite3",
+			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
+		{Name: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite, Group: "eatonphil", Cgo: true,
+			Module:       "github.com/eatonphil/gosqlite",
+			Unobtainable: "the Go module proxy refuses github.com/eatonphil/gosqlite (and its origin bvinc/go-sqlite-lite), so no version can be pinned",
+			Desc:         "eatonphil/gosqlite native API (cgo), the maintained fork of bvinc/go-sqlite-lite"},
+		{Name: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
+			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
+			Unobtainable: "the Go module proxy refuses github.com/cvilsmeier/sqinn-go, so no version can be pinned",
+			Desc:         "cvilsmeier/sqinn-go: SQLite in a separate sqinn process, spoken to over stdin/stdout"},
+	}
+}
+
+// All returns every target in display order.
+func All() []Spec { return catalog() }
+
+// Lookup returns the target called name.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range catalog() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Names returns every target name, sorted.
+func Names() []string {
+	var names []string
+	for _, s := range catalog() {
+		names = append(names, s.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Select returns the targets named in list (comma-separated names) that speak
+// one of dbs, or every target of dbs when list is empty. An unknown name is
+// an error that lists the valid ones.
+func Select(list string, dbs []bench.DB) ([]Spec, error) {
+	wantDB := map[bench.DB]bool{}
+	for _, d := range dbs {
+		wantDB[d] = true
+	}
+	var out []Spec
+	if strings.TrimSpace(list) == "" {
+		for _, s := range catalog() {
+			if wantDB[s.DB] {
+				out = append(out, s)
+			}
+		}
+		return out, nil
+	}
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		s, ok := Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown target %q (valid: %s)", name, strings.Join(Names(), ", "))
+		}
+		if !wantDB[s.DB] {
+			return nil, fmt.Errorf("target %q speaks %s, which is not among the selected databases", name, s.DB)
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}

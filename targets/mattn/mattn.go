@@ -1,0 +1,18 @@
+// Package mattn registers the "mattn" target: github.com/mattn/go-sqlite3
+// through database/sql. It links SQLite through cgo.
+package mattn
+
+import (
+	"context"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" database/sql driver
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/sqldb"
+)
+
+func init() {
+	bench.RegisterOpener("mattn", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, 1)
+	})
+}

@@ -1,0 +1,15 @@
+package mattn_test
+
+import (
+	"testing"
+
+	_ "github.com/sqlbench/sqlbench/targets/mattn"
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "mattn") }
+func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "mattn") }
+
+// BenchmarkFidelity compares sqlbench's SimpleQueryRow with a hand-written
+// loop: go test -bench Fidelity -count 10 ./targets/mattn | benchstat -col /impl -
+func BenchmarkFidelity(b *testing.B) { targettest.Fidelity(b, "mattn", "sqlite3", "file:") }

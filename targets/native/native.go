@@ -1,0 +1,190 @@
+// Package native adapts the statement-and-step APIs of native SQLite
+// libraries (crawshaw, zombiezen, ncruces) to bench.Conn. Each driver package
+// supplies a small Stmt adapter; this package turns it into the simple,
+// prepared and single-row calls the workloads make, the same way for all of
+// them:
+//
+//   - simple calls compile the SQL text every time (a transient statement),
+//     step it and finalize it;
+//   - prepared statements are compiled once, and reset and rebound per use;
+//   - QueryRow steps once and finalizes (simple) or resets (prepared).
+package native
+
+import (
+	"fmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// Stmt is what a driver package provides for one compiled statement.
+type Stmt interface {
+	bench.Columns
+	// Scan is bench.Row's Scan on the current row; adapters implement it as
+	// bench.ScanColumns(s, dest...).
+	bench.Row
+	// Bind binds args to parameters 1..len(args).
+	Bind(args []any) error
+	// Step advances to the next row; it reports false when the statement is
+	// done.
+	Step() (bool, error)
+	// Reset makes the statement ready to run again and clears its bindings.
+	Reset() error
+	// Finalize releases the statement.
+	Finalize() error
+}
+
+// Driver is what a driver package provides for one open connection.
+type Driver interface {
+	// Compile compiles query into a new statement that is not cached.
+	Compile(query string) (Stmt, error)
+	// Close closes the connection.
+	Close() error
+}
+
+// NewConn returns a bench.Conn over d.
+func NewConn(d Driver) bench.Conn { return &conn{d: d} }
+
+type conn struct{ d Driver }
+
+func (c *conn) once(query string, args []any, run func(Stmt) error) error {
+	s, err := c.d.Compile(query)
+	if err != nil {
+		return err
+	}
+	err = bindRun(s, args, run)
+	if ferr := s.Finalize(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func (c *conn) Exec(query string, args ...any) error {
+	return c.once(query, args, drain)
+}
+
+func (c *conn) Query(query string, fn bench.RowFunc, args ...any) error {
+	return c.once(query, args, func(s Stmt) error { return each(s, fn) })
+}
+
+func (c *conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
+	return c.once(query, args, func(s Stmt) error { return first(s, fn) })
+}
+
+func (c *conn) Prepare(query string) (bench.Stmt, error) {
+	s, err := c.d.Compile(query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{s: s}, nil
+}
+
+func (c *conn) Close() error { return c.d.Close() }
+
+type stmt struct{ s Stmt }
+
+func (p *stmt) use(args []any, run func(Stmt) error) error {
+	err := bindRun(p.s, args, run)
+	if rerr := p.s.Reset(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+func (p *stmt) Exec(args ...any) error { return p.use(args, drain) }
+
+func (p *stmt) Query(fn bench.RowFunc, args ...any) error {
+	return p.use(args, func(s Stmt) error { return each(s, fn) })
+}
+
+func (p *stmt) QueryRow(fn bench.RowFunc, args ...any) error {
+	return p.use(args, func(s Stmt) error { return first(s, fn) })
+}
+
+func (p *stmt) Close() error { return p.s.Finalize() }
+
+func bindRun(s Stmt, args []any, run func(Stmt) error) error {
+	if len(args) > 0 {
+		if err := s.Bind(args); err != nil {
+			return err
+		}
+	}
+	return run(s)
+}
+
+func drain(s Stmt) error {
+	for {
+		more, err := s.Step()
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+func each(s Stmt, fn bench.RowFunc) error {
+	for {
+		more, err := s.Step()
+		if err != nil || !more {
+			return err
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+}
+
+func first(s Stmt, fn bench.RowFunc) error {
+	more, err := s.Step()
+	if err != nil {
+		return err
+	}
+	if !more {
+		return bench.ErrNoRows
+	}
+	return fn(s)
+}
+
+// Binder is the typed bind calls the libraries share; parameters are
+// 1-based.
+type Binder interface {
+	BindInt64(param int, v int64) error
+	BindFloat(param int, v float64) error
+	BindText(param int, v string) error
+	BindBytes(param int, v []byte) error
+	BindNull(param int) error
+}
+
+// BindArgs binds args to parameters 1..len(args) of b by their Go type.
+func BindArgs(b Binder, args []any) error {
+	for i, a := range args {
+		p := i + 1
+		var err error
+		switch v := a.(type) {
+		case nil:
+			err = b.BindNull(p)
+		case int:
+			err = b.BindInt64(p, int64(v))
+		case int64:
+			err = b.BindInt64(p, v)
+		case int32:
+			err = b.BindInt64(p, int64(v))
+		case float64:
+			err = b.BindFloat(p, v)
+		case string:
+			err = b.BindText(p, v)
+		case []byte:
+			err = b.BindBytes(p, v)
+		case bool:
+			var n int64
+			if v {
+				n = 1
+			}
+			err = b.BindInt64(p, n)
+		default:
+			err = fmt.Errorf("bind: unsupported argument type %T for parameter %d", a, p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

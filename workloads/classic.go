@@ -1,0 +1,229 @@
+package workloads
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The classic family is the SQL-Benchmark suite (go-sql-driver/sql-benchmark):
+// a 100-row table read whole, row by row, and a no-op statement, each simple
+// (SQL text compiled per call) and prepared.
+const (
+	classicFamily = "classic"
+	classicTable  = "sqlbench_test"
+	classicRows   = 100
+	classicStr    = "Test"
+)
+
+func init() {
+	for _, w := range classicWorkloads() {
+		bench.RegisterWorkload(w)
+	}
+}
+
+func classicWorkloads() []bench.Workload {
+	all := "SELECT number, str FROM " + classicTable
+	one := func(d bench.Dialect) string {
+		return "SELECT number, str FROM " + classicTable + " WHERE number=" + d.Param(1)
+	}
+	ws := []bench.Workload{
+		{
+			Name: "SimpleQuery", Ops: 10_000, Unit: "queries",
+			Describe: func(bench.Dialect) string { return "`" + all + "` reading all 100 rows, unprepared" },
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				st := &tableScan{}
+				row := st.row // one method value per run, not one per op
+				return bench.Run{Op: func(int) error { return st.check(c.Query(all, row)) }}, nil
+			},
+		},
+		{
+			Name: "PreparedQuery", Ops: 10_000, Unit: "queries",
+			Describe: func(bench.Dialect) string { return "`" + all + "` reading all 100 rows through one prepared statement" },
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				s, err := c.Prepare(all)
+				if err != nil {
+					return bench.Run{}, fmt.Errorf("prepare: %w", err)
+				}
+				st := &tableScan{}
+				row := st.row
+				return bench.Run{Op: func(int) error { return st.check(s.Query(row)) }, End: s.Close}, nil
+			},
+		},
+		{
+			Name: "AutoQueryRow", Ops: 100_000, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + one(d) + "` with the argument passed to the driver's one-row call, each of the 100 rows in turn"
+			},
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				q, st := one(d), &rowLookup{}
+				row := st.row
+				return bench.Run{Op: func(i int) error {
+					st.want = int64(i%classicRows + 1)
+					return c.QueryRow(q, row, st.want)
+				}}, nil
+			},
+		},
+		{
+			Name: "SimpleQueryRow", Ops: 100_000, Unit: "queries",
+			Describe: func(bench.Dialect) string {
+				return "`" + all + " WHERE number=N` with the literal in the SQL text, each of the 100 rows in turn"
+			},
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				// The texts are built before the run so that the timed loop
+				// measures the driver, not string formatting.
+				texts := make([]string, classicRows)
+				for i := range texts {
+					texts[i] = all + " WHERE number=" + strconv.Itoa(i+1)
+				}
+				st := &rowLookup{}
+				row := st.row
+				return bench.Run{Op: func(i int) error {
+					st.want = int64(i%classicRows + 1)
+					return c.QueryRow(texts[i%classicRows], row)
+				}}, nil
+			},
+		},
+		{
+			Name: "PreparedQueryRow", Ops: 100_000, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + one(d) + "` through a statement prepared again for each pass over the 100 rows"
+			},
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				q, st := one(d), &rowLookup{}
+				row := st.row
+				var s bench.Stmt
+				end := func() error {
+					if s == nil {
+						return nil
+					}
+					err := s.Close()
+					s = nil
+					return err
+				}
+				return bench.Run{Op: func(i int) error {
+					if i%classicRows == 0 || s == nil {
+						if err := end(); err != nil {
+							return fmt.Errorf("close statement: %w", err)
+						}
+						var err error
+						if s, err = c.Prepare(q); err != nil {
+							return fmt.Errorf("prepare: %w", err)
+						}
+					}
+					st.want = int64(i%classicRows + 1)
+					return s.QueryRow(row, st.want)
+				}, End: end}, nil
+			},
+		},
+		{
+			Name: "SimpleExec", Ops: 100_000, Unit: "execs",
+			Describe: func(d bench.Dialect) string {
+				return "`" + d.NoopExec + "`, a statement that touches no data, unprepared"
+			},
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				q := d.NoopExec
+				return bench.Run{Op: func(int) error { return c.Exec(q) }}, nil
+			},
+		},
+		{
+			Name: "PreparedExec", Ops: 100_000, Unit: "execs",
+			Describe: func(d bench.Dialect) string { return "`" + d.NoopExec + "` through one prepared statement" },
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				s, err := c.Prepare(d.NoopExec)
+				if err != nil {
+					return bench.Run{}, fmt.Errorf("prepare: %w", err)
+				}
+				return bench.Run{Op: func(int) error { return s.Exec() }, End: s.Close}, nil
+			},
+		},
+	}
+	for i := range ws {
+		ws[i].Family, ws[i].Setup = classicFamily, classicSetup
+	}
+	return ws
+}
+
+// classicSetup creates the 100-row table every classic workload reads.
+func classicSetup(ctx context.Context, c bench.Conn, d bench.Dialect) error {
+	stmts := []string{
+		"DROP TABLE IF EXISTS " + classicTable,
+		"CREATE TABLE " + classicTable + " (number INT PRIMARY KEY, str VARCHAR(4))",
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + classicTable + " (number, str) VALUES ")
+	for i := 1; i <= classicRows; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "(%d,'%s')", i, classicStr)
+	}
+	stmts = append(stmts, b.String())
+	for _, q := range stmts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := c.Exec(q); err != nil {
+			return fmt.Errorf("set up %s: %w", classicTable, err)
+		}
+	}
+	return nil
+}
+
+// tableScan checks one read of the whole table: every number from 1 to 100
+// exactly once, each with the string "Test".
+type tableScan struct {
+	num  int64
+	str  string
+	seen [2]uint64
+	n    int
+}
+
+func (t *tableScan) row(r bench.Row) error {
+	if err := r.Scan(&t.num, &t.str); err != nil {
+		return err
+	}
+	t.n++
+	if t.num < 1 || t.num > classicRows || t.str != classicStr {
+		return fmt.Errorf("wrong row (%d, %q)", t.num, t.str)
+	}
+	bit := uint64(1) << (uint(t.num-1) % 64)
+	if t.seen[(t.num-1)/64]&bit != 0 {
+		return fmt.Errorf("row %d returned twice", t.num)
+	}
+	t.seen[(t.num-1)/64] |= bit
+	return nil
+}
+
+// check finishes one scan: it passes err through, or reports missing rows,
+// and resets the state for the next one.
+func (t *tableScan) check(err error) error {
+	n := t.n
+	t.n, t.seen = 0, [2]uint64{}
+	if err != nil {
+		return err
+	}
+	if n != classicRows {
+		return fmt.Errorf("read %d rows, want %d", n, classicRows)
+	}
+	return nil
+}
+
+// rowLookup checks one single-row lookup against the number it asked for.
+type rowLookup struct {
+	want, num int64
+	str       string
+}
+
+func (l *rowLookup) row(r bench.Row) error {
+	if err := r.Scan(&l.num, &l.str); err != nil {
+		return err
+	}
+	if l.num != l.want || l.str != classicStr {
+		return fmt.Errorf("wrong row (%d, %q) for number %d", l.num, l.str, l.want)
+	}
+	return nil
+}
