@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fakeEnv is a machine with go and gcc on PATH and nothing else.
+func fakeEnv(stdout, stderr *bytes.Buffer) Env {
+	return Env{
+		Stdout: stdout, Stderr: stderr,
+		Getenv: func(string) string { return "" },
+		LookPath: func(name string) (string, error) {
+			if name == "go" || name == "gcc" {
+				return "/usr/bin/" + name, nil
+			}
+			return "", exec.ErrNotFound
+		},
+		Dir: "/nonexistent",
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func TestListGolden(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"list"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	golden(t, "list.golden", out.Bytes())
+}
+
+func TestListSaysWhyATargetIsUnavailable(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.LookPath = func(name string) (string, error) {
+		if name == "go" {
+			return "/usr/bin/go", nil
+		}
+		return "", exec.ErrNotFound
+	}
+	Main(context.Background(), []string{"list"}, env)
+	for _, want := range []string{
+		"mattn: needs a C compiler for cgo (gcc not found; install gcc)",
+		"crawshaw: needs a C compiler for cgo",
+		"eatonphil: the Go module proxy refuses",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("list without gcc does not say %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, mattn, modernc, ncruces, ncruces-native, sqinn, zombiezen)`},
+		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload "Nope" (valid: SimpleQuery, PreparedQuery,`},
+		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
+		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
+		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
+		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"run", "stray"}, `unexpected argument "stray"`},
+		{[]string{"run", "--db", "mariadb"}, "no targets for --db mariadb yet"},
+		{[]string{"run", "-o", "/proc/version/results.txt", "--quick"}, "results file /proc/version/results.txt:"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))
+		msg := errb.String()
+		if code != ExitUsage || !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 {
+			t.Errorf("sqlbench %s: exit %d, stderr %q; want exit 2 and one line containing %q", strings.Join(c.args, " "), code, msg, c.want)
+		}
+		if strings.Contains(msg, "building runner") || strings.Contains(msg, "goroutine") {
+			t.Errorf("sqlbench %s started work or crashed before rejecting its input: %q", strings.Join(c.args, " "), msg)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"run", "-h"}, fakeEnv(&out, &errb)); code != ExitOK || !strings.Contains(out.String(), "-targets") {
+		t.Errorf("run -h: exit %d, output %q", code, out.String())
+	}
+	out.Reset()
+	if code := Main(context.Background(), []string{"version"}, fakeEnv(&out, &errb)); code != ExitOK || !strings.HasPrefix(out.String(), "sqlbench ") {
+		t.Errorf("version: exit %d, output %q", code, out.String())
+	}
+	if code := Main(context.Background(), nil, fakeEnv(&out, &errb)); code != ExitUsage {
+		t.Errorf("no arguments: exit %d, want 2", code)
+	}
+}
+
+func TestExitStatusOfInterruptedRun(t *testing.T) {
+	var errb bytes.Buffer
+	if code := exitStatus(context.Canceled, &errb); code != ExitInterrupted {
+		t.Errorf("exit %d for an interrupted run, want 130", code)
+	}
+	if code := exitStatus(errors.Join(errPartial), &errb); code != ExitPartial {
+		t.Errorf("exit %d for a partial run, want 1", code)
+	}
+}

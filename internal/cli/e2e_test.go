@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// realEnv is this machine, with the working directory at the repository
+// root, runners cached in a directory shared by test runs, and a private
+// TMPDIR whose emptiness after a run shows the temp databases were removed.
+func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache = filepath.Join(os.TempDir(), "sqlbench-test-runners")
+	tmp = filepath.Join(t.TempDir(), "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr, cache, tmp
+}
+
+func assertEmpty(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("left behind in the temp dir: %s", e.Name())
+	}
+}
+
+// TestRunQuickOnEveryAvailableTarget is the end-to-end check: real runner
+// builds, real SQLite files, every target that can be built here, and the
+// real benchstat reading the results.
+func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--quick", "--count", "2", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	set, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]int{}
+	for _, r := range set.Results {
+		runs[r.Name.String()]++
+	}
+	cfg := set.Results[len(set.Results)-1]
+	for _, spec := range targets.All() {
+		if spec.Unobtainable != "" {
+			continue
+		}
+		for _, w := range bench.Workloads() {
+			if w.Family != "classic" {
+				continue
+			}
+			name := w.Name + "/" + spec.Key()
+			if runs[name] != 2 {
+				t.Errorf("%s: %d runs in the results file, want 2", name, runs[name])
+			}
+		}
+		for _, key := range []string{spec.Name + "-module", spec.Name + "-sqlite"} {
+			if v := cfg.GetConfig(key); v == "" {
+				t.Errorf("results file has no %q config line", key)
+			}
+		}
+		if !strings.Contains(stdout.String(), spec.Driver+"/"+spec.API) {
+			t.Errorf("summary table has no column for %s", spec.Name)
+		}
+	}
+	for _, key := range []string{"goos", "cpu", "cores", "kernel", "go", "sqlbench-command", "sqlite-journal-mode"} {
+		if cfg.GetConfig(key) == "" {
+			t.Errorf("results file has no %q config line", key)
+		}
+	}
+	if !strings.Contains(stdout.String(), "results: "+out) {
+		t.Errorf("the results path is not printed:\n%s", stdout)
+	}
+	assertEmpty(t, tmp)
+
+	bs := exec.Command("go", "tool", "benchstat", "-col", "/driver", out)
+	bs.Dir = env.Dir
+	bsOut, err := bs.CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, bsOut)
+	}
+	for _, want := range []string{"SimpleQueryRow/db=sqlite/api=sql", "mattn", "modernc", "ops/s", "allocs/op", "p99-sec/op"} {
+		if !strings.Contains(string(bsOut), want) {
+			t.Errorf("benchstat output lacks %q:\n%s", want, bsOut)
+		}
+	}
+}
+
+// TestRunReportsANamedTargetThatCannotRun checks that an unavailable target
+// costs its cells, not the run, and shows in the exit status.
+func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--targets", "mattn,eatonphil", "--workloads", "SimpleExec",
+		"--quick", "--count", "1", "-o", out, "--cache", cache}, env)
+	if code != ExitPartial {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr.String(), "skipped eatonphil: the Go module proxy refuses") {
+		t.Errorf("stderr does not say why eatonphil was skipped:\n%s", stderr)
+	}
+	set, err := results.ReadFile(out)
+	if err != nil || len(set.Results) != 1 {
+		t.Fatalf("results: %v, %d lines; want mattn's one run", err, len(set.Results))
+	}
+}
+
+// TestInterruptKeepsFinishedResults cancels a run after its first result, as
+// Ctrl-C does, and checks what is left.
+func TestInterruptKeepsFinishedResults(t *testing.T) {
+	env, _, stderr, cache, tmp := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		deadline := time.Now().Add(2 * time.Minute)
+		for time.Now().Before(deadline) {
+			if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("\nBenchmark")) {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	code := Main(ctx, []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow",
+		"--scale", "1", "--count", "5", "-o", out, "--cache", cache}, env)
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
+	}
+	set, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the interrupted results file does not parse: %v", err)
+	}
+	if n := len(set.Results); n < 1 || n >= 10 {
+		t.Errorf("%d results kept, want the ones finished before the interrupt", n)
+	}
+	assertEmpty(t, tmp)
+	ps, _ := exec.Command("pgrep", "-f", cache).Output()
+	if len(bytes.TrimSpace(ps)) > 0 {
+		t.Errorf("runner processes left running: %s", ps)
+	}
+}

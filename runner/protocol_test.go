@@ -1,0 +1,88 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestRequestRoundTrip(t *testing.T) {
+	in := Request{Verb: VerbRun, Target: "mattn", Workload: "SimpleQuery", DB: "sqlite",
+		DSN: "/tmp/a b&c=d.db", Name: "SimpleQuery/db=sqlite/driver=mattn/api=sql", N: 100, Warmup: 10}
+	out, err := ParseRequest(in.Encode())
+	if err != nil || out != in {
+		t.Fatalf("round trip: %+v, %v; want %+v", out, err, in)
+	}
+	if strings.Contains(in.Encode(), "\n") {
+		t.Error("an encoded request spans lines")
+	}
+}
+
+func TestParseRequestRejectsBadInput(t *testing.T) {
+	for _, line := range []string{
+		"fly target=x",
+		"run target=x&workload=W&name=N&n=0&warmup=0",
+		"run target=x&workload=W&name=N&n=5&warmup=-1",
+		"run workload=W&name=N&n=5&warmup=0",
+		"info db=sqlite",
+		"run target=x&n=%zz",
+	} {
+		if _, err := ParseRequest(line); err == nil {
+			t.Errorf("ParseRequest(%q) accepted it", line)
+		}
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		status bool
+		fail   string
+	}{
+		{"--- ok", true, ""},
+		{"--- FAIL: open: no such file", true, "open: no such file"},
+		{"BenchmarkX 1 2 ns/op", false, ""},
+	} {
+		if s, f := ParseStatus(c.line); s != c.status || f != c.fail {
+			t.Errorf("ParseStatus(%q) = %v, %q", c.line, s, f)
+		}
+	}
+}
+
+func TestServerAnswersEveryRequestWithAStatusLine(t *testing.T) {
+	in := strings.Join([]string{
+		"hello",
+		"info target=nosuch&db=sqlite&dsn=x",
+		"run target=nosuch&workload=SimpleQuery&db=sqlite&dsn=x&name=N&n=1&warmup=0",
+		"garbage",
+		"close target=nosuch&workload=SimpleQuery&dsn=x",
+	}, "\n")
+	var out, log bytes.Buffer
+	s := &Server{In: strings.NewReader(in), Out: &out, Log: &log}
+	if err := s.Serve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var statuses []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if ok, fail := ParseStatus(line); ok {
+			statuses = append(statuses, fail)
+		}
+	}
+	if len(statuses) != 5 || statuses[0] != "" || statuses[4] != "" {
+		t.Fatalf("statuses %q, want 5 with hello and close ok:\n%s", statuses, out.String())
+	}
+	if !strings.Contains(statuses[1], `target "nosuch" is not linked into this runner`) {
+		t.Errorf("status 1 = %q", statuses[1])
+	}
+	// This test binary links no workloads: the run is refused for that.
+	if !strings.Contains(statuses[2], `unknown workload "SimpleQuery"`) {
+		t.Errorf("status 2 = %q", statuses[2])
+	}
+	if !strings.Contains(statuses[3], `unknown verb "garbage"`) {
+		t.Errorf("status 3 = %q", statuses[3])
+	}
+	if !strings.Contains(out.String(), "runner-protocol: 1\n") {
+		t.Errorf("hello did not announce the protocol:\n%s", out.String())
+	}
+}

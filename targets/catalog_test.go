@@ -1,0 +1,67 @@
+package targets
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// TestCatalogEntriesAreComplete walks the catalogue: every target has a
+// unique name and result keys, a known database and API, a description, and
+// (unless it cannot be obtained) a runner group file that links its package.
+func TestCatalogEntriesAreComplete(t *testing.T) {
+	names, keys := map[string]bool{}, map[string]bool{}
+	for _, s := range All() {
+		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || s.Module == "" {
+			t.Errorf("incomplete entry %+v", s)
+		}
+		if names[s.Name] || keys[s.Key()] {
+			t.Errorf("duplicate target %s (%s)", s.Name, s.Key())
+		}
+		names[s.Name], keys[s.Key()] = true, true
+		if _, err := bench.ParseDB(string(s.DB)); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+		if s.API != APISQL && s.API != APINative {
+			t.Errorf("%s: unknown API %q", s.Name, s.API)
+		}
+		if strings.ContainsAny(s.Driver+s.API, "/= ") {
+			t.Errorf("%s: driver and API must be usable as name keys", s.Name)
+		}
+		if s.Unobtainable != "" {
+			continue
+		}
+		group, err := os.ReadFile(filepath.Join("..", "cmd", "sqlbench-runner", "group_"+s.Group+".go"))
+		if err != nil {
+			t.Errorf("%s: no runner group file: %v", s.Name, err)
+			continue
+		}
+		if !strings.Contains(string(group), "//go:build sqlbench_"+s.Group) {
+			t.Errorf("%s: group_%s.go lacks the build tag sqlbench_%s", s.Name, s.Group, s.Group)
+		}
+		pkg := strings.TrimSuffix(s.Name, "-native")
+		if !strings.Contains(string(group), `"github.com/sqlbench/sqlbench/targets/`+pkg+`"`) {
+			t.Errorf("%s: group_%s.go does not link targets/%s", s.Name, s.Group, pkg)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	all, err := Select("", []bench.DB{bench.SQLite})
+	if err != nil || len(all) != len(All()) {
+		t.Fatalf("Select all sqlite: %d targets, %v", len(all), err)
+	}
+	two, err := Select("modernc, mattn,modernc", []bench.DB{bench.SQLite})
+	if err != nil || len(two) != 2 || two[0].Name != "modernc" || two[1].Name != "mattn" {
+		t.Fatalf("Select named: %v, %v", two, err)
+	}
+	if _, err := Select("mattn", []bench.DB{bench.Postgres}); err == nil {
+		t.Error("a SQLite target was selected for postgres")
+	}
+	if _, err := Select("nope", []bench.DB{bench.SQLite}); err == nil || !strings.Contains(err.Error(), "valid: ") {
+		t.Errorf("unknown target: %v", err)
+	}
+}
