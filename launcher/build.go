@@ -45,7 +45,11 @@ func FindSource(dir string) (string, error) {
 		}
 		return env, nil
 	}
-	for d := dir; ; d = filepath.Dir(d) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("find the sqlbench source tree: %w", err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
 		if declaresModule(filepath.Join(d, "go.mod")) {
 			return d, nil
 		}

@@ -156,7 +156,13 @@ func runsLabel(sums map[[2]string]Summary) string {
 func confLabel(sums map[[2]string]Summary) string {
 	lo, hi := 1.0, 0.0
 	for _, s := range sums {
+		if math.IsInf(s.Ops.Lo, 0) || math.IsInf(s.Ops.Hi, 0) {
+			continue // too few runs for any interval: shown as ±∞
+		}
 		lo, hi = min(lo, s.Ops.Confidence), max(hi, s.Ops.Confidence)
+	}
+	if hi == 0 {
+		return "no"
 	}
 	pct := func(c float64) string { return strconv.FormatFloat(math.Floor(c*1000)/10, 'f', -1, 64) + "%" }
 	if lo >= hi {

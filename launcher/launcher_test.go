@@ -1,0 +1,108 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/runner"
+)
+
+func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Src: src, Cache: t.TempDir()}
+	ctx := context.Background()
+	// The runner with no group tag links no targets: quick to build.
+	bin, err := b.Build(ctx, "none", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := b.Build(ctx, "none", false)
+	if err != nil || again != bin {
+		t.Fatalf("second build: %s, %v; want the cached %s", again, err, bin)
+	}
+	if st2, _ := os.Stat(bin); !st2.ModTime().Equal(st.ModTime()) {
+		t.Error("the cached runner was rebuilt")
+	}
+
+	p, err := Start(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	reply, err := p.Do(ctx, runner.Request{Verb: runner.VerbHello}, 10*time.Second)
+	if err != nil || reply.Fail != "" || !strings.Contains(strings.Join(reply.Lines, "\n"), "runner-protocol: 1") {
+		t.Fatalf("hello: %+v, %v", reply, err)
+	}
+}
+
+func TestSourceKeyFollowsTheSource(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module "+ModulePath+"\n")
+	write("a.go", "package a\n")
+	k1, _ := sourceKey(dir, "g", "go1.26")
+	write("a_test.go", "package a\n") // tests are not part of a runner
+	if k, _ := sourceKey(dir, "g", "go1.26"); k != k1 {
+		t.Error("a test file changed the key")
+	}
+	write("a.go", "package a // changed\n")
+	k2, _ := sourceKey(dir, "g", "go1.26")
+	k3, _ := sourceKey(dir, "g", "go1.27")
+	k4, _ := sourceKey(dir, "h", "go1.26")
+	if k2 == k1 || k3 == k2 || k4 == k2 {
+		t.Errorf("keys %s %s %s %s: source, Go version and group must each change the key", k1, k2, k3, k4)
+	}
+	if got, err := FindSource(filepath.Join(dir)); err != nil || got != dir {
+		t.Errorf("FindSource = %q, %v", got, err)
+	}
+	if _, err := FindSource(os.TempDir()); err == nil {
+		t.Error("FindSource found a source tree in the temp dir")
+	}
+}
+
+func TestProcessThatDiesSaysWhy(t *testing.T) {
+	p, err := Start("/bin/sh", "-c", "read x; echo 'fatal: driver crashed' >&2; exit 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 10*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "fatal: driver crashed") {
+		t.Fatalf("err = %v, want the runner's last stderr line", err)
+	}
+}
+
+func TestProcessThatHangsIsKilled(t *testing.T) {
+	p, err := Start("/bin/sh", "-c", "sleep 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 200*time.Millisecond)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	select {
+	case <-p.done:
+	default:
+		t.Error("the hanging runner is still running")
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the time-out took %s", time.Since(start))
+	}
+}
