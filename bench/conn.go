@@ -50,8 +50,23 @@ type RowFunc func(Row) error
 type Config struct {
 	// DB is the database the target speaks to.
 	DB DB
-	// DSN is the data source: a file path for SQLite, a DSN for servers.
+	// DSN is the SQLite database file.
 	DSN string
+	// Server is where a server target connects; each target formats it in
+	// its own driver's DSN syntax.
+	Server Endpoint
+}
+
+// Endpoint is a database server reached over one transport, in a form every
+// driver can be configured from.
+type Endpoint struct {
+	// Net is "tcp" or "unix".
+	Net string
+	// Addr is "host:port" for tcp and the socket file's path for unix (for
+	// PostgreSQL the file is <dir>/.s.PGSQL.<port>).
+	Addr string
+	// User, Password and Database log in.
+	User, Password, Database string
 }
 
 // Opener opens a Conn for a target.

@@ -33,22 +33,38 @@ type Dialect struct {
 	DB DB
 	// NoopExec is the cheapest statement that touches no data.
 	NoopExec string
+	// Version is a query returning the server's (or library's) version.
+	Version string
 	// Setup is run through Conn.Exec after every open, so all targets of a
 	// database run under the same session settings.
 	Setup []string
+	// Scope makes table names unique to one cell, so that cells sharing a
+	// server database never touch each other's tables. Set per cell.
+	Scope string
 	// dollar is set when placeholders are $1, $2 ... instead of ?.
 	dollar bool
+}
+
+// Table returns the name of a workload's table: sqlbench's prefix, the
+// cell's scope, and base. sqlbench only ever touches tables named so.
+func (d Dialect) Table(base string) string {
+	if d.Scope == "" {
+		return "sqlbench_" + base
+	}
+	return "sqlbench_" + d.Scope + "_" + base
 }
 
 // DialectOf returns the dialect of db.
 func DialectOf(db DB) Dialect {
 	switch db {
 	case Postgres:
-		return Dialect{DB: db, NoopExec: "SET application_name = 'sqlbench'", dollar: true}
+		// A custom (dotted) setting: a session variable, like MySQL's
+		// @test_var, and not one the server reports back to the client.
+		return Dialect{DB: db, NoopExec: "SET sqlbench.test_var = 1", Version: "SHOW server_version", dollar: true}
 	case MariaDB:
-		return Dialect{DB: db, NoopExec: "SET @test_var=1"}
+		return Dialect{DB: db, NoopExec: "SET @test_var=1", Version: "SELECT VERSION()"}
 	default:
-		return Dialect{DB: SQLite, NoopExec: "SELECT 1", Setup: SQLiteSetup()}
+		return Dialect{DB: SQLite, NoopExec: "SELECT 1", Version: "SELECT sqlite_version()", Setup: SQLiteSetup()}
 	}
 }
 

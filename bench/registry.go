@@ -19,7 +19,7 @@ var reg = &registry{openers: map[string]Opener{}}
 // RegisterWorkload adds w to the catalogue. It panics on a duplicate or
 // incomplete entry: both are programming errors found at start-up.
 func RegisterWorkload(w Workload) {
-	if w.Name == "" || w.Family == "" || w.Describe == nil || w.Ops < 1 || w.Setup == nil || w.Begin == nil || w.Unit == "" {
+	if w.Name == "" || w.Family == "" || w.Describe == nil || w.Ops < 1 || w.Setup == nil || w.Begin == nil || w.Teardown == nil || w.Unit == "" {
 		panic(fmt.Sprintf("bench: incomplete workload %q", w.Name))
 	}
 	reg.mu.Lock()

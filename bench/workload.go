@@ -25,6 +25,8 @@ type Workload struct {
 	// Begin prepares one run (prepared statements, expected values). The
 	// returned Run's Op is what the harness times.
 	Begin func(c Conn, d Dialect) (Run, error)
+	// Teardown drops what Setup created; it runs when the cell closes.
+	Teardown func(c Conn, d Dialect) error
 }
 
 // Run is one timed run of a workload.

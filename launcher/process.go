@@ -41,7 +41,11 @@ type Process struct {
 	once   sync.Once
 	err    error
 	killer func()
+	pid    int
 }
+
+// Pid returns the process id of a child runner, or 0 for one in process.
+func (p *Process) Pid() int { return p.pid }
 
 func newProcess(stdin io.WriteCloser, stdout io.Reader) *Process {
 	p := &Process{stdin: stdin, lines: make(chan string, 64), stderr: &tailBuffer{}, done: make(chan struct{})}
@@ -74,6 +78,7 @@ func Start(bin string, args ...string) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start runner: %w", err)
 	}
+	p.pid = cmd.Process.Pid
 	// The whole group: a runner may have started helpers.
 	p.killer = func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	go func() {

@@ -9,15 +9,28 @@ import (
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// Cell is one workload on one target.
+// Placement is a target reached over one transport ("tcp", "unix"; empty
+// for SQLite, which has none).
+type Placement struct {
+	Target targets.Spec
+	Net    string
+}
+
+// Cell is one workload on one target over one transport.
 type Cell struct {
 	Workload bench.Workload
-	Target   targets.Spec
+	Placement
 }
 
 // Name returns the cell's benchmark name, without the "Benchmark" prefix:
-// the workload, then the target's keys.
-func (c Cell) Name() string { return c.Workload.Name + "/" + c.Target.Key() }
+// the workload, then the target's keys, then net= where there is one.
+func (c Cell) Name() string {
+	name := c.Workload.Name + "/" + c.Target.Key()
+	if c.Net != "" {
+		name += "/net=" + c.Net
+	}
+	return name
+}
 
 // Step is one run of one cell.
 type Step struct {
@@ -30,13 +43,13 @@ type Step struct {
 // target alike: round r runs every workload once on every target, and the
 // order of targets rotates by one each round (A B C, B C A, C A B ...), so no
 // target always runs first or last.
-func Schedule(ws []bench.Workload, ts []targets.Spec, count int) []Step {
-	steps := make([]Step, 0, len(ws)*len(ts)*count)
+func Schedule(ws []bench.Workload, ps []Placement, count int) []Step {
+	steps := make([]Step, 0, len(ws)*len(ps)*count)
 	for r := 0; r < count; r++ {
 		for _, w := range ws {
-			for i := range ts {
-				t := ts[(i+r)%len(ts)]
-				steps = append(steps, Step{Cell: Cell{Workload: w, Target: t}, Run: r + 1})
+			for i := range ps {
+				p := ps[(i+r)%len(ps)]
+				steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: r + 1})
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +23,9 @@ type Session struct {
 	// Dial starts a runner for a group; a runner that dies is started
 	// again for the next cell that needs it.
 	Dial Dialer
-	// DSN returns the data source a cell runs against (for SQLite, a file
-	// of its own in the session's temp dir).
-	DSN func(c Cell) string
+	// Where returns where a cell's target connects: for SQLite a file of the
+	// cell's own, for a server the endpoint of the cell's transport.
+	Where func(c Cell) runner.Location
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64
@@ -35,7 +36,8 @@ type Session struct {
 	// Progress, if set, is told about every step.
 	Progress func(Event)
 
-	conns map[string]launcher.Conn
+	conns  map[string]launcher.Conn
+	scopes map[string]string // cell name -> scope
 }
 
 // Event reports the progress of a session.
@@ -64,10 +66,10 @@ type Outcome struct {
 // Info asks the runner of each target for its configuration lines (module
 // and library versions). Targets whose runner cannot answer are returned in
 // skipped with the reason.
-func (s *Session) Info(ctx context.Context, ts []targets.Spec, infoDSN func(targets.Spec) string) (lines []string, skipped map[string]error) {
+func (s *Session) Info(ctx context.Context, ts []targets.Spec, where func(targets.Spec) runner.Location) (lines []string, skipped map[string]error) {
 	skipped = map[string]error{}
 	for _, t := range ts {
-		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), DSN: infoDSN(t)})
+		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), Location: where(t)})
 		if err == nil && reply.Fail != "" {
 			err = errors.New(reply.Fail)
 		}
@@ -132,8 +134,8 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	n := w.OpsAt(s.Scale)
 	req := runner.Request{
 		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.Name,
-		DB: string(st.Cell.Target.DB), DSN: s.DSN(st.Cell), Name: st.Cell.Name(),
-		N: n, Warmup: int(float64(n) * s.Warmup),
+		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
+		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 	}
 	reply, err := s.do(ctx, st.Cell.Target.Group, req)
 	if err != nil {
@@ -175,10 +177,25 @@ func (s *Session) closeCell(ctx context.Context, c Cell) {
 	if !ok {
 		return
 	}
-	req := runner.Request{Verb: runner.VerbClose, Target: c.Target.Name, Workload: c.Workload.Name, DSN: s.DSN(c)}
+	req := runner.Request{Verb: runner.VerbClose, Target: c.Target.Name, Scope: s.Scope(c)}
 	if _, err := conn.Do(ctx, req, s.timeout()); err != nil {
 		s.drop(c.Target.Group)
 	}
+}
+
+// Scope returns the cell's short id, unique in the session: it names the
+// cell in the runner and its tables in the database.
+func (s *Session) Scope(c Cell) string {
+	if s.scopes == nil {
+		s.scopes = map[string]string{}
+	}
+	name := c.Name()
+	id, ok := s.scopes[name]
+	if !ok {
+		id = "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
+		s.scopes[name] = id
+	}
+	return id
 }
 
 // do sends req to the runner of group, starting it if needed. A runner that

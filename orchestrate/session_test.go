@@ -51,24 +51,27 @@ var setups atomic.Int32
 
 func init() {
 	bench.RegisterOpener("fake", func(_ context.Context, cfg bench.Config) (bench.Conn, error) {
-		return &fakeConn{mode: strings.SplitN(cfg.DSN, "-", 2)[0]}, nil
+		return &fakeConn{mode: cfg.DSN}, nil
 	})
 	bench.RegisterWorkload(bench.Workload{
 		Name: "FakeExec", Family: "fake", Ops: 100, Unit: "execs",
 		Describe: func(bench.Dialect) string { return "fake" },
 		Setup:    func(context.Context, bench.Conn, bench.Dialect) error { setups.Add(1); return nil },
+		Teardown: func(bench.Conn, bench.Dialect) error { return nil },
 		Begin: func(c bench.Conn, _ bench.Dialect) (bench.Run, error) {
 			return bench.Run{Op: func(int) error { return c.Exec("x") }}, nil
 		},
 	})
 }
 
-func fakeTargets(modes ...string) []targets.Spec {
-	var ts []targets.Spec
+// fakeTargets returns one placement of the fake target per mode; the driver
+// key carries the mode, so every cell has a name of its own.
+func fakeTargets(modes ...string) []Placement {
+	var ps []Placement
 	for _, m := range modes {
-		ts = append(ts, targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"})
+		ps = append(ps, Placement{Target: targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"}})
 	}
-	return ts
+	return ps
 }
 
 func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
@@ -79,8 +82,10 @@ func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
 			dials++
 			return launcher.InProcess(&runner.Server{}), nil
 		},
-		// The driver key stands for the mode, so every cell has its own DSN.
-		DSN:   func(c Cell) string { return c.Target.Driver + "-" + c.Workload.Name },
+		// The driver key carries the mode ("ok2" is a second healthy one).
+		Where: func(c Cell) runner.Location {
+			return runner.Location{DSN: strings.TrimRight(c.Target.Driver, "0123456789")}
+		},
 		Scale: 1, Warmup: 0.1, Timeout: 500 * time.Millisecond,
 		Result: func(r *benchfmt.Result) error { got = append(got, r); return nil },
 	}
@@ -90,9 +95,8 @@ func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
 
 func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
 	w1, w2 := bench.Workload{Name: "W1"}, bench.Workload{Name: "W2"}
-	ts := fakeTargets("a", "b", "c")
 	var order []string
-	for _, st := range Schedule([]bench.Workload{w1, w2}, ts, 3) {
+	for _, st := range Schedule([]bench.Workload{w1, w2}, fakeTargets("a", "b", "c"), 3) {
 		order = append(order, fmt.Sprintf("%s:%s:%d", st.Cell.Workload.Name, st.Cell.Target.Driver, st.Run))
 	}
 	want := []string{

@@ -27,18 +27,22 @@
 //	hello
 //	    runner-protocol: 1
 //	    runner-targets: <comma-separated targets linked into this runner>
-//	info target=T&db=D&dsn=S
+//	info target=T&db=D&<location>
 //	    T-module: <module path and version>
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
-//	    T-server: <server version>                  (server targets)
-//	run target=T&workload=W&db=D&dsn=S&name=NAME&n=OPS&warmup=WARM
+//	    D-version: <server version>                 (server targets)
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        <v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op
-//	    The cell (T, W, S) is opened and set up on its first run and kept
+//	    The cell C (a short id, unique in the session, also used to name
+//	    the cell's tables) is opened and set up on its first run and kept
 //	    for later runs. WARM untimed operations precede the OPS timed ones.
 //	    A wrong result fails the run and closes the cell.
-//	close target=T&workload=W&dsn=S
-//	    closes the cell, if open
+//	close target=T&scope=C
+//	    drops the cell's tables and closes it, if open
+//
+// A location is dsn=<SQLite file> for SQLite, and for a server
+// net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B.
 package runner
 
 import (
@@ -68,13 +72,21 @@ const (
 // Request is one request line.
 type Request struct {
 	Verb string
-	// Target, Workload, DB and DSN name the cell (or, for info, the target).
-	Target, Workload, DB, DSN string
+	// Target, Workload and DB name what runs; Scope names the cell.
+	Target, Workload, DB, Scope string
+	// Location is where the target connects.
+	Location
 	// Name is the benchmark name the result line carries (without the
 	// "Benchmark" prefix).
 	Name string
 	// N and Warmup are the timed and untimed operation counts of a run.
 	N, Warmup int
+}
+
+// Location is where a target connects: a SQLite file (DSN) or a server.
+type Location struct {
+	DSN                                 string
+	Net, Addr, User, Password, Database string
 }
 
 // Encode returns the request as one line, without the newline.
@@ -88,7 +100,13 @@ func (r Request) Encode() string {
 	set("target", r.Target)
 	set("workload", r.Workload)
 	set("db", r.DB)
+	set("scope", r.Scope)
 	set("dsn", r.DSN)
+	set("net", r.Net)
+	set("addr", r.Addr)
+	set("user", r.User)
+	set("password", r.Password)
+	set("database", r.Database)
 	set("name", r.Name)
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
@@ -109,7 +127,9 @@ func ParseRequest(line string) (Request, error) {
 	}
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
-		DB: v.Get("db"), DSN: v.Get("dsn"), Name: v.Get("name"),
+		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"),
+		Location: Location{DSN: v.Get("dsn"), Net: v.Get("net"), Addr: v.Get("addr"),
+			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")},
 	}
 	switch verb {
 	case VerbHello, VerbInfo, VerbClose:
@@ -120,8 +140,8 @@ func ParseRequest(line string) (Request, error) {
 		if r.Warmup, err = strconv.Atoi(v.Get("warmup")); err != nil || r.Warmup < 0 {
 			return r, fmt.Errorf("run: warmup must be a non-negative integer, got %q", v.Get("warmup"))
 		}
-		if r.Name == "" || r.Workload == "" {
-			return r, fmt.Errorf("run: name and workload are required")
+		if r.Name == "" || r.Workload == "" || r.Scope == "" {
+			return r, fmt.Errorf("run: name, workload and scope are required")
 		}
 	default:
 		return r, fmt.Errorf("unknown verb %q", verb)

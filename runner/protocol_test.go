@@ -8,8 +8,9 @@ import (
 )
 
 func TestRequestRoundTrip(t *testing.T) {
-	in := Request{Verb: VerbRun, Target: "mattn", Workload: "SimpleQuery", DB: "sqlite",
-		DSN: "/tmp/a b&c=d.db", Name: "SimpleQuery/db=sqlite/driver=mattn/api=sql", N: 100, Warmup: 10}
+	in := Request{Verb: VerbRun, Target: "mysql", Workload: "SimpleQuery", DB: "mariadb", Scope: "c1",
+		Location: Location{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"},
+		Name: "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10}
 	out, err := ParseRequest(in.Encode())
 	if err != nil || out != in {
 		t.Fatalf("round trip: %+v, %v; want %+v", out, err, in)
@@ -22,9 +23,10 @@ func TestRequestRoundTrip(t *testing.T) {
 func TestParseRequestRejectsBadInput(t *testing.T) {
 	for _, line := range []string{
 		"fly target=x",
-		"run target=x&workload=W&name=N&n=0&warmup=0",
-		"run target=x&workload=W&name=N&n=5&warmup=-1",
-		"run workload=W&name=N&n=5&warmup=0",
+		"run target=x&workload=W&scope=c&name=N&n=0&warmup=0",
+		"run target=x&workload=W&scope=c&name=N&n=5&warmup=-1",
+		"run workload=W&scope=c&name=N&n=5&warmup=0",
+		"run target=x&workload=W&name=N&n=5&warmup=0",
 		"info db=sqlite",
 		"run target=x&n=%zz",
 	} {
@@ -54,9 +56,9 @@ func TestServerAnswersEveryRequestWithAStatusLine(t *testing.T) {
 	in := strings.Join([]string{
 		"hello",
 		"info target=nosuch&db=sqlite&dsn=x",
-		"run target=nosuch&workload=SimpleQuery&db=sqlite&dsn=x&name=N&n=1&warmup=0",
+		"run target=nosuch&workload=SimpleQuery&db=sqlite&dsn=x&scope=c0&name=N&n=1&warmup=0",
 		"garbage",
-		"close target=nosuch&workload=SimpleQuery&dsn=x",
+		"close target=nosuch&scope=c0",
 	}, "\n")
 	var out, log bytes.Buffer
 	s := &Server{In: strings.NewReader(in), Out: &out, Log: &log}

@@ -29,7 +29,7 @@ type Server struct {
 	bw    *benchfmt.Writer
 }
 
-type cellKey struct{ target, workload, dsn string }
+type cellKey struct{ target, scope string }
 
 // cell is a workload set up on an open connection.
 type cell struct {
@@ -76,7 +76,7 @@ func (s *Server) handle(ctx context.Context, line string) (err error) {
 	defer func() {
 		// A driver that panics fails the request, not the runner.
 		if p := recover(); p != nil {
-			s.closeCell(cellKey{req.Target, req.Workload, req.DSN})
+			s.closeCell(cellKey{req.Target, req.Scope})
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
@@ -91,7 +91,7 @@ func (s *Server) handle(ctx context.Context, line string) (err error) {
 	case VerbRun:
 		return s.run(ctx, req)
 	default: // VerbClose
-		return s.closeCell(cellKey{req.Target, req.Workload, req.DSN})
+		return s.closeCell(cellKey{req.Target, req.Scope})
 	}
 }
 
@@ -105,7 +105,10 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Diale
 		return nil, bench.Dialect{}, err
 	}
 	d := bench.DialectOf(db)
-	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN})
+	d.Scope = req.Scope
+	l := req.Location
+	c, err := open(ctx, bench.Config{DB: db, DSN: l.DSN, Server: bench.Endpoint{
+		Net: l.Net, Addr: l.Addr, User: l.User, Password: l.Password, Database: l.Database}})
 	if err != nil {
 		return nil, d, fmt.Errorf("open: %w", err)
 	}
@@ -127,12 +130,15 @@ func (s *Server) info(ctx context.Context, req Request) error {
 		return err
 	}
 	defer c.Close()
+	var v string
+	if err := c.QueryRow(d.Version, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
+		return fmt.Errorf("read version: %w", err)
+	}
 	if d.DB == bench.SQLite {
-		var v string
-		if err := c.QueryRow("SELECT sqlite_version()", func(r bench.Row) error { return r.Scan(&v) }); err != nil {
-			return fmt.Errorf("read SQLite version: %w", err)
-		}
+		// Each SQLite driver links its own library.
 		fmt.Fprintf(s.out, "%s-sqlite: %s\n", req.Target, v)
+	} else {
+		fmt.Fprintf(s.out, "%s-version: %s\n", d.DB, v)
 	}
 	return nil
 }
@@ -155,7 +161,7 @@ func moduleVersion(path string) string {
 }
 
 func (s *Server) run(ctx context.Context, req Request) error {
-	key := cellKey{req.Target, req.Workload, req.DSN}
+	key := cellKey{req.Target, req.Scope}
 	c, ok := s.cells[key]
 	if !ok {
 		w, found := bench.LookupWorkload(req.Workload)
@@ -228,13 +234,17 @@ func (s *Server) closeCell(key cellKey) error {
 		return nil
 	}
 	delete(s.cells, key)
-	return c.conn.Close()
+	err := c.w.Teardown(c.conn, c.dialect)
+	if cerr := c.conn.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (s *Server) closeAll() {
 	for k := range s.cells {
 		if err := s.closeCell(k); err != nil {
-			fmt.Fprintf(s.Log, "close %s on %s: %v\n", k.workload, k.target, err)
+			fmt.Fprintf(s.Log, "close cell %s on %s: %v\n", k.scope, k.target, err)
 		}
 	}
 }

@@ -27,6 +27,8 @@ type Spec struct {
 	Group string
 	// Module is the Go module the driver comes from; its version is recorded.
 	Module string
+	// Package is the directory under targets/ that implements the target.
+	Package string
 	// Cgo is set when the driver needs a C compiler.
 	Cgo bool
 	// External names a helper program the driver needs at run time, found
@@ -53,32 +55,57 @@ const (
 // catalog is the whole table, in display order.
 func catalog() []Spec {
 	return []Spec{
-		{Name: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
+		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
 			Desc:   "mattn/go-sqlite3 through database/sql (cgo)"},
-		{Name: "modernc", Driver: "modernc", API: APISQL, DB: bench.SQLite, Group: "purego",
+		{Name: "modernc", Package: "modernc", Driver: "modernc", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "modernc.org/sqlite",
 			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)"},
-		{Name: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
+		{Name: "zombiezen", Package: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "zombiezen.com/go/sqlite",
 			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
-		{Name: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
+		{Name: "crawshaw", Package: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
 			Module: "crawshaw.io/sqlite",
 			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
-		{Name: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
+		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)"},
-		{Name: "ncruces-native", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
+		{Name: "ncruces-native", Package: "ncruces", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
-		{Name: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite, Group: "eatonphil", Cgo: true,
+		{Name: "eatonphil", Package: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite, Group: "eatonphil", Cgo: true,
 			Module:       "github.com/eatonphil/gosqlite",
 			Unobtainable: "the Go module proxy refuses github.com/eatonphil/gosqlite (and its origin bvinc/go-sqlite-lite), so no version can be pinned",
 			Desc:         "eatonphil/gosqlite native API (cgo), the maintained fork of bvinc/go-sqlite-lite"},
-		{Name: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
+		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
 			Unobtainable: "the Go module proxy refuses github.com/cvilsmeier/sqinn-go, so no version can be pinned",
 			Desc:         "cvilsmeier/sqinn-go: SQLite in a separate sqinn process, spoken to over stdin/stdout"},
+		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
+			Module: "github.com/go-sql-driver/mysql",
+			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements"},
+		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
+			Module: "github.com/go-sql-driver/mysql",
+			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare"},
+		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
+			Module: "github.com/ziutek/mymysql",
+			Desc:   "ziutek/mymysql through database/sql (godrv)"},
+		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
+			Module: "github.com/ziutek/mymysql",
+			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
+		{Name: "go-mysql", Driver: "go-mysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "gomysql",
+			Module:       "github.com/go-mysql-org/go-mysql",
+			Unobtainable: "the Go module proxy refuses github.com/go-mysql-org/go-mysql (and its old path siddontang/go-mysql), so no version can be pinned",
+			Desc:         "go-mysql-org/go-mysql client package, native API"},
+		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
+			Module: "github.com/lib/pq",
+			Desc:   "lib/pq through database/sql"},
+		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
+			Module: "github.com/jackc/pgx/v5",
+			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)"},
+		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
+			Module: "github.com/jackc/pgx/v5",
+			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
 	}
 }
 

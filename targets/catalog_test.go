@@ -15,7 +15,7 @@ import (
 func TestCatalogEntriesAreComplete(t *testing.T) {
 	names, keys := map[string]bool{}, map[string]bool{}
 	for _, s := range All() {
-		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || s.Module == "" {
+		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || s.Module == "" || s.Package == "" {
 			t.Errorf("incomplete entry %+v", s)
 		}
 		if names[s.Name] || keys[s.Key()] {
@@ -42,17 +42,24 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 		if !strings.Contains(string(group), "//go:build sqlbench_"+s.Group) {
 			t.Errorf("%s: group_%s.go lacks the build tag sqlbench_%s", s.Name, s.Group, s.Group)
 		}
-		pkg := strings.TrimSuffix(s.Name, "-native")
-		if !strings.Contains(string(group), `"github.com/sqlbench/sqlbench/targets/`+pkg+`"`) {
-			t.Errorf("%s: group_%s.go does not link targets/%s", s.Name, s.Group, pkg)
+		if !strings.Contains(string(group), `"github.com/sqlbench/sqlbench/targets/`+s.Package+`"`) {
+			t.Errorf("%s: group_%s.go does not link targets/%s", s.Name, s.Group, s.Package)
+		}
+		if _, err := os.Stat(s.Package); err != nil {
+			t.Errorf("%s: no package targets/%s", s.Name, s.Package)
 		}
 	}
 }
 
 func TestSelect(t *testing.T) {
 	all, err := Select("", []bench.DB{bench.SQLite})
-	if err != nil || len(all) != len(All()) {
-		t.Fatalf("Select all sqlite: %d targets, %v", len(all), err)
+	if err != nil || len(all) != 8 {
+		t.Fatalf("Select all sqlite: %d targets, %v; want the 8 SQLite ones", len(all), err)
+	}
+	for _, s := range all {
+		if s.DB != bench.SQLite {
+			t.Errorf("Select all sqlite returned %s (%s)", s.Name, s.DB)
+		}
 	}
 	two, err := Select("modernc, mattn,modernc", []bench.DB{bench.SQLite})
 	if err != nil || len(two) != 2 || two[0].Name != "modernc" || two[1].Name != "mattn" {

@@ -11,10 +11,11 @@ import (
 
 // The classic family is the SQL-Benchmark suite (go-sql-driver/sql-benchmark):
 // a 100-row table read whole, row by row, and a no-op statement, each simple
-// (SQL text compiled per call) and prepared.
+// (SQL text compiled per call) and prepared. The table is the cell's own
+// (Dialect.Table), so cells can share a server database.
 const (
 	classicFamily = "classic"
-	classicTable  = "sqlbench_test"
+	classicTable  = "test"
 	classicRows   = 100
 	classicStr    = "Test"
 )
@@ -26,25 +27,25 @@ func init() {
 }
 
 func classicWorkloads() []bench.Workload {
-	all := "SELECT number, str FROM " + classicTable
-	one := func(d bench.Dialect) string {
-		return "SELECT number, str FROM " + classicTable + " WHERE number=" + d.Param(1)
-	}
+	all := func(d bench.Dialect) string { return "SELECT number, str FROM " + d.Table(classicTable) }
+	one := func(d bench.Dialect) string { return all(d) + " WHERE number=" + d.Param(1) }
 	ws := []bench.Workload{
 		{
 			Name: "SimpleQuery", Ops: 10_000, Unit: "queries",
-			Describe: func(bench.Dialect) string { return "`" + all + "` reading all 100 rows, unprepared" },
+			Describe: func(d bench.Dialect) string { return "`" + all(d) + "` reading all 100 rows, unprepared" },
 			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
-				st := &tableScan{}
+				q, st := all(d), &tableScan{}
 				row := st.row // one method value per run, not one per op
-				return bench.Run{Op: func(int) error { return st.check(c.Query(all, row)) }}, nil
+				return bench.Run{Op: func(int) error { return st.check(c.Query(q, row)) }}, nil
 			},
 		},
 		{
 			Name: "PreparedQuery", Ops: 10_000, Unit: "queries",
-			Describe: func(bench.Dialect) string { return "`" + all + "` reading all 100 rows through one prepared statement" },
+			Describe: func(d bench.Dialect) string {
+				return "`" + all(d) + "` reading all 100 rows through one prepared statement"
+			},
 			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
-				s, err := c.Prepare(all)
+				s, err := c.Prepare(all(d))
 				if err != nil {
 					return bench.Run{}, fmt.Errorf("prepare: %w", err)
 				}
@@ -69,15 +70,15 @@ func classicWorkloads() []bench.Workload {
 		},
 		{
 			Name: "SimpleQueryRow", Ops: 100_000, Unit: "queries",
-			Describe: func(bench.Dialect) string {
-				return "`" + all + " WHERE number=N` with the literal in the SQL text, each of the 100 rows in turn"
+			Describe: func(d bench.Dialect) string {
+				return "`" + all(d) + " WHERE number=N` with the literal in the SQL text, each of the 100 rows in turn"
 			},
 			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
 				// The texts are built before the run so that the timed loop
 				// measures the driver, not string formatting.
 				texts := make([]string, classicRows)
 				for i := range texts {
-					texts[i] = all + " WHERE number=" + strconv.Itoa(i+1)
+					texts[i] = all(d) + " WHERE number=" + strconv.Itoa(i+1)
 				}
 				st := &rowLookup{}
 				row := st.row
@@ -142,19 +143,20 @@ func classicWorkloads() []bench.Workload {
 		},
 	}
 	for i := range ws {
-		ws[i].Family, ws[i].Setup = classicFamily, classicSetup
+		ws[i].Family, ws[i].Setup, ws[i].Teardown = classicFamily, classicSetup, classicTeardown
 	}
 	return ws
 }
 
 // classicSetup creates the 100-row table every classic workload reads.
 func classicSetup(ctx context.Context, c bench.Conn, d bench.Dialect) error {
+	table := d.Table(classicTable)
 	stmts := []string{
-		"DROP TABLE IF EXISTS " + classicTable,
-		"CREATE TABLE " + classicTable + " (number INT PRIMARY KEY, str VARCHAR(4))",
+		"DROP TABLE IF EXISTS " + table,
+		"CREATE TABLE " + table + " (number INT PRIMARY KEY, str VARCHAR(4))",
 	}
 	var b strings.Builder
-	b.WriteString("INSERT INTO " + classicTable + " (number, str) VALUES ")
+	b.WriteString("INSERT INTO " + table + " (number, str) VALUES ")
 	for i := 1; i <= classicRows; i++ {
 		if i > 1 {
 			b.WriteByte(',')
@@ -167,10 +169,15 @@ func classicSetup(ctx context.Context, c bench.Conn, d bench.Dialect) error {
 			return err
 		}
 		if err := c.Exec(q); err != nil {
-			return fmt.Errorf("set up %s: %w", classicTable, err)
+			return fmt.Errorf("set up %s: %w", table, err)
 		}
 	}
 	return nil
+}
+
+// classicTeardown drops the table classicSetup made.
+func classicTeardown(c bench.Conn, d bench.Dialect) error {
+	return c.Exec("DROP TABLE IF EXISTS " + d.Table(classicTable))
 }
 
 // tableScan checks one read of the whole table: every number from 1 to 100

@@ -51,6 +51,7 @@ const usage = `usage: sqlbench <command> [flags]
 commands:
   run      benchmark workloads on targets and write results (default: SQLite, every driver)
   list     show every target and workload, and which targets this machine can run
+  server   start, stop or list throwaway MariaDB/PostgreSQL servers
   version  print the version
   help     show this help
 
@@ -69,6 +70,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = runCmd(ctx, args[1:], env)
 	case "list":
 		err = listCmd(args[1:], env)
+	case "server":
+		err = serverCmd(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintln(env.Stdout, "sqlbench", Version())
 	case "help", "-h", "-help", "--help":

@@ -88,7 +88,16 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"run", "stray"}, `unexpected argument "stray"`},
-		{[]string{"run", "--db", "mariadb"}, "no targets for --db mariadb yet"},
+		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=bench:s3cretpw@tcp(127.0.0.1:1)/bench"}, "cannot reach the mariadb server at 127.0.0.1:1: connection refused"},
+		{[]string{"run", "--db", "postgres", "--dsn", "postgres=postgres://u:s3cretpw@127.0.0.1:1/db?sslmode=disable"}, "cannot reach the postgres server at 127.0.0.1:1"},
+		{[]string{"run", "--db", "postgres", "--dsn", "postgres=postgres://u:s3cretpw@db.example.com:5432/db"}, "is not on this machine"},
+		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=u:s3cretpw@tcp(127.0.0.1:3306)/"}, "names no database"},
+		{[]string{"run", "--db", "postgres", "--dsn", "postgres=postgres://u:s3cretpw@127.0.0.1:notaport/db"}, "bad postgres DSN postgres://u:xxxxx@"},
+		{[]string{"run", "--dsn", "oracle=scott:tiger@x"}, `--dsn: "oracle" is not a server database`},
+		{[]string{"run", "--dsn", "s3cretpw"}, "--dsn: want DATABASE=DSN"},
+		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
+		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
+		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown profile "turbo"`},
 		{[]string{"run", "-o", "/proc/version/results.txt", "--quick"}, "results file /proc/version/results.txt:"},
 	} {
 		var out, errb bytes.Buffer
@@ -97,7 +106,10 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 {
 			t.Errorf("sqlbench %s: exit %d, stderr %q; want exit 2 and one line containing %q", strings.Join(c.args, " "), code, msg, c.want)
 		}
-		if strings.Contains(msg, "building runner") || strings.Contains(msg, "goroutine") {
+		if strings.Contains(msg, "s3cretpw") {
+			t.Errorf("sqlbench %s printed the password: %q", strings.Join(c.args, " "), msg)
+		}
+		if strings.Contains(msg, "building runner") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "starting") {
 			t.Errorf("sqlbench %s started work or crashed before rejecting its input: %q", strings.Join(c.args, " "), msg)
 		}
 	}

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -17,10 +17,13 @@ import (
 	"github.com/sqlbench/sqlbench/envinfo"
 	"github.com/sqlbench/sqlbench/launcher"
 	"github.com/sqlbench/sqlbench/orchestrate"
+	"github.com/sqlbench/sqlbench/pin"
 	"github.com/sqlbench/sqlbench/progress"
 	"github.com/sqlbench/sqlbench/redact"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/servers"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -32,19 +35,27 @@ const (
 	defaultCount  = 5
 	defaultScale  = 0.2
 	defaultWarmup = 0.1
+	defaultPin    = pin.None
 	quickScale    = 0.01
 	quickCount    = 5
 )
 
 // runOptions are the flags of sqlbench run.
 type runOptions struct {
-	dbs, targets, workloads string
-	count                   int
-	scale, warmup           float64
-	quick                   bool
-	timeout                 time.Duration
-	out, cache              string
+	dbs, targets, workloads, nets string
+	count                         int
+	scale, warmup                 float64
+	quick, allowRemote            bool
+	timeout                       time.Duration
+	out, cache, profile, pinMode  string
+	dsns                          listFlag
 }
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func (o *runOptions) parse(args []string, env Env) error {
 	fs := newFlags("run")
@@ -58,6 +69,11 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "longest one run of one cell may take before the cell is failed")
 	fs.StringVar(&o.out, "o", "", "results file (default results/sqlbench-<time>.txt)")
 	fs.StringVar(&o.cache, "cache", launcher.DefaultCache(), "where built runner binaries are kept")
+	fs.Var(&o.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
+	fs.StringVar(&o.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
+	fs.StringVar(&o.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
+	fs.StringVar(&o.pinMode, "pin", string(defaultPin), "CPU placement of server and runner: split, same or none")
+	fs.BoolVar(&o.allowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	if err := parseFlags(fs, args, env); err != nil {
 		return err
 	}
@@ -81,6 +97,17 @@ func (o *runOptions) parse(args []string, env Env) error {
 	case o.timeout <= 0:
 		return usagef("--timeout must be positive, got %s", o.timeout)
 	}
+	if _, err := pin.ParseMode(o.pinMode); err != nil {
+		return usagef("--pin: %v", err)
+	}
+	if _, err := servers.ParseProfile(o.profile); err != nil {
+		return usagef("--profile: %v", err)
+	}
+	for _, n := range strings.Split(o.nets, ",") {
+		if n != "tcp" && n != "unix" {
+			return usagef("--net: unknown transport %q (valid: tcp, unix)", n)
+		}
+	}
 	if o.out == "" {
 		o.out = filepath.Join("results", "sqlbench-"+time.Now().Format("20060102-150405")+".txt")
 	}
@@ -92,6 +119,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 
 // plan is what a run will do, before anything is built or started.
 type plan struct {
+	dbs       []bench.DB
 	workloads []bench.Workload
 	runnable  []targets.Spec
 	// skipped maps a target to why it will not run; explicit is set when
@@ -99,32 +127,42 @@ type plan struct {
 	// exit status.
 	skipped  map[string]string
 	explicit bool
-	// buildFailed is set when a runnable target could not be built or
+	// failedSetup is set when a runnable target could not be built or
 	// opened.
-	buildFailed bool
+	failedSetup bool
+	// dsns are the DSNs given for server databases.
+	dsns map[bench.DB]string
 }
 
 func makePlan(o *runOptions, env Env) (*plan, error) {
-	var dbs []bench.DB
+	p := &plan{skipped: map[string]string{}, explicit: o.targets != ""}
 	for _, name := range strings.Split(o.dbs, ",") {
 		db, err := bench.ParseDB(strings.TrimSpace(name))
 		if err != nil {
 			return nil, usagef("--db: %v", err)
 		}
-		dbs = append(dbs, db)
+		if !slices.Contains(p.dbs, db) {
+			p.dbs = append(p.dbs, db)
+		}
 	}
-	specs, err := targets.Select(o.targets, dbs)
+	specs, err := targets.Select(o.targets, p.dbs)
 	if err != nil {
 		return nil, usagef("--targets: %v", err)
 	}
 	if len(specs) == 0 {
-		return nil, usagef("no targets for --db %s yet", o.dbs)
+		return nil, usagef("no targets for --db %s", o.dbs)
 	}
-	ws, err := selectWorkloads(o.workloads)
-	if err != nil {
+	if p.workloads, err = selectWorkloads(o.workloads); err != nil {
 		return nil, err
 	}
-	p := &plan{workloads: ws, skipped: map[string]string{}, explicit: o.targets != ""}
+	if p.dsns, err = parseDSNFlags(o.dsns); err != nil {
+		return nil, err
+	}
+	for _, db := range p.dbs {
+		if v := env.Getenv(dsnEnv(db)); v != "" && p.dsns[db] == "" {
+			p.dsns[db] = v
+		}
+	}
 	for _, t := range specs {
 		if reason := unavailable(t, env); reason != "" {
 			p.skipped[t.Name] = reason
@@ -164,8 +202,23 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	// The results file comes first: an unwritable path fails before any
-	// benchmark runs.
+	// Every user DSN is checked before anything is created.
+	given := map[bench.DB]bench.Endpoint{}
+	for db, dsn := range p.dsns {
+		e, err := parseEndpoint(db, dsn)
+		if err == nil {
+			err = checkLoopback(db, e, o.allowRemote)
+		}
+		if err == nil {
+			err = reach(db, e)
+		}
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		given[db] = e
+	}
+	// The results file comes next: an unwritable path fails before any
+	// server starts or benchmark runs.
 	w, err := results.Create(o.out)
 	if err != nil {
 		return usageError{err.Error()}
@@ -177,22 +230,36 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	}
 	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
 
+	placement := pin.Local(pin.Mode(o.pinMode))
+	dbs, err := openDatabases(ctx, p, o, given, placement, tmp, env)
+	defer dbs.stop(env)
+	if err != nil {
+		return err
+	}
+	// From here on every line printed is scrubbed of server passwords.
+	env.Stdout = redactingWriter{env.Stdout, dbs.secrets()}
+	env.Stderr = redactingWriter{env.Stderr, dbs.secrets()}
+
 	bins := buildRunners(ctx, o, p, env)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	sess := &orchestrate.Session{
 		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
-			return launcher.Start(bins[group])
+			proc, err := launcher.Start(bins[group])
+			if err == nil {
+				err = pin.Process(proc.Pid(), placement.Runner)
+			}
+			return proc, err
 		},
-		DSN: func(c orchestrate.Cell) string {
-			return filepath.Join(tmp, c.Target.Name+"-"+c.Workload.Name+".db")
+		Where: func(c orchestrate.Cell) runner.Location {
+			return dbs.location(c.Target, c.Net, c.Target.Name+"-"+c.Workload.Name)
 		},
 		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout,
 	}
 	defer sess.Close()
-	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) string {
-		return filepath.Join(tmp, t.Name+"-info.db")
+	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) runner.Location {
+		return dbs.location(t, dbs.nets(t.DB)[0], t.Name+"-info")
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -202,7 +269,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	}
 	reportSkips(p, env)
 	if len(p.runnable) == 0 {
-		return errors.New("no target can run here (see the reasons above)")
+		return usagef("no target can run (see the reasons above)")
 	}
 
 	for _, f := range envinfo.Collect(ctx) {
@@ -213,10 +280,10 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			w.SetConfig(k, v)
 		}
 	}
-	for _, q := range bench.SQLiteSetup() {
-		k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
-		w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
+	for _, kv := range dbs.config() {
+		w.SetConfig(kv[0], kv[1])
 	}
+	w.SetConfig("pin", placement.String())
 	w.SetConfig("sqlbench", Version())
 	w.SetConfig("sqlbench-command", strings.Join(redact.Args(append([]string{"sqlbench", "run"}, args...)), " "))
 	w.SetConfig("count", fmt.Sprint(o.count))
@@ -227,7 +294,13 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 
-	steps := orchestrate.Schedule(p.workloads, p.runnable, o.count)
+	var places []orchestrate.Placement
+	for _, t := range p.runnable {
+		for _, n := range dbs.nets(t.DB) {
+			places = append(places, orchestrate.Placement{Target: t, Net: n})
+		}
+	}
+	steps := orchestrate.Schedule(p.workloads, places, o.count)
 	disp := progress.New(env.Stderr, len(steps), o.count, env.StderrTTY)
 	var done []*benchfmt.Result
 	sess.Result = func(r *benchfmt.Result) error {
@@ -257,7 +330,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	switch {
 	case runErr != nil:
 		return runErr
-	case len(failed) > 0 || (p.explicit && len(p.skipped) > 0) || p.buildFailed:
+	case len(failed) > 0 || (p.explicit && len(p.skipped) > 0) || p.failedSetup:
 		return errPartial
 	}
 	return nil
@@ -269,7 +342,7 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 	bins := map[string]string{}
 	src, err := launcher.FindSource(env.Dir)
 	if err != nil {
-		for _, t := range p.runnable {
+		for _, t := range slices.Clone(p.runnable) {
 			p.skip(t.Name, err.Error(), true)
 		}
 		return bins
@@ -290,7 +363,7 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 		}
 		bins[t.Group] = bin
 	}
-	for _, t := range append([]targets.Spec(nil), p.runnable...) {
+	for _, t := range slices.Clone(p.runnable) {
 		if err, failed := groupErr[t.Group]; failed {
 			p.skip(t.Name, err.Error(), true)
 		}
@@ -301,15 +374,10 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 // skip takes target name out of the run with a reason; failure marks a
 // skip that the exit status must report.
 func (p *plan) skip(name, reason string, failure bool) {
-	for i, t := range p.runnable {
-		if t.Name == name {
-			p.runnable = append(p.runnable[:i], p.runnable[i+1:]...)
-			break
-		}
-	}
+	p.runnable = slices.DeleteFunc(p.runnable, func(t targets.Spec) bool { return t.Name == name })
 	p.skipped[name] = reason
 	if failure {
-		p.buildFailed = true
+		p.failedSetup = true
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "mattn") }
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "mattn") }
+func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "mattn", targettest.SQLite) }
+func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "mattn", targettest.SQLite) }
 
 // BenchmarkFidelity compares sqlbench's SimpleQueryRow with a hand-written
 // loop: go test -bench Fidelity -count 10 ./targets/mattn | benchstat -col /impl -

@@ -7,8 +7,8 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "modernc") }
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "modernc") }
+func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "modernc", targettest.SQLite) }
+func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "modernc", targettest.SQLite) }
 
 // BenchmarkFidelity compares sqlbench's SimpleQueryRow with a hand-written
 // loop: go test -bench Fidelity -count 10 ./targets/modernc | benchstat -col /impl -

@@ -9,12 +9,12 @@ import (
 
 func TestWorkloads(t *testing.T) {
 	for _, target := range []string{"ncruces", "ncruces-native"} {
-		t.Run(target, func(t *testing.T) { targettest.Workloads(t, target) })
+		t.Run(target, func(t *testing.T) { targettest.Workloads(t, target, targettest.SQLite) })
 	}
 }
 
 func TestDetectsWrongData(t *testing.T) {
 	for _, target := range []string{"ncruces", "ncruces-native"} {
-		t.Run(target, func(t *testing.T) { targettest.DetectsWrongData(t, target) })
+		t.Run(target, func(t *testing.T) { targettest.DetectsWrongData(t, target, targettest.SQLite) })
 	}
 }

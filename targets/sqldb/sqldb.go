@@ -21,6 +21,12 @@ func Open(ctx context.Context, driverName, dsn string, maxConns int) (bench.Conn
 	if err != nil {
 		return nil, fmt.Errorf("open: %w", err)
 	}
+	return Wrap(ctx, db, maxConns)
+}
+
+// Wrap checks the connection of an opened pool and returns it as a
+// bench.Conn; it closes db on failure. maxConns is as for Open.
+func Wrap(ctx context.Context, db *sql.DB, maxConns int) (bench.Conn, error) {
 	if maxConns > 0 {
 		db.SetMaxOpenConns(maxConns)
 		db.SetMaxIdleConns(maxConns)

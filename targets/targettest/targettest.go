@@ -6,6 +6,8 @@ package targettest
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"hash/fnv"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,29 +17,48 @@ import (
 	_ "github.com/sqlbench/sqlbench/workloads" // the catalogue under test
 )
 
-// Open opens target on a fresh SQLite file with the session settings applied.
-func Open(t testing.TB, target string) bench.Conn {
+// Where gives each test the database it runs against.
+type Where func(t testing.TB) bench.Config
+
+// SQLite is a fresh SQLite file per test.
+func SQLite(t testing.TB) bench.Config {
+	return bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "test.db")}
+}
+
+// Open opens target at where with the session settings applied, and returns
+// it with the dialect of its database, scoped to the test so that tests
+// sharing a server database use tables of their own.
+func Open(t testing.TB, target string, where Where) (bench.Conn, bench.Dialect) {
 	t.Helper()
 	open, ok := bench.LookupOpener(target)
 	if !ok {
 		t.Fatalf("target %q is not registered", target)
 	}
-	c, err := open(context.Background(), bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), target+".db")})
+	cfg := where(t)
+	c, err := open(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("open %s: %v", target, err)
 	}
 	t.Cleanup(func() { c.Close() })
-	for _, q := range bench.SQLiteSetup() {
+	d := bench.DialectOf(cfg.DB)
+	d.Scope = scope(t.Name())
+	for _, q := range d.Setup {
 		if err := c.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	return c
+	return c, d
+}
+
+// scope turns a test name into a short table-name-safe id.
+func scope(name string) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("t%08x", h.Sum32())
 }
 
 // run sets up w on c and measures n operations after a short warm-up.
-func run(c bench.Conn, w bench.Workload, n int) error {
-	d := bench.DialectOf(bench.SQLite)
+func run(c bench.Conn, d bench.Dialect, w bench.Workload, n int) error {
 	if err := w.Setup(context.Background(), c, d); err != nil {
 		return err
 	}
@@ -53,16 +74,19 @@ func run(c bench.Conn, w bench.Workload, n int) error {
 			err = eerr
 		}
 	}
+	if terr := w.Teardown(c, d); err == nil {
+		err = terr
+	}
 	return err
 }
 
 // Workloads runs every registered workload on target and expects each to
 // pass its own verification.
-func Workloads(t *testing.T, target string) {
+func Workloads(t *testing.T, target string, where Where) {
 	for _, w := range bench.Workloads() {
 		t.Run(w.Name, func(t *testing.T) {
-			c := Open(t, target)
-			if err := run(c, w, 250); err != nil {
+			c, d := Open(t, target, where)
+			if err := run(c, d, w, 250); err != nil {
 				t.Fatalf("%s on %s: %v", w.Name, target, err)
 			}
 		})
@@ -72,19 +96,19 @@ func Workloads(t *testing.T, target string) {
 // DetectsWrongData corrupts the classic table after set-up and expects the
 // reading workloads to fail: a target that returns wrong data must never be
 // timed.
-func DetectsWrongData(t *testing.T, target string) {
+func DetectsWrongData(t *testing.T, target string, where Where) {
 	for _, name := range []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow"} {
 		t.Run(name, func(t *testing.T) {
 			w, ok := bench.LookupWorkload(name)
 			if !ok {
 				t.Fatalf("workload %s not registered", name)
 			}
-			c := Open(t, target)
-			d := bench.DialectOf(bench.SQLite)
+			c, d := Open(t, target, where)
 			if err := w.Setup(context.Background(), c, d); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Exec("UPDATE sqlbench_test SET str = 'Tset' WHERE number = 42"); err != nil {
+			defer w.Teardown(c, d)
+			if err := c.Exec("UPDATE " + d.Table("test") + " SET str = 'Tset' WHERE number = 42"); err != nil {
 				t.Fatal(err)
 			}
 			r, err := w.Begin(c, d)
@@ -108,9 +132,9 @@ func DetectsWrongData(t *testing.T, target string) {
 // and dsnPrefix name the database/sql driver the target uses.
 func Fidelity(b *testing.B, target, driver, dsnPrefix string) {
 	b.Run("impl=sqlbench", func(b *testing.B) {
-		c := Open(b, target)
+		c, d := Open(b, target, SQLite)
+		d.Scope = "" // the same table name as the hand-written loop
 		w, _ := bench.LookupWorkload("SimpleQueryRow")
-		d := bench.DialectOf(bench.SQLite)
 		if err := w.Setup(context.Background(), c, d); err != nil {
 			b.Fatal(err)
 		}

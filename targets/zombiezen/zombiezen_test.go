@@ -7,5 +7,5 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "zombiezen") }
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "zombiezen") }
+func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "zombiezen", targettest.SQLite) }
+func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "zombiezen", targettest.SQLite) }

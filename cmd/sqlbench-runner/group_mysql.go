@@ -1,0 +1,9 @@
+//go:build sqlbench_mysql
+
+package main
+
+// The MariaDB/MySQL drivers: pure Go.
+import (
+	_ "github.com/sqlbench/sqlbench/targets/gosqldriver"
+	_ "github.com/sqlbench/sqlbench/targets/mymysql"
+)

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/pin"
+	"github.com/sqlbench/sqlbench/redact"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// dbSet is the databases of one run: SQLite files in the run's temp dir,
+// servers given by DSN, and throwaway servers started for the run.
+type dbSet struct {
+	tmp  string
+	byDB map[bench.DB]*database
+}
+
+// database is one database of a run.
+type database struct {
+	// ends are its endpoints by transport, in order of nets.
+	ends map[string]bench.Endpoint
+	net  []string
+	// started is the throwaway server sqlbench started, if any.
+	started *servers.Server
+	config  [][2]string
+}
+
+// openDatabases readies every database of the plan: servers given by DSN
+// (already checked to be reachable) and a throwaway server for each server
+// database without a DSN. A server that
+// fails to start costs its targets, not the run. The returned set is never
+// nil, so that its servers can be stopped whatever happened.
+func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.DB]bench.Endpoint, placement pin.Plan, tmp string, env Env) (*dbSet, error) {
+	set := &dbSet{tmp: tmp, byDB: map[bench.DB]*database{}}
+	for _, db := range p.dbs {
+		if !p.uses(db) {
+			continue
+		}
+		if db == bench.SQLite {
+			set.byDB[db] = &database{net: []string{""}}
+			continue
+		}
+		if e, ok := given[db]; ok {
+			set.byDB[db] = &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
+				config: [][2]string{{string(db) + "-server", "given by DSN (" + e.Net + ")"}}}
+			continue
+		}
+		kind, err := servers.ParseKind(string(db))
+		if err != nil {
+			return set, err
+		}
+		profile, err := servers.ParseProfile(o.profile)
+		if err != nil {
+			return set, usagef("--profile: %v", err)
+		}
+		fmt.Fprintf(env.Stderr, "starting a throwaway %s server (%s profile)...\n", db, profile)
+		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: profile, Log: io.Discard})
+		if err != nil {
+			if ctx.Err() != nil {
+				return set, ctx.Err()
+			}
+			for _, t := range p.runnable {
+				if t.DB == db {
+					p.skip(t.Name, fmt.Sprintf("the %s server did not start: %v", db, err), true)
+				}
+			}
+			continue
+		}
+		d := &database{ends: map[string]bench.Endpoint{}, started: srv}
+		set.byDB[db] = d
+		if err := pin.Process(srv.PID, placement.Server); err != nil {
+			return set, err
+		}
+		for _, n := range strings.Split(o.nets, ",") {
+			e, err := srv.Endpoint(n)
+			if err != nil {
+				return set, err
+			}
+			d.ends[n] = bench.Endpoint{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}
+			d.net = append(d.net, n)
+		}
+		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))})
+		fmt.Fprintf(env.Stderr, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
+	}
+	return set, nil
+}
+
+// uses reports whether any runnable target speaks db.
+func (p *plan) uses(db bench.DB) bool {
+	for _, t := range p.runnable {
+		if t.DB == db {
+			return true
+		}
+	}
+	return false
+}
+
+// nets returns the transports of db's endpoints ("" for SQLite).
+func (s *dbSet) nets(db bench.DB) []string {
+	if d, ok := s.byDB[db]; ok {
+		return d.net
+	}
+	return []string{""}
+}
+
+// location returns where target t connects over net; file names the SQLite
+// file of a cell.
+func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
+	if t.DB == bench.SQLite {
+		return runner.Location{DSN: filepath.Join(s.tmp, file+".db")}
+	}
+	d, ok := s.byDB[t.DB]
+	if !ok {
+		return runner.Location{}
+	}
+	e := d.ends[net]
+	return runner.Location{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}
+}
+
+// config returns the configuration lines of the servers.
+func (s *dbSet) config() [][2]string {
+	var out [][2]string
+	for _, db := range bench.AllDBs() {
+		if d, ok := s.byDB[db]; ok {
+			out = append(out, d.config...)
+		}
+	}
+	return out
+}
+
+// secrets returns the passwords that must never be printed.
+func (s *dbSet) secrets() []string {
+	var out []string
+	for _, d := range s.byDB {
+		for _, e := range d.ends {
+			if e.Password != "" {
+				out = append(out, e.Password)
+			}
+		}
+	}
+	return out
+}
+
+// stop stops the servers this run started.
+func (s *dbSet) stop(env Env) {
+	for db, d := range s.byDB {
+		if d.started == nil {
+			continue
+		}
+		if err := d.started.Stop(); err != nil {
+			fmt.Fprintf(env.Stderr, "sqlbench: stop the %s server: %v\n", db, err)
+		}
+	}
+}
+
+// redactingWriter replaces secrets in everything written through it.
+type redactingWriter struct {
+	w       io.Writer
+	secrets []string
+}
+
+func (r redactingWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(r.w, redact.String(string(b), r.secrets...)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -1,0 +1,164 @@
+package servers
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Profile names a server configuration.
+//
+//   - durable (the default): settings that keep committed data safe.
+//     MariaDB innodb_flush_log_at_trx_commit=1 (sync_binlog is reported; the
+//     binary log is off); PostgreSQL fsync, synchronous_commit and
+//     full_page_writes on.
+//   - fast: durability off. MariaDB innodb_flush_log_at_trx_commit=0,
+//     innodb_doublewrite=0 and innodb_flush_method=nosync when the server
+//     accepts it; PostgreSQL fsync, synchronous_commit and full_page_writes
+//     off.
+//   - seed: the configuration of MariaDB's published benchmarks: strict
+//     sql_mode, utf8mb4, innodb_flush_log_at_trx_commit=1,
+//     innodb_log_buffer_size=256M, innodb_buffer_pool_size from
+//     Options.CacheBytes (default 25% of memory), innodb_buffer_pool_instances
+//     where the server still has it, max_allowed_packet=2G (MariaDB caps it
+//     at 1G; Vars records what is in force) and max_connections=3000. For
+//     PostgreSQL: durable plus shared_buffers from Options.CacheBytes and
+//     max_connections=3000, the same connection ceiling as MariaDB.
+type Profile string
+
+// The configuration profiles.
+const (
+	// ProfileDurable keeps committed data safe; it is the default.
+	ProfileDurable Profile = "durable"
+	// ProfileFast turns durability off.
+	ProfileFast Profile = "fast"
+	// ProfileSeed is the configuration of MariaDB's published benchmarks.
+	ProfileSeed Profile = "seed"
+)
+
+// Profiles lists the profiles in a fixed order, the default first.
+func Profiles() []Profile { return []Profile{ProfileDurable, ProfileFast, ProfileSeed} }
+
+// ParseProfile turns a name such as "fast" into a Profile; "" gives
+// ProfileDurable. The error lists the valid names.
+func ParseProfile(s string) (Profile, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ProfileDurable, nil
+	}
+	for _, p := range Profiles() {
+		if strings.EqualFold(s, string(p)) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("unknown server profile %q (valid: %s)", s, joinNames(Profiles()))
+}
+
+// seedMaxConnections is the connection ceiling of the seed profile.
+const seedMaxConnections = 3000
+
+const mib = 1 << 20
+
+// cacheBytes returns the memory for seed's caches: the option when set,
+// else a quarter of MemTotal, never below 128 MiB (both servers' default).
+func cacheBytes(opt Options) int64 {
+	n := opt.CacheBytes
+	if n <= 0 {
+		total, err := memTotal()
+		if err != nil {
+			total = 0
+		}
+		n = total / 4
+	}
+	return max(n, 128*mib)
+}
+
+// memTotal reads MemTotal from /proc/meminfo, in bytes.
+func memTotal() (int64, error) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, fmt.Errorf("read memory size: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("read memory size: %w", err)
+			}
+			return kb * 1024, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("read memory size: %w", err)
+	}
+	return 0, fmt.Errorf("read memory size: no MemTotal in /proc/meminfo")
+}
+
+// mariadbProfileArgs returns the mariadbd options for a profile. flushNosync
+// and poolInstances say whether this mariadbd accepts
+// innodb_flush_method=nosync and still has innodb_buffer_pool_instances.
+func mariadbProfileArgs(p Profile, cache int64, flushNosync, poolInstances bool) []string {
+	switch p {
+	case ProfileFast:
+		args := []string{"--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0"}
+		if flushNosync {
+			args = append(args, "--innodb-flush-method=nosync")
+		}
+		return args
+	case ProfileSeed:
+		pool := cache / mib
+		args := []string{
+			"--sql-mode=STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
+			"--character-set-server=utf8mb4",
+			"--innodb-flush-log-at-trx-commit=1",
+			"--innodb-log-buffer-size=256M",
+			fmt.Sprintf("--innodb-buffer-pool-size=%dM", pool),
+			"--max-allowed-packet=2G",
+			fmt.Sprintf("--max-connections=%d", seedMaxConnections),
+		}
+		if poolInstances {
+			args = append(args, fmt.Sprintf("--innodb-buffer-pool-instances=%d", min(8, max(1, pool/1024))))
+		}
+		return args
+	default:
+		return []string{"--innodb-flush-log-at-trx-commit=1"}
+	}
+}
+
+// mariadbVarNames lists the variables read back into Server.Vars.
+func mariadbVarNames() []string {
+	return []string{
+		"version", "innodb_flush_log_at_trx_commit", "innodb_buffer_pool_size",
+		"innodb_buffer_pool_instances", "innodb_log_buffer_size", "innodb_doublewrite",
+		"innodb_flush_method", "sync_binlog", "max_allowed_packet", "max_connections",
+		"sql_mode", "character_set_server", "performance_schema",
+	}
+}
+
+// postgresProfileArgs returns the postgres -c options for a profile.
+func postgresProfileArgs(p Profile, cache int64) []string {
+	durable := []string{"-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"}
+	switch p {
+	case ProfileFast:
+		return []string{"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"}
+	case ProfileSeed:
+		return append(durable,
+			"-c", fmt.Sprintf("shared_buffers=%dMB", cache/mib),
+			"-c", fmt.Sprintf("max_connections=%d", seedMaxConnections))
+	default:
+		return durable
+	}
+}
+
+// postgresVarNames lists the settings read back into Server.Vars.
+func postgresVarNames() []string {
+	return []string{
+		"server_version", "fsync", "synchronous_commit", "full_page_writes",
+		"shared_buffers", "max_connections", "wal_level",
+	}
+}

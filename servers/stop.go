@@ -1,0 +1,230 @@
+package servers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Stop budget: the server gets stopGrace to shut down cleanly after the stop
+// signal, then it and its process group are killed; killWait bounds the wait
+// for them to disappear.
+const (
+	stopGrace = 1500 * time.Millisecond
+	killWait  = 400 * time.Millisecond
+)
+
+// Stop shuts the server down and removes Dir. It sends the stop signal
+// (MariaDB: SIGTERM; PostgreSQL: SIGINT, its "fast shutdown", since SIGTERM
+// there waits for clients to leave), waits up to 1.5 s, then SIGKILLs the
+// server's process group and its children, and returns once the process is
+// gone; about 2 s at worst. A killed PostgreSQL's System V shared memory
+// segment is removed too. It works on a Server loaded from a state file by
+// another process (it then acts on PID, after checking that PID still runs
+// a server on Dir), and is safe to call again.
+func (s *Server) Stop() error {
+	var errs []error
+	if err := s.kill(); err != nil {
+		errs = append(errs, err)
+	} else if s.Kind == KindPostgres && s.Dir != "" {
+		removeSysvSegment(sysvSegment(s))
+	}
+	if s.Dir != "" {
+		if !isServerDir(s.Dir) {
+			errs = append(errs, fmt.Errorf("refusing to remove %q: not a server directory", s.Dir))
+		} else if err := os.RemoveAll(s.Dir); err != nil {
+			errs = append(errs, fmt.Errorf("remove server directory: %w", err))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("stop %s on port %d: %w", s.Kind, s.Port, joinErrors(errs))
+	}
+	return nil
+}
+
+// isServerDir guards RemoveAll against a damaged state file.
+func isServerDir(dir string) bool {
+	return filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), "sqb-")
+}
+
+// kill stops the server process; nothing to do if it is already gone or PID
+// now belongs to some other program.
+func (s *Server) kill() error {
+	if s.PID <= 0 {
+		return nil
+	}
+	gone := func() bool { return !processRunning(s.PID) }
+	if s.proc != nil {
+		gone = s.proc.exited
+	} else if !ownsProcess(s.PID, s.Dir) {
+		return nil
+	}
+	if gone() {
+		return nil
+	}
+	sig := syscall.SIGTERM
+	if s.Kind == KindPostgres {
+		sig = syscall.SIGINT
+	}
+	if err := syscall.Kill(s.PID, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("signal pid %d: %w", s.PID, err)
+	}
+	if waitUntil(gone, stopGrace) {
+		// Anything left in the group (there should be nothing) goes too.
+		_ = syscall.Kill(-s.PID, syscall.SIGKILL)
+		return nil
+	}
+	// PostgreSQL's backends lead their own process groups, so the group
+	// kill misses them: kill the children one by one.
+	kids := childrenOf(s.PID)
+	_ = syscall.Kill(-s.PID, syscall.SIGKILL)
+	_ = syscall.Kill(s.PID, syscall.SIGKILL)
+	for _, k := range kids {
+		_ = syscall.Kill(k, syscall.SIGKILL)
+	}
+	if !waitUntil(gone, killWait) {
+		return fmt.Errorf("pid %d still running after SIGKILL", s.PID)
+	}
+	return nil
+}
+
+// waitUntil polls cond until it holds or d passes, and reports whether it held.
+func waitUntil(cond func() bool, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// processRunning reports whether pid exists and is not a zombie.
+func processRunning(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err) || !procMounted()
+	}
+	// The state follows the command name, which is in parentheses.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
+
+// ownsProcess reports whether pid still runs the server whose directory is
+// dir (its command line names the data directory inside dir), so that a
+// reused PID is never signalled. Without /proc it trusts the PID.
+func ownsProcess(pid int, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return os.IsNotExist(err) && !procMounted() && processRunning(pid)
+	}
+	return bytes.Contains(cmdline, []byte(filepath.Join(dir, "data")))
+}
+
+// childrenOf lists the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var kids []int
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(n); ok && ppid == pid {
+			kids = append(kids, n)
+		}
+	}
+	return kids
+}
+
+// parentOf reads a process's parent pid from /proc/<pid>/stat.
+func parentOf(pid int) (int, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+func procMounted() bool {
+	_, err := os.Stat("/proc/self/stat")
+	return err == nil
+}
+
+// sysvSegment returns the key and id of the small System V shared memory
+// segment recorded in the data directory's postmaster.pid (line 7), or -1s.
+// A postmaster or initdb's standalone backend that dies by SIGKILL leaves
+// the segment behind and the file in place; a clean exit removes both.
+func sysvSegment(s *Server) (key, id int) {
+	b, err := os.ReadFile(filepath.Join(s.Dir, "data", "postmaster.pid"))
+	if err != nil {
+		return -1, -1
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 7 {
+		return -1, -1
+	}
+	f := strings.Fields(lines[6])
+	if len(f) != 2 {
+		return -1, -1
+	}
+	key, err1 := strconv.Atoi(f[0])
+	id, err2 := strconv.Atoi(f[1])
+	if err1 != nil || err2 != nil {
+		return -1, -1
+	}
+	return key, id
+}
+
+// removeSysvSegment removes a System V shared memory segment once nothing
+// is attached to it, if /proc/sysvipc/shm shows that id still has that key
+// (so that a reused id is left alone).
+func removeSysvSegment(key, id int) {
+	if id < 0 {
+		return
+	}
+	b, err := os.ReadFile("/proc/sysvipc/shm")
+	if err != nil {
+		return
+	}
+	want := []string{strconv.Itoa(key), strconv.Itoa(id)}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == want[0] && f[1] == want[1] {
+			const ipcRMID = 0
+			_, _, _ = syscall.Syscall(syscall.SYS_SHMCTL, uintptr(id), ipcRMID, 0)
+			return
+		}
+	}
+}

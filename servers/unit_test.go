@@ -1,0 +1,129 @@
+package servers
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseNames(t *testing.T) {
+	for in, want := range map[string]Kind{"mariadb": KindMariaDB, "Postgres": KindPostgres} {
+		if got, err := ParseKind(in); err != nil || got != want {
+			t.Errorf("ParseKind(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseKind("oracle"); err == nil || !strings.Contains(err.Error(), "mariadb, postgres") {
+		t.Errorf("ParseKind(oracle) error = %v, want the valid names", err)
+	}
+	for in, want := range map[string]Profile{"": ProfileDurable, "fast": ProfileFast, "SEED": ProfileSeed} {
+		if got, err := ParseProfile(in); err != nil || got != want {
+			t.Errorf("ParseProfile(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseProfile("turbo"); err == nil || !strings.Contains(err.Error(), "durable, fast, seed") {
+		t.Errorf("ParseProfile(turbo) error = %v, want the valid names", err)
+	}
+}
+
+func TestEndpointsAndDSNs(t *testing.T) {
+	my := &Server{Kind: KindMariaDB, Host: "127.0.0.1", Port: 40001, Socket: "/tmp/sqb-1/mysqld.sock",
+		User: "bench", Password: "PW", Database: "bench"}
+	pg := &Server{Kind: KindPostgres, Host: "127.0.0.1", Port: 40002, Socket: "/tmp/sqb-2/.s.PGSQL.40002",
+		User: "bench", Password: "PW", Database: "bench"}
+	for _, c := range []struct {
+		s             *Server
+		network, want string
+	}{
+		{my, "tcp", "bench:PW@tcp(127.0.0.1:40001)/bench"},
+		{my, "unix", "bench:PW@unix(/tmp/sqb-1/mysqld.sock)/bench"},
+		{pg, "tcp", "postgres://bench:PW@127.0.0.1:40002/bench?sslmode=disable"},
+		{pg, "unix", "host=/tmp/sqb-2 port=40002 user=bench password=PW dbname=bench sslmode=disable"},
+		{pg, "udp", ""},
+	} {
+		if got := c.s.DSN(c.network); got != c.want {
+			t.Errorf("%s DSN(%s) = %q, want %q", c.s.Kind, c.network, got, c.want)
+		}
+	}
+	e, err := pg.Endpoint("unix")
+	if err != nil || e.Addr != pg.Socket || e.Port != 40002 || e.Net != "unix" || e.Password != "PW" {
+		t.Errorf("Endpoint(unix) = %+v, %v", e, err)
+	}
+	if e, err := my.Endpoint("tcp"); err != nil || e.Addr != "127.0.0.1:40001" {
+		t.Errorf("Endpoint(tcp) = %+v, %v", e, err)
+	}
+	if _, err := my.Endpoint("udp"); err == nil {
+		t.Error("Endpoint(udp) succeeded")
+	}
+	if got := pgQuote("/a dir/it's"); got != `'/a dir/it\'s'` {
+		t.Errorf("pgQuote = %s", got)
+	}
+}
+
+func TestConfigLinesOrder(t *testing.T) {
+	s := &Server{Kind: KindPostgres, Profile: ProfileFast, Version: "15.18 (Debian)",
+		Vars: map[string]string{"server_version": "15.18 (Debian)", "fsync": "off", "Max_Connections": "100", "wal_level": "replica"}}
+	want := [][2]string{
+		{"postgres-version", "15.18 (Debian)"}, {"postgres-profile", "fast"},
+		{"postgres-max-connections", "100"}, {"postgres-fsync", "off"}, {"postgres-wal-level", "replica"},
+	}
+	got := s.ConfigLines()
+	if len(got) != len(want) {
+		t.Fatalf("ConfigLines = %v, want %v", got, want)
+	}
+	// Sorted by variable name: Max_Connections < fsync < wal_level in byte order.
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestMeaningfulLine(t *testing.T) {
+	for _, c := range []struct{ log, want string }{
+		{"2026-11-20 23:46:37 0 [Warning] Could not increase number of max_open_files\n" +
+			"2026-11-20 23:46:37 0 [ERROR] mariadbd: unknown variable 'foo=1'\n" +
+			"2026-11-20 23:46:37 0 [ERROR] Aborting\n",
+			"[ERROR] mariadbd: unknown variable 'foo=1'"},
+		{"2026-11-20 23:45:29.658 UTC [18145] LOG:  could not bind IPv4 address \"127.0.0.1\": Address already in use\n" +
+			"2026-11-20 23:45:29.658 UTC [18145] FATAL:  could not create any TCP/IP sockets\n" +
+			"2026-11-20 23:45:29.660 UTC [18145] LOG:  database system is shut down\n",
+			"FATAL: could not create any TCP/IP sockets"},
+		{"initdb: error: directory \"x\" exists but is not empty\ninitdb: hint: remove it\n",
+			"initdb: error: directory \"x\" exists but is not empty"},
+		{"just some output\n\n", "just some output"},
+		{"ERROR: bad password SECRET\n", "ERROR: bad password ********"},
+	} {
+		if got := meaningfulLine(c.log, "SECRET"); got != c.want {
+			t.Errorf("meaningfulLine = %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestHelpers(t *testing.T) {
+	pw, err := randomPassword(24)
+	if err != nil || len(pw) != 24 || strings.Trim(pw, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		t.Errorf("randomPassword = %q, %v", pw, err)
+	}
+	if pw2, _ := randomPassword(24); pw2 == pw {
+		t.Error("two passwords are equal")
+	}
+	want := "mariadb-server is not installed: mariadbd not found (apt-get install mariadb-server)"
+	if got := notInstalled(KindMariaDB, "mariadbd").Error(); got != want {
+		t.Errorf("notInstalled = %q, want %q", got, want)
+	}
+	if got := findProgram([]string{"no-such-program-sqb"}, []string{t.TempDir()}); got != "" {
+		t.Errorf("findProgram found %q", got)
+	}
+	if compareVersions("15", "9.6") <= 0 || compareVersions("16", "16") != 0 {
+		t.Error("compareVersions orders 15 before 9.6")
+	}
+	if isServerDir("/") || isServerDir("relative/sqb-1") || !isServerDir("/tmp/sqb-123") {
+		t.Error("isServerDir misjudges")
+	}
+	if err := scrub(errString("password abc123 rejected"), "abc123"); strings.Contains(err.Error(), "abc123") {
+		t.Errorf("scrub left the secret: %v", err)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

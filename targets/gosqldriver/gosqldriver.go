@@ -1,0 +1,41 @@
+// Package gosqldriver registers two targets for github.com/go-sql-driver/mysql
+// through database/sql: "mysql" (arguments through server-side prepared
+// statements, the driver's default) and "mysql-interp" (interpolateParams:
+// arguments formatted into the SQL text client-side).
+package gosqldriver
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/sqldb"
+)
+
+func init() {
+	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		return open(ctx, cfg.Server, false)
+	})
+	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		return open(ctx, cfg.Server, true)
+	})
+}
+
+// Config returns the driver configuration for e.
+func Config(e bench.Endpoint, interpolate bool) *mysql.Config {
+	c := mysql.NewConfig()
+	c.Net, c.Addr, c.User, c.Passwd, c.DBName = e.Net, e.Addr, e.User, e.Password, e.Database
+	c.InterpolateParams = interpolate
+	return c
+}
+
+func open(ctx context.Context, e bench.Endpoint, interpolate bool) (bench.Conn, error) {
+	conn, err := mysql.NewConnector(Config(e, interpolate))
+	if err != nil {
+		return nil, fmt.Errorf("configure: %w", err)
+	}
+	return sqldb.Wrap(ctx, sql.OpenDB(conn), 1)
+}

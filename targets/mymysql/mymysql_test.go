@@ -1,0 +1,19 @@
+package mymysql_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/servers"
+	_ "github.com/sqlbench/sqlbench/targets/mymysql"
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+var srv *servers.Server
+
+func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindMariaDB, &srv)) }
+
+func TestOnMariaDB(t *testing.T) {
+	targettest.ServerSuite(t, srv, bench.MariaDB, "mymysql", "mymysql-native")
+}

@@ -1,0 +1,53 @@
+// Package pgdsn formats a bench.Endpoint as a PostgreSQL key=value connection
+// string, which lib/pq and pgx both read.
+package pgdsn
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// socketPrefix is how PostgreSQL names its socket file: <dir>/.s.PGSQL.<port>.
+const socketPrefix = ".s.PGSQL."
+
+// ConnString returns e as "host=... port=... user=... password=... dbname=...
+// sslmode=disable". A unix endpoint's socket file gives the host (its
+// directory) and the port (its suffix).
+func ConnString(e bench.Endpoint) (string, error) {
+	var host, port string
+	switch e.Net {
+	case "tcp":
+		i := strings.LastIndex(e.Addr, ":")
+		if i < 0 {
+			return "", fmt.Errorf("address %q has no port", e.Addr)
+		}
+		host, port = strings.Trim(e.Addr[:i], "[]"), e.Addr[i+1:]
+	case "unix":
+		base := filepath.Base(e.Addr)
+		if !strings.HasPrefix(base, socketPrefix) {
+			return "", fmt.Errorf("socket %q is not named %s<port>", e.Addr, socketPrefix)
+		}
+		host, port = filepath.Dir(e.Addr), strings.TrimPrefix(base, socketPrefix)
+	default:
+		return "", fmt.Errorf("unknown transport %q", e.Net)
+	}
+	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password}, {"dbname", e.Database}, {"sslmode", "disable"}}
+	parts := make([]string, 0, len(kv))
+	for _, p := range kv {
+		if p[1] != "" {
+			parts = append(parts, p[0]+"="+quote(p[1]))
+		}
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// quote quotes a value for a key=value connection string when it needs it.
+func quote(v string) string {
+	if v != "" && !strings.ContainsAny(v, ` '\`) {
+		return v
+	}
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
+}

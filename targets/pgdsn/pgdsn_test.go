@@ -1,0 +1,31 @@
+package pgdsn
+
+import (
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+func TestConnString(t *testing.T) {
+	for _, c := range []struct {
+		e    bench.Endpoint
+		want string
+	}{
+		{bench.Endpoint{Net: "tcp", Addr: "127.0.0.1:5433", User: "bench", Password: "pw", Database: "bench"},
+			"host=127.0.0.1 port=5433 user=bench password=pw dbname=bench sslmode=disable"},
+		{bench.Endpoint{Net: "tcp", Addr: "[::1]:5432", User: "u", Password: "it's a pw", Database: "d"},
+			`host=::1 port=5432 user=u password='it\'s a pw' dbname=d sslmode=disable`},
+		{bench.Endpoint{Net: "unix", Addr: "/tmp/sqb-1/.s.PGSQL.6000", User: "bench", Database: "bench"},
+			"host=/tmp/sqb-1 port=6000 user=bench dbname=bench sslmode=disable"},
+	} {
+		got, err := ConnString(c.e)
+		if err != nil || got != c.want {
+			t.Errorf("ConnString(%+v) = %q, %v; want %q", c.e, got, err, c.want)
+		}
+	}
+	for _, e := range []bench.Endpoint{{Net: "tcp", Addr: "nohost"}, {Net: "unix", Addr: "/tmp/mysql.sock"}, {Net: "udp"}} {
+		if _, err := ConnString(e); err == nil {
+			t.Errorf("ConnString(%+v) accepted it", e)
+		}
+	}
+}

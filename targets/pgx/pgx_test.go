@@ -1,0 +1,19 @@
+package pgx_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/servers"
+	_ "github.com/sqlbench/sqlbench/targets/pgx"
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+var srv *servers.Server
+
+func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostgres, &srv)) }
+
+func TestOnPostgres(t *testing.T) {
+	targettest.ServerSuite(t, srv, bench.Postgres, "pgx", "pgx-native")
+}

@@ -1,0 +1,23 @@
+// Package pq registers the "pq" target: github.com/lib/pq through
+// database/sql.
+package pq
+
+import (
+	"context"
+
+	_ "github.com/lib/pq" // registers the "postgres" database/sql driver
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
+	"github.com/sqlbench/sqlbench/targets/sqldb"
+)
+
+func init() {
+	bench.RegisterOpener("pq", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		dsn, err := pgdsn.ConnString(cfg.Server)
+		if err != nil {
+			return nil, err
+		}
+		return sqldb.Open(ctx, "postgres", dsn, 1)
+	})
+}
