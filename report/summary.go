@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 )
@@ -45,6 +46,9 @@ type Summary struct {
 	NsPerOp benchmath.Summary
 	// Medians of the other units, by unit.
 	Medians map[string]float64
+	// CV is the coefficient of variation of ops/s over the runs (standard
+	// deviation over mean): the run-to-run spread; 0 with one run.
+	CV float64
 }
 
 // Column returns the column label of the cell: driver/api.
@@ -107,6 +111,9 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 			switch unit {
 			case "ops/s":
 				s.Ops = sum
+				if st := (stats.Sample{Xs: vals}); len(vals) > 1 && st.Mean() != 0 {
+					s.CV = st.StdDev() / st.Mean()
+				}
 			case "ns/op":
 				s.NsPerOp = sum
 			}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -44,6 +45,9 @@ func Text(w io.Writer, sums []Summary, failed []Failure) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if med, worst, ok := t.spread(); ok {
+			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
 		}
 	}
 	if len(failed) > 0 {
@@ -109,6 +113,22 @@ func nameSummary(name string) Summary {
 		}
 	}
 	return s
+}
+
+// spread returns the cells with the median and the largest coefficient of
+// variation; ok is false when no cell has two runs.
+func (g *grid) spread() (median, worst Summary, ok bool) {
+	var cells []Summary
+	for _, s := range g.sums {
+		if s.Runs > 1 {
+			cells = append(cells, s)
+		}
+	}
+	if len(cells) == 0 {
+		return Summary{}, Summary{}, false
+	}
+	slices.SortFunc(cells, func(a, b Summary) int { return cmp.Compare(a.CV, b.CV) })
+	return cells[(len(cells)-1)/2], cells[len(cells)-1], true
 }
 
 func (g *grid) best(row string) string {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what sqlbench needs on Debian/Ubuntu when it is missing: a C
-# compiler for the cgo drivers. Sourced by scripts/sqlbench and scripts/test.
+# compiler for the cgo drivers, and with SQLBENCH_SERVERS=1 the MariaDB and
+# PostgreSQL server packages (sqlbench runs private instances of them; the
+# system services are not used). Sourced by scripts/sqlbench and scripts/test.
 set -euo pipefail
 
 apt_install() {
@@ -20,6 +22,10 @@ apt_install() {
 need=()
 command -v go >/dev/null || { echo "sqlbench: needs Go 1.26 or later on PATH (https://go.dev/dl/)" >&2; exit 2; }
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
+if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
+	{ command -v mariadbd || [ -x /usr/sbin/mariadbd ]; } >/dev/null || need+=(mariadb-server)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+fi
 if [ ${#need[@]} -gt 0 ]; then
 	echo "sqlbench: installing ${need[*]}" >&2
 	apt_install "${need[@]}"

@@ -52,6 +52,7 @@ commands:
   run      benchmark workloads on targets and write results (default: SQLite, every driver)
   list     show every target and workload, and which targets this machine can run
   server   start, stop or list throwaway MariaDB/PostgreSQL servers
+  report   print the tables of results files
   version  print the version
   help     show this help
 
@@ -72,6 +73,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = listCmd(args[1:], env)
 	case "server":
 		err = serverCmd(ctx, args[1:], env)
+	case "report":
+		err = reportCmd(args[1:], env)
 	case "version":
 		fmt.Fprintln(env.Stdout, "sqlbench", Version())
 	case "help", "-h", "-help", "--help":

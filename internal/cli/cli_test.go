@@ -81,14 +81,14 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, mattn, modernc, ncruces, ncruces-native, sqinn, zombiezen)`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, zombiezen)`},
 		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload "Nope" (valid: SimpleQuery, PreparedQuery,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"run", "stray"}, `unexpected argument "stray"`},
-		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=bench:s3cretpw@tcp(127.0.0.1:1)/bench"}, "cannot reach the mariadb server at 127.0.0.1:1: connection refused"},
+		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=bench:s3cretpw@tcp(127.0.0.1:1)/bench"}, "cannot reach the mariadb server at 127.0.0.1:1: connect: connection refused"},
 		{[]string{"run", "--db", "postgres", "--dsn", "postgres=postgres://u:s3cretpw@127.0.0.1:1/db?sslmode=disable"}, "cannot reach the postgres server at 127.0.0.1:1"},
 		{[]string{"run", "--db", "postgres", "--dsn", "postgres=postgres://u:s3cretpw@db.example.com:5432/db"}, "is not on this machine"},
 		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=u:s3cretpw@tcp(127.0.0.1:3306)/"}, "names no database"},
@@ -97,7 +97,12 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--dsn", "s3cretpw"}, "--dsn: want DATABASE=DSN"},
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
-		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown profile "turbo"`},
+		{[]string{"report", "testdata/corrupt.txt"}, "corrupt results file: testdata/corrupt.txt:2:"},
+		{[]string{"report", "testdata/missing.txt"}, "results file testdata/missing.txt: no such file or directory"},
+		{[]string{"report"}, "name at least one results file"},
+		{[]string{"server", "start", "oracle"}, `server start: unknown`},
+		{[]string{"server", "frob"}, `server: unknown subcommand "frob"`},
+		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown server profile "turbo"`},
 		{[]string{"run", "-o", "/proc/version/results.txt", "--quick"}, "results file /proc/version/results.txt:"},
 	} {
 		var out, errb bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -66,7 +67,7 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 			if ctx.Err() != nil {
 				return set, ctx.Err()
 			}
-			for _, t := range p.runnable {
+			for _, t := range slices.Clone(p.runnable) { // skip edits p.runnable
 				if t.DB == db {
 					p.skip(t.Name, fmt.Sprintf("the %s server did not start: %v", db, err), true)
 				}

@@ -18,6 +18,8 @@ import (
 // realEnv is this machine, with the working directory at the repository
 // root, runners cached in a directory shared by test runs, and a private
 // TMPDIR whose emptiness after a run shows the temp databases were removed.
+// The TMPDIR is world-traversable, as /tmp is, so that servers started as
+// root can drop to the mysql and postgres users inside it.
 func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp string) {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -25,10 +27,15 @@ func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp st
 		t.Fatal(err)
 	}
 	cache = filepath.Join(os.TempDir(), "sqlbench-test-runners")
-	tmp = filepath.Join(t.TempDir(), "tmp")
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	t.TempDir() // fixes the test's own temp root before TMPDIR changes
+	tmp, err = os.MkdirTemp("", "sqlbench-e2e-")
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	t.Setenv("TMPDIR", tmp)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
 	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr, cache, tmp
@@ -62,7 +69,7 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 	}
 	cfg := set.Results[len(set.Results)-1]
 	for _, spec := range targets.All() {
-		if spec.Unobtainable != "" {
+		if spec.Unobtainable != "" || spec.DB != bench.SQLite {
 			continue
 		}
 		for _, w := range bench.Workloads() {
@@ -126,7 +133,8 @@ func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
 }
 
 // TestInterruptKeepsFinishedResults cancels a run after its first result, as
-// Ctrl-C does, and checks what is left.
+// Ctrl-C does, and checks what is left: the finished results, and no runner,
+// server, data dir or SQLite file.
 func TestInterruptKeepsFinishedResults(t *testing.T) {
 	env, _, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
@@ -142,7 +150,7 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	code := Main(ctx, []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow",
+	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads", "SimpleQueryRow",
 		"--scale", "1", "--count", "5", "-o", out, "--cache", cache}, env)
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
@@ -151,12 +159,14 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the interrupted results file does not parse: %v", err)
 	}
-	if n := len(set.Results); n < 1 || n >= 10 {
+	if n := len(set.Results); n < 1 || n >= 20 {
 		t.Errorf("%d results kept, want the ones finished before the interrupt", n)
 	}
-	assertEmpty(t, tmp)
-	ps, _ := exec.Command("pgrep", "-f", cache).Output()
-	if len(bytes.TrimSpace(ps)) > 0 {
-		t.Errorf("runner processes left running: %s", ps)
+	assertEmpty(t, tmp) // SQLite files and the server's data dir
+	for _, pattern := range []string{cache, tmp} {
+		ps, _ := exec.Command("pgrep", "-f", pattern).Output()
+		if len(bytes.TrimSpace(ps)) > 0 {
+			t.Errorf("processes left running (%s): %s", pattern, ps)
+		}
 	}
 }

@@ -35,7 +35,7 @@ const (
 	defaultCount  = 5
 	defaultScale  = 0.2
 	defaultWarmup = 0.1
-	defaultPin    = pin.None
+	defaultPin    = pin.Same
 	quickScale    = 0.01
 	quickCount    = 5
 )
@@ -280,6 +280,12 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			w.SetConfig(k, v)
 		}
 	}
+	if p.uses(bench.SQLite) {
+		for _, q := range bench.SQLiteSetup() {
+			k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
+			w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
+		}
+	}
 	for _, kv := range dbs.config() {
 		w.SetConfig(kv[0], kv[1])
 	}
@@ -311,6 +317,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		return nil
 	}
 	sess.Progress = disp.Event
+	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
 	outcome, runErr := sess.Run(ctx, steps)
 	disp.Finish()
 	sess.Close()
@@ -325,6 +332,14 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	fmt.Fprintln(env.Stdout)
 	if err := report.Text(env.Stdout, report.Summarize(done), failed); err != nil {
 		return err
+	}
+	if cpuAfter, err := envinfo.ReadCPUTimes(); err == nil && cpuErr == nil {
+		steal := cpuAfter.StealSince(cpuBefore)
+		fmt.Fprintf(env.Stdout, "\ncpu steal during the run: %.0f%% of CPU time went to other guests of the hypervisor", 100*steal)
+		if steal > 0.05 {
+			fmt.Fprint(env.Stdout, " (expect wide intervals; compare ratios within one run)")
+		}
+		fmt.Fprintln(env.Stdout)
 	}
 	fmt.Fprintf(env.Stdout, "\nresults: %s (%d runs)\n", w.Name(), outcome.Runs)
 	switch {
