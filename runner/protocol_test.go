@@ -10,7 +10,7 @@ import (
 func TestRequestRoundTrip(t *testing.T) {
 	in := Request{Verb: VerbRun, Target: "mysql", Workload: "SimpleQuery", DB: "mariadb", Scope: "c1",
 		Location: Location{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"},
-		Name: "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10}
+		Name:     "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10}
 	out, err := ParseRequest(in.Encode())
 	if err != nil || out != in {
 		t.Fatalf("round trip: %+v, %v; want %+v", out, err, in)

@@ -7,5 +7,7 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "crawshaw", targettest.SQLite) }
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "crawshaw", targettest.SQLite) }
+func TestWorkloads(t *testing.T) { targettest.Workloads(t, "crawshaw", targettest.SQLite) }
+func TestDetectsWrongData(t *testing.T) {
+	targettest.DetectsWrongData(t, "crawshaw", targettest.SQLite)
+}
