@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // Workload is one benchmark, written once against Conn so that it runs on
@@ -27,6 +28,17 @@ type Workload struct {
 	Begin func(c Conn, d Dialect) (Run, error)
 	// Teardown drops what Setup created; it runs when the cell closes.
 	Teardown func(c Conn, d Dialect) error
+	// Only, when set, lists the databases the workload runs on; nil means
+	// every database.
+	Only []DB
+}
+
+// RunsOn reports whether the workload runs on db.
+func (w Workload) RunsOn(db DB) bool {
+	if w.Only == nil {
+		return true
+	}
+	return slices.Contains(w.Only, db)
 }
 
 // Run is one timed run of a workload.

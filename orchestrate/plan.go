@@ -39,8 +39,8 @@ type Step struct {
 	Run int
 }
 
-// Schedule orders count runs of every cell so that drift over time hits every
-// target alike: round r runs every workload once on every target, and the
+// Schedule orders count runs of every cell (a workload on a placement whose
+// database it runs on) so that drift over time hits every target alike: round r runs every workload once on every target, and the
 // order of targets rotates by one each round (A B C, B C A, C A B ...), so no
 // target always runs first or last.
 func Schedule(ws []bench.Workload, ps []Placement, count int) []Step {
@@ -49,7 +49,9 @@ func Schedule(ws []bench.Workload, ps []Placement, count int) []Step {
 		for _, w := range ws {
 			for i := range ps {
 				p := ps[(i+r)%len(ps)]
-				steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: r + 1})
+				if w.RunsOn(p.Target.DB) {
+					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: r + 1})
+				}
 			}
 		}
 	}

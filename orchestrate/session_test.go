@@ -208,3 +208,17 @@ func TestSessionStopsOnCancelAndKeepsFinishedRuns(t *testing.T) {
 		t.Errorf("%d results kept, want the 3 finished before the cancel", len(*got))
 	}
 }
+
+func TestScheduleSkipsWorkloadsOfOtherDatabases(t *testing.T) {
+	mariaOnly := bench.Workload{Name: "M", Only: []bench.DB{bench.MariaDB}}
+	all := bench.Workload{Name: "A"}
+	steps := Schedule([]bench.Workload{mariaOnly, all}, fakeTargets("a", "b"), 2)
+	if len(steps) != 4 {
+		t.Fatalf("%d steps, want the 4 of workload A on the SQLite targets", len(steps))
+	}
+	for _, st := range steps {
+		if st.Cell.Workload.Name != "A" {
+			t.Errorf("MariaDB-only workload scheduled on %s", st.Cell.Target.DB)
+		}
+	}
+}

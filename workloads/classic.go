@@ -142,6 +142,28 @@ func classicWorkloads() []bench.Workload {
 			},
 		},
 	}
+	// MySQL has a second, even cheaper no-op, which the original suite's
+	// later versions also timed.
+	const do = "DO 1"
+	ws = append(ws,
+		bench.Workload{
+			Name: "SimpleDo", Ops: 100_000, Unit: "execs", Only: []bench.DB{bench.MariaDB},
+			Describe: func(bench.Dialect) string { return "`" + do + "`, MySQL's second no-op, unprepared" },
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				return bench.Run{Op: func(int) error { return c.Exec(do) }}, nil
+			},
+		},
+		bench.Workload{
+			Name: "PreparedDo", Ops: 100_000, Unit: "execs", Only: []bench.DB{bench.MariaDB},
+			Describe: func(bench.Dialect) string { return "`" + do + "` through one prepared statement" },
+			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+				s, err := c.Prepare(do)
+				if err != nil {
+					return bench.Run{}, fmt.Errorf("prepare: %w", err)
+				}
+				return bench.Run{Op: func(int) error { return s.Exec() }, End: s.Close}, nil
+			},
+		})
 	for i := range ws {
 		ws[i].Family, ws[i].Setup, ws[i].Teardown = classicFamily, classicSetup, classicTeardown
 	}

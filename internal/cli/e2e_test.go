@@ -73,7 +73,7 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 			continue
 		}
 		for _, w := range bench.Workloads() {
-			if w.Family != "classic" {
+			if w.Family != "classic" || !w.RunsOn(spec.DB) {
 				continue
 			}
 			name := w.Name + "/" + spec.Key()

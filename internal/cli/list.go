@@ -41,12 +41,19 @@ func listCmd(args []string, env Env) error {
 	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\tDESCRIPTION")
 	for _, w := range bench.Workloads() {
-		sqlite := w.Describe(bench.DialectOf(bench.SQLite))
-		fmt.Fprintf(tw, "%s\t%s\t%s %s\tsqlite: %s\n", w.Name, w.Family, report.Thousands(float64(w.Ops)), w.Unit, sqlite)
-		for _, db := range bench.AllDBs()[1:] {
-			if d := w.Describe(bench.DialectOf(db)); d != sqlite {
+		first, prev := true, ""
+		for _, db := range bench.AllDBs() {
+			if !w.RunsOn(db) {
+				continue
+			}
+			d := w.Describe(bench.DialectOf(db))
+			switch {
+			case first:
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.Name, w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
+			case d != prev:
 				fmt.Fprintf(tw, "\t\t\t%s: %s\n", db, d)
 			}
+			first, prev = false, d
 		}
 	}
 	return tw.Flush()

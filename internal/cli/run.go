@@ -163,6 +163,9 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 			p.dsns[db] = v
 		}
 	}
+	if !anyRuns(p.workloads, specs) {
+		return nil, usagef("nothing to run: none of the workloads runs on the selected databases (see sqlbench list)")
+	}
 	for _, t := range specs {
 		if reason := unavailable(t, env); reason != "" {
 			p.skipped[t.Name] = reason
@@ -171,6 +174,18 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 		p.runnable = append(p.runnable, t)
 	}
 	return p, nil
+}
+
+// anyRuns reports whether some workload runs on some target's database.
+func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
+	for _, w := range ws {
+		for _, t := range ts {
+			if w.RunsOn(t.DB) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func selectWorkloads(list string) ([]bench.Workload, error) {

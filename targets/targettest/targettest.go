@@ -85,6 +85,9 @@ func run(c bench.Conn, d bench.Dialect, w bench.Workload, n int) error {
 func Workloads(t *testing.T, target string, where Where) {
 	for _, w := range bench.Workloads() {
 		t.Run(w.Name, func(t *testing.T) {
+			if db := where(t).DB; !w.RunsOn(db) {
+				return // not a workload of this database
+			}
 			c, d := Open(t, target, where)
 			if err := run(c, d, w, 250); err != nil {
 				t.Fatalf("%s on %s: %v", w.Name, target, err)
