@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -159,12 +161,49 @@ func runTool(ctx context.Context, r *run, logPath, path string, args ...string) 
 	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
+			// The tool's own children (mariadb-install-db runs mariadbd
+			// --bootstrap) were killed with the group but may still be
+			// exiting: return only once they are gone.
+			waitGroupGone(cmd.Process.Pid, 2*time.Second)
 			return fmt.Errorf("%s interrupted: %w", filepath.Base(path), ctx.Err())
 		}
 		return fmt.Errorf("%s failed (%v): %s", filepath.Base(path), err,
 			firstNonEmpty(mark.lastLine(r.srv.Password), "no output"))
 	}
 	return nil
+}
+
+// waitGroupGone waits, at most limit, until no live process is left in
+// process group pgid (zombies awaiting their reaper do not count).
+func waitGroupGone(pgid int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && groupAlive(pgid) {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// groupAlive reports whether a process of group pgid is still running.
+func groupAlive(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the ")" closing the command: state, ppid, pgrp.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && pid != os.Getpid() {
+			return true
+		}
+	}
+	return false
 }
 
 // child is a launched server process.
