@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/benchfile"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -41,6 +43,24 @@ func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp st
 	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr, cache, tmp
 }
 
+// readRuns reads a results file and returns its run count per benchmark
+// name, and its last result, which carries the file's configuration.
+func readRuns(t *testing.T, path string) (map[string]int, *benchfmt.Result) {
+	t.Helper()
+	set, err := benchfile.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Results) == 0 {
+		t.Fatalf("%s holds no results", path)
+	}
+	runs := map[string]int{}
+	for _, r := range set.Results {
+		runs[r.Name.String()]++
+	}
+	return runs, set.Results[len(set.Results)-1]
+}
+
 func assertEmpty(t *testing.T, dir string) {
 	t.Helper()
 	entries, _ := os.ReadDir(dir)
@@ -59,15 +79,7 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	set, err := results.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := map[string]int{}
-	for _, r := range set.Results {
-		runs[r.Name.String()]++
-	}
-	cfg := set.Results[len(set.Results)-1]
+	runs, cfg := readRuns(t, out)
 	for _, spec := range targets.All() {
 		if spec.Unobtainable != "" || spec.DB != bench.SQLite {
 			continue
@@ -126,7 +138,7 @@ func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
 	if !strings.Contains(stderr.String(), "skipped eatonphil: the Go module proxy refuses") {
 		t.Errorf("stderr does not say why eatonphil was skipped:\n%s", stderr)
 	}
-	set, err := results.ReadFile(out)
+	set, err := benchfile.ReadFile(out)
 	if err != nil || len(set.Results) != 1 {
 		t.Fatalf("results: %v, %d lines; want mattn's one run", err, len(set.Results))
 	}
@@ -155,7 +167,7 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
 	}
-	set, err := results.ReadFile(out)
+	set, err := benchfile.ReadFile(out)
 	if err != nil {
 		t.Fatalf("the interrupted results file does not parse: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/benchfile"
 )
 
 // reportCmd prints the tables of one or more results files, as run prints
@@ -21,7 +21,7 @@ func reportCmd(args []string, env Env) error {
 	}
 	var all []*benchfmt.Result
 	for _, path := range fs.Args() {
-		set, err := results.ReadFile(path)
+		set, err := benchfile.ReadFile(path)
 		if err != nil {
 			return usageError{err.Error()}
 		}

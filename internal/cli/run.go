@@ -21,7 +21,7 @@ import (
 	"github.com/sqlbench/sqlbench/progress"
 	"github.com/sqlbench/sqlbench/redact"
 	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/benchfile"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/servers"
 	"github.com/sqlbench/sqlbench/targets"
@@ -234,7 +234,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	}
 	// The results file comes next: an unwritable path fails before any
 	// server starts or benchmark runs.
-	w, err := results.Create(o.out)
+	w, err := benchfile.Create(o.out)
 	if err != nil {
 		return usageError{err.Error()}
 	}

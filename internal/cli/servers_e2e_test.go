@@ -12,7 +12,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
-	"github.com/sqlbench/sqlbench/results"
+	"github.com/sqlbench/sqlbench/benchfile"
 	"github.com/sqlbench/sqlbench/servers"
 )
 
@@ -26,14 +26,7 @@ func TestRunStartsServersAndCleansUp(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	set, err := results.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := map[string]int{}
-	for _, r := range set.Results {
-		runs[r.Name.String()]++
-	}
+	runs, cfg := readRuns(t, out)
 	for _, key := range []string{
 		"db=mariadb/driver=go-sql-driver/api=sql", "db=mariadb/driver=go-sql-driver-interp/api=sql",
 		"db=mariadb/driver=mymysql/api=sql", "db=mariadb/driver=mymysql/api=native",
@@ -47,7 +40,6 @@ func TestRunStartsServersAndCleansUp(t *testing.T) {
 			}
 		}
 	}
-	cfg := set.Results[len(set.Results)-1]
 	for key, want := range map[string]string{
 		"mariadb-profile": "fast", "postgres-profile": "fast", "postgres-fsync": "off",
 		"mariadb-innodb-flush-log-at-trx-commit": "0",
@@ -156,7 +148,7 @@ func TestServerKilledDuringARunCostsOnlyItsCells(t *testing.T) {
 	if strings.Contains(all, srv.Password) {
 		t.Error("the password was printed")
 	}
-	set, err := results.ReadFile(out)
+	set, err := benchfile.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
-// Package results writes and reads sqlbench results files: the Go benchmark
+// Package benchfile writes and reads sqlbench results files: the Go benchmark
 // format, through golang.org/x/perf/benchfmt, so that benchstat reads them.
 // A file starts with configuration lines (environment facts, versions, the
 // command line) and unit metadata, followed by one result line per run.
-package results
+package benchfile
 
 import (
 	"errors"
