@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/benchfile"
+	"github.com/sqlbench/sqlbench/report"
 )
 
 // reportCmd prints the tables of one or more results files, as run prints

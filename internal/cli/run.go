@@ -14,6 +14,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/benchfile"
 	"github.com/sqlbench/sqlbench/envinfo"
 	"github.com/sqlbench/sqlbench/launcher"
 	"github.com/sqlbench/sqlbench/orchestrate"
@@ -21,7 +22,6 @@ import (
 	"github.com/sqlbench/sqlbench/progress"
 	"github.com/sqlbench/sqlbench/redact"
 	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/benchfile"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/servers"
 	"github.com/sqlbench/sqlbench/targets"
