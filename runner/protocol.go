@@ -50,6 +50,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
 )
 
 // ProtocolVersion is the version of the runner protocol this package speaks.
@@ -85,8 +87,8 @@ type Request struct {
 
 // Location is where a target connects: a SQLite file (DSN) or a server.
 type Location struct {
-	DSN                                 string
-	Net, Addr, User, Password, Database string
+	DSN string
+	bench.Endpoint
 }
 
 // Encode returns the request as one line, without the newline.
@@ -128,8 +130,8 @@ func ParseRequest(line string) (Request, error) {
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
 		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"),
-		Location: Location{DSN: v.Get("dsn"), Net: v.Get("net"), Addr: v.Get("addr"),
-			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")},
+		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
+			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
 	switch verb {
 	case VerbHello, VerbInfo, VerbClose:

@@ -5,11 +5,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
 )
 
 func TestRequestRoundTrip(t *testing.T) {
 	in := Request{Verb: VerbRun, Target: "mysql", Workload: "SimpleQuery", DB: "mariadb", Scope: "c1",
-		Location: Location{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"},
+		Location: Location{Endpoint: bench.Endpoint{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"}},
 		Name:     "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10}
 	out, err := ParseRequest(in.Encode())
 	if err != nil || out != in {

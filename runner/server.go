@@ -106,9 +106,7 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Diale
 	}
 	d := bench.DialectOf(db)
 	d.Scope = req.Scope
-	l := req.Location
-	c, err := open(ctx, bench.Config{DB: db, DSN: l.DSN, Server: bench.Endpoint{
-		Net: l.Net, Addr: l.Addr, User: l.User, Password: l.Password, Database: l.Database}})
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint})
 	if err != nil {
 		return nil, d, fmt.Errorf("open: %w", err)
 	}

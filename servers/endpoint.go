@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
 )
 
 // Endpoint is where and as whom a client connects to a server.
@@ -22,6 +24,11 @@ type Endpoint struct {
 	Port int
 	// User, Password and Database are the bench credentials.
 	User, Password, Database string
+}
+
+// Bench returns e as the driver-neutral endpoint targets connect to.
+func (e Endpoint) Bench() bench.Endpoint {
+	return bench.Endpoint{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}
 }
 
 // Endpoint returns the address and credentials for network "tcp" or "unix".

@@ -57,12 +57,8 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 		if err != nil {
 			return set, err
 		}
-		profile, err := servers.ParseProfile(o.profile)
-		if err != nil {
-			return set, usagef("--profile: %v", err)
-		}
-		fmt.Fprintf(env.Stderr, "starting a throwaway %s server (%s profile)...\n", db, profile)
-		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: profile, Log: io.Discard})
+		fmt.Fprintf(env.Stderr, "starting a throwaway %s server (%s profile)...\n", db, o.profile)
+		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: o.profile, Log: io.Discard})
 		if err != nil {
 			if ctx.Err() != nil {
 				return set, ctx.Err()
@@ -84,7 +80,7 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 			if err != nil {
 				return set, err
 			}
-			d.ends[n] = bench.Endpoint{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}
+			d.ends[n] = e.Bench()
 			d.net = append(d.net, n)
 		}
 		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))})
@@ -121,8 +117,7 @@ func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
 	if !ok {
 		return runner.Location{}
 	}
-	e := d.ends[net]
-	return runner.Location{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}
+	return runner.Location{Endpoint: d.ends[net]}
 }
 
 // config returns the configuration lines of the servers.

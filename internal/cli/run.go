@@ -42,13 +42,16 @@ const (
 
 // runOptions are the flags of sqlbench run.
 type runOptions struct {
-	dbs, targets, workloads, nets string
-	count                         int
-	scale, warmup                 float64
-	quick, allowRemote            bool
-	timeout                       time.Duration
-	out, cache, profile, pinMode  string
-	dsns                          listFlag
+	dbs, targets, workloads, nets    string
+	count                            int
+	scale, warmup                    float64
+	quick, allowRemote               bool
+	timeout                          time.Duration
+	out, cache, profileFlag, pinFlag string
+	dsns                             listFlag
+	// profile and pin are the parsed --profile and --pin.
+	profile servers.Profile
+	pin     pin.Mode
 }
 
 // listFlag is a repeatable string flag.
@@ -71,8 +74,8 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.StringVar(&o.cache, "cache", launcher.DefaultCache(), "where built runner binaries are kept")
 	fs.Var(&o.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&o.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
-	fs.StringVar(&o.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
-	fs.StringVar(&o.pinMode, "pin", string(defaultPin), "CPU placement of server and runner: split, same or none")
+	fs.StringVar(&o.profileFlag, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
+	fs.StringVar(&o.pinFlag, "pin", string(defaultPin), "CPU placement of server and runner: split, same or none")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	if err := parseFlags(fs, args, env); err != nil {
 		return err
@@ -97,10 +100,11 @@ func (o *runOptions) parse(args []string, env Env) error {
 	case o.timeout <= 0:
 		return usagef("--timeout must be positive, got %s", o.timeout)
 	}
-	if _, err := pin.ParseMode(o.pinMode); err != nil {
+	var err error
+	if o.pin, err = pin.ParseMode(o.pinFlag); err != nil {
 		return usagef("--pin: %v", err)
 	}
-	if _, err := servers.ParseProfile(o.profile); err != nil {
+	if o.profile, err = servers.ParseProfile(o.profileFlag); err != nil {
 		return usagef("--profile: %v", err)
 	}
 	for _, n := range strings.Split(o.nets, ",") {
@@ -245,7 +249,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	}
 	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
 
-	placement := pin.Local(pin.Mode(o.pinMode))
+	placement := pin.Local(o.pin)
 	dbs, err := openDatabases(ctx, p, o, given, placement, tmp, env)
 	defer dbs.stop(env)
 	if err != nil {

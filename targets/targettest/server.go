@@ -32,7 +32,7 @@ func OnServer(srv *servers.Server, db bench.DB, net string) Where {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return bench.Config{DB: db, Server: bench.Endpoint{Net: e.Net, Addr: e.Addr, User: e.User, Password: e.Password, Database: e.Database}}
+		return bench.Config{DB: db, Server: e.Bench()}
 	}
 }
 
