@@ -5,6 +5,8 @@
 package orchestrate
 
 import (
+	"strings"
+
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -23,13 +25,29 @@ type Cell struct {
 }
 
 // Name returns the cell's benchmark name, without the "Benchmark" prefix:
-// the workload, then the target's keys, then net= where there is one.
+// the workload, then the target's keys, then net= where there is one, then
+// the workload's own keys.
 func (c Cell) Name() string {
 	name := c.Workload.Name + "/" + c.Target.Key()
 	if c.Net != "" {
 		name += "/net=" + c.Net
 	}
+	if c.Workload.Keys != "" {
+		name += "/" + c.Workload.Keys
+	}
 	return name
+}
+
+// FileName returns a name for the cell's files (a SQLite database): the
+// target and the workload's ID, with only letters, digits, '-', '_' and '.'.
+func (c Cell) FileName() string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, c.Target.Name+"-"+c.Workload.ID())
 }
 
 // Step is one run of one cell.
@@ -49,7 +67,7 @@ func Schedule(ws []bench.Workload, ps []Placement, count int) []Step {
 		for _, w := range ws {
 			for i := range ps {
 				p := ps[(i+r)%len(ps)]
-				if w.RunsOn(p.Target.DB) {
+				if p.Target.Runs(w) {
 					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: r + 1})
 				}
 			}

@@ -133,7 +133,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	w := st.Cell.Workload
 	n := w.OpsAt(s.Scale)
 	req := runner.Request{
-		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.Name,
+		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 	}

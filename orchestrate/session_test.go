@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,10 +57,22 @@ func init() {
 	bench.RegisterWorkload(bench.Workload{
 		Name: "FakeExec", Family: "fake", Ops: 100, Unit: "execs",
 		Describe: func(bench.Dialect) string { return "fake" },
-		Setup:    func(context.Context, bench.Conn, bench.Dialect) error { setups.Add(1); return nil },
-		Teardown: func(bench.Conn, bench.Dialect) error { return nil },
-		Begin: func(c bench.Conn, _ bench.Dialect) (bench.Run, error) {
-			return bench.Run{Op: func(int) error { return c.Exec("x") }}, nil
+		Setup:    func(bench.Env) error { setups.Add(1); return nil },
+		Teardown: func(bench.Env) error { return nil },
+		Begin: func(e bench.Env) (bench.Run, error) {
+			return bench.Run{Op: func(int) error { return e.Conn.Exec("x") }}, nil
+		},
+	})
+	// A variant with keys, and one that needs a capability.
+	bench.RegisterWorkload(bench.Workload{
+		Name: "FakeExec", Keys: "conns=2", Family: "fake", Ops: 100, Unit: "execs",
+		Describe: func(bench.Dialect) string { return "fake, two clients" },
+		Setup:    func(bench.Env) error { return nil },
+		Teardown: func(bench.Env) error { return nil },
+		Needs:    "fakecap",
+		Begin: func(e bench.Env) (bench.Run, error) {
+			return bench.Run{Parallel: []func(int) error{
+				func(int) error { return e.Conn.Exec("x") }, func(int) error { return e.Conn.Exec("x") }}}, nil
 		},
 	})
 }
@@ -220,5 +233,32 @@ func TestScheduleSkipsWorkloadsOfOtherDatabases(t *testing.T) {
 		if st.Cell.Workload.Name != "A" {
 			t.Errorf("MariaDB-only workload scheduled on %s", st.Cell.Target.DB)
 		}
+	}
+}
+
+func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
+	plain, _ := bench.LookupWorkload("FakeExec")
+	keyed, ok := bench.LookupWorkload("FakeExec/conns=2")
+	if !ok {
+		t.Fatal("keyed variant not registered by its ID")
+	}
+	without := fakeTargets("a")
+	with := fakeTargets("b")
+	with[0].Target.Caps = []bench.Cap{"fakecap"}
+	steps := Schedule([]bench.Workload{plain, keyed}, append(without, with...), 1)
+	var names []string
+	for _, s := range steps {
+		names = append(names, s.Cell.Name())
+	}
+	want := []string{
+		"FakeExec/db=sqlite/driver=a/api=sql",
+		"FakeExec/db=sqlite/driver=b/api=sql",
+		"FakeExec/db=sqlite/driver=b/api=sql/conns=2",
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("cells %q, want %q", names, want)
+	}
+	if got := steps[2].Cell.FileName(); got != "fake-FakeExec-conns-2" {
+		t.Fatalf("FileName = %q", got)
 	}
 }

@@ -33,7 +33,11 @@
 //	    D-version: <server version>                 (server targets)
 //	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
-//	        <v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op
+//	        [<v> MB/s] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
+//	    W is the workload's ID (its name, then its keys: "BulkInsert/shape=3x8/path=copy").
+//	    MB/s is reported by workloads that move a payload; percentiles by
+//	    every workload that times operations one by one. A runner that cannot
+//	    count allocations leaves allocs/op out.
 //	    The cell C (a short id, unique in the session, also used to name
 //	    the cell's tables) is opened and set up on its first run and kept
 //	    for later runs. WARM untimed operations precede the OPS timed ones.
@@ -83,6 +87,10 @@ type Request struct {
 	Name string
 	// N and Warmup are the timed and untimed operation counts of a run.
 	N, Warmup int
+	// Pool, when above 1, asks for a connection many goroutines share (the
+	// runner sets it for the extra connections a workload opens; it is not
+	// sent).
+	Pool int
 }
 
 // Location is where a target connects: a SQLite file (DSN) or a server.

@@ -33,9 +33,8 @@ type cellKey struct{ target, scope string }
 
 // cell is a workload set up on an open connection.
 type cell struct {
-	conn    bench.Conn
-	w       bench.Workload
-	dialect bench.Dialect
+	w   bench.Workload
+	env bench.Env
 }
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
@@ -106,7 +105,7 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Diale
 	}
 	d := bench.DialectOf(db)
 	d.Scope = req.Scope
-	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint})
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: req.Pool, Session: d.Setup})
 	if err != nil {
 		return nil, d, fmt.Errorf("open: %w", err)
 	}
@@ -170,14 +169,20 @@ func (s *Server) run(ctx context.Context, req Request) error {
 		if err != nil {
 			return err
 		}
+		c = &cell{w: w, env: bench.Env{Ctx: ctx, Conn: conn, Dialect: d, Open: func(ctx context.Context, pool int) (bench.Conn, error) {
+			more := req
+			more.Pool = pool
+			c, _, err := s.open(ctx, more)
+			return c, err
+		}}}
 		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
-		if err := w.Setup(ctx, conn, d); err != nil {
+		if err := w.Setup(c.env); err != nil {
 			conn.Close()
 			return fmt.Errorf("setup: %w", err)
 		}
-		c = &cell{conn: conn, w: w, dialect: d}
 		s.cells[key] = c
 	}
+	c.env.Ctx = ctx
 	sample, err := s.measure(c, req.Warmup, req.N)
 	if err != nil {
 		s.closeCell(key)
@@ -187,15 +192,17 @@ func (s *Server) run(ctx context.Context, req Request) error {
 }
 
 func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
-	r, err := c.w.Begin(c.conn, c.dialect)
+	e := c.env
+	e.Warm, e.N = warm, n
+	r, err := c.w.Begin(e)
 	if err != nil {
 		return bench.Sample{}, fmt.Errorf("begin: %w", err)
 	}
 	sample, err := func() (bench.Sample, error) {
-		if err := bench.Warm(r.Op, warm); err != nil {
+		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.Measure(r.Op, warm, n, s.hist)
+		return bench.Measure(r, warm, n, s.hist)
 	}()
 	if r.End != nil {
 		if eerr := r.End(); err == nil && eerr != nil {
@@ -216,6 +223,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 		{Value: float64(s.Bytes) / n, Unit: "B/op"},
 		{Value: float64(s.Allocs) / n, Unit: "allocs/op"},
 	}
+	if s.BytesPerOp > 0 {
+		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
+	}
 	if s.Latency != nil {
 		vals = append(vals,
 			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(50)), Unit: "p50-ns/op"},
@@ -232,8 +242,8 @@ func (s *Server) closeCell(key cellKey) error {
 		return nil
 	}
 	delete(s.cells, key)
-	err := c.w.Teardown(c.conn, c.dialect)
-	if cerr := c.conn.Close(); err == nil {
+	err := c.w.Teardown(c.env)
+	if cerr := c.env.Conn.Close(); err == nil {
 		err = cerr
 	}
 	return err

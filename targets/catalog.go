@@ -7,6 +7,7 @@ package targets
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +40,18 @@ type Spec struct {
 	// Desc says in one line what the target is and how it maps the
 	// workloads' simple and prepared calls.
 	Desc string
+	// Caps lists the abilities beyond bench.Conn the target has; workloads
+	// that need one (bench.Workload.Needs) run only on targets that have it.
+	Caps []bench.Cap
+}
+
+// Has reports whether the target has capability c.
+func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
+
+// Runs reports whether workload w runs on the target: on its database and,
+// if w needs a capability, with it.
+func (s Spec) Runs(w bench.Workload) bool {
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs))
 }
 
 // Key returns the result-name keys of the target: db, driver and api.
@@ -54,13 +67,16 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
+	pooled := []bench.Cap{bench.CapPool} // database/sql: a *sql.DB serves many goroutines
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
-			Desc:   "mattn/go-sqlite3 through database/sql (cgo)"},
+			Desc:   "mattn/go-sqlite3 through database/sql (cgo)",
+			Caps:   pooled},
 		{Name: "modernc", Package: "modernc", Driver: "modernc", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "modernc.org/sqlite",
-			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)"},
+			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)",
+			Caps:   pooled},
 		{Name: "zombiezen", Package: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "zombiezen.com/go/sqlite",
 			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
@@ -69,7 +85,8 @@ func catalog() []Spec {
 			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
-			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)"},
+			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)",
+			Caps:   pooled},
 		{Name: "ncruces-native", Package: "ncruces", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
@@ -83,13 +100,16 @@ func catalog() []Spec {
 			Desc:         "cvilsmeier/sqinn-go: SQLite in a separate sqinn process, spoken to over stdin/stdout"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
-			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements"},
+			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
+			Caps:   pooled},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
-			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare"},
+			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",
+			Caps:   pooled},
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
-			Desc:   "ziutek/mymysql through database/sql (godrv)"},
+			Desc:   "ziutek/mymysql through database/sql (godrv)",
+			Caps:   pooled},
 		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
@@ -99,10 +119,12 @@ func catalog() []Spec {
 			Desc:         "go-mysql-org/go-mysql client package, native API"},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
-			Desc:   "lib/pq through database/sql"},
+			Desc:   "lib/pq through database/sql",
+			Caps:   pooled},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
-			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)"},
+			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
+			Caps:   pooled},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},

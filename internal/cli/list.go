@@ -49,7 +49,7 @@ func listCmd(args []string, env Env) error {
 			d := w.Describe(bench.DialectOf(db))
 			switch {
 			case first:
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.Name, w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.ID(), w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
 			case d != prev:
 				fmt.Fprintf(tw, "\t\t\t%s: %s\n", db, d)
 			}

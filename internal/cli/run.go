@@ -64,7 +64,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs := newFlags("run")
 	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres)")
 	fs.StringVar(&o.targets, "targets", "", "targets to run, comma-separated (default: every target of the databases; see sqlbench list)")
-	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated (default: all; see sqlbench list)")
+	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated: families, names or IDs, or all (default: "+defaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&o.count, "count", defaultCount, "timed runs per cell")
 	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
@@ -184,7 +184,7 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 	for _, w := range ws {
 		for _, t := range ts {
-			if w.RunsOn(t.DB) {
+			if t.Runs(w) {
 				return true
 			}
 		}
@@ -192,24 +192,51 @@ func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 	return false
 }
 
+// defaultWorkloads is what run runs without --workloads: the classic suite,
+// about a minute on SQLite at the default scale.
+const defaultWorkloads = "classic"
+
+// selectWorkloads resolves a --workloads list. Each element names a family
+// ("classic", "bulk"), a workload with all its variants ("BulkInsert"), one
+// variant by its ID ("BulkInsert/shape=3x8/path=copy"), or "all".
 func selectWorkloads(list string) ([]bench.Workload, error) {
 	all := bench.Workloads()
 	if strings.TrimSpace(list) == "" {
-		return all, nil
+		list = defaultWorkloads
 	}
 	var out []bench.Workload
+	seen := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
-		w, ok := bench.LookupWorkload(strings.TrimSpace(name))
-		if !ok {
-			names := make([]string, len(all))
-			for i, w := range all {
-				names[i] = w.Name
+		name = strings.TrimSpace(name)
+		found := false
+		for _, w := range all {
+			if name == "all" || w.Family == name || w.Name == name || w.ID() == name {
+				found = true
+				if !seen[w.ID()] {
+					seen[w.ID()] = true
+					out = append(out, w)
+				}
 			}
-			return nil, usagef("--workloads: unknown workload %q (valid: %s)", name, strings.Join(names, ", "))
 		}
-		out = append(out, w)
+		if !found {
+			return nil, usagef("--workloads: unknown workload or family %q (valid: all, %s)", name, strings.Join(workloadNames(all), ", "))
+		}
 	}
 	return out, nil
+}
+
+// workloadNames lists the families and then the workload names, each once.
+func workloadNames(ws []bench.Workload) []string {
+	var fams, names []string
+	for _, w := range ws {
+		if !slices.Contains(fams, w.Family) {
+			fams = append(fams, w.Family)
+		}
+		if !slices.Contains(names, w.Name) {
+			names = append(names, w.Name)
+		}
+	}
+	return append(fams, names...)
 }
 
 func runCmd(ctx context.Context, args []string, env Env) error {
@@ -272,7 +299,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			return proc, err
 		},
 		Where: func(c orchestrate.Cell) runner.Location {
-			return dbs.location(c.Target, c.Net, c.Target.Name+"-"+c.Workload.Name)
+			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout,
 	}
