@@ -42,6 +42,10 @@ type Workload struct {
 	// Needs, when set, is the capability a target must have to run the
 	// workload (see the Cap constants); targets without it are not planned.
 	Needs Cap
+	// Whole marks a workload whose run must not be split into slices
+	// spread over the session (see orchestrate.Schedule): a run that is one
+	// transaction or one stream, such as a bulk insert.
+	Whole bool
 }
 
 // ID returns the workload's unique name: Name, then Keys.

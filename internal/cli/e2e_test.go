@@ -146,7 +146,8 @@ func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
 
 // TestInterruptKeepsFinishedResults cancels a run after its first result, as
 // Ctrl-C does, and checks what is left: the finished results, and no runner,
-// server, data dir or SQLite file.
+// server, data dir or SQLite file. Runs are whole (--slices 1) so that the
+// first result comes early; with slices, runs finish in the last passes.
 func TestInterruptKeepsFinishedResults(t *testing.T) {
 	env, _, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
@@ -163,7 +164,7 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 		}
 	}()
 	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads", "SimpleQueryRow",
-		"--scale", "1", "--count", "5", "-o", out, "--cache", cache}, env)
+		"--scale", "1", "--count", "5", "--slices", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
 	}

@@ -35,6 +35,7 @@ const (
 	defaultCount  = 5
 	defaultScale  = 0.2
 	defaultWarmup = 0.1
+	defaultSlices = 5
 	defaultPin    = pin.Same
 	quickScale    = 0.01
 	quickCount    = 5
@@ -43,7 +44,7 @@ const (
 // runOptions are the flags of sqlbench run.
 type runOptions struct {
 	dbs, targets, workloads, nets    string
-	count                            int
+	count, slices                    int
 	scale, warmup                    float64
 	quick, allowRemote               bool
 	timeout                          time.Duration
@@ -66,6 +67,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.StringVar(&o.targets, "targets", "", "targets to run, comma-separated (default: every target of the databases; see sqlbench list)")
 	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated: families, names or IDs, or all (default: "+defaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&o.count, "count", defaultCount, "timed runs per cell")
+	fs.IntVar(&o.slices, "slices", defaultSlices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g --count %d unless given", quickScale, quickCount))
@@ -93,6 +95,8 @@ func (o *runOptions) parse(args []string, env Env) error {
 	switch {
 	case o.count < 1 || o.count > 1000:
 		return usagef("--count must be from 1 to 1000, got %d", o.count)
+	case o.slices < 1 || o.slices > 100:
+		return usagef("--slices must be from 1 to 100, got %d", o.slices)
 	case !(o.scale > 0 && o.scale <= 1000):
 		return usagef("--scale must be above 0 and at most 1000, got %g", o.scale)
 	case !(o.warmup >= 0 && o.warmup <= 10):
@@ -339,6 +343,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	w.SetConfig("sqlbench", Version())
 	w.SetConfig("sqlbench-command", strings.Join(redact.Args(append([]string{"sqlbench", "run"}, args...)), " "))
 	w.SetConfig("count", fmt.Sprint(o.count))
+	w.SetConfig("slices", fmt.Sprint(o.slices))
 	w.SetConfig("scale", fmt.Sprint(o.scale))
 	w.SetConfig("warmup", fmt.Sprint(o.warmup))
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
@@ -352,7 +357,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			places = append(places, orchestrate.Placement{Target: t, Net: n})
 		}
 	}
-	steps := orchestrate.Schedule(p.workloads, places, o.count)
+	steps := orchestrate.Schedule(p.workloads, places, o.count, o.slices)
 	disp := progress.New(env.Stderr, len(steps), o.count, env.StderrTTY)
 	var done []*benchfmt.Result
 	sess.Result = func(r *benchfmt.Result) error {
