@@ -3,7 +3,7 @@ package workloads
 import (
 	"errors"
 	"fmt"
-	"runtime"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -140,7 +140,9 @@ func payloadRun(size int, send func([]byte) error) bench.Run {
 		End: func() error {
 			p = nil
 			if size >= floorBig {
-				runtime.GC() // so the next run's gigabyte replaces this one instead of joining it
+				// The next run's gigabyte replaces this one instead of
+				// joining it, and the runner's memory goes back down.
+				debug.FreeOSMemory()
 			}
 			return nil
 		},
