@@ -24,6 +24,7 @@ func TestPlanFloor(t *testing.T) {
 		{"loopback alone defaults to the floor", runOptions{dbs: "loopback", scale: 0.01}, []string{"tcp", "http"}, 24, true},
 		{"floor at scale 1 includes the big sizes", runOptions{dbs: "loopback", workloads: "floor", scale: 1}, []string{"tcp", "http"}, 30, false},
 		{"floor with mariadb", runOptions{dbs: "mariadb", workloads: "floor,classic", scale: 0.2}, []string{"tcp", "http"}, -1, true},
+		{"only the floor with mariadb", runOptions{dbs: "mariadb", workloads: "floor", scale: 0.2}, []string{"tcp", "http"}, 24, true},
 		{"floor with a named mariadb target", runOptions{dbs: "mariadb", targets: "mysql", workloads: "all", scale: 0.2}, []string{"tcp", "http"}, -1, true},
 		{"classic with postgres: no floor", runOptions{dbs: "postgres", scale: 0.2}, nil, -1, false},
 		{"a floor target named", runOptions{dbs: "sqlite,loopback", targets: "tcp", workloads: "TCPRoundTrip", scale: 0.2}, []string{"tcp"}, 2, false},
@@ -48,6 +49,9 @@ func TestPlanFloor(t *testing.T) {
 			}
 			if got := strings.Contains(errb.String(), "not planned at --scale"); got != c.note {
 				t.Errorf("stderr %q: note %v, want %v", errb.String(), got, c.note)
+			}
+			if c.o.workloads == "floor" && p.uses(bench.MariaDB) {
+				t.Error("--workloads floor plans MariaDB targets that would run nothing")
 			}
 			for _, w := range p.workloads {
 				if w.Family != "floor" && w.RunsOn(bench.Loopback) {

@@ -192,6 +192,12 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	if !anyRuns(p.workloads, specs) {
 		return nil, usagef("nothing to run: none of the workloads runs on the selected databases (see sqlbench list)")
 	}
+	if !p.explicit {
+		// A target none of the workloads runs on costs a runner build and,
+		// for a server, a server start: --db mariadb --workloads floor
+		// measures the floor only.
+		specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return !anyRuns(p.workloads, []targets.Spec{t}) })
+	}
 	for _, t := range specs {
 		if reason := unavailable(t, env); reason != "" {
 			p.skipped[t.Name] = reason
