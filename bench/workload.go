@@ -37,7 +37,7 @@ type Workload struct {
 	// Teardown drops what Setup created; it runs when the cell closes.
 	Teardown func(e Env) error
 	// Only, when set, lists the databases the workload runs on; nil means
-	// every database.
+	// every SQL database (AllDBs). Loopback runs only what names it here.
 	Only []DB
 	// Needs, when set, is the capability a target must have to run the
 	// workload (see the Cap constants); targets without it are not planned.
@@ -46,7 +46,15 @@ type Workload struct {
 	// spread over the session (see orchestrate.Schedule): a run that is one
 	// transaction or one stream, such as a bulk insert.
 	Whole bool
+	// MinScale, when set, is the smallest --scale at which the workload is
+	// planned: a variant too big for a smoke run (a 1 GB message) sets 1,
+	// so that it runs only at the published size. The shared target tests
+	// (targettest) leave such workloads to their own package's tests.
+	MinScale float64
 }
+
+// PlannedAt reports whether the workload is planned in a run at scale s.
+func (w Workload) PlannedAt(s float64) bool { return s >= w.MinScale }
 
 // ID returns the workload's unique name: Name, then Keys.
 func (w Workload) ID() string {
@@ -56,10 +64,11 @@ func (w Workload) ID() string {
 	return w.Name + "/" + w.Keys
 }
 
-// RunsOn reports whether the workload runs on db.
+// RunsOn reports whether the workload runs on db: on every SQL database
+// when Only is nil, else on those Only lists.
 func (w Workload) RunsOn(db DB) bool {
 	if w.Only == nil {
-		return true
+		return db.SQL()
 	}
 	return slices.Contains(w.Only, db)
 }
@@ -86,8 +95,12 @@ const (
 	CapCopy Cap = "copy"
 	// CapLoad: the Conn implements Loader (MySQL LOAD DATA LOCAL INFILE).
 	CapLoad Cap = "load"
-	// CapWire: the Conn implements Wire (the transport-floor targets).
+	// CapWire: the Conn implements Wire (the transport-floor target over
+	// raw TCP).
 	CapWire Cap = "wire"
+	// CapHTTP: the Conn implements Poster (the transport-floor target over
+	// HTTP/1.1).
+	CapHTTP Cap = "http"
 )
 
 // Env is what a workload's functions are given: the cell's connection and

@@ -31,6 +31,7 @@
 //	    T-module: <module path and version>
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
 //	    D-version: <server version>                 (server targets)
+//	    T-floor: <what the floor runs on>           (db=loopback targets)
 //	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
@@ -52,6 +53,8 @@
 //
 // A location is dsn=<SQLite file> for SQLite, and for a server
 // net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B.
+// db=loopback (the transport floor) takes none: its targets start their own
+// sink inside the runner on 127.0.0.1.
 package runner
 
 import (

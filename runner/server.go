@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -135,6 +136,11 @@ func (s *Server) info(ctx context.Context, req Request) error {
 		return err
 	}
 	defer c.Close()
+	if !d.DB.SQL() {
+		// The transport floor: no server version, the Go runtime's net stack.
+		fmt.Fprintf(s.out, "%s-floor: loopback 127.0.0.1, sink in the runner process, %s net\n", req.Target, runtime.Version())
+		return nil
+	}
 	var v string
 	if err := c.QueryRow(d.Version, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
 		return fmt.Errorf("read version: %w", err)

@@ -63,6 +63,8 @@ func (s Spec) Key() string {
 const (
 	APISQL    = "sql"
 	APINative = "native"
+	// APIRaw is the transport floor's: bytes on a socket, no SQL.
+	APIRaw = "raw"
 )
 
 // catalog is the whole table, in display order.
@@ -128,6 +130,14 @@ func catalog() []Spec {
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
+		// The transport floor: no database, no driver module (the standard
+		// library's net and net/http), sinks started inside the runner.
+		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (framed messages acknowledged with the byte count; an echo for round trips); no SQL",
+			Caps: []bench.Cap{bench.CapWire}},
+		{Name: "http", Driver: "http", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+			Desc: "transport floor: net/http client POSTs on one kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1; no SQL",
+			Caps: []bench.Cap{bench.CapHTTP}},
 	}
 }
 

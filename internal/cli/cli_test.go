@@ -81,7 +81,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, zombiezen)`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
 		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, classic, SimpleQuery,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
@@ -98,6 +98,9 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
 		{[]string{"run", "--workloads", "SimpleDo"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--workloads", "TCPSend/size=1024"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--db", "loopback", "--workloads", "classic"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--dsn", "loopback=x"}, `--dsn: "loopback" is not a server database`},
 		{[]string{"report", "testdata/corrupt.txt"}, "corrupt results file: testdata/corrupt.txt:2:"},
 		{[]string{"report", "testdata/missing.txt"}, "results file testdata/missing.txt: no such file or directory"},
 		{[]string{"report"}, "name at least one results file"},

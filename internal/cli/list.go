@@ -42,7 +42,7 @@ func listCmd(args []string, env Env) error {
 	fmt.Fprintln(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\tDESCRIPTION")
 	for _, w := range bench.Workloads() {
 		first, prev := true, ""
-		for _, db := range bench.AllDBs() {
+		for _, db := range bench.KnownDBs() {
 			if !w.RunsOn(db) {
 				continue
 			}

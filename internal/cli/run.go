@@ -63,7 +63,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func (o *runOptions) parse(args []string, env Env) error {
 	fs := newFlags("run")
-	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres)")
+	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
 	fs.StringVar(&o.targets, "targets", "", "targets to run, comma-separated (default: every target of the databases; see sqlbench list)")
 	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated: families, names or IDs, or all (default: "+defaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&o.count, "count", defaultCount, "timed runs per cell")
@@ -153,15 +153,37 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 			p.dbs = append(p.dbs, db)
 		}
 	}
+	list := o.workloads
+	if list == "" && !slices.ContainsFunc(p.dbs, bench.DB.SQL) {
+		list = floorWorkloads // --db loopback alone: the floor, not classic
+	}
+	ws, err := selectWorkloads(list)
+	if err != nil {
+		return nil, err
+	}
+	var later []string
+	for _, w := range ws {
+		if w.PlannedAt(o.scale) {
+			p.workloads = append(p.workloads, w)
+		} else {
+			later = append(later, w.ID())
+		}
+	}
+	if len(later) > 0 {
+		fmt.Fprintf(env.Stderr, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", o.scale, strings.Join(later, ", "))
+	}
 	specs, err := targets.Select(o.targets, p.dbs)
 	if err != nil {
 		return nil, usagef("--targets: %v", err)
 	}
+	if floorImplied(p.dbs, p.workloads) {
+		// The floor is measured in the same run as the servers it bounds.
+		p.dbs = append(p.dbs, bench.Loopback)
+		floor, _ := targets.Select("", []bench.DB{bench.Loopback})
+		specs = append(specs, floor...)
+	}
 	if len(specs) == 0 {
 		return nil, usagef("no targets for --db %s", o.dbs)
-	}
-	if p.workloads, err = selectWorkloads(o.workloads); err != nil {
-		return nil, err
 	}
 	if p.dsns, err = parseDSNFlags(o.dsns); err != nil {
 		return nil, err
@@ -174,6 +196,12 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	if !anyRuns(p.workloads, specs) {
 		return nil, usagef("nothing to run: none of the workloads runs on the selected databases (see sqlbench list)")
 	}
+	if !p.explicit {
+		// A target none of the workloads runs on costs a runner build and,
+		// for a server, a server start: --db mariadb --workloads floor
+		// measures the floor only.
+		specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return !anyRuns(p.workloads, []targets.Spec{t}) })
+	}
 	for _, t := range specs {
 		if reason := unavailable(t, env); reason != "" {
 			p.skipped[t.Name] = reason
@@ -182,6 +210,16 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 		p.runnable = append(p.runnable, t)
 	}
 	return p, nil
+}
+
+// floorImplied reports whether the transport floor joins a run that did not
+// name it: a networked database is selected, and so are workloads that run
+// on Loopback.
+func floorImplied(dbs []bench.DB, ws []bench.Workload) bool {
+	if slices.Contains(dbs, bench.Loopback) || !slices.ContainsFunc(dbs, bench.DB.Server) {
+		return false
+	}
+	return slices.ContainsFunc(ws, func(w bench.Workload) bool { return w.RunsOn(bench.Loopback) })
 }
 
 // anyRuns reports whether some workload runs on some target's database.
@@ -199,6 +237,10 @@ func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 // defaultWorkloads is what run runs without --workloads: the classic suite,
 // about a minute on SQLite at the default scale.
 const defaultWorkloads = "classic"
+
+// floorWorkloads is the family of the transport floor, what --db loopback
+// runs without --workloads.
+const floorWorkloads = "floor"
 
 // selectWorkloads resolves a --workloads list. Each element names a family
 // ("classic", "bulk"), a workload with all its variants ("BulkInsert"), one

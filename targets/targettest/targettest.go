@@ -26,6 +26,10 @@ func SQLite(t testing.TB) bench.Config {
 	return bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "test.db")}
 }
 
+// Loopback is the transport floor's pseudo-database: the floor targets
+// start their own sink, so there is nothing to say.
+func Loopback(testing.TB) bench.Config { return bench.Config{DB: bench.Loopback} }
+
 // Open opens target at where with the session settings applied, and returns
 // it with the dialect of its database, scoped to the test so that tests
 // sharing a server database use tables of their own.
@@ -104,7 +108,8 @@ func scope(name string) string {
 }
 
 // Workloads runs every registered workload on target and expects each to
-// pass its own verification.
+// pass its own verification. Workloads planned only at a large scale
+// (MinScale) are left to their own package's tests.
 func Workloads(t *testing.T, target string, where Where) {
 	spec, ok := targets.Lookup(target)
 	if !ok {
@@ -112,8 +117,8 @@ func Workloads(t *testing.T, target string, where Where) {
 	}
 	for _, w := range bench.Workloads() {
 		t.Run(w.ID(), func(t *testing.T) {
-			if !spec.Runs(w) {
-				return // not a workload of this target
+			if !spec.Runs(w) || w.MinScale > 0 {
+				return // not a workload of this target, or too big to test here
 			}
 			e := NewEnv(t, target, where)
 			if err := Run(e, w, min(250, w.Ops)); err != nil {
