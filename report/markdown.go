@@ -20,22 +20,29 @@ func Markdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row.\n",
 		r.RunsLabel(), r.ConfLabel())
 	for _, t := range r.Tables() {
-		fmt.Fprintf(bw, "\n## %s · %s\n\n", t.Family, t.DB)
-		header := append([]string{"workload", "unit"}, t.Cols...)
-		var rows [][]string
-		for _, row := range t.Rows {
-			best := t.Best(row)
-			line := []string{row, t.RowUnit[row]}
-			for _, col := range t.Cols {
-				line = append(line, mdCell(t, row, col, best))
-			}
-			rows = append(rows, line)
-		}
-		mdTable(bw, header, rows)
+		writeGridMarkdown(bw, "##", familyGrid(t))
 	}
-	writeOverheadMarkdown(bw, r.Overhead())
-	writeFloorMarkdown(bw, r.Floor())
-	writeScalingMarkdown(bw, Scalings(r.Sweeps()))
+	if pairs := r.Overhead(); len(pairs) > 0 {
+		fmt.Fprintf(bw, "\n## database/sql overhead\n\n%s\n", overheadText)
+		for _, g := range overheadGrids(pairs) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	}
+	fmt.Fprintf(bw, "\n## Distance to the floor\n\n")
+	if ds := r.Floor(); len(ds) > 0 {
+		fmt.Fprintf(bw, "%s Floors: %s.\n", floorText, floorNote(ds))
+		for _, g := range floorGrids(ds) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	} else {
+		fmt.Fprintln(bw, noFloorText)
+	}
+	if ss := Scalings(r.Sweeps()); len(ss) > 0 {
+		fmt.Fprintf(bw, "\n## Scaling\n\n%s\n", scalingText)
+		for _, g := range scalingGrids(ss) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	}
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(bw, "\n## Failed cells\n\n")
 		for _, f := range r.Failed {
@@ -57,154 +64,34 @@ func writeSourceLine(w io.Writer, r *Report) {
 	}
 }
 
-// mdCell formats one value of a family table.
-func mdCell(t *Table, row, col, best string) string {
-	c := t.Cell(row, col)
-	if c == nil {
-		if t.Failed(row, col) {
-			return "FAIL"
-		}
-		return "-"
-	}
-	v := FormatValue(c.Ops.Center)
-	if col == best {
-		v = "**" + v + "**"
-	}
-	return v + " ±" + c.Ops.PctRangeString()
-}
-
-func writeOverheadMarkdown(w io.Writer, pairs []OverheadPair) {
-	if len(pairs) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n## database/sql overhead\n\n")
-	fmt.Fprintf(w, "Native ops/s over database/sql ops/s for drivers that have both: how many times slower the database/sql path is (above 1: database/sql is slower).\n")
-	for _, db := range groupBy(pairs, func(p OverheadPair) string { return p.DB }) {
-		fmt.Fprintf(w, "\n### %s\n\n", db)
-		var ps []OverheadPair
-		for _, p := range pairs {
-			if p.DB == db {
-				ps = append(ps, p)
-			}
-		}
-		drivers := groupBy(ps, func(p OverheadPair) string { return p.Driver })
-		var rows [][]string
-		for _, row := range groupBy(ps, func(p OverheadPair) string { return p.Row }) {
-			line := []string{row}
-			for _, d := range drivers {
-				v := "-"
-				for _, p := range ps {
-					if p.Row == row && p.Driver == d {
-						v = FormatRatio(p.Ratio())
-					}
-				}
-				line = append(line, v)
-			}
-			rows = append(rows, line)
-		}
-		mdTable(w, append([]string{"workload"}, drivers...), rows)
-	}
-}
-
-func writeFloorMarkdown(w io.Writer, ds []FloorDistance) {
-	fmt.Fprintf(w, "\n## Distance to the floor\n\n")
-	if len(ds) == 0 {
-		fmt.Fprintf(w, "No loopback round trip (%s/db=%s) in these results: no distance to the floor.\n", FloorWorkload, FloorDB)
-		return
-	}
-	fmt.Fprintf(w, "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same results (floors used:")
-	for i, f := range groupBy(ds, func(d FloorDistance) string { return d.Floor.Name }) {
-		sep := ","
-		if i == 0 {
-			sep = ""
-		}
-		for _, d := range ds {
-			if d.Floor.Name == f {
-				fmt.Fprintf(w, "%s `%s` %s ns/op", sep, f, FormatValue(d.Floor.NsPerOp.Center))
-				break
-			}
-		}
-	}
-	fmt.Fprintf(w, ").\n")
-	for _, db := range groupBy(ds, func(d FloorDistance) string { return d.Cell.Keys["db"] }) {
-		fmt.Fprintf(w, "\n### %s\n\n", db)
-		var sub []FloorDistance
-		for _, d := range ds {
-			if d.Cell.Keys["db"] == db {
-				sub = append(sub, d)
-			}
-		}
-		cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
-		var rows [][]string
-		for _, row := range groupBy(sub, func(d FloorDistance) string { return d.Cell.Row() }) {
-			line := []string{row}
-			for _, col := range cols {
-				v := "-"
-				for _, d := range sub {
-					if d.Cell.Row() == row && d.Cell.Column() == col {
-						v = FormatRatio(d.Times)
-					}
-				}
-				line = append(line, v)
-			}
-			rows = append(rows, line)
-		}
-		mdTable(w, append([]string{"workload"}, cols...), rows)
-	}
-}
-
-func writeScalingMarkdown(w io.Writer, ss []Scaling) {
-	if len(ss) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n## Scaling\n\n")
-	fmt.Fprintf(w, "Operations per second by number of concurrent connections, and in parentheses the speed-up over the fewest connections; the ideal row is linear scaling.\n")
-	for _, s := range ss {
-		fmt.Fprintf(w, "\n### %s\n\n", s.Title())
-		header := []string{"driver"}
-		for _, x := range s.Xs {
-			header = append(header, s.Key+"="+strconv.FormatFloat(x, 'g', -1, 64))
-		}
-		var rows [][]string
-		for _, l := range s.Lines {
-			line := []string{l.Name}
-			for _, x := range s.Xs {
-				v := "-"
-				for i, p := range l.Points {
-					if p.X == x {
-						v = fmt.Sprintf("%s (%s)", FormatValue(p.Cell.Ops.Center), FormatRatio(s.Speedup(l, i)))
-					}
-				}
-				line = append(line, v)
-			}
-			rows = append(rows, line)
-		}
-		ideal := []string{"ideal"}
-		for _, x := range s.Xs {
-			ideal = append(ideal, "("+FormatRatio(s.Ideal(x))+")")
-		}
-		mdTable(w, header, append(rows, ideal))
-	}
-}
-
 func writeEnvMarkdown(w io.Writer, groups []EnvGroup) {
 	if len(groups) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n## Environment\n")
-	for _, g := range groups {
-		fmt.Fprintf(w, "\n### %s\n\n", g.Title)
-		var rows [][]string
-		for _, l := range g.Lines {
-			rows = append(rows, []string{l.Key, l.Value})
-		}
-		mdTableAligned(w, []string{"setting", "value"}, rows, 2)
+	for _, g := range envGrids(groups) {
+		writeGridMarkdown(w, "###", g)
 	}
 }
 
-// mdTable writes a Markdown table: the first column left-aligned, the
-// others right-aligned.
-func mdTable(w io.Writer, header []string, rows [][]string) { mdTableAligned(w, header, rows, 1) }
+// writeGridMarkdown writes g under a heading of the given level.
+func writeGridMarkdown(w io.Writer, level string, g textGrid) {
+	fmt.Fprintf(w, "\n%s %s\n\n", level, g.Title)
+	rows := make([][]string, len(g.Rows))
+	for i, r := range g.Rows {
+		for _, c := range r {
+			v := c.Text
+			if c.Bold {
+				v = "**" + v + "**"
+			}
+			if c.Note != "" {
+				v = strings.TrimSpace(v + " " + c.Note)
+			}
+			rows[i] = append(rows[i], v)
+		}
+	}
+	mdTableAligned(w, g.Header, rows, g.Left)
+}
 
 // mdTableAligned writes a Markdown table whose first left columns are
 // left-aligned and the others right-aligned.
