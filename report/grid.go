@@ -89,15 +89,17 @@ func floorGrids(ds []FloorDistance) []textGrid {
 			}
 		}
 		cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
+		times := map[[2]string]float64{}
+		for _, d := range sub {
+			times[[2]string{d.Cell.Row(), d.Cell.Column()}] = d.Times
+		}
 		g := textGrid{Title: db, Header: append([]string{"workload"}, cols...), Left: 1}
 		for _, row := range groupBy(sub, func(d FloorDistance) string { return d.Cell.Row() }) {
 			line := []gridCell{label(row)}
 			for _, col := range cols {
 				v := label("-")
-				for _, d := range sub {
-					if d.Cell.Row() == row && d.Cell.Column() == col {
-						v = label(FormatRatio(d.Times))
-					}
+				if x, ok := times[[2]string{row, col}]; ok {
+					v = label(FormatRatio(x))
 				}
 				line = append(line, v)
 			}

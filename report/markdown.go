@@ -120,6 +120,9 @@ func mdTableAligned(w io.Writer, header []string, rows [][]string, left int) {
 
 // mdEscape makes s safe inside a Markdown table cell.
 func mdEscape(s string) string {
+	if !strings.ContainsAny(s, "|\n<") {
+		return s
+	}
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;").Replace(s)
 }
 

@@ -60,6 +60,8 @@ type Summary struct {
 	Stats map[string]Stat
 	// Config is the file configuration the cell's first run ran under.
 	Config []Config
+	// row and col cache Row and Column.
+	row, col string
 }
 
 // Config is one configuration line of a results file.
@@ -86,11 +88,19 @@ func newStat(vals []float64) Stat {
 }
 
 // Column returns the column label of the cell: driver/api.
-func (s Summary) Column() string { return s.Keys["driver"] + "/" + s.Keys["api"] }
+func (s Summary) Column() string {
+	if s.col != "" {
+		return s.col
+	}
+	return s.Keys["driver"] + "/" + s.Keys["api"]
+}
 
 // Row returns the row label of the cell: the workload and any keys other
 // than db, driver and api.
 func (s Summary) Row() string {
+	if s.row != "" {
+		return s.row
+	}
 	row := s.Workload
 	for _, kv := range strings.Split(s.Name, "/")[1:] {
 		k, _, _ := strings.Cut(kv, "=")
@@ -158,6 +168,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 			s.Medians[unit] = st.Median
 			s.Stats[unit] = st
 		}
+		s.row, s.col = s.Row(), s.Column()
 		out = append(out, s)
 	}
 	return out
