@@ -216,6 +216,7 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
+	headroom(p, len(b.Series), k > 1 || b.Series[0].Name != "")
 	// The data area's width in points gives the bar width.
 	area := p.DataCanvas(dc)
 	perUnit := float64(area.Max.X-area.Min.X) / (p.X.Max - p.X.Min)
@@ -223,6 +224,14 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 		bc.Width = vg.Length(step * perUnit * 0.92)
 	}
 	return nil
+}
+
+// headroom raises the top of the y axis to keep the legend, top right,
+// clear of the data.
+func headroom(p *plot.Plot, entries int, legend bool) {
+	if legend && entries > 0 {
+		p.Y.Max += (p.Y.Max - p.Y.Min) * (0.04 + 0.07*float64(entries))
+	}
 }
 
 // rotateLabels reports whether category labels would overlap unless
@@ -283,6 +292,7 @@ func (c *Chart) addLines(p *plot.Plot) error {
 		}
 	}
 	p.Y.Min = 0
+	headroom(p, len(c.Lines), true)
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
 	}
