@@ -111,6 +111,22 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 		t.Errorf("the results path is not printed:\n%s", stdout)
 	}
 	assertEmpty(t, tmp)
+	base := strings.TrimSuffix(out, ".txt")
+	if !strings.Contains(stdout.String(), "reports: "+base+".md, "+base+".html") {
+		t.Errorf("the report paths are not printed:\n%s", stdout)
+	}
+	for _, ext := range []string{".md", ".html"} {
+		b, err := os.ReadFile(base + ext)
+		if err != nil {
+			t.Errorf("report beside the results: %v", err)
+			continue
+		}
+		for _, want := range []string{"mattn/sql", "modernc/sql", "SimpleQueryRow", "classic · sqlite", "mattn-module"} {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %q", base+ext, want)
+			}
+		}
+	}
 
 	bs := exec.Command("go", "tool", "benchstat", "-col", "/driver", out)
 	bs.Dir = env.Dir

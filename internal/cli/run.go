@@ -435,6 +435,17 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout)
 	}
 	fmt.Fprintf(env.Stdout, "\nresults: %s (%d runs)\n", w.Name(), outcome.Runs)
+	if len(done) > 0 {
+		r := report.New(done, failed, workloadInfo)
+		r.Sources = []string{filepath.Base(w.Name())}
+		written, err := writeReports(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
+		if len(written) > 0 {
+			fmt.Fprintf(env.Stdout, "reports: %s\n", strings.Join(written, ", "))
+		}
+		if err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	switch {
 	case runErr != nil:
 		return runErr
