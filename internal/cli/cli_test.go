@@ -82,7 +82,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, zombiezen)`},
-		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload "Nope" (valid: SimpleQuery, PreparedQuery,`},
+		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, classic, suite, SimpleQuery, PreparedQuery,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
