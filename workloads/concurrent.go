@@ -39,7 +39,7 @@ func concurrentWorkloads() []bench.Workload {
 			bench.Workload{
 				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs",
 				Describe: func(d bench.Dialect) string {
-					return fmt.Sprintf("`%s` through one prepared statement shared by %d goroutines on a pool of %d connections", concurrentNoop(d), n, n)
+					return "`" + concurrentNoop(d) + "` through one prepared statement shared by " + sharers(n)
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
 					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s bench.Stmt) func(int) error {
@@ -50,7 +50,7 @@ func concurrentWorkloads() []bench.Workload {
 			bench.Workload{
 				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries",
 				Describe: func(d bench.Dialect) string {
-					return fmt.Sprintf("`%s` through one prepared statement and the one-row call, shared by %d goroutines on a pool of %d connections; the operation number is echoed and checked with 'foobar'", concurrentEcho(d), n, n)
+					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; the operation number is echoed and checked with 'foobar'"
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
 					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s bench.Stmt) func(int) error {
@@ -70,6 +70,15 @@ func concurrentWorkloads() []bench.Workload {
 		ws[i].Teardown = func(bench.Env) error { return nil }
 	}
 	return ws
+}
+
+// sharers says who shares the statement: n goroutines on a pool of n
+// connections.
+func sharers(n int) string {
+	if n == 1 {
+		return "1 goroutine on a pool of 1 connection"
+	}
+	return fmt.Sprintf("%d goroutines on a pool of %d connections", n, n)
 }
 
 // concurrentRun opens a pool of n connections, prepares q once on it, and

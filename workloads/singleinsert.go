@@ -123,7 +123,7 @@ func singleInsertWorkloads() []bench.Workload {
 				Name: "SingleInsert", Keys: "data=" + data + "/conns=" + strconv.Itoa(n),
 				Family: insertFamily, Ops: 100_000, Unit: "rows",
 				Describe: func(d bench.Dialect) string {
-					return fmt.Sprintf("`%s` autocommitted, one row per operation, %s data, %d clients each with its own connection and prepared statement; row count and checksum verified", singleInsert(d), data, n)
+					return fmt.Sprintf("`%s` autocommitted, one row per operation, %s data, %s; row count and checksum verified", singleInsert(d), data, clients(n))
 				},
 				Setup: func(bench.Env) error { return nil },
 				Begin: func(e bench.Env) (bench.Run, error) { return singleInsertRun(e, n, random) },
@@ -134,6 +134,14 @@ func singleInsertWorkloads() []bench.Workload {
 		}
 	}
 	return ws
+}
+
+// clients says how many clients insert.
+func clients(n int) string {
+	if n == 1 {
+		return "1 client with its own connection and prepared statement"
+	}
+	return fmt.Sprintf("%d clients, each with its own connection and prepared statement", n)
 }
 
 // singleInsertRun recreates the table, opens n clients and prepares the
