@@ -17,3 +17,7 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindMaria
 func TestOnMariaDB(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.MariaDB, "mysql", "mysql-interp")
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+}

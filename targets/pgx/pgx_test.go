@@ -17,3 +17,7 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostg
 func TestOnPostgres(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.Postgres, "pgx", "pgx-native")
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "pgx-native", targettest.OnServer(srv, bench.Postgres, "tcp"))
+}
