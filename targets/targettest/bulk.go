@@ -86,4 +86,3 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 		}
 	})
 }
-
