@@ -28,9 +28,11 @@ func NewRowGen(cols, width int) RowGen {
 	return RowGen{pool: pool(), cols: cols, width: width, d: d, mhi: hi + carry, mlo: lo}
 }
 
-// Cols and Width return the shape.
-func (g *RowGen) Cols() int  { return g.cols }
-func (g *RowGen) Width() int { return g.width } //nolint:revive // documented with Cols
+// Cols returns the number of columns of a row.
+func (g *RowGen) Cols() int { return g.cols }
+
+// Width returns the length of every value.
+func (g *RowGen) Width() int { return g.width }
 
 // mod returns x % g.d.
 func (g *RowGen) mod(x uint64) uint64 {
