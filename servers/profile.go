@@ -146,7 +146,7 @@ func mariadbVarNames() []string {
 		"version", "innodb_flush_log_at_trx_commit", "innodb_buffer_pool_size",
 		"innodb_buffer_pool_instances", "innodb_log_buffer_size", "innodb_doublewrite",
 		"innodb_flush_method", "sync_binlog", "max_allowed_packet", "max_connections",
-		"sql_mode", "character_set_server", "performance_schema",
+		"sql_mode", "character_set_server", "performance_schema", "local_infile",
 	}
 }
 

@@ -69,7 +69,8 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool} // database/sql: a *sql.DB serves many goroutines
+	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -103,11 +104,11 @@ func catalog() []Spec {
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
-			Caps:   pooled},
+			Caps:   loads},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",
-			Caps:   pooled},
+			Caps:   loads},
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql through database/sql (godrv)",
@@ -122,14 +123,15 @@ func catalog() []Spec {
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
-			Caps:   pooled},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy}},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
 			Caps:   pooled},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
-			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
+			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
+			Caps:   []bench.Cap{bench.CapCopy}},
 		// The transport floor: no database, no driver module (the standard
 		// library's net and net/http), sinks started inside the runner.
 		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",

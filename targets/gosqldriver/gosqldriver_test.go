@@ -21,3 +21,7 @@ func TestOnMariaDB(t *testing.T) {
 func TestDetectsCorruptedResults(t *testing.T) {
 	targettest.DetectsCorruptedResults(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+}

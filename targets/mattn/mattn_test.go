@@ -21,3 +21,7 @@ func TestSuiteDetectsWrongData(t *testing.T) {
 func TestSuiteEnforcesForeignKeys(t *testing.T) {
 	targettest.SuiteEnforcesForeignKeys(t, "mattn", targettest.SQLite)
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "mattn", targettest.SQLite)
+}

@@ -25,3 +25,7 @@ func TestDetectsCorruptedResults(t *testing.T) {
 		})
 	}
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "pgx-native", targettest.OnServer(srv, bench.Postgres, "tcp"))
+}
