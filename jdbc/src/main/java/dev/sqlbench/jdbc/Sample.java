@@ -1,0 +1,19 @@
+package dev.sqlbench.jdbc;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one timed run measured.
+ *
+ * @param n the number of operations timed
+ * @param elapsedNanos the wall time of the n operations
+ * @param bytes heap bytes the operating threads allocated during the run
+ * @param latency the latencies of the sampled operations, in nanoseconds
+ */
+public record Sample(int n, long elapsedNanos, long bytes, Histogram latency) {
+
+    /** Returns the mean time per operation in nanoseconds. */
+    public double nsPerOp() {
+        return (double) elapsedNanos / n;
+    }
+}
