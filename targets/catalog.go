@@ -7,6 +7,7 @@ package targets
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +40,19 @@ type Spec struct {
 	// Desc says in one line what the target is and how it maps the
 	// workloads' simple and prepared calls.
 	Desc string
+	// JVM is set for targets of the JDBC runner (jdbc/, Java): built with
+	// Maven into one jar and run on a JVM, one process per Group. Module is
+	// then the driver's Maven coordinates.
+	JVM bool
+	// Nets lists the transports to a server the target can use; nil means
+	// every one.
+	Nets []string
+}
+
+// RunsOver reports whether the target can connect over transport net ("tcp",
+// "unix"; "" for SQLite, which has none).
+func (s Spec) RunsOver(net string) bool {
+	return net == "" || s.Nets == nil || slices.Contains(s.Nets, net)
 }
 
 // Key returns the result-name keys of the target: db, driver and api.
@@ -50,6 +64,7 @@ func (s Spec) Key() string {
 const (
 	APISQL    = "sql"
 	APINative = "native"
+	APIJDBC   = "jdbc"
 )
 
 // catalog is the whole table, in display order.
@@ -106,6 +121,20 @@ func catalog() []Spec {
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
+		// The JDBC baseline: one JVM per target, so that no driver's code
+		// shares a call site (and its JIT profile) with another's.
+		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
+			Module: "com.mysql:mysql-connector-j", Nets: []string{"tcp"},
+			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; tcp only (a unix socket needs a third-party socket factory)"},
+		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true,
+			Module: "org.mariadb.jdbc:mariadb-java-client",
+			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
+		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
+			Module: "org.postgresql:postgresql", Nets: []string{"tcp"},
+			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; tcp only (a unix socket needs junixsocket)"},
+		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
+			Module: "org.xerial:sqlite-jdbc",
+			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
 	}
 }
 

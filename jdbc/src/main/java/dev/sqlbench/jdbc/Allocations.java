@@ -3,7 +3,8 @@ package dev.sqlbench.jdbc;
 import java.lang.management.ManagementFactory;
 
 /**
- * Heap bytes allocated by the calling thread, from HotSpot's per-thread
+ * Heap bytes allocated by the calling thread (and its CPU time, a
+ * diagnostic), from HotSpot's per-thread
  * counter (com.sun.management.ThreadMXBean.getThreadAllocatedBytes). It
  * counts what the thread allocated, whether or not it was collected since;
  * it cannot count objects (so no allocs/op), nor what other threads allocate
@@ -27,6 +28,11 @@ public final class Allocations {
     /** Whether this JVM counts allocated bytes per thread. */
     public static boolean supported() {
         return MX != null;
+    }
+
+    /** Returns the CPU time the calling thread has used so far in nanoseconds, or 0 when unsupported. */
+    public static long cpuNanos() {
+        return MX == null || !MX.isCurrentThreadCpuTimeSupported() ? 0 : MX.getCurrentThreadCpuTime();
     }
 
     /** Returns the bytes the calling thread has allocated so far, or 0 when unsupported. */

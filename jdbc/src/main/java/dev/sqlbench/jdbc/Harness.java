@@ -46,6 +46,7 @@ public final class Harness {
         int next = first + rng.nextInt(Math.min(SAMPLE_GAP, n));
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         long bytes0 = Allocations.current();
+        long cpu0 = Allocations.cpuNanos();
         long start = System.nanoTime();
         for (int i = first; i < end; i++) {
             if (i != next) {
@@ -66,8 +67,9 @@ public final class Harness {
             next = i + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
         }
         long elapsed = System.nanoTime() - start;
+        long cpu = Allocations.cpuNanos() - cpu0;
         long bytes = Allocations.current() - bytes0;
-        return new Sample(n, elapsed, bytes, h);
+        return new Sample(n, elapsed, bytes, h, cpu);
     }
 
     /** An operation failed; the message names it, the cause says why. */

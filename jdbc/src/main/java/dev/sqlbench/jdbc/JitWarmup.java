@@ -15,7 +15,7 @@ package dev.sqlbench.jdbc;
  */
 public record JitWarmup(long minOps, long minMillis, long maxMillis) {
     /** The defaults: see the README. */
-    public static final JitWarmup DEFAULT = new JitWarmup(20_000, 2_000, 20_000);
+    public static final JitWarmup DEFAULT = new JitWarmup(20_000, 0, 10_000);
 
     /** Returns the warm-up the system properties ask for, or the default. */
     public static JitWarmup fromProperties() {

@@ -158,6 +158,8 @@ public final class Server {
             }
             Sample s = measure(c, req.warmup, req.n);
             out.println(ResultLine.format(req.name, s));
+            log.printf("ran %s on %s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target, s.n(), s.nsPerOp(),
+                    (double) s.cpuNanos() / s.n());
         } catch (Exception e) {
             closeCell(key);
             throw e;
