@@ -49,19 +49,35 @@ public final class Server {
                 if (line.isBlank()) {
                     continue;
                 }
-                try {
-                    handle(line);
-                    out.println(OK);
-                } catch (Exception | LinkageError e) {
-                    out.println(FAIL + scrub(describe(e)));
-                }
-                out.flush();
+                respond(line);
                 if (out.checkError()) {
                     throw new IOException("write reply: output closed");
                 }
             }
         } finally {
             closeAll();
+        }
+    }
+
+    /** Answers one request line, status line included, and flushes the answer. */
+    void respond(String line) {
+        try {
+            handle(line);
+            out.println(OK);
+        } catch (Exception | LinkageError e) {
+            out.println(FAIL + scrub(describe(e)));
+        }
+        out.flush();
+    }
+
+    /** Closes every open cell, as the end of the input does. */
+    void closeAll() {
+        for (String k : Set.copyOf(cells.keySet())) {
+            try {
+                closeCell(k);
+            } catch (Exception e) {
+                log.println("close cell " + k.replace('\u0000', ' ') + ": " + scrub(describe(e)));
+            }
         }
     }
 
@@ -220,16 +236,6 @@ public final class Server {
             c.workload().teardown(c.conn(), c.dialect());
         } finally {
             c.conn().close();
-        }
-    }
-
-    private void closeAll() {
-        for (String k : Set.copyOf(cells.keySet())) {
-            try {
-                closeCell(k);
-            } catch (Exception e) {
-                log.println("close cell " + k.replace('\u0000', ' ') + ": " + scrub(describe(e)));
-            }
         }
     }
 
