@@ -55,6 +55,13 @@ type Config struct {
 	// Server is where a server target connects; each target formats it in
 	// its own driver's DSN syntax.
 	Server Endpoint
+	// Pool, when above 1, asks a target with CapPool for a Conn that Pool
+	// goroutines may use at once; other targets ignore it.
+	Pool int
+	// Session holds the statements a target with CapPool runs on every new
+	// connection of its pool (the dialect's session settings), since the
+	// pool opens connections by itself.
+	Session []string
 }
 
 // Endpoint is a database server reached over one transport, in a form every

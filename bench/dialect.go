@@ -13,19 +13,36 @@ const (
 	SQLite   DB = "sqlite"
 	MariaDB  DB = "mariadb"
 	Postgres DB = "postgres"
+	// Loopback is not a database but the transport floor: raw TCP and
+	// HTTP/1.1 to a sink in the runner process on 127.0.0.1, the limit under
+	// every networked number. It speaks no SQL; only workloads that name it
+	// in Workload.Only run on it.
+	Loopback DB = "loopback"
 )
 
-// AllDBs lists every database family in display order.
+// AllDBs lists every SQL database family in display order: the databases a
+// workload without Only runs on. Loopback is not among them.
 func AllDBs() []DB { return []DB{SQLite, MariaDB, Postgres} }
+
+// KnownDBs lists every family a target can speak: the SQL databases, then
+// Loopback.
+func KnownDBs() []DB { return append(AllDBs(), Loopback) }
+
+// SQL reports whether db is a SQL database (not the transport floor).
+func (db DB) SQL() bool { return db != Loopback }
+
+// Server reports whether db is reached over a network transport: MariaDB
+// and PostgreSQL, whose numbers the transport floor bounds.
+func (db DB) Server() bool { return db == MariaDB || db == Postgres }
 
 // ParseDB returns the DB named s.
 func ParseDB(s string) (DB, error) {
-	for _, d := range AllDBs() {
+	for _, d := range KnownDBs() {
 		if string(d) == s {
 			return d, nil
 		}
 	}
-	return "", fmt.Errorf("unknown database %q (valid: sqlite, mariadb, postgres)", s)
+	return "", fmt.Errorf("unknown database %q (valid: sqlite, mariadb, postgres, loopback)", s)
 }
 
 // Dialect holds what differs in SQL text between databases.
@@ -63,6 +80,9 @@ func DialectOf(db DB) Dialect {
 		return Dialect{DB: db, NoopExec: "SET sqlbench.test_var = 1", Version: "SHOW server_version", dollar: true}
 	case MariaDB:
 		return Dialect{DB: db, NoopExec: "SET @test_var=1", Version: "SELECT VERSION()"}
+	case Loopback:
+		// No SQL at all: the floor targets' SQL methods fail.
+		return Dialect{DB: db}
 	default:
 		return Dialect{DB: SQLite, NoopExec: "SELECT 1", Version: "SELECT sqlite_version()", Setup: SQLiteSetup()}
 	}

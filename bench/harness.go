@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -23,8 +26,10 @@ type Sample struct {
 	// during the run (runtime.MemStats deltas).
 	Bytes, Allocs uint64
 	// Latency holds the latencies of the sampled operations (see
-	// SampleGap), in nanoseconds.
+	// SampleGap), in nanoseconds; nil for a Batch run.
 	Latency *hdrhistogram.Histogram
+	// BytesPerOp is the run's payload per operation (Run.BytesPerOp).
+	BytesPerOp float64
 }
 
 // NsPerOp returns the mean time per operation in nanoseconds.
@@ -36,12 +41,28 @@ func NewLatencyHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(1, maxLatency, 3)
 }
 
-// Warm runs operations [0, n) of op untimed.
-func Warm(op func(int) error, n int) error {
-	for i := 0; i < n; i++ {
-		if err := op(i); err != nil {
-			return fmt.Errorf("warm-up operation %d: %w", i, err)
+// Warm runs operations [0, n) of r untimed, in the same manner as Measure.
+func Warm(r Run, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	var err error
+	switch {
+	case r.Batch != nil:
+		err = r.Batch(0, n)
+	case r.Parallel != nil:
+		err = runParallel(r.Parallel, 0, n, nil)
+	case r.Op != nil:
+		for i := 0; i < n && err == nil; i++ {
+			if err = r.Op(i); err != nil {
+				err = fmt.Errorf("operation %d: %w", i, err)
+			}
 		}
+	default:
+		return errors.New("run has no operations")
+	}
+	if err != nil {
+		return fmt.Errorf("warm-up: %w", err)
 	}
 	return nil
 }
@@ -55,25 +76,73 @@ func Warm(op func(int) error, n int) error {
 // under-sampled.
 const SampleGap = 8
 
-// Measure times operations [first, first+n) of op. The run's elapsed time
-// comes from two clock reads around the whole loop; the latency of a random
-// 1 in SampleGap operations goes into h (which is reset first). Memory
-// statistics are read before and after the loop. An error from op ends the
-// run: a failed run has no sample.
-func Measure(op func(int) error, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
+// Measure times operations [first, first+n) of r. The run's elapsed time
+// comes from two clock reads around the whole run (Finish included); the
+// latency of a random 1 in SampleGap operations goes into h (which is reset
+// first). Memory statistics are read before and after. An error from an
+// operation ends the run: a failed run has no sample.
+func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 	h.Reset()
-	rng := rand.New(rand.NewPCG(uint64(n), SampleGap))
-	gap := func() int { return 1 + rng.IntN(2*SampleGap-1) }
+	var hs []*hdrhistogram.Histogram
+	if len(r.Parallel) > 0 {
+		hs = make([]*hdrhistogram.Histogram, len(r.Parallel))
+		hs[0] = h
+		for i := 1; i < len(hs); i++ {
+			hs[i] = NewLatencyHistogram()
+		}
+	}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	start := time.Now()
+	var err error
+	switch {
+	case r.Batch != nil:
+		err = r.Batch(first, n)
+	case r.Parallel != nil:
+		err = runParallel(r.Parallel, first, n, hs)
+	case r.Op != nil:
+		err = sequential(r.Op, first, n, h)
+	default:
+		err = errors.New("run has no operations")
+	}
+	if err == nil && r.Finish != nil {
+		if err = r.Finish(); err != nil {
+			err = fmt.Errorf("finish: %w", err)
+		}
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return Sample{}, err
+	}
+	s := Sample{
+		N:          n,
+		Elapsed:    elapsed,
+		Bytes:      after.TotalAlloc - before.TotalAlloc,
+		Allocs:     after.Mallocs - before.Mallocs,
+		BytesPerOp: r.BytesPerOp,
+	}
+	if r.Batch == nil {
+		for _, o := range hs[min(1, len(hs)):] {
+			h.Merge(o)
+		}
+		s.Latency = h
+	}
+	return s, nil
+}
+
+// sequential is the loop of a plain run; it adds nothing to an unsampled
+// operation but a comparison.
+func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram) error {
+	rng := rand.New(rand.NewPCG(uint64(n), SampleGap))
 	end := first + n
 	next := first + rng.IntN(min(SampleGap, n)) // at least one sample per run
 	start := time.Now()
 	for i := first; i < end; i++ {
 		if i != next {
 			if err := op(i); err != nil {
-				return Sample{}, fmt.Errorf("operation %d: %w", i-first, err)
+				return fmt.Errorf("operation %d: %w", i-first, err)
 			}
 			continue
 		}
@@ -81,18 +150,55 @@ func Measure(op func(int) error, first, n int, h *hdrhistogram.Histogram) (Sampl
 		err := op(i)
 		d := int64(time.Since(start) - t0)
 		if err != nil {
-			return Sample{}, fmt.Errorf("operation %d: %w", i-first, err)
+			return fmt.Errorf("operation %d: %w", i-first, err)
 		}
 		_ = h.RecordValue(min(d, maxLatency)) // cannot fail: within range
-		next = i + gap()
+		next = i + 1 + rng.IntN(2*SampleGap-1)
 	}
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return Sample{
-		N:       n,
-		Elapsed: elapsed,
-		Bytes:   after.TotalAlloc - before.TotalAlloc,
-		Allocs:  after.Mallocs - before.Mallocs,
-		Latency: h,
-	}, nil
+	return nil
+}
+
+// runParallel runs ops [first, first+n) on one goroutine per function in
+// ops, each taking the next number from a shared counter; hs, when set,
+// holds one histogram per goroutine. The first error stops every goroutine.
+func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram) error {
+	var (
+		claim  atomic.Int64
+		failed atomic.Bool
+		wg     sync.WaitGroup
+		errs   = make([]error, len(ops))
+	)
+	claim.Store(int64(first))
+	end := int64(first + n)
+	start := time.Now()
+	for w, op := range ops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(n)+uint64(w)<<32, SampleGap))
+			sample := rng.IntN(SampleGap)
+			for k := 0; !failed.Load(); k++ {
+				i := claim.Add(1) - 1
+				if i >= end {
+					return
+				}
+				var err error
+				if hs != nil && k == sample {
+					t0 := time.Since(start)
+					err = op(int(i))
+					_ = hs[w].RecordValue(min(int64(time.Since(start)-t0), maxLatency))
+					sample = k + 1 + rng.IntN(2*SampleGap-1)
+				} else {
+					err = op(int(i))
+				}
+				if err != nil {
+					errs[w] = fmt.Errorf("client %d, operation %d: %w", w, int(i)-first, err)
+					failed.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

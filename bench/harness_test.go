@@ -2,14 +2,18 @@ package bench
 
 import (
 	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestMeasureRunsEveryOperationOnce(t *testing.T) {
 	var seen []int
 	op := func(i int) error { seen = append(seen, i); return nil }
 	h := NewLatencyHistogram()
-	s, err := Measure(op, 5, 10, h)
+	s, err := Measure(Run{Op: op}, 5, 10, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +30,7 @@ func TestMeasureRunsEveryOperationOnce(t *testing.T) {
 
 func TestMeasureSamplesOneInSampleGapOperations(t *testing.T) {
 	const n = 100_000
-	s, err := Measure(func(int) error { return nil }, 0, n, NewLatencyHistogram())
+	s, err := Measure(Run{Op: func(int) error { return nil }}, 0, n, NewLatencyHistogram())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +50,7 @@ func TestMeasureStopsAtFirstError(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := Measure(op, 0, 100, NewLatencyHistogram())
+	_, err := Measure(Run{Op: op}, 0, 100, NewLatencyHistogram())
 	if !errors.Is(err, wrong) || calls != 4 {
 		t.Fatalf("err=%v after %d calls; want the op's error after 4", err, calls)
 	}
@@ -56,7 +60,7 @@ var sink []byte
 
 func TestMeasureCountsAllocations(t *testing.T) {
 	op := func(int) error { sink = make([]byte, 1024); return nil }
-	s, err := Measure(op, 0, 1000, NewLatencyHistogram())
+	s, err := Measure(Run{Op: op}, 0, 1000, NewLatencyHistogram())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +74,7 @@ func TestMeasureCountsAllocations(t *testing.T) {
 
 func TestWarmRunsUntimedOperations(t *testing.T) {
 	n := 0
-	if err := Warm(func(int) error { n++; return nil }, 7); err != nil || n != 7 {
+	if err := Warm(Run{Op: func(int) error { n++; return nil }}, 7); err != nil || n != 7 {
 		t.Fatalf("Warm ran %d operations (err %v), want 7", n, err)
 	}
 }
@@ -95,7 +99,81 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	noop := func(int) error { return nil }
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := Measure(noop, 0, b.N, h); err != nil {
+	if _, err := Measure(Run{Op: noop}, 0, b.N, h); err != nil {
 		b.Fatal(err)
+	}
+}
+
+func TestParallelRunsEveryOperationOnce(t *testing.T) {
+	const clients, n = 4, 10_000
+	var mu sync.Mutex
+	seen := make([]int, n+100)
+	perClient := make([]int, clients)
+	ops := make([]func(int) error, clients)
+	for w := range ops {
+		ops[w] = func(i int) error {
+			mu.Lock()
+			seen[i]++
+			perClient[w]++
+			mu.Unlock()
+			return nil
+		}
+	}
+	s, err := Measure(Run{Parallel: ops}, 100, n, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range seen {
+		if want := map[bool]int{true: 1, false: 0}[i >= 100]; c != want {
+			t.Fatalf("operation %d ran %d times, want %d", i, c, want)
+		}
+	}
+	if s.N != n || s.Latency.TotalCount() < n/(2*SampleGap) {
+		t.Fatalf("N = %d, %d latencies sampled", s.N, s.Latency.TotalCount())
+	}
+}
+
+func TestParallelStopsAtFirstError(t *testing.T) {
+	var ran atomic.Int64
+	ops := []func(int) error{
+		func(i int) error { ran.Add(1); return nil },
+		func(i int) error {
+			ran.Add(1)
+			if i > 50 {
+				return errors.New("boom")
+			}
+			return nil
+		},
+	}
+	_, err := Measure(Run{Parallel: ops}, 0, 1_000_000, NewLatencyHistogram())
+	if err == nil || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "client 1") {
+		t.Fatalf("err = %v, want client 1's boom", err)
+	}
+	if ran.Load() > 500_000 {
+		t.Fatalf("%d operations ran after the failure", ran.Load())
+	}
+}
+
+func TestBatchAndFinishAreTimedOnce(t *testing.T) {
+	var got [2]int
+	finished := 0
+	r := Run{
+		Batch:      func(first, n int) error { got = [2]int{first, n}; time.Sleep(2 * time.Millisecond); return nil },
+		Finish:     func() error { finished++; time.Sleep(2 * time.Millisecond); return nil },
+		BytesPerOp: 10,
+	}
+	s, err := Measure(r, 5, 1000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != [2]int{5, 1000} || finished != 1 {
+		t.Fatalf("batch %v, finish ran %d times", got, finished)
+	}
+	if s.Elapsed < 4*time.Millisecond || s.Latency != nil || s.BytesPerOp != 10 {
+		t.Fatalf("sample %+v: want both calls timed, no latencies, the payload kept", s)
+	}
+	r.Finish = func() error { return errors.New("commit refused") }
+	if _, err := Measure(r, 0, 10, NewLatencyHistogram()); err == nil || !strings.Contains(err.Error(), "finish: commit refused") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -25,8 +25,8 @@ func RegisterWorkload(w Workload) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	for _, have := range reg.workloads {
-		if have.Name == w.Name {
-			panic("bench: workload registered twice: " + w.Name)
+		if have.ID() == w.ID() {
+			panic("bench: workload registered twice: " + w.ID())
 		}
 	}
 	reg.workloads = append(reg.workloads, w)
@@ -39,12 +39,12 @@ func Workloads() []Workload {
 	return append([]Workload(nil), reg.workloads...)
 }
 
-// LookupWorkload returns the workload called name.
-func LookupWorkload(name string) (Workload, bool) {
+// LookupWorkload returns the workload whose ID is id.
+func LookupWorkload(id string) (Workload, bool) {
 	reg.mu.RLock()
 	defer reg.mu.RUnlock()
 	for _, w := range reg.workloads {
-		if w.Name == name {
+		if w.ID() == id {
 			return w, true
 		}
 	}

@@ -9,9 +9,16 @@ import (
 // Workload is one benchmark, written once against Conn so that it runs on
 // every target. A cell is one workload on one target; a cell is set up once
 // and then timed in several runs.
+//
+// A workload that is one point of a sweep (a concurrency level, a row size)
+// or one path of several (prepared insert, COPY) shares its Name with its
+// siblings and differs in Keys; ID names it uniquely.
 type Workload struct {
 	// Name is the benchmark name, the first element of a result name.
 	Name string
+	// Keys, when set, are further key=value elements of the result name,
+	// slash-separated ("shape=3x8/path=copy"); they follow the target's keys.
+	Keys string
 	// Family groups workloads that are reported in one table.
 	Family string
 	// Describe says in one line what the workload does on dialect d.
@@ -22,32 +29,48 @@ type Workload struct {
 	Unit string
 	// Setup prepares the database for the workload once per cell. It is not
 	// timed.
-	Setup func(ctx context.Context, c Conn, d Dialect) error
-	// Begin prepares one run (prepared statements, expected values). The
-	// returned Run's Op is what the harness times.
-	Begin func(c Conn, d Dialect) (Run, error)
+	Setup func(e Env) error
+	// Begin prepares one run (prepared statements, expected values, extra
+	// connections). The returned Run's operations are what the harness
+	// times.
+	Begin func(e Env) (Run, error)
 	// Teardown drops what Setup created; it runs when the cell closes.
-	Teardown func(c Conn, d Dialect) error
+	Teardown func(e Env) error
 	// Only, when set, lists the databases the workload runs on; nil means
-	// every database.
+	// every SQL database (AllDBs). Loopback runs only what names it here.
 	Only []DB
+	// Needs, when set, is the capability a target must have to run the
+	// workload (see the Cap constants); targets without it are not planned.
+	Needs Cap
+	// Whole marks a workload whose run must not be split into slices
+	// spread over the session (see orchestrate.Schedule): a run that is one
+	// transaction or one stream, such as a bulk insert.
+	Whole bool
+	// MinScale, when set, is the smallest --scale at which the workload is
+	// planned: a variant too big for a smoke run (a 1 GB message) sets 1,
+	// so that it runs only at the published size. The shared target tests
+	// (targettest) leave such workloads to their own package's tests.
+	MinScale float64
 }
 
-// RunsOn reports whether the workload runs on db.
+// PlannedAt reports whether the workload is planned in a run at scale s.
+func (w Workload) PlannedAt(s float64) bool { return s >= w.MinScale }
+
+// ID returns the workload's unique name: Name, then Keys.
+func (w Workload) ID() string {
+	if w.Keys == "" {
+		return w.Name
+	}
+	return w.Name + "/" + w.Keys
+}
+
+// RunsOn reports whether the workload runs on db: on every SQL database
+// when Only is nil, else on those Only lists.
 func (w Workload) RunsOn(db DB) bool {
 	if w.Only == nil {
-		return true
+		return db.SQL()
 	}
 	return slices.Contains(w.Only, db)
-}
-
-// Run is one timed run of a workload.
-type Run struct {
-	// Op performs operation i of the run and checks its result. A result
-	// that differs from what the workload wrote is an error: the cell fails.
-	Op func(i int) error
-	// End releases what Begin prepared. It may be nil.
-	End func() error
 }
 
 // OpsAt returns the operation count of one run at scale s: at least 1.
@@ -57,4 +80,68 @@ func (w Workload) OpsAt(s float64) int {
 		n = 1
 	}
 	return n
+}
+
+// Cap is an ability some targets have beyond Conn, named in the target
+// catalogue and checked by the catalogue's tests.
+type Cap string
+
+// Capabilities.
+const (
+	// CapPool: the Opener honours Config.Pool, returning a Conn (and Stmts)
+	// that many goroutines may use at once.
+	CapPool Cap = "pool"
+	// CapCopy: the Conn implements Copier (PostgreSQL COPY FROM STDIN).
+	CapCopy Cap = "copy"
+	// CapLoad: the Conn implements Loader (MySQL LOAD DATA LOCAL INFILE).
+	CapLoad Cap = "load"
+	// CapWire: the Conn implements Wire (the transport-floor target over
+	// raw TCP).
+	CapWire Cap = "wire"
+	// CapHTTP: the Conn implements Poster (the transport-floor target over
+	// HTTP/1.1).
+	CapHTTP Cap = "http"
+)
+
+// Env is what a workload's functions are given: the cell's connection and
+// dialect, and a way to open more connections of the same target.
+type Env struct {
+	// Ctx is cancelled when the run is abandoned.
+	Ctx context.Context
+	// Conn is the cell's connection, open for the cell's lifetime.
+	Conn Conn
+	// Dialect is the cell's database dialect, scoped to the cell.
+	Dialect Dialect
+	// Open opens another connection of the cell's target to the same
+	// database, with the dialect's session settings applied. pool > 1 asks
+	// for a Conn that pool goroutines may use at once (targets with
+	// CapPool). The caller closes it.
+	Open func(ctx context.Context, pool int) (Conn, error)
+	// Warm and N are the untimed and timed operation counts of the run
+	// being begun (set for Begin only): operations 0 .. Warm+N-1.
+	Warm, N int
+}
+
+// Run is one timed run of a workload. It sets exactly one of Op, Parallel
+// and Batch.
+type Run struct {
+	// Op performs operation i of the run and checks its result. A result
+	// that differs from what the workload wrote is an error: the cell fails.
+	Op func(i int) error
+	// Parallel holds one operation function per client goroutine; the
+	// harness runs them at once, each taking the next operation number
+	// until the run's operations are done.
+	Parallel []func(i int) error
+	// Batch performs operations [first, first+n) in one call, for APIs that
+	// take a whole stream (COPY, LOAD DATA); no latencies are sampled.
+	Batch func(first, n int) error
+	// Finish, when set, runs after the last operation and is timed (the
+	// commit of a bulk insert).
+	Finish func() error
+	// End releases what Begin prepared and checks what the run wrote; it is
+	// not timed. It may be nil.
+	End func() error
+	// BytesPerOp, when set, is the payload one operation moves; the result
+	// then reports MB/s.
+	BytesPerOp float64
 }

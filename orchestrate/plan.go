@@ -5,6 +5,8 @@
 package orchestrate
 
 import (
+	"strings"
+
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -23,34 +25,70 @@ type Cell struct {
 }
 
 // Name returns the cell's benchmark name, without the "Benchmark" prefix:
-// the workload, then the target's keys, then net= where there is one.
+// the workload, then the target's keys, then net= where there is one, then
+// the workload's own keys.
 func (c Cell) Name() string {
 	name := c.Workload.Name + "/" + c.Target.Key()
 	if c.Net != "" {
 		name += "/net=" + c.Net
 	}
+	if c.Workload.Keys != "" {
+		name += "/" + c.Workload.Keys
+	}
 	return name
 }
 
-// Step is one run of one cell.
+// FileName returns a name for the cell's files (a SQLite database): the
+// target and the workload's ID, with only letters, digits, '-', '_' and '.'.
+func (c Cell) FileName() string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, c.Target.Name+"-"+c.Workload.ID())
+}
+
+// Step is one slice of one run of one cell.
 type Step struct {
 	Cell Cell
 	// Run counts from 1 to the session's count.
 	Run int
+	// Slice counts from 1 to Slices: a run is made of Slices parts, each
+	// timed separately and summed by the runner into the run's one result.
+	Slice, Slices int
 }
 
-// Schedule orders count runs of every cell (a workload on a placement whose
-// database it runs on) so that drift over time hits every target alike: round r runs every workload once on every target, and the
-// order of targets rotates by one each round (A B C, B C A, C A B ...), so no
-// target always runs first or last.
-func Schedule(ws []bench.Workload, ps []Placement, count int) []Step {
-	steps := make([]Step, 0, len(ws)*len(ps)*count)
-	for r := 0; r < count; r++ {
+// Schedule orders count runs of every cell (a workload on a placement that
+// runs it), each run made of slices parts, so that drift over time hits
+// every target and every run alike.
+//
+// The session is a sequence of count*slices passes; pass p runs slice
+// p/count+1 of run p%count+1 of every cell. A run's slices are thus spread
+// evenly over the whole session, and a slow spell of the machine (another
+// tenant, a burst of CPU steal) lands on a slice of every run rather than on
+// a whole run. Within a pass the order of placements rotates by one each
+// pass (A B C, B C A, C A B ...), so no target always runs first or last.
+// Workloads that must run whole (Workload.Whole) run in the first count
+// passes, one step per run.
+func Schedule(ws []bench.Workload, ps []Placement, count, slices int) []Step {
+	slices = max(slices, 1)
+	steps := make([]Step, 0, len(ws)*len(ps)*count*slices)
+	for pass := 0; pass < count*slices; pass++ {
+		run, slice := pass%count+1, pass/count+1
 		for _, w := range ws {
+			n := slices
+			if w.Whole {
+				if slice > 1 {
+					continue
+				}
+				n = 1
+			}
 			for i := range ps {
-				p := ps[(i+r)%len(ps)]
-				if w.RunsOn(p.Target.DB) {
-					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: r + 1})
+				p := ps[(i+pass)%len(ps)]
+				if p.Target.Runs(w) {
+					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n})
 				}
 			}
 		}

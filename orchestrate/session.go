@@ -104,14 +104,14 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
-			if err == nil {
+			if err == nil && res != nil {
 				err = s.Result(res)
 				if err != nil {
 					return out, err // the results file is gone: nothing to go on for
 				}
 				out.Runs++
 				ev.Result = res
-			} else {
+			} else if err != nil {
 				err = fmt.Errorf("%s: run %d: %w", st.Cell.Target.Name, st.Run, err)
 				out.Failed[name] = err
 				out.Order = append(out.Order, name)
@@ -129,13 +129,22 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 	return out, nil
 }
 
+// runStep runs one slice of a run. It returns the run's result after its
+// last slice, and nil after the others (the runner keeps their sums).
 func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
 	w := st.Cell.Workload
-	n := w.OpsAt(s.Scale)
+	total := w.OpsAt(s.Scale)
+	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
+	if st.Slice > slices {
+		return nil, nil
+	}
+	// Slice k times operations [total*(k-1)/slices, total*k/slices).
+	n := total*st.Slice/slices - total*(st.Slice-1)/slices
 	req := runner.Request{
-		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.Name,
+		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
+		Run: st.Run, Slice: st.Slice, Slices: slices,
 	}
 	reply, err := s.do(ctx, st.Cell.Target.Group, req)
 	if err != nil {
@@ -144,7 +153,17 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	if reply.Fail != "" {
 		return nil, errors.New(reply.Fail)
 	}
-	return parseResult(reply.Lines, req.Name)
+	if st.Slice < slices {
+		if len(reply.Lines) > 0 {
+			return nil, fmt.Errorf("runner sent a result before the run's last slice")
+		}
+		return nil, nil
+	}
+	res, err := parseResult(reply.Lines, req.Name)
+	if err == nil && res.Iters != total {
+		err = fmt.Errorf("runner summed %d operations for the run, want %d", res.Iters, total)
+	}
+	return res, err
 }
 
 // parseResult reads the one result line of a run reply.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,10 +57,22 @@ func init() {
 	bench.RegisterWorkload(bench.Workload{
 		Name: "FakeExec", Family: "fake", Ops: 100, Unit: "execs",
 		Describe: func(bench.Dialect) string { return "fake" },
-		Setup:    func(context.Context, bench.Conn, bench.Dialect) error { setups.Add(1); return nil },
-		Teardown: func(bench.Conn, bench.Dialect) error { return nil },
-		Begin: func(c bench.Conn, _ bench.Dialect) (bench.Run, error) {
-			return bench.Run{Op: func(int) error { return c.Exec("x") }}, nil
+		Setup:    func(bench.Env) error { setups.Add(1); return nil },
+		Teardown: func(bench.Env) error { return nil },
+		Begin: func(e bench.Env) (bench.Run, error) {
+			return bench.Run{Op: func(int) error { return e.Conn.Exec("x") }}, nil
+		},
+	})
+	// A variant with keys, and one that needs a capability.
+	bench.RegisterWorkload(bench.Workload{
+		Name: "FakeExec", Keys: "conns=2", Family: "fake", Ops: 100, Unit: "execs",
+		Describe: func(bench.Dialect) string { return "fake, two clients" },
+		Setup:    func(bench.Env) error { return nil },
+		Teardown: func(bench.Env) error { return nil },
+		Needs:    "fakecap",
+		Begin: func(e bench.Env) (bench.Run, error) {
+			return bench.Run{Parallel: []func(int) error{
+				func(int) error { return e.Conn.Exec("x") }, func(int) error { return e.Conn.Exec("x") }}}, nil
 		},
 	})
 }
@@ -96,7 +109,7 @@ func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
 func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
 	w1, w2 := bench.Workload{Name: "W1"}, bench.Workload{Name: "W2"}
 	var order []string
-	for _, st := range Schedule([]bench.Workload{w1, w2}, fakeTargets("a", "b", "c"), 3) {
+	for _, st := range Schedule([]bench.Workload{w1, w2}, fakeTargets("a", "b", "c"), 3, 1) {
 		order = append(order, fmt.Sprintf("%s:%s:%d", st.Cell.Workload.Name, st.Cell.Target.Driver, st.Run))
 	}
 	want := []string{
@@ -112,7 +125,7 @@ func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
 func TestSessionPassesOnEveryRunAsItFinishes(t *testing.T) {
 	s, got, _ := newSession(t)
 	w, _ := bench.LookupWorkload("FakeExec")
-	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 4)
+	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 4, 1)
 	var seenAtEvent []int
 	s.Progress = func(ev Event) { seenAtEvent = append(seenAtEvent, len(*got)) }
 	before := setups.Load()
@@ -146,7 +159,7 @@ func TestSessionFailedCellCostsOnlyThatCell(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			s, got, _ := newSession(t)
 			w, _ := bench.LookupWorkload("FakeExec")
-			steps := Schedule([]bench.Workload{w}, fakeTargets("ok", mode), 3)
+			steps := Schedule([]bench.Workload{w}, fakeTargets("ok", mode), 3, 1)
 			out, err := s.Run(context.Background(), steps)
 			if err != nil {
 				t.Fatal(err)
@@ -173,7 +186,7 @@ func TestSessionFailedCellCostsOnlyThatCell(t *testing.T) {
 func TestSessionTimeoutKillsTheRunnerAndGoesOn(t *testing.T) {
 	s, got, dials := newSession(t)
 	w, _ := bench.LookupWorkload("FakeExec")
-	steps := Schedule([]bench.Workload{w}, fakeTargets("hang", "ok"), 2)
+	steps := Schedule([]bench.Workload{w}, fakeTargets("hang", "ok"), 2, 1)
 	out, err := s.Run(context.Background(), steps)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +213,7 @@ func TestSessionStopsOnCancelAndKeepsFinishedRuns(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := s.Run(ctx, Schedule([]bench.Workload{w}, fakeTargets("ok"), 10))
+	_, err := s.Run(ctx, Schedule([]bench.Workload{w}, fakeTargets("ok"), 10, 1))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -212,13 +225,77 @@ func TestSessionStopsOnCancelAndKeepsFinishedRuns(t *testing.T) {
 func TestScheduleSkipsWorkloadsOfOtherDatabases(t *testing.T) {
 	mariaOnly := bench.Workload{Name: "M", Only: []bench.DB{bench.MariaDB}}
 	all := bench.Workload{Name: "A"}
-	steps := Schedule([]bench.Workload{mariaOnly, all}, fakeTargets("a", "b"), 2)
+	steps := Schedule([]bench.Workload{mariaOnly, all}, fakeTargets("a", "b"), 2, 1)
 	if len(steps) != 4 {
 		t.Fatalf("%d steps, want the 4 of workload A on the SQLite targets", len(steps))
 	}
 	for _, st := range steps {
 		if st.Cell.Workload.Name != "A" {
 			t.Errorf("MariaDB-only workload scheduled on %s", st.Cell.Target.DB)
+		}
+	}
+}
+
+func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
+	plain, _ := bench.LookupWorkload("FakeExec")
+	keyed, ok := bench.LookupWorkload("FakeExec/conns=2")
+	if !ok {
+		t.Fatal("keyed variant not registered by its ID")
+	}
+	without := fakeTargets("a")
+	with := fakeTargets("b")
+	with[0].Target.Caps = []bench.Cap{"fakecap"}
+	steps := Schedule([]bench.Workload{plain, keyed}, append(without, with...), 1, 1)
+	var names []string
+	for _, s := range steps {
+		names = append(names, s.Cell.Name())
+	}
+	want := []string{
+		"FakeExec/db=sqlite/driver=a/api=sql",
+		"FakeExec/db=sqlite/driver=b/api=sql",
+		"FakeExec/db=sqlite/driver=b/api=sql/conns=2",
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("cells %q, want %q", names, want)
+	}
+	if got := steps[2].Cell.FileName(); got != "fake-FakeExec-conns-2" {
+		t.Fatalf("FileName = %q", got)
+	}
+}
+
+func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {
+	w, whole := bench.Workload{Name: "W"}, bench.Workload{Name: "Whole", Whole: true}
+	var order []string
+	for _, st := range Schedule([]bench.Workload{w, whole}, fakeTargets("a"), 2, 3) {
+		order = append(order, fmt.Sprintf("%s:r%d:s%d/%d", st.Cell.Workload.Name, st.Run, st.Slice, st.Slices))
+	}
+	want := []string{
+		"W:r1:s1/3", "Whole:r1:s1/1", "W:r2:s1/3", "Whole:r2:s1/1",
+		"W:r1:s2/3", "W:r2:s2/3",
+		"W:r1:s3/3", "W:r2:s3/3",
+	}
+	if !slices.Equal(order, want) {
+		t.Fatalf("schedule\n got %v\nwant %v", order, want)
+	}
+}
+
+func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
+	s, got, _ := newSession(t)
+	s.Scale = 0.1 // FakeExec: 10 operations a run
+	w, _ := bench.LookupWorkload("FakeExec")
+	for _, slices := range []int{4, 30} { // 30 > 10: a slice times at least one operation
+		*got = nil
+		out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 3, slices))
+		if err != nil || out.Runs != 3 || len(out.Failed) != 0 {
+			t.Fatalf("slices %d: runs=%d failed=%v err=%v, want 3 runs", slices, out.Runs, out.Failed, err)
+		}
+		for i, r := range *got {
+			if r.Iters != 10 {
+				t.Errorf("slices %d: result %d sums %d operations, want 10", slices, i, r.Iters)
+			}
+			if v, ok := r.Value("p50-sec/op"); !ok || v <= 0 {
+				t.Errorf("slices %d: result %d has no merged latency", slices, i)
+			}
 		}
 	}
 }

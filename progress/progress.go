@@ -46,13 +46,14 @@ func (d *Display) Event(ev orchestrate.Event) {
 	if ev.Result != nil {
 		d.runs[name]++
 	}
-	cellDone := ev.Err != nil || ev.Step.Run == d.count
+	cellDone := ev.Err != nil || (ev.Step.Run == d.count && ev.Step.Slice >= ev.Step.Slices)
 	if d.bar != nil {
 		if ev.Err != nil {
 			_ = d.bar.Clear()
 			fmt.Fprintf(d.w, "FAIL %s: %v\n", name, ev.Err)
 		}
-		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d", ev.Step.Cell.Workload.Name, ev.Step.Cell.Target.Name, ev.Step.Run, d.count))
+		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Step.Cell.Workload.Name, ev.Step.Cell.Target.Name,
+			ev.Step.Run, d.count, ev.Step.Slice, ev.Step.Slices))
 		_ = d.bar.Add(1)
 		return
 	}

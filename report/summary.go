@@ -1,6 +1,10 @@
 // Package report turns results into what people read: per-cell summaries
-// computed with golang.org/x/perf/benchmath, and tables in the style of the
-// classic SQL-Benchmark results (rows = workloads, columns = drivers).
+// computed with golang.org/x/perf/benchmath; tables in the style of the
+// classic SQL-Benchmark results (rows = workloads, columns = drivers) as text
+// and Markdown; CSV and JSON records; a self-contained HTML report and PNG
+// charts drawn with gonum.org/v1/plot; derived views (database/sql
+// overhead, distance to the transport floor, scaling); and comparisons of
+// two sets of results with a Mann-Whitney U test.
 package report
 
 import (
@@ -11,6 +15,8 @@ import (
 	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/redact"
 )
 
 // Confidence is the confidence level sqlbench asks for. The intervals are
@@ -49,14 +55,52 @@ type Summary struct {
 	// CV is the coefficient of variation of ops/s over the runs (standard
 	// deviation over mean): the run-to-run spread; 0 with one run.
 	CV float64
+	// Stats holds every statistic of every unit, by unit as written
+	// (ns/op, ops/s, B/op, ...).
+	Stats map[string]Stat
+	// Config is the file configuration the cell's first run ran under.
+	Config []Config
+	// row and col cache Row and Column.
+	row, col string
+}
+
+// Config is one configuration line of a results file.
+type Config struct{ Key, Value string }
+
+// Stat is the statistics of one unit of one cell over its runs. Median, Lo,
+// Hi and Confidence come from benchmath (see Confidence); Lo and Hi are
+// infinite when the runs are too few for any interval.
+type Stat struct {
+	N                                                  int
+	Median, Mean, Min, Max, StdDev, Lo, Hi, Confidence float64
+}
+
+// newStat summarizes vals (reordering them).
+func newStat(vals []float64) Stat {
+	sum := summarize(vals) // sorts vals
+	st := stats.Sample{Xs: vals, Sorted: true}
+	s := Stat{N: len(vals), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence,
+		Min: vals[0], Max: vals[len(vals)-1], Mean: st.Mean()}
+	if len(vals) > 1 {
+		s.StdDev = st.StdDev()
+	}
+	return s
 }
 
 // Column returns the column label of the cell: driver/api.
-func (s Summary) Column() string { return s.Keys["driver"] + "/" + s.Keys["api"] }
+func (s Summary) Column() string {
+	if s.col != "" {
+		return s.col
+	}
+	return s.Keys["driver"] + "/" + s.Keys["api"]
+}
 
 // Row returns the row label of the cell: the workload and any keys other
 // than db, driver and api.
 func (s Summary) Row() string {
+	if s.row != "" {
+		return s.row
+	}
 	row := s.Workload
 	for _, kv := range strings.Split(s.Name, "/")[1:] {
 		k, _, _ := strings.Cut(kv, "=")
@@ -76,6 +120,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		keys   map[string]string
 		byUnit map[string][]float64
 		runs   int
+		config []benchfmt.Config
 	}
 	var order []*group
 	byName := map[string]*group{}
@@ -84,7 +129,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		g, ok := byName[name]
 		if !ok {
 			base, parts := r.Name.Parts()
-			g = &group{name: name, base: string(base), keys: map[string]string{}, byUnit: map[string][]float64{}}
+			g = &group{name: name, base: string(base), keys: map[string]string{}, byUnit: map[string][]float64{}, config: r.Config}
 			for _, p := range parts {
 				k, v, ok := bytes.Cut(bytes.TrimPrefix(p, []byte("/")), []byte("="))
 				if ok {
@@ -104,22 +149,56 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		}
 	}
 	out := make([]Summary, 0, len(order))
+	seen := map[[2]string]string{}
 	for _, g := range order {
-		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs, Medians: map[string]float64{}}
+		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs,
+			Medians: map[string]float64{}, Stats: map[string]Stat{}, Config: fileConfig(g.config, seen)}
 		for unit, vals := range g.byUnit {
-			sum := summarize(vals)
+			st := newStat(vals)
+			sum := benchmath.Summary{Center: st.Median, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}
 			switch unit {
 			case "ops/s":
 				s.Ops = sum
-				if st := (stats.Sample{Xs: vals}); len(vals) > 1 && st.Mean() != 0 {
-					s.CV = st.StdDev() / st.Mean()
+				if len(vals) > 1 && st.Mean != 0 {
+					s.CV = st.StdDev / st.Mean
 				}
 			case "ns/op":
 				s.NsPerOp = sum
 			}
-			s.Medians[unit] = sum.Center
+			s.Medians[unit] = st.Median
+			s.Stats[unit] = st
 		}
+		s.row, s.col = s.Row(), s.Column()
 		out = append(out, s)
 	}
 	return out
+}
+
+// fileConfig returns the file configuration lines of cfg with passwords
+// redacted; seen memoizes redacted values, which repeat in every cell.
+func fileConfig(cfg []benchfmt.Config, seen map[[2]string]string) []Config {
+	var out []Config
+	for _, c := range cfg {
+		if !c.File {
+			continue
+		}
+		kv := [2]string{c.Key, string(c.Value)}
+		v, ok := seen[kv]
+		if !ok {
+			v = RedactConfig(kv[0], kv[1])
+			seen[kv] = v
+		}
+		out = append(out, Config{Key: c.Key, Value: v})
+	}
+	return out
+}
+
+// RedactConfig returns the value of configuration line key with any
+// password in it hidden: command lines (keys ending in "command") as
+// redact.Args does, any other value as a DSN.
+func RedactConfig(key, value string) string {
+	if strings.HasSuffix(key, "command") {
+		return strings.Join(redact.Args(strings.Fields(value)), " ")
+	}
+	return redact.DSN(value)
 }

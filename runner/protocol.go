@@ -31,9 +31,19 @@
 //	    T-module: <module path and version>
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
 //	    D-version: <server version>                 (server targets)
+//	    T-floor: <what the floor runs on>           (db=loopback targets)
 //	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
-//	        <v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op
+//	        [<v> MB/s] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
+//	    W is the workload's ID (its name, then its keys: "BulkInsert/shape=3x8/path=copy").
+//	    With run=R&slice=K&slices=S the request times slice K of S of run R:
+//	    the runner adds the slice's sample to the run's sums (operations,
+//	    time, memory, latency histogram) and answers with the result line
+//	    only after slice S, for all S slices together; the other slices
+//	    answer with just the status line.
+//	    MB/s is reported by workloads that move a payload; percentiles by
+//	    every workload that times operations one by one. A runner that cannot
+//	    count allocations leaves allocs/op out.
 //	    The cell C (a short id, unique in the session, also used to name
 //	    the cell's tables) is opened and set up on its first run and kept
 //	    for later runs. WARM untimed operations precede the OPS timed ones.
@@ -43,6 +53,8 @@
 //
 // A location is dsn=<SQLite file> for SQLite, and for a server
 // net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B.
+// db=loopback (the transport floor) takes none: its targets start their own
+// sink inside the runner on 127.0.0.1.
 package runner
 
 import (
@@ -83,6 +95,14 @@ type Request struct {
 	Name string
 	// N and Warmup are the timed and untimed operation counts of a run.
 	N, Warmup int
+	// Run, Slice and Slices place a run request in its run: slice Slice of
+	// Slices (1-based) of run Run. Without them (Slices 0 or 1) the request
+	// is a whole run.
+	Run, Slice, Slices int
+	// Pool, when above 1, asks for a connection many goroutines share (the
+	// runner sets it for the extra connections a workload opens; it is not
+	// sent).
+	Pool int
 }
 
 // Location is where a target connects: a SQLite file (DSN) or a server.
@@ -113,6 +133,11 @@ func (r Request) Encode() string {
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
 		v.Set("warmup", strconv.Itoa(r.Warmup))
+		if r.Slices > 1 {
+			v.Set("run", strconv.Itoa(r.Run))
+			v.Set("slice", strconv.Itoa(r.Slice))
+			v.Set("slices", strconv.Itoa(r.Slices))
+		}
 	}
 	if len(v) == 0 {
 		return r.Verb
@@ -144,6 +169,14 @@ func ParseRequest(line string) (Request, error) {
 		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {
 			return r, fmt.Errorf("run: name, workload and scope are required")
+		}
+		if v.Has("slices") {
+			r.Run, _ = strconv.Atoi(v.Get("run"))
+			r.Slice, _ = strconv.Atoi(v.Get("slice"))
+			r.Slices, _ = strconv.Atoi(v.Get("slices"))
+			if r.Run < 1 || r.Slices < 1 || r.Slice < 1 || r.Slice > r.Slices {
+				return r, fmt.Errorf("run: bad slice %q of %q in run %q", v.Get("slice"), v.Get("slices"), v.Get("run"))
+			}
 		}
 	default:
 		return r, fmt.Errorf("unknown verb %q", verb)

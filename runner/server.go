@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -33,9 +34,16 @@ type cellKey struct{ target, scope string }
 
 // cell is a workload set up on an open connection.
 type cell struct {
-	conn    bench.Conn
-	w       bench.Workload
-	dialect bench.Dialect
+	w   bench.Workload
+	env bench.Env
+	// runs holds the sums of the runs whose slices are still coming.
+	runs map[int]*partial
+}
+
+// partial is the sum of a run's slices so far.
+type partial struct {
+	slices int
+	sample bench.Sample
 }
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
@@ -106,7 +114,7 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Diale
 	}
 	d := bench.DialectOf(db)
 	d.Scope = req.Scope
-	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint})
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: req.Pool, Session: d.Setup})
 	if err != nil {
 		return nil, d, fmt.Errorf("open: %w", err)
 	}
@@ -128,6 +136,11 @@ func (s *Server) info(ctx context.Context, req Request) error {
 		return err
 	}
 	defer c.Close()
+	if !d.DB.SQL() {
+		// The transport floor: no server version, the Go runtime's net stack.
+		fmt.Fprintf(s.out, "%s-floor: loopback 127.0.0.1, sink in the runner process, %s net\n", req.Target, runtime.Version())
+		return nil
+	}
 	var v string
 	if err := c.QueryRow(d.Version, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
 		return fmt.Errorf("read version: %w", err)
@@ -170,32 +183,47 @@ func (s *Server) run(ctx context.Context, req Request) error {
 		if err != nil {
 			return err
 		}
+		c = &cell{w: w, runs: map[int]*partial{}, env: bench.Env{Ctx: ctx, Conn: conn, Dialect: d, Open: func(ctx context.Context, pool int) (bench.Conn, error) {
+			more := req
+			more.Pool = pool
+			c, _, err := s.open(ctx, more)
+			return c, err
+		}}}
 		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
-		if err := w.Setup(ctx, conn, d); err != nil {
+		if err := w.Setup(c.env); err != nil {
 			conn.Close()
 			return fmt.Errorf("setup: %w", err)
 		}
-		c = &cell{conn: conn, w: w, dialect: d}
 		s.cells[key] = c
 	}
+	c.env.Ctx = ctx
 	sample, err := s.measure(c, req.Warmup, req.N)
 	if err != nil {
 		s.closeCell(key)
 		return err
 	}
+	if req.Slices > 1 {
+		done, err := c.addSlice(req, sample)
+		if err != nil || done == nil {
+			return err
+		}
+		sample = *done
+	}
 	return s.bw.Write(SampleResult(req.Name, sample))
 }
 
 func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
-	r, err := c.w.Begin(c.conn, c.dialect)
+	e := c.env
+	e.Warm, e.N = warm, n
+	r, err := c.w.Begin(e)
 	if err != nil {
 		return bench.Sample{}, fmt.Errorf("begin: %w", err)
 	}
 	sample, err := func() (bench.Sample, error) {
-		if err := bench.Warm(r.Op, warm); err != nil {
+		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.Measure(r.Op, warm, n, s.hist)
+		return bench.Measure(r, warm, n, s.hist)
 	}()
 	if r.End != nil {
 		if eerr := r.End(); err == nil && eerr != nil {
@@ -203,6 +231,38 @@ func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
 		}
 	}
 	return sample, err
+}
+
+// addSlice adds a slice's sample to its run's sums; after the run's last
+// slice it returns the whole run's sample.
+func (c *cell) addSlice(req Request, smp bench.Sample) (*bench.Sample, error) {
+	p := c.runs[req.Run]
+	if p == nil {
+		if req.Slice != 1 {
+			return nil, fmt.Errorf("slice %d of run %d arrived without the slices before it", req.Slice, req.Run)
+		}
+		p = &partial{sample: bench.Sample{Latency: bench.NewLatencyHistogram(), BytesPerOp: smp.BytesPerOp}}
+		c.runs[req.Run] = p
+	}
+	if req.Slice != p.slices+1 {
+		delete(c.runs, req.Run)
+		return nil, fmt.Errorf("slice %d of run %d arrived after slice %d", req.Slice, req.Run, p.slices)
+	}
+	p.slices++
+	p.sample.N += smp.N
+	p.sample.Elapsed += smp.Elapsed
+	p.sample.Bytes += smp.Bytes
+	p.sample.Allocs += smp.Allocs
+	if smp.Latency != nil && p.sample.Latency != nil {
+		p.sample.Latency.Merge(smp.Latency)
+	} else {
+		p.sample.Latency = nil
+	}
+	if p.slices < req.Slices {
+		return nil, nil
+	}
+	delete(c.runs, req.Run)
+	return &p.sample, nil
 }
 
 // SampleResult turns one run's sample into the result line the protocol
@@ -215,6 +275,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 		{Value: 1e9 / ns, Unit: "ops/s"},
 		{Value: float64(s.Bytes) / n, Unit: "B/op"},
 		{Value: float64(s.Allocs) / n, Unit: "allocs/op"},
+	}
+	if s.BytesPerOp > 0 {
+		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
 	}
 	if s.Latency != nil {
 		vals = append(vals,
@@ -232,8 +295,8 @@ func (s *Server) closeCell(key cellKey) error {
 		return nil
 	}
 	delete(s.cells, key)
-	err := c.w.Teardown(c.conn, c.dialect)
-	if cerr := c.conn.Close(); err == nil {
+	err := c.w.Teardown(c.env)
+	if cerr := c.env.Conn.Close(); err == nil {
 		err = cerr
 	}
 	return err

@@ -2,7 +2,8 @@
 # Installs what sqlbench needs on Debian/Ubuntu when it is missing: a C
 # compiler for the cgo drivers, and with SQLBENCH_SERVERS=1 the MariaDB and
 # PostgreSQL server packages (sqlbench runs private instances of them; the
-# system services are not used). Sourced by scripts/sqlbench and scripts/test.
+# system services are not used) and Chromium, in which the tests open the
+# HTML report. Sourced by scripts/sqlbench and scripts/test.
 set -euo pipefail
 
 apt_install() {
@@ -25,6 +26,7 @@ command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	{ command -v mariadbd || [ -x /usr/sbin/mariadbd ]; } >/dev/null || need+=(mariadb-server)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+	command -v chromium >/dev/null || need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	echo "sqlbench: installing ${need[*]}" >&2

@@ -47,10 +47,22 @@ type Spec struct {
 	// Nets lists the transports to a server the target can use; nil means
 	// every one.
 	Nets []string
+	// Caps lists the abilities beyond bench.Conn the target has; workloads
+	// that need one (bench.Workload.Needs) run only on targets that have it.
+	Caps []bench.Cap
+}
+
+// Has reports whether the target has capability c.
+func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
+
+// Runs reports whether workload w runs on the target: on its database and,
+// if w needs a capability, with it.
+func (s Spec) Runs(w bench.Workload) bool {
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs))
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
-// "unix"; "" for SQLite, which has none).
+// "unix"; "" for SQLite and the transport floor, which have no choice).
 func (s Spec) RunsOver(net string) bool {
 	return net == "" || s.Nets == nil || slices.Contains(s.Nets, net)
 }
@@ -65,17 +77,22 @@ const (
 	APISQL    = "sql"
 	APINative = "native"
 	APIJDBC   = "jdbc"
+	// APIRaw is the transport floor's: bytes on a socket, no SQL.
+	APIRaw = "raw"
 )
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
+	pooled := []bench.Cap{bench.CapPool} // database/sql: a *sql.DB serves many goroutines
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
-			Desc:   "mattn/go-sqlite3 through database/sql (cgo)"},
+			Desc:   "mattn/go-sqlite3 through database/sql (cgo)",
+			Caps:   pooled},
 		{Name: "modernc", Package: "modernc", Driver: "modernc", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "modernc.org/sqlite",
-			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)"},
+			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)",
+			Caps:   pooled},
 		{Name: "zombiezen", Package: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "zombiezen.com/go/sqlite",
 			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
@@ -84,7 +101,8 @@ func catalog() []Spec {
 			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
-			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)"},
+			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)",
+			Caps:   pooled},
 		{Name: "ncruces-native", Package: "ncruces", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
@@ -98,13 +116,16 @@ func catalog() []Spec {
 			Desc:         "cvilsmeier/sqinn-go: SQLite in a separate sqinn process, spoken to over stdin/stdout"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
-			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements"},
+			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
+			Caps:   pooled},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
-			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare"},
+			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",
+			Caps:   pooled},
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
-			Desc:   "ziutek/mymysql through database/sql (godrv)"},
+			Desc:   "ziutek/mymysql through database/sql (godrv)",
+			Caps:   pooled},
 		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
@@ -114,10 +135,12 @@ func catalog() []Spec {
 			Desc:         "go-mysql-org/go-mysql client package, native API"},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
-			Desc:   "lib/pq through database/sql"},
+			Desc:   "lib/pq through database/sql",
+			Caps:   pooled},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
-			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)"},
+			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
+			Caps:   pooled},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
@@ -135,6 +158,14 @@ func catalog() []Spec {
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Module: "org.xerial:sqlite-jdbc",
 			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
+		// The transport floor: no database, no driver module (the standard
+		// library's net and net/http), sinks started inside the runner.
+		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (framed messages acknowledged with the byte count; an echo for round trips); no SQL",
+			Caps: []bench.Cap{bench.CapWire}},
+		{Name: "http", Driver: "http", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+			Desc: "transport floor: net/http client POSTs on one kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1; no SQL",
+			Caps: []bench.Cap{bench.CapHTTP}},
 	}
 }
 

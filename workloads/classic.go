@@ -1,7 +1,6 @@
 package workloads
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,7 +32,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "SimpleQuery", Ops: 10_000, Unit: "queries",
 			Describe: func(d bench.Dialect) string { return "`" + all(d) + "` reading all 100 rows, unprepared" },
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				q, st := all(d), &tableScan{}
 				row := st.row // one method value per run, not one per op
 				return bench.Run{Op: func(int) error { return st.check(c.Query(q, row)) }}, nil
@@ -44,7 +44,8 @@ func classicWorkloads() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + all(d) + "` reading all 100 rows through one prepared statement"
 			},
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				s, err := c.Prepare(all(d))
 				if err != nil {
 					return bench.Run{}, fmt.Errorf("prepare: %w", err)
@@ -59,7 +60,8 @@ func classicWorkloads() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + one(d) + "` with the argument passed to the driver's one-row call, each of the 100 rows in turn"
 			},
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				q, st := one(d), &rowLookup{}
 				row := st.row
 				return bench.Run{Op: func(i int) error {
@@ -73,7 +75,8 @@ func classicWorkloads() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + all(d) + " WHERE number=N` with the literal in the SQL text, each of the 100 rows in turn"
 			},
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				// The texts are built before the run so that the timed loop
 				// measures the driver, not string formatting.
 				texts := make([]string, classicRows)
@@ -93,7 +96,8 @@ func classicWorkloads() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + one(d) + "` through a statement prepared again for each pass over the 100 rows"
 			},
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				q, st := one(d), &rowLookup{}
 				row := st.row
 				var s bench.Stmt
@@ -125,7 +129,8 @@ func classicWorkloads() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + d.NoopExec + "`, a statement that touches no data, unprepared"
 			},
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				q := d.NoopExec
 				return bench.Run{Op: func(int) error { return c.Exec(q) }}, nil
 			},
@@ -133,7 +138,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "PreparedExec", Ops: 100_000, Unit: "execs",
 			Describe: func(d bench.Dialect) string { return "`" + d.NoopExec + "` through one prepared statement" },
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c, d := e.Conn, e.Dialect
 				s, err := c.Prepare(d.NoopExec)
 				if err != nil {
 					return bench.Run{}, fmt.Errorf("prepare: %w", err)
@@ -149,14 +155,16 @@ func classicWorkloads() []bench.Workload {
 		bench.Workload{
 			Name: "SimpleDo", Ops: 100_000, Unit: "execs", Only: []bench.DB{bench.MariaDB},
 			Describe: func(bench.Dialect) string { return "`" + do + "`, MySQL's second no-op, unprepared" },
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c := e.Conn
 				return bench.Run{Op: func(int) error { return c.Exec(do) }}, nil
 			},
 		},
 		bench.Workload{
 			Name: "PreparedDo", Ops: 100_000, Unit: "execs", Only: []bench.DB{bench.MariaDB},
 			Describe: func(bench.Dialect) string { return "`" + do + "` through one prepared statement" },
-			Begin: func(c bench.Conn, d bench.Dialect) (bench.Run, error) {
+			Begin: func(e bench.Env) (bench.Run, error) {
+				c := e.Conn
 				s, err := c.Prepare(do)
 				if err != nil {
 					return bench.Run{}, fmt.Errorf("prepare: %w", err)
@@ -171,7 +179,8 @@ func classicWorkloads() []bench.Workload {
 }
 
 // classicSetup creates the 100-row table every classic workload reads.
-func classicSetup(ctx context.Context, c bench.Conn, d bench.Dialect) error {
+func classicSetup(e bench.Env) error {
+	ctx, c, d := e.Ctx, e.Conn, e.Dialect
 	table := d.Table(classicTable)
 	stmts := []string{
 		"DROP TABLE IF EXISTS " + table,
@@ -198,8 +207,8 @@ func classicSetup(ctx context.Context, c bench.Conn, d bench.Dialect) error {
 }
 
 // classicTeardown drops the table classicSetup made.
-func classicTeardown(c bench.Conn, d bench.Dialect) error {
-	return c.Exec("DROP TABLE IF EXISTS " + d.Table(classicTable))
+func classicTeardown(e bench.Env) error {
+	return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(classicTable))
 }
 
 // tableScan checks one read of the whole table: every number from 1 to 100

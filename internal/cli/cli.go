@@ -2,7 +2,8 @@
 // Main returns the process exit status:
 //
 //	0  everything ran
-//	1  the session ran, but some targets were skipped or some cells failed
+//	1  the session ran, but some targets were skipped or some cells failed;
+//	   or compare found a significant regression above --fail-over
 //	2  bad input: unknown names, bad flags, unwritable paths, corrupt files
 //	130 interrupted (Ctrl-C); finished results are kept
 package cli
@@ -52,7 +53,8 @@ commands:
   run      benchmark workloads on targets and write results (default: SQLite, every driver)
   list     show every target and workload, and which targets this machine can run
   server   start, stop or list throwaway MariaDB/PostgreSQL servers
-  report   print the tables of results files
+  report   tables, Markdown, HTML, CSV, JSON and PNG charts from results files
+  compare  compare two results files cell by cell (Mann-Whitney U test)
   version  print the version
   help     show this help
 
@@ -75,12 +77,14 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = serverCmd(ctx, args[1:], env)
 	case "report":
 		err = reportCmd(args[1:], env)
+	case "compare":
+		err = compareCmd(args[1:], env)
 	case "version":
 		fmt.Fprintln(env.Stdout, "sqlbench", Version())
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 	default:
-		err = usagef("unknown command %q (valid: run, list, version, help)", args[0])
+		err = usagef("unknown command %q (valid: run, list, server, report, compare, version, help)", args[0])
 	}
 	return exitStatus(err, env.Stderr)
 }
@@ -99,6 +103,9 @@ func exitStatus(err error, stderr io.Writer) int {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "sqlbench: interrupted")
 		return ExitInterrupted
+	case errors.Is(err, errRegression):
+		fmt.Fprintln(stderr, "sqlbench:", err)
+		return ExitPartial
 	case errors.Is(err, errPartial):
 		fmt.Fprintln(stderr, "sqlbench:", err)
 		return ExitPartial
@@ -136,4 +143,28 @@ func parseFlags(fs *flag.FlagSet, args []string, env Env) error {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// parseWithFiles parses args whose flags may come before, between or after
+// file names, and returns the file names; -h prints the flags to stdout.
+func parseWithFiles(fs *flag.FlagSet, args []string, env Env) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var files []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(env.Stdout)
+			fmt.Fprintf(env.Stdout, "usage: %s [flags] FILE...\n\nflags:\n", fs.Name())
+			fs.PrintDefaults()
+			return nil, err
+		}
+		if err != nil {
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }

@@ -83,8 +83,8 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, zombiezen)`},
-		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload "Nope" (valid: SimpleQuery, PreparedQuery,`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
+		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, classic, floor, SimpleQuery,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
@@ -100,9 +100,18 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
 		{[]string{"run", "--workloads", "SimpleDo"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--workloads", "TCPSend/size=1024"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--db", "loopback", "--workloads", "classic"}, "nothing to run: none of the workloads runs on the selected databases"},
+		{[]string{"run", "--dsn", "loopback=x"}, `--dsn: "loopback" is not a server database`},
 		{[]string{"report", "testdata/corrupt.txt"}, "corrupt results file: testdata/corrupt.txt:2:"},
 		{[]string{"report", "testdata/missing.txt"}, "results file testdata/missing.txt: no such file or directory"},
 		{[]string{"report"}, "name at least one results file"},
+		{[]string{"report", "--format", "pdf", "testdata/results.txt"}, `--format: unknown format "pdf"`},
+		{[]string{"report", "--bogus", "testdata/results.txt"}, "flag provided but not defined: -bogus"},
+		{[]string{"report", "--format", "markdown", "-o", "/proc/version/x", "testdata/results.txt"}, "report file /proc/version/x.md:"},
+		{[]string{"compare", "testdata/old.txt"}, "compare: name two results files"},
+		{[]string{"compare", "testdata/old.txt", "testdata/missing.txt"}, "results file testdata/missing.txt: no such file or directory"},
+		{[]string{"compare", "--fail-over", "lots", "testdata/old.txt", "testdata/new.txt"}, `--fail-over: want a percentage`},
 		{[]string{"server", "start", "oracle"}, `server start: unknown`},
 		{[]string{"server", "frob"}, `server: unknown subcommand "frob"`},
 		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown server profile "turbo"`},
@@ -144,5 +153,57 @@ func TestExitStatusOfInterruptedRun(t *testing.T) {
 	}
 	if code := exitStatus(errors.Join(errPartial), &errb); code != ExitPartial {
 		t.Errorf("exit %d for a partial run, want 1", code)
+	}
+}
+
+func TestReportWritesEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	abs, err := filepath.Abs("testdata/results.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := Main(context.Background(), []string{"report", abs, "--format", "text,markdown,html,csv,json,png", "-o", "r"}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, name := range []string{"r.md", "r.html", "r.csv", "r.json", "r-overhead-postgres.png", "r-simplequery-sqlite.png"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) == 0 {
+			t.Errorf("%s: %v, %d bytes", name, err, len(b))
+			continue
+		}
+		if bytes.Contains(b, []byte("hunter2secret")) {
+			t.Errorf("%s holds the password", name)
+		}
+		if !strings.Contains(out.String(), "wrote "+filepath.Join(dir, name)) {
+			t.Errorf("the path of %s is not printed:\n%s", name, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "*8,858") {
+		t.Errorf("the text table is not on stdout:\n%s", out.String())
+	}
+}
+
+func TestCompareFailOver(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"compare", "base=testdata/old.txt", "head=testdata/new.txt"}, ExitOK},
+		{[]string{"compare", "--fail-over", "5%", "testdata/old.txt", "testdata/new.txt"}, ExitPartial},
+		{[]string{"compare", "--fail-over", "25%", "testdata/old.txt", "testdata/new.txt"}, ExitOK},
+		{[]string{"compare", "--fail-over", "5%", "testdata/new.txt", "testdata/old.txt"}, ExitOK}, // an improvement
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))
+		if code != c.code {
+			t.Errorf("sqlbench %s: exit %d, want %d\n%s%s", strings.Join(c.args, " "), code, c.code, out.String(), errb.String())
+		}
+		if !strings.Contains(out.String(), "geomean") || !strings.Contains(out.String(), " ~ ") {
+			t.Errorf("sqlbench %s: no geomean or ~ in\n%s", strings.Join(c.args, " "), out.String())
+		}
 	}
 }

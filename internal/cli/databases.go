@@ -38,7 +38,7 @@ func parseDSNFlags(vals []string) (map[bench.DB]string, error) {
 			name = string(bench.MariaDB)
 		}
 		db, err := bench.ParseDB(name)
-		if err != nil || db == bench.SQLite {
+		if err != nil || !db.Server() {
 			return nil, usagef("--dsn: %q is not a server database (valid: mariadb, postgres)", name)
 		}
 		out[db] = dsn

@@ -48,6 +48,12 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 			set.byDB[db] = &database{net: []string{""}}
 			continue
 		}
+		if db == bench.Loopback {
+			// Nothing to start: each floor target starts its own sink.
+			set.byDB[db] = &database{net: []string{""}, config: [][2]string{{"floor",
+				"transport floor (db=loopback, no database): raw TCP and net/http HTTP/1.1 to sinks inside the runner process on 127.0.0.1"}}}
+			continue
+		}
 		if e, ok := given[db]; ok {
 			set.byDB[db] = &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
 				config: [][2]string{{string(db) + "-server", "given by DSN (" + e.Net + ")"}}}
@@ -135,7 +141,7 @@ func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
 // config returns the configuration lines of the servers.
 func (s *dbSet) config() [][2]string {
 	var out [][2]string
-	for _, db := range bench.AllDBs() {
+	for _, db := range bench.KnownDBs() {
 		if d, ok := s.byDB[db]; ok {
 			out = append(out, d.config...)
 		}

@@ -111,6 +111,22 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 		t.Errorf("the results path is not printed:\n%s", stdout)
 	}
 	assertEmpty(t, tmp)
+	base := strings.TrimSuffix(out, ".txt")
+	if !strings.Contains(stdout.String(), "reports: "+base+".md, "+base+".html") {
+		t.Errorf("the report paths are not printed:\n%s", stdout)
+	}
+	for _, ext := range []string{".md", ".html"} {
+		b, err := os.ReadFile(base + ext)
+		if err != nil {
+			t.Errorf("report beside the results: %v", err)
+			continue
+		}
+		for _, want := range []string{"mattn/sql", "modernc/sql", "SimpleQueryRow", "classic · sqlite", "mattn-module"} {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %q", base+ext, want)
+			}
+		}
+	}
 
 	bs := exec.Command("go", "tool", "benchstat", "-col", "/driver", out)
 	bs.Dir = env.Dir
@@ -146,7 +162,8 @@ func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
 
 // TestInterruptKeepsFinishedResults cancels a run after its first result, as
 // Ctrl-C does, and checks what is left: the finished results, and no runner,
-// server, data dir or SQLite file.
+// server, data dir or SQLite file. Runs are whole (--slices 1) so that the
+// first result comes early; with slices, runs finish in the last passes.
 func TestInterruptKeepsFinishedResults(t *testing.T) {
 	env, _, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
@@ -163,7 +180,7 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 		}
 	}()
 	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads", "SimpleQueryRow",
-		"--scale", "1", "--count", "5", "-o", out, "--cache", cache}, env)
+		"--scale", "1", "--count", "5", "--slices", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
 	}

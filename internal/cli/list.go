@@ -42,14 +42,14 @@ func listCmd(args []string, env Env) error {
 	fmt.Fprintln(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\tDESCRIPTION")
 	for _, w := range bench.Workloads() {
 		first, prev := true, ""
-		for _, db := range bench.AllDBs() {
+		for _, db := range bench.KnownDBs() {
 			if !w.RunsOn(db) {
 				continue
 			}
 			d := w.Describe(bench.DialectOf(db))
 			switch {
 			case first:
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.Name, w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.ID(), w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
 			case d != prev:
 				fmt.Fprintf(tw, "\t\t\t%s: %s\n", db, d)
 			}

@@ -35,6 +35,7 @@ const (
 	defaultCount  = 5
 	defaultScale  = 0.2
 	defaultWarmup = 0.1
+	defaultSlices = 5
 	defaultPin    = pin.Same
 	quickScale    = 0.01
 	quickCount    = 5
@@ -43,7 +44,7 @@ const (
 // runOptions are the flags of sqlbench run.
 type runOptions struct {
 	dbs, targets, workloads, nets    string
-	count                            int
+	count, slices                    int
 	scale, warmup                    float64
 	quick, allowRemote               bool
 	timeout                          time.Duration
@@ -62,10 +63,11 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func (o *runOptions) parse(args []string, env Env) error {
 	fs := newFlags("run")
-	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres)")
+	fs.StringVar(&o.dbs, "db", "sqlite", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
 	fs.StringVar(&o.targets, "targets", "", "targets to run, comma-separated (default: every target of the databases; see sqlbench list)")
-	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated (default: all; see sqlbench list)")
+	fs.StringVar(&o.workloads, "workloads", "", "workloads to run, comma-separated: families, names or IDs, or all (default: "+defaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&o.count, "count", defaultCount, "timed runs per cell")
+	fs.IntVar(&o.slices, "slices", defaultSlices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g --count %d unless given", quickScale, quickCount))
@@ -93,6 +95,8 @@ func (o *runOptions) parse(args []string, env Env) error {
 	switch {
 	case o.count < 1 || o.count > 1000:
 		return usagef("--count must be from 1 to 1000, got %d", o.count)
+	case o.slices < 1 || o.slices > 100:
+		return usagef("--slices must be from 1 to 100, got %d", o.slices)
 	case !(o.scale > 0 && o.scale <= 1000):
 		return usagef("--scale must be above 0 and at most 1000, got %g", o.scale)
 	case !(o.warmup >= 0 && o.warmup <= 10):
@@ -149,15 +153,37 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 			p.dbs = append(p.dbs, db)
 		}
 	}
+	list := o.workloads
+	if list == "" && !slices.ContainsFunc(p.dbs, bench.DB.SQL) {
+		list = floorWorkloads // --db loopback alone: the floor, not classic
+	}
+	ws, err := selectWorkloads(list)
+	if err != nil {
+		return nil, err
+	}
+	var later []string
+	for _, w := range ws {
+		if w.PlannedAt(o.scale) {
+			p.workloads = append(p.workloads, w)
+		} else {
+			later = append(later, w.ID())
+		}
+	}
+	if len(later) > 0 {
+		fmt.Fprintf(env.Stderr, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", o.scale, strings.Join(later, ", "))
+	}
 	specs, err := targets.Select(o.targets, p.dbs)
 	if err != nil {
 		return nil, usagef("--targets: %v", err)
 	}
+	if floorImplied(p.dbs, p.workloads) {
+		// The floor is measured in the same run as the servers it bounds.
+		p.dbs = append(p.dbs, bench.Loopback)
+		floor, _ := targets.Select("", []bench.DB{bench.Loopback})
+		specs = append(specs, floor...)
+	}
 	if len(specs) == 0 {
 		return nil, usagef("no targets for --db %s", o.dbs)
-	}
-	if p.workloads, err = selectWorkloads(o.workloads); err != nil {
-		return nil, err
 	}
 	if p.dsns, err = parseDSNFlags(o.dsns); err != nil {
 		return nil, err
@@ -170,6 +196,12 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	if !anyRuns(p.workloads, specs) {
 		return nil, usagef("nothing to run: none of the workloads runs on the selected databases (see sqlbench list)")
 	}
+	if !p.explicit {
+		// A target none of the workloads runs on costs a runner build and,
+		// for a server, a server start: --db mariadb --workloads floor
+		// measures the floor only.
+		specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return !anyRuns(p.workloads, []targets.Spec{t}) })
+	}
 	for _, t := range specs {
 		if reason := unavailable(t, env); reason != "" {
 			p.skipped[t.Name] = reason
@@ -180,11 +212,21 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	return p, nil
 }
 
+// floorImplied reports whether the transport floor joins a run that did not
+// name it: a networked database is selected, and so are workloads that run
+// on Loopback.
+func floorImplied(dbs []bench.DB, ws []bench.Workload) bool {
+	if slices.Contains(dbs, bench.Loopback) || !slices.ContainsFunc(dbs, bench.DB.Server) {
+		return false
+	}
+	return slices.ContainsFunc(ws, func(w bench.Workload) bool { return w.RunsOn(bench.Loopback) })
+}
+
 // anyRuns reports whether some workload runs on some target's database.
 func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 	for _, w := range ws {
 		for _, t := range ts {
-			if w.RunsOn(t.DB) {
+			if t.Runs(w) {
 				return true
 			}
 		}
@@ -192,24 +234,55 @@ func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 	return false
 }
 
+// defaultWorkloads is what run runs without --workloads: the classic suite,
+// about a minute on SQLite at the default scale.
+const defaultWorkloads = "classic"
+
+// floorWorkloads is the family of the transport floor, what --db loopback
+// runs without --workloads.
+const floorWorkloads = "floor"
+
+// selectWorkloads resolves a --workloads list. Each element names a family
+// ("classic", "bulk"), a workload with all its variants ("BulkInsert"), one
+// variant by its ID ("BulkInsert/shape=3x8/path=copy"), or "all".
 func selectWorkloads(list string) ([]bench.Workload, error) {
 	all := bench.Workloads()
 	if strings.TrimSpace(list) == "" {
-		return all, nil
+		list = defaultWorkloads
 	}
 	var out []bench.Workload
+	seen := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
-		w, ok := bench.LookupWorkload(strings.TrimSpace(name))
-		if !ok {
-			names := make([]string, len(all))
-			for i, w := range all {
-				names[i] = w.Name
+		name = strings.TrimSpace(name)
+		found := false
+		for _, w := range all {
+			if name == "all" || w.Family == name || w.Name == name || w.ID() == name {
+				found = true
+				if !seen[w.ID()] {
+					seen[w.ID()] = true
+					out = append(out, w)
+				}
 			}
-			return nil, usagef("--workloads: unknown workload %q (valid: %s)", name, strings.Join(names, ", "))
 		}
-		out = append(out, w)
+		if !found {
+			return nil, usagef("--workloads: unknown workload or family %q (valid: all, %s)", name, strings.Join(workloadNames(all), ", "))
+		}
 	}
 	return out, nil
+}
+
+// workloadNames lists the families and then the workload names, each once.
+func workloadNames(ws []bench.Workload) []string {
+	var fams, names []string
+	for _, w := range ws {
+		if !slices.Contains(fams, w.Family) {
+			fams = append(fams, w.Family)
+		}
+		if !slices.Contains(names, w.Name) {
+			names = append(names, w.Name)
+		}
+	}
+	return append(fams, names...)
 }
 
 func runCmd(ctx context.Context, args []string, env Env) error {
@@ -280,7 +353,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			return proc, err
 		},
 		Where: func(c orchestrate.Cell) runner.Location {
-			return dbs.location(c.Target, c.Net, c.Target.Name+"-"+c.Workload.Name)
+			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout,
 	}
@@ -320,6 +393,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	w.SetConfig("sqlbench", Version())
 	w.SetConfig("sqlbench-command", strings.Join(redact.Args(append([]string{"sqlbench", "run"}, args...)), " "))
 	w.SetConfig("count", fmt.Sprint(o.count))
+	w.SetConfig("slices", fmt.Sprint(o.slices))
 	w.SetConfig("scale", fmt.Sprint(o.scale))
 	w.SetConfig("warmup", fmt.Sprint(o.warmup))
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
@@ -333,7 +407,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			places = append(places, orchestrate.Placement{Target: t, Net: n})
 		}
 	}
-	steps := orchestrate.Schedule(p.workloads, places, o.count)
+	steps := orchestrate.Schedule(p.workloads, places, o.count, o.slices)
 	disp := progress.New(env.Stderr, len(steps), o.count, env.StderrTTY)
 	var done []*benchfmt.Result
 	sess.Result = func(r *benchfmt.Result) error {
@@ -369,6 +443,17 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout)
 	}
 	fmt.Fprintf(env.Stdout, "\nresults: %s (%d runs)\n", w.Name(), outcome.Runs)
+	if len(done) > 0 {
+		r := report.New(done, failed, workloadInfo)
+		r.Sources = []string{filepath.Base(w.Name())}
+		written, err := writeReports(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
+		if len(written) > 0 {
+			fmt.Fprintf(env.Stdout, "reports: %s\n", strings.Join(written, ", "))
+		}
+		if err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	switch {
 	case runErr != nil:
 		return runErr

@@ -17,10 +17,10 @@ import (
 
 func init() {
 	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return open(ctx, cfg.Server, false)
+		return open(ctx, cfg, false)
 	})
 	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return open(ctx, cfg.Server, true)
+		return open(ctx, cfg, true)
 	})
 }
 
@@ -32,10 +32,10 @@ func Config(e bench.Endpoint, interpolate bool) *mysql.Config {
 	return c
 }
 
-func open(ctx context.Context, e bench.Endpoint, interpolate bool) (bench.Conn, error) {
-	conn, err := mysql.NewConnector(Config(e, interpolate))
+func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, error) {
+	conn, err := mysql.NewConnector(Config(cfg.Server, interpolate))
 	if err != nil {
 		return nil, fmt.Errorf("configure: %w", err)
 	}
-	return sqldb.Wrap(ctx, sql.OpenDB(conn), 1)
+	return sqldb.Wrap(ctx, sql.OpenDB(conn), cfg)
 }

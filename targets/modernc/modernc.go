@@ -13,6 +13,6 @@ import (
 
 func init() {
 	bench.RegisterOpener("modernc", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return sqldb.Open(ctx, "sqlite", "file:"+cfg.DSN, 1)
+		return sqldb.Open(ctx, "sqlite", "file:"+cfg.DSN, cfg)
 	})
 }

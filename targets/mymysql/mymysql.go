@@ -24,7 +24,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return sqldb.Open(ctx, "mymysql", dsn, 1)
+		return sqldb.Open(ctx, "mymysql", dsn, cfg)
 	})
 	bench.RegisterOpener("mymysql-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		e := cfg.Server

@@ -16,7 +16,7 @@ import (
 
 func init() {
 	bench.RegisterOpener("ncruces", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, 1)
+		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, cfg)
 	})
 	bench.RegisterOpener("ncruces-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := sqlite3.Open(cfg.DSN)

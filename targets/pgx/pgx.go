@@ -21,7 +21,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return sqldb.Wrap(ctx, stdlib.OpenDB(*c), 1)
+		return sqldb.Wrap(ctx, stdlib.OpenDB(*c), cfg)
 	})
 	bench.RegisterOpener("pgx-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := config(cfg)

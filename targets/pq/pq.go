@@ -18,6 +18,6 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return sqldb.Open(ctx, "postgres", dsn, 1)
+		return sqldb.Open(ctx, "postgres", dsn, cfg)
 	})
 }

@@ -7,35 +7,97 @@ package sqldb
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-// Open opens driverName with dsn and checks the connection. maxConns bounds
-// the pool (0 leaves database/sql's default); SQLite targets use 1 so that
-// every statement runs on the one connection the session settings were
-// applied to.
-func Open(ctx context.Context, driverName, dsn string, maxConns int) (bench.Conn, error) {
+// Open opens driverName with dsn and checks the connection. The pool holds
+// one connection, so that every statement runs on the one connection the
+// session settings were applied to, unless cfg.Pool asks for more; then
+// every connection the pool opens runs cfg.Session first.
+func Open(ctx context.Context, driverName, dsn string, cfg bench.Config) (bench.Conn, error) {
 	db, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	return Wrap(ctx, db, maxConns)
+	if cfg.Pool > 1 && len(cfg.Session) > 0 {
+		base, err := connector(db.Driver(), dsn)
+		db.Close()
+		if err != nil {
+			return nil, fmt.Errorf("open: %w", err)
+		}
+		db = sql.OpenDB(sessionConnector{base, cfg.Session})
+	}
+	return Wrap(ctx, db, cfg)
 }
 
 // Wrap checks the connection of an opened pool and returns it as a
-// bench.Conn; it closes db on failure. maxConns is as for Open.
-func Wrap(ctx context.Context, db *sql.DB, maxConns int) (bench.Conn, error) {
-	if maxConns > 0 {
-		db.SetMaxOpenConns(maxConns)
-		db.SetMaxIdleConns(maxConns)
-	}
+// bench.Conn; it closes db on failure. The pool is sized as for Open.
+func Wrap(ctx context.Context, db *sql.DB, cfg bench.Config) (bench.Conn, error) {
+	n := max(1, cfg.Pool)
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	return Conn{DB: db}, nil
+}
+
+// connector returns a connector for dsn of driver d.
+func connector(d driver.Driver, dsn string) (driver.Connector, error) {
+	if dc, ok := d.(driver.DriverContext); ok {
+		return dc.OpenConnector(dsn)
+	}
+	return dsnConnector{d, dsn}, nil
+}
+
+// dsnConnector is a connector for drivers without one of their own.
+type dsnConnector struct {
+	d   driver.Driver
+	dsn string
+}
+
+func (c dsnConnector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c dsnConnector) Driver() driver.Driver                        { return c.d }
+
+// sessionConnector runs session statements on every new connection.
+type sessionConnector struct {
+	driver.Connector
+	stmts []string
+}
+
+func (c sessionConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range c.stmts {
+		if err := execDriver(ctx, conn, q); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("session setting %q: %w", q, err)
+		}
+	}
+	return conn, nil
+}
+
+// execDriver runs q on a driver connection.
+func execDriver(ctx context.Context, conn driver.Conn, q string) error {
+	if ex, ok := conn.(driver.ExecerContext); ok {
+		_, err := ex.ExecContext(ctx, q, nil)
+		if err != driver.ErrSkip {
+			return err
+		}
+	}
+	st, err := conn.Prepare(q)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	_, err = st.Exec(nil) //nolint:staticcheck // drivers without ExecerContext take []driver.Value
+	return err
 }
 
 // Conn is a bench.Conn over a database/sql pool.
@@ -75,6 +137,40 @@ func (c Conn) Prepare(query string) (bench.Stmt, error) {
 
 // Close implements bench.Conn.
 func (c Conn) Close() error { return c.DB.Close() }
+
+// BeginTx implements bench.Txer with *sql.Tx: what a database/sql user
+// writes for a transaction.
+func (c Conn) BeginTx() (bench.Tx, error) {
+	tx, err := c.DB.Begin()
+	if err != nil {
+		return nil, err
+	}
+	return Tx{tx}, nil
+}
+
+// Tx is a bench.Tx over *sql.Tx.
+type Tx struct{ tx *sql.Tx }
+
+// Exec implements bench.Tx.
+func (t Tx) Exec(query string, args ...any) error {
+	_, err := t.tx.Exec(query, args...)
+	return err
+}
+
+// Prepare implements bench.Tx.
+func (t Tx) Prepare(query string) (bench.Stmt, error) {
+	s, err := t.tx.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return Stmt{s}, nil
+}
+
+// Commit implements bench.Tx.
+func (t Tx) Commit() error { return t.tx.Commit() }
+
+// Rollback implements bench.Tx.
+func (t Tx) Rollback() error { return t.tx.Rollback() }
 
 // Stmt is a bench.Stmt over *sql.Stmt.
 type Stmt struct{ s *sql.Stmt }

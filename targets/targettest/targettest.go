@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/workloads" // the catalogue under test
 )
 
@@ -25,29 +26,78 @@ func SQLite(t testing.TB) bench.Config {
 	return bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "test.db")}
 }
 
+// Loopback is the transport floor's pseudo-database: the floor targets
+// start their own sink, so there is nothing to say.
+func Loopback(testing.TB) bench.Config { return bench.Config{DB: bench.Loopback} }
+
 // Open opens target at where with the session settings applied, and returns
 // it with the dialect of its database, scoped to the test so that tests
 // sharing a server database use tables of their own.
 func Open(t testing.TB, target string, where Where) (bench.Conn, bench.Dialect) {
+	t.Helper()
+	e := NewEnv(t, target, where)
+	return e.Conn, e.Dialect
+}
+
+// NewEnv is Open returning a workload's whole environment: its Open opens
+// more connections of target at the same place (the caller closes them).
+func NewEnv(t testing.TB, target string, where Where) bench.Env {
 	t.Helper()
 	open, ok := bench.LookupOpener(target)
 	if !ok {
 		t.Fatalf("target %q is not registered", target)
 	}
 	cfg := where(t)
-	c, err := open(context.Background(), cfg)
-	if err != nil {
-		t.Fatalf("open %s: %v", target, err)
-	}
-	t.Cleanup(func() { c.Close() })
 	d := bench.DialectOf(cfg.DB)
 	d.Scope = scope(t.Name())
-	for _, q := range d.Setup {
-		if err := c.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
+	connect := func(ctx context.Context, pool int) (bench.Conn, error) {
+		cfg := cfg
+		cfg.Pool, cfg.Session = pool, d.Setup
+		c, err := open(ctx, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", target, err)
+		}
+		for _, q := range d.Setup {
+			if err := c.Exec(q); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return c, nil
+	}
+	c, err := connect(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return bench.Env{Ctx: context.Background(), Conn: c, Dialect: d, Open: connect}
+}
+
+// Run sets up w in e, measures n operations after a short warm-up, checks
+// them, and tears the workload down.
+func Run(e bench.Env, w bench.Workload, n int) error {
+	if err := w.Setup(e); err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	const warm = 10
+	e.Warm, e.N = warm, n
+	r, err := w.Begin(e)
+	if err != nil {
+		w.Teardown(e)
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err = bench.Warm(r, warm); err == nil {
+		_, err = bench.Measure(r, warm, n, bench.NewLatencyHistogram())
+	}
+	if r.End != nil {
+		if eerr := r.End(); err == nil && eerr != nil {
+			err = fmt.Errorf("end: %w", eerr)
 		}
 	}
-	return c, d
+	if terr := w.Teardown(e); err == nil && terr != nil {
+		err = fmt.Errorf("teardown: %w", terr)
+	}
+	return err
 }
 
 // scope turns a test name into a short table-name-safe id.
@@ -57,40 +107,22 @@ func scope(name string) string {
 	return fmt.Sprintf("t%08x", h.Sum32())
 }
 
-// run sets up w on c and measures n operations after a short warm-up.
-func run(c bench.Conn, d bench.Dialect, w bench.Workload, n int) error {
-	if err := w.Setup(context.Background(), c, d); err != nil {
-		return err
-	}
-	r, err := w.Begin(c, d)
-	if err != nil {
-		return err
-	}
-	if err = bench.Warm(r.Op, 10); err == nil {
-		_, err = bench.Measure(r.Op, 10, n, bench.NewLatencyHistogram())
-	}
-	if r.End != nil {
-		if eerr := r.End(); err == nil {
-			err = eerr
-		}
-	}
-	if terr := w.Teardown(c, d); err == nil {
-		err = terr
-	}
-	return err
-}
-
 // Workloads runs every registered workload on target and expects each to
-// pass its own verification.
+// pass its own verification. Workloads planned only at a large scale
+// (MinScale) are left to their own package's tests.
 func Workloads(t *testing.T, target string, where Where) {
+	spec, ok := targets.Lookup(target)
+	if !ok {
+		t.Fatalf("target %q is not in the catalogue", target)
+	}
 	for _, w := range bench.Workloads() {
-		t.Run(w.Name, func(t *testing.T) {
-			if db := where(t).DB; !w.RunsOn(db) {
-				return // not a workload of this database
+		t.Run(w.ID(), func(t *testing.T) {
+			if !spec.Runs(w) || w.MinScale > 0 {
+				return // not a workload of this target, or too big to test here
 			}
-			c, d := Open(t, target, where)
-			if err := run(c, d, w, 250); err != nil {
-				t.Fatalf("%s on %s: %v", w.Name, target, err)
+			e := NewEnv(t, target, where)
+			if err := Run(e, w, min(250, w.Ops)); err != nil {
+				t.Fatalf("%s on %s: %v", w.ID(), target, err)
 			}
 		})
 	}
@@ -106,22 +138,24 @@ func DetectsWrongData(t *testing.T, target string, where Where) {
 			if !ok {
 				t.Fatalf("workload %s not registered", name)
 			}
-			c, d := Open(t, target, where)
-			if err := w.Setup(context.Background(), c, d); err != nil {
+			e := NewEnv(t, target, where)
+			c, d := e.Conn, e.Dialect
+			if err := w.Setup(e); err != nil {
 				t.Fatal(err)
 			}
-			defer w.Teardown(c, d)
+			defer w.Teardown(e)
 			if err := c.Exec("UPDATE " + d.Table("test") + " SET str = 'Tset' WHERE number = 42"); err != nil {
 				t.Fatal(err)
 			}
-			r, err := w.Begin(c, d)
+			e.N = 200
+			r, err := w.Begin(e)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r.End != nil {
 				defer r.End()
 			}
-			_, err = bench.Measure(r.Op, 0, 200, bench.NewLatencyHistogram())
+			_, err = bench.Measure(r, 0, 200, bench.NewLatencyHistogram())
 			if err == nil || !strings.Contains(err.Error(), "Tset") {
 				t.Fatalf("%s on %s with a corrupted row: err = %v, want a wrong-row error", name, target, err)
 			}
@@ -135,23 +169,23 @@ func DetectsWrongData(t *testing.T, target string, where Where) {
 // and dsnPrefix name the database/sql driver the target uses.
 func Fidelity(b *testing.B, target, driver, dsnPrefix string) {
 	b.Run("impl=sqlbench", func(b *testing.B) {
-		c, d := Open(b, target, SQLite)
-		d.Scope = "" // the same table name as the hand-written loop
+		e := NewEnv(b, target, SQLite)
+		e.Dialect.Scope = "" // the same table name as the hand-written loop
 		w, _ := bench.LookupWorkload("SimpleQueryRow")
-		if err := w.Setup(context.Background(), c, d); err != nil {
+		if err := w.Setup(e); err != nil {
 			b.Fatal(err)
 		}
-		r, err := w.Begin(c, d)
+		r, err := w.Begin(e)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := bench.Warm(r.Op, 1000); err != nil {
+		if err := bench.Warm(r, 1000); err != nil {
 			b.Fatal(err)
 		}
 		h := bench.NewLatencyHistogram()
 		b.ReportAllocs()
 		b.ResetTimer()
-		if _, err := bench.Measure(r.Op, 0, b.N, h); err != nil {
+		if _, err := bench.Measure(r, 0, b.N, h); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+)
+
+// comparisonFixture returns two sets of 10 runs: cell R regresses by about
+// 20% with distinct distributions, cell U draws from the same values.
+func comparisonFixture() (old, new []*benchfmt.Result) {
+	for i := range 10 {
+		jitter := float64(i%5) * 10
+		old = append(old, result("R/db=sqlite/driver=a/api=sql", 1000+jitter), result("U/db=sqlite/driver=a/api=sql", 500+jitter))
+		new = append(new, result("R/db=sqlite/driver=a/api=sql", 800+jitter), result("U/db=sqlite/driver=a/api=sql", 500+float64((i+2)%5)*10))
+	}
+	return old, new
+}
+
+func TestCompareFindsTheRegressionAndNotTheNoise(t *testing.T) {
+	old, new := comparisonFixture()
+	c := Compare("old", old, "new", new)
+	if c.Unit != "ops/s" || len(c.Changes) != 2 {
+		t.Fatalf("comparison %+v", c)
+	}
+	r, u := c.Changes[0], c.Changes[1]
+	if !r.Significant || !r.Worse || r.DeltaString() != "-19.61%" {
+		t.Errorf("regressed cell: %+v %s", r, r.DeltaString())
+	}
+	if u.Significant || u.DeltaString() != "~" {
+		t.Errorf("unchanged cell: %+v %s", u, u.DeltaString())
+	}
+	// The p-value is benchmath's Mann-Whitney U test.
+	vals := func(rs []*benchfmt.Result, name string) []float64 {
+		var out []float64
+		for _, x := range rs {
+			if x.Name.String() == name {
+				out = append(out, x.Values[1].Value)
+			}
+		}
+		return out
+	}
+	want := benchmath.AssumeNothing.Compare(benchmath.NewSample(vals(old, r.Name), &benchmath.DefaultThresholds), benchmath.NewSample(vals(new, r.Name), &benchmath.DefaultThresholds))
+	if r.P != want.P {
+		t.Errorf("p = %v, benchmath says %v", r.P, want.P)
+	}
+	if got := c.Regressions(0.05); len(got) != 1 || got[0].Name != r.Name {
+		t.Errorf("regressions over 5%%: %+v", got)
+	}
+	if got := c.Regressions(0.25); len(got) != 0 {
+		t.Errorf("regressions over 25%%: %+v", got)
+	}
+	var buf bytes.Buffer
+	if err := c.Text(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-19.61%", " ~ ", "geomean", "Mann-Whitney"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("comparison lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// textGrid is a table of text, built once and written by both the Markdown and
+// the HTML outputs.
+type textGrid struct {
+	Title  string
+	Header []string
+	Rows   [][]gridCell
+	// Left is the number of leading columns that are labels (left-aligned).
+	Left int
+}
+
+// gridCell is one cell of a textGrid: the value, an optional note shown after
+// it (the ±% interval), and whether it is the best in its row.
+type gridCell struct {
+	Text, Note string
+	Bold       bool
+}
+
+func label(s string) gridCell { return gridCell{Text: s} }
+
+// familyGrid is the table of one family on one database.
+func familyGrid(t *Table) textGrid {
+	g := textGrid{Title: t.Family + " · " + t.DB, Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
+	for _, row := range t.Rows {
+		best := t.Best(row)
+		line := []gridCell{label(row), label(t.RowUnit[row])}
+		for _, col := range t.Cols {
+			c := t.Cell(row, col)
+			switch {
+			case c != nil:
+				line = append(line, gridCell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: col == best})
+			case t.Failed(row, col):
+				line = append(line, label("FAIL"))
+			default:
+				line = append(line, label("-"))
+			}
+		}
+		g.Rows = append(g.Rows, line)
+	}
+	return g
+}
+
+// overheadGrids is the database/sql overhead, one table per database: rows
+// are workloads, columns drivers.
+func overheadGrids(pairs []OverheadPair) []textGrid {
+	var out []textGrid
+	for _, db := range groupBy(pairs, func(p OverheadPair) string { return p.DB }) {
+		var ps []OverheadPair
+		for _, p := range pairs {
+			if p.DB == db {
+				ps = append(ps, p)
+			}
+		}
+		drivers := groupBy(ps, func(p OverheadPair) string { return p.Driver })
+		g := textGrid{Title: db, Header: append([]string{"workload"}, drivers...), Left: 1}
+		for _, row := range groupBy(ps, func(p OverheadPair) string { return p.Row }) {
+			line := []gridCell{label(row)}
+			for _, d := range drivers {
+				v := label("-")
+				for _, p := range ps {
+					if p.Row == row && p.Driver == d {
+						v = label(FormatRatio(p.Ratio()))
+					}
+				}
+				line = append(line, v)
+			}
+			g.Rows = append(g.Rows, line)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// floorGrids is the distance to the floor, one table per database: rows
+// are workloads, columns driver/api.
+func floorGrids(ds []FloorDistance) []textGrid {
+	var out []textGrid
+	for _, db := range groupBy(ds, func(d FloorDistance) string { return d.Cell.Keys["db"] }) {
+		var sub []FloorDistance
+		for _, d := range ds {
+			if d.Cell.Keys["db"] == db {
+				sub = append(sub, d)
+			}
+		}
+		cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
+		times := map[[2]string]float64{}
+		for _, d := range sub {
+			times[[2]string{d.Cell.Row(), d.Cell.Column()}] = d.Times
+		}
+		g := textGrid{Title: db, Header: append([]string{"workload"}, cols...), Left: 1}
+		for _, row := range groupBy(sub, func(d FloorDistance) string { return d.Cell.Row() }) {
+			line := []gridCell{label(row)}
+			for _, col := range cols {
+				v := label("-")
+				if x, ok := times[[2]string{row, col}]; ok {
+					v = label(FormatRatio(x))
+				}
+				line = append(line, v)
+			}
+			g.Rows = append(g.Rows, line)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// floorNote names the floors used.
+func floorNote(ds []FloorDistance) string {
+	s := ""
+	for i, f := range groupBy(ds, func(d FloorDistance) string { return d.Floor.Name }) {
+		if i > 0 {
+			s += ", "
+		}
+		for _, d := range ds {
+			if d.Floor.Name == f {
+				s += fmt.Sprintf("%s %s ns/op", f, FormatValue(d.Floor.NsPerOp.Center))
+				break
+			}
+		}
+	}
+	return s
+}
+
+// scalingGrids is one table per concurrency sweep: rows are driver/api,
+// columns the connection counts, each value ops/s with the speed-up over
+// the fewest connections in parentheses; the last row is the ideal.
+func scalingGrids(ss []Scaling) []textGrid {
+	var out []textGrid
+	for _, s := range ss {
+		g := textGrid{Title: s.Title(), Header: []string{"driver"}, Left: 1}
+		for _, x := range s.Xs {
+			g.Header = append(g.Header, s.Key+"="+strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		for _, l := range s.Lines {
+			line := []gridCell{label(l.Name)}
+			for _, x := range s.Xs {
+				v := label("-")
+				for i, p := range l.Points {
+					if p.X == x {
+						v = gridCell{Text: FormatValue(p.Cell.Ops.Center), Note: "(" + FormatRatio(s.Speedup(l, i)) + ")"}
+					}
+				}
+				line = append(line, v)
+			}
+			g.Rows = append(g.Rows, line)
+		}
+		ideal := []gridCell{label("ideal")}
+		for _, x := range s.Xs {
+			ideal = append(ideal, gridCell{Note: "(" + FormatRatio(s.Ideal(x)) + ")"})
+		}
+		out = append(out, textGrid{Title: g.Title, Header: g.Header, Rows: append(g.Rows, ideal), Left: 1})
+	}
+	return out
+}
+
+// envGrids is the environment, one table per group.
+func envGrids(groups []EnvGroup) []textGrid {
+	var out []textGrid
+	for _, eg := range groups {
+		g := textGrid{Title: eg.Title, Header: []string{"setting", "value"}, Left: 2}
+		for _, l := range eg.Lines {
+			g.Rows = append(g.Rows, []gridCell{label(l.Key), label(l.Value)})
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// Texts used by both the Markdown and the HTML outputs.
+const (
+	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many times slower the database/sql path is (above 1: database/sql is slower; below 1: faster)."
+	floorText    = "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same results: how far the cell is from what the transport alone costs."
+	noFloorText  = "No loopback round trip (" + FloorWorkload + "/db=" + FloorDB + ") in these results, so no distance to the floor."
+	scalingText  = "Operations per second by number of concurrent connections; in parentheses the speed-up over the fewest connections. The ideal row is linear scaling."
+)

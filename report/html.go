@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+)
+
+//go:embed html.tmpl
+var htmlTemplate string
+
+// htmlPage is what html.tmpl shows.
+type htmlPage struct {
+	Heading, Legend string
+	Sections        []htmlSection
+	Failed          []Failure
+	Env             []textGrid
+}
+
+// htmlSection is a section of the page: text, tables and charts.
+type htmlSection struct {
+	ID, Title, Text string
+	Tables          []textGrid
+	Charts          []htmlChart
+}
+
+// htmlChart is a chart drawn as inline SVG.
+type htmlChart struct {
+	ID, Title string
+	// Points is the number of data values drawn, for the browser test.
+	Points int
+	SVG    template.HTML
+}
+
+// HTML writes the report as one self-contained HTML page: the tables, a
+// bar chart per workload (drivers side by side, with the confidence
+// intervals as error bars), a line chart per sweep, the derived views and
+// the environment. Charts are inline SVG drawn by gonum.org/v1/plot; the
+// page loads nothing else, so it works offline from a file.
+func HTML(w io.Writer, r *Report) error {
+	tmpl, err := template.New("report").Parse(htmlTemplate)
+	if err != nil {
+		return fmt.Errorf("html template: %w", err)
+	}
+	var head bytes.Buffer
+	writeSourceLine(&head, r)
+	page := htmlPage{
+		Heading: head.String(),
+		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row.",
+			r.RunsLabel(), r.ConfLabel()),
+		Failed: r.Failed,
+		Env:    envGrids(r.Env),
+	}
+	floor := r.Floor()
+	for _, sec := range r.Sections() {
+		hs := htmlSection{ID: sec.ID, Title: sec.Title}
+		switch {
+		case sec.Table != nil:
+			hs.Tables = []textGrid{familyGrid(sec.Table)}
+		case sec.ID == "overhead":
+			hs.Text, hs.Tables = overheadText, overheadGrids(r.Overhead())
+		case sec.ID == "floor":
+			hs.Text, hs.Tables = floorText+" Floors: "+floorNote(floor)+".", floorGrids(floor)
+		case sec.ID == "scaling":
+			hs.Text, hs.Tables = scalingText, scalingGrids(Scalings(r.Sweeps()))
+		}
+		for _, c := range sec.Charts {
+			svg, err := c.SVG()
+			if err != nil {
+				return err
+			}
+			hs.Charts = append(hs.Charts, htmlChart{ID: sec.ID + "-" + c.ID, Title: c.Title, Points: c.Points(), SVG: template.HTML(svg)})
+		}
+		page.Sections = append(page.Sections, hs)
+	}
+	if err := tmpl.Execute(w, page); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Markdown writes the report as Markdown: one table per workload family and
+// database (rows = workloads, columns = driver/api, each value the median
+// operations per second with its confidence interval as ±%, the best in
+// each row in bold), the derived views (database/sql overhead, distance to
+// the floor, scaling), and the environment the results were measured in.
+func Markdown(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# sqlbench results\n\n")
+	writeSourceLine(bw, r)
+	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row.\n",
+		r.RunsLabel(), r.ConfLabel())
+	for _, t := range r.Tables() {
+		writeGridMarkdown(bw, "##", familyGrid(t))
+	}
+	if pairs := r.Overhead(); len(pairs) > 0 {
+		fmt.Fprintf(bw, "\n## database/sql overhead\n\n%s\n", overheadText)
+		for _, g := range overheadGrids(pairs) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	}
+	fmt.Fprintf(bw, "\n## Distance to the floor\n\n")
+	if ds := r.Floor(); len(ds) > 0 {
+		fmt.Fprintf(bw, "%s Floors: %s.\n", floorText, floorNote(ds))
+		for _, g := range floorGrids(ds) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	} else {
+		fmt.Fprintln(bw, noFloorText)
+	}
+	if ss := Scalings(r.Sweeps()); len(ss) > 0 {
+		fmt.Fprintf(bw, "\n## Scaling\n\n%s\n", scalingText)
+		for _, g := range scalingGrids(ss) {
+			writeGridMarkdown(bw, "###", g)
+		}
+	}
+	if len(r.Failed) > 0 {
+		fmt.Fprintf(bw, "\n## Failed cells\n\n")
+		for _, f := range r.Failed {
+			fmt.Fprintf(bw, "- `%s`: %s\n", f.Name, mdEscape(f.Reason))
+		}
+	}
+	writeEnvMarkdown(bw, r.Env)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write markdown: %w", err)
+	}
+	return nil
+}
+
+func writeSourceLine(w io.Writer, r *Report) {
+	if len(r.Sources) > 0 {
+		fmt.Fprintf(w, "From %s: %d results in %d cells.\n", strings.Join(r.Sources, ", "), r.Results, len(r.Cells))
+	} else {
+		fmt.Fprintf(w, "%d results in %d cells.\n", r.Results, len(r.Cells))
+	}
+}
+
+func writeEnvMarkdown(w io.Writer, groups []EnvGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Environment\n")
+	for _, g := range envGrids(groups) {
+		writeGridMarkdown(w, "###", g)
+	}
+}
+
+// writeGridMarkdown writes g under a heading of the given level.
+func writeGridMarkdown(w io.Writer, level string, g textGrid) {
+	fmt.Fprintf(w, "\n%s %s\n\n", level, g.Title)
+	rows := make([][]string, len(g.Rows))
+	for i, r := range g.Rows {
+		for _, c := range r {
+			v := c.Text
+			if c.Bold {
+				v = "**" + v + "**"
+			}
+			if c.Note != "" {
+				v = strings.TrimSpace(v + " " + c.Note)
+			}
+			rows[i] = append(rows[i], v)
+		}
+	}
+	mdTableAligned(w, g.Header, rows, g.Left)
+}
+
+// mdTableAligned writes a Markdown table whose first left columns are
+// left-aligned and the others right-aligned.
+func mdTableAligned(w io.Writer, header []string, rows [][]string, left int) {
+	row := func(cells []string) {
+		fmt.Fprint(w, "|")
+		for _, c := range cells {
+			fmt.Fprintf(w, " %s |", mdEscape(c))
+		}
+		fmt.Fprintln(w)
+	}
+	row(header)
+	fmt.Fprint(w, "|")
+	for i := range header {
+		if i < left {
+			fmt.Fprint(w, "---|")
+		} else {
+			fmt.Fprint(w, "--:|")
+		}
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		row(r)
+	}
+}
+
+// mdEscape makes s safe inside a Markdown table cell.
+func mdEscape(s string) string {
+	if !strings.ContainsAny(s, "|\n<") {
+		return s
+	}
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;").Replace(s)
+}
+
+// FormatRatio formats a ratio as "1.23×".
+func FormatRatio(v float64) string {
+	return strconv.FormatFloat(v, 'f', 2, 64) + "×"
+}

@@ -1,0 +1,187 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// WorkloadInfo is what a binary knows of a workload: the family it is
+// reported in and the name of its operations ("queries", "rows").
+type WorkloadInfo struct{ Family, Unit string }
+
+// Lookup returns what is known of the workload named name; ok is false for
+// a workload the binary does not know (a plain `go test -bench` file, or a
+// workload added after it was built). The cli passes bench.LookupWorkload
+// through it, so that this package does not depend on registration.
+type Lookup func(name string) (info WorkloadInfo, ok bool)
+
+// Defaults for workloads that Lookup does not know.
+const (
+	OtherFamily = "other"
+	OtherUnit   = "ops"
+)
+
+// Cell is one summarized cell with what is known of its workload.
+type Cell struct {
+	Summary
+	// Family and Unit come from the Lookup (OtherFamily and OtherUnit when
+	// it does not know the workload).
+	Family, Unit string
+}
+
+// Extra returns the cell's keys other than db, driver and api, in name
+// order ("net=tcp/conns=4"), or "" when it has none.
+func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
+
+// extraLabel returns the key=value parts of a benchmark name other than
+// db, driver, api and skip, joined by '/'.
+func extraLabel(name, skip string) string {
+	var parts []string
+	for _, kv := range strings.Split(name, "/")[1:] {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "db" && k != "driver" && k != "api" && k != skip {
+			parts = append(parts, kv)
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// Report is one or more results files, summarized: what every output
+// format shows.
+type Report struct {
+	// Sources names the results files read, for the heading.
+	Sources []string
+	// Results is the number of result lines summarized.
+	Results int
+	// Cells in order of first appearance.
+	Cells []*Cell
+	// Failed is the cells that produced no result (from a run).
+	Failed []Failure
+	// Env is the configuration lines of the results, grouped.
+	Env []EnvGroup
+}
+
+// New summarizes results into a Report. lookup may be nil.
+func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
+	r := &Report{Results: len(rs), Failed: failed}
+	for _, s := range Summarize(rs) {
+		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit}
+		if lookup != nil {
+			if info, ok := lookup(s.Workload); ok {
+				c.Family, c.Unit = info.Family, info.Unit
+			}
+		}
+		r.Cells = append(r.Cells, c)
+	}
+	r.Env = groupEnv(r.Cells)
+	return r
+}
+
+// Table is one table of the report: one workload family on one database;
+// rows are workloads (with any keys beyond db, driver and api), columns are
+// driver/api.
+type Table struct {
+	Family, DB string
+	Rows, Cols []string
+	// RowUnit is the unit of each row's values ("queries/s").
+	RowUnit map[string]string
+	cells   map[[2]string]*Cell
+	failed  map[[2]string]bool
+}
+
+// Cell returns the cell at row, col, or nil.
+func (t *Table) Cell(row, col string) *Cell { return t.cells[[2]string{row, col}] }
+
+// Failed reports whether the cell at row, col failed in the run.
+func (t *Table) Failed(row, col string) bool { return t.failed[[2]string{row, col}] }
+
+// Best returns the column with the most operations per second in row.
+func (t *Table) Best(row string) string {
+	best, bestCol := math.Inf(-1), ""
+	for _, col := range t.Cols {
+		if c := t.Cell(row, col); c != nil && c.Ops.Center > best {
+			best, bestCol = c.Ops.Center, col
+		}
+	}
+	return bestCol
+}
+
+// Tables returns one table per family and database, in order of first
+// appearance.
+func (r *Report) Tables() []*Table {
+	var out []*Table
+	get := func(family, db string) *Table {
+		for _, t := range out {
+			if t.Family == family && t.DB == db {
+				return t
+			}
+		}
+		t := &Table{Family: family, DB: db, RowUnit: map[string]string{}, cells: map[[2]string]*Cell{}, failed: map[[2]string]bool{}}
+		out = append(out, t)
+		return t
+	}
+	add := func(t *Table, row, col string) {
+		if !slices.Contains(t.Rows, row) {
+			t.Rows = append(t.Rows, row)
+		}
+		if !slices.Contains(t.Cols, col) {
+			t.Cols = append(t.Cols, col)
+		}
+	}
+	familyOf := map[string]string{}
+	for _, c := range r.Cells {
+		t := get(c.Family, c.Keys["db"])
+		add(t, c.Row(), c.Column())
+		t.cells[[2]string{c.Row(), c.Column()}] = c
+		t.RowUnit[c.Row()] = c.Unit + "/s"
+		familyOf[c.Workload] = c.Family
+	}
+	for _, f := range r.Failed {
+		s := nameSummary(f.Name)
+		family, ok := familyOf[s.Workload]
+		if !ok {
+			family = OtherFamily
+		}
+		t := get(family, s.Keys["db"])
+		add(t, s.Row(), s.Column())
+		if t.Cell(s.Row(), s.Column()) == nil {
+			t.failed[[2]string{s.Row(), s.Column()}] = true
+		}
+	}
+	return out
+}
+
+// RunsLabel describes the run counts of the report's cells: "5 runs",
+// "3-10 runs".
+func (r *Report) RunsLabel() string {
+	m := map[[2]string]Summary{}
+	for _, c := range r.Cells {
+		m[[2]string{c.Name}] = c.Summary
+	}
+	return runsLabel(m)
+}
+
+// ConfLabel describes the confidence level of the report's intervals.
+func (r *Report) ConfLabel() string {
+	m := map[[2]string]Summary{}
+	for _, c := range r.Cells {
+		m[[2]string{c.Name}] = c.Summary
+	}
+	return confLabel(m)
+}
+
+// FormatValue formats a rate or a time for a table: integers with thousands
+// separators from 100 up, three significant digits below.
+func FormatValue(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	if math.Abs(v) >= 100 {
+		return Thousands(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
