@@ -23,10 +23,15 @@ public final class Request {
     public final String dsn;
     /** The server, for server targets (null fields when absent). */
     public final Endpoint endpoint;
-    /** Timed and untimed operation counts of a run. */
+    /** Timed and untimed operation counts of a run (of this slice of it). */
     public final int n, warmup;
+    /**
+     * Where a run request sits in its run: slice {@code slice} of
+     * {@code slices} (1-based) of run {@code run}; slices is 0 for a whole run.
+     */
+    public final int run, slice, slices;
 
-    private Request(String verb, Map<String, String> v, int n, int warmup) {
+    private Request(String verb, Map<String, String> v, int n, int warmup, int[] slicing) {
         this.verb = verb;
         this.target = v.getOrDefault("target", "");
         this.workload = v.getOrDefault("workload", "");
@@ -38,6 +43,9 @@ public final class Request {
                 v.getOrDefault("user", ""), v.getOrDefault("password", ""), v.getOrDefault("database", ""));
         this.n = n;
         this.warmup = warmup;
+        this.run = slicing[0];
+        this.slice = slicing[1];
+        this.slices = slicing[2];
     }
 
     /**
@@ -52,6 +60,7 @@ public final class Request {
         String verb = sp < 0 ? s : s.substring(0, sp);
         Map<String, String> v = parseQuery(sp < 0 ? "" : s.substring(sp + 1));
         int n = 0, warmup = 0;
+        int[] slicing = {0, 0, 0};
         switch (verb) {
             case HELLO, INFO, CLOSE -> { }
             case RUN -> {
@@ -67,13 +76,20 @@ public final class Request {
                         || v.getOrDefault("scope", "").isEmpty()) {
                     throw new ProtocolException("run: name, workload and scope are required");
                 }
+                if (v.containsKey("slices")) {
+                    slicing = new int[] {parseInt(v.get("run")), parseInt(v.get("slice")), parseInt(v.get("slices"))};
+                    if (slicing[0] < 1 || slicing[2] < 1 || slicing[1] < 1 || slicing[1] > slicing[2]) {
+                        throw new ProtocolException("run: bad slice \"" + v.getOrDefault("slice", "") + "\" of \""
+                                + v.get("slices") + "\" in run \"" + v.getOrDefault("run", "") + "\"");
+                    }
+                }
             }
             default -> throw new ProtocolException("unknown verb \"" + verb + "\"");
         }
         if (!verb.equals(HELLO) && v.getOrDefault("target", "").isEmpty()) {
             throw new ProtocolException(verb + ": target is required");
         }
-        return new Request(verb, v, n, warmup);
+        return new Request(verb, v, n, warmup, slicing);
     }
 
     /** Returns -1 for anything but a non-negative decimal integer. */

@@ -168,18 +168,25 @@ public final class Server {
             c = new Cell(conn, w, d);
             cells.put(key, c);
         }
+        Sample s;
         try {
             if (first && jit.on()) {
                 jitWarm(c, req);
             }
-            Sample s = measure(c, req.warmup, req.n);
-            out.println(ResultLine.format(req.name, s));
-            log.printf("ran %s on %s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target, s.n(), s.nsPerOp(),
-                    (double) s.cpuNanos() / s.n());
+            s = measure(c, req.warmup, req.n);
         } catch (Exception e) {
             closeCell(key);
             throw e;
         }
+        log.printf("ran %s on %s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target, s.n(), s.nsPerOp(),
+                (double) s.cpuNanos() / s.n());
+        if (req.slices > 1) {
+            s = c.addSlice(req, s);
+            if (s == null) {
+                return; // more slices of this run to come
+            }
+        }
+        out.println(ResultLine.format(req.name, s));
     }
 
     /** Runs untimed full runs of the cell until the JIT warm-up is done. */
@@ -187,7 +194,7 @@ public final class Server {
         long start = System.nanoTime(), ops = 0;
         int runs = 0;
         do {
-            Workload.Run r = c.workload().begin(c.conn(), c.dialect());
+            Workload.Run r = c.workload.begin(c.conn, c.dialect);
             try {
                 Harness.warm(r.op(), req.warmup + req.n);
             } finally {
@@ -203,7 +210,7 @@ public final class Server {
     private Sample measure(Cell c, int warm, int n) throws Exception {
         Workload.Run r;
         try {
-            r = c.workload().begin(c.conn(), c.dialect());
+            r = c.workload.begin(c.conn, c.dialect);
         } catch (Exception e) {
             throw new Exception("begin: " + describe(e), e);
         }
@@ -233,9 +240,9 @@ public final class Server {
             return;
         }
         try {
-            c.workload().teardown(c.conn(), c.dialect());
+            c.workload.teardown(c.conn, c.dialect);
         } finally {
-            c.conn().close();
+            c.conn.close();
         }
     }
 

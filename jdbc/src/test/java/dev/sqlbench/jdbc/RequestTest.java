@@ -28,6 +28,15 @@ class RequestTest {
     }
 
     @Test
+    void parsesASlice() throws Exception {
+        Request r = Request.parse("run n=10&name=x&run=2&scope=c&slice=3&slices=5&target=t&warmup=1&workload=w");
+        assertEquals(2, r.run);
+        assertEquals(3, r.slice);
+        assertEquals(5, r.slices);
+        assertEquals(0, Request.parse("run n=10&name=x&scope=c&target=t&warmup=1&workload=w").slices);
+    }
+
+    @Test
     void parsesTheOtherVerbs() throws Exception {
         assertEquals("hello", Request.parse("hello").verb);
         Request info = Request.parse("info db=sqlite&dsn=%2Ftmp%2Fx.db&target=jdbc-sqlite");
@@ -45,6 +54,8 @@ class RequestTest {
             {"run target=t&workload=w&scope=c&n=5&warmup=0", "run: name, workload and scope are required"},
             {"info target=t;db=x", "bad parameters"},
             {"info target=%zz", "bad parameters"},
+            {"run target=t&workload=w&scope=c&name=n&n=5&warmup=0&run=1&slice=3&slices=2", "run: bad slice \"3\" of \"2\" in run \"1\""},
+            {"run target=t&workload=w&scope=c&name=n&n=5&warmup=0&slice=1&slices=2", "run: bad slice"},
         };
         for (String[] c : bad) {
             ProtocolException e = assertThrows(ProtocolException.class, () -> Request.parse(c[0]), c[0]);

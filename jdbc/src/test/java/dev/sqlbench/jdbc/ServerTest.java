@@ -90,6 +90,19 @@ class ServerTest {
     }
 
     @Test
+    void slicesOfARunAnswerOnceWithTheirSum() {
+        String base = run("SimpleExec", "c9", 40);
+        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=1&slices=3")));
+        assertEquals("--- ok", String.join("|", ask(base + "&run=2&slice=1&slices=3"))); // runs interleave
+        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=2&slices=3")));
+        String[] a = ask(base + "&run=1&slice=3&slices=3");
+        assertTrue(a[0].startsWith("BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 120 "), a[0]);
+        assertEquals("--- ok", a[1]);
+        assertEquals("--- FAIL: slice 3 of run 2 arrived after slice 1", ask(base + "&run=2&slice=3&slices=3")[0]);
+        assertEquals("--- FAIL: slice 2 of run 3 arrived without the slices before it", ask(base + "&run=3&slice=2&slices=3")[0]);
+    }
+
+    @Test
     void wrongDataFailsTheRunAndClosesTheCell() throws Exception {
         assertEquals("--- ok", ask(run("PreparedQuery", "c0", 20))[1]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
