@@ -26,6 +26,7 @@ command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	{ command -v mariadbd || [ -x /usr/sbin/mariadbd ]; } >/dev/null || need+=(mariadb-server)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+	{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven)
 	command -v chromium >/dev/null || need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then

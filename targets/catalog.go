@@ -40,6 +40,17 @@ type Spec struct {
 	// Desc says in one line what the target is and how it maps the
 	// workloads' simple and prepared calls.
 	Desc string
+	// JVM is set for targets of the JDBC runner (jdbc/, Java): built with
+	// Maven into one jar and run on a JVM, one process per Group. Module is
+	// then the driver's Maven coordinates.
+	JVM bool
+	// Families, when set, lists the only workload families the target's
+	// runner implements (the JDBC runner: the classic suite so far); nil
+	// means every workload written against bench.Conn.
+	Families []string
+	// Nets lists the transports to a server the target can use; nil means
+	// every one.
+	Nets []string
 	// Caps lists the abilities beyond bench.Conn the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
 	Caps []bench.Cap
@@ -48,10 +59,18 @@ type Spec struct {
 // Has reports whether the target has capability c.
 func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 
-// Runs reports whether workload w runs on the target: on its database and,
-// if w needs a capability, with it.
+// Runs reports whether workload w runs on the target: on its database, with
+// the capability w needs if any, and in a family the target's runner
+// implements.
 func (s Spec) Runs(w bench.Workload) bool {
-	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs))
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) &&
+		(s.Families == nil || slices.Contains(s.Families, w.Family))
+}
+
+// RunsOver reports whether the target can connect over transport net ("tcp",
+// "unix"; "" for SQLite and the transport floor, which have no choice).
+func (s Spec) RunsOver(net string) bool {
+	return net == "" || s.Nets == nil || slices.Contains(s.Nets, net)
 }
 
 // Key returns the result-name keys of the target: db, driver and api.
@@ -63,6 +82,7 @@ func (s Spec) Key() string {
 const (
 	APISQL    = "sql"
 	APINative = "native"
+	APIJDBC   = "jdbc"
 	// APIRaw is the transport floor's: bytes on a socket, no SQL.
 	APIRaw = "raw"
 )
@@ -71,6 +91,7 @@ const (
 func catalog() []Spec {
 	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
 	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
+	jdbcFamilies := []string{"classic"}                // what the JDBC runner (jdbc/) implements
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -132,6 +153,20 @@ func catalog() []Spec {
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
 			Caps:   []bench.Cap{bench.CapCopy}},
+		// The JDBC baseline: one JVM per target, so that no driver's code
+		// shares a call site (and its JIT profile) with another's.
+		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true, Families: jdbcFamilies,
+			Module: "com.mysql:mysql-connector-j", Nets: []string{"tcp"},
+			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; tcp only (a unix socket needs a third-party socket factory)"},
+		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true, Families: jdbcFamilies,
+			Module: "org.mariadb.jdbc:mariadb-java-client",
+			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
+		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true, Families: jdbcFamilies,
+			Module: "org.postgresql:postgresql", Nets: []string{"tcp"},
+			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; tcp only (a unix socket needs junixsocket)"},
+		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true, Families: jdbcFamilies,
+			Module: "org.xerial:sqlite-jdbc",
+			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
 		// The transport floor: no database, no driver module (the standard
 		// library's net and net/http), sinks started inside the runner.
 		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",

@@ -15,7 +15,7 @@ import (
 func TestCatalogEntriesAreComplete(t *testing.T) {
 	names, keys := map[string]bool{}, map[string]bool{}
 	for _, s := range All() {
-		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || (s.Module == "" && s.DB.SQL()) || s.Package == "" {
+		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || (s.Module == "" && s.DB.SQL()) || (s.Package == "" && !s.JVM) {
 			t.Errorf("incomplete entry %+v", s)
 		}
 		if names[s.Name] || keys[s.Key()] {
@@ -25,13 +25,21 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 		if _, err := bench.ParseDB(string(s.DB)); err != nil {
 			t.Errorf("%s: %v", s.Name, err)
 		}
-		if s.API != APISQL && s.API != APINative && (s.API != APIRaw || s.DB.SQL()) {
+		if s.API != APISQL && s.API != APINative && s.API != APIJDBC && (s.API != APIRaw || s.DB.SQL()) {
 			t.Errorf("%s: unknown API %q", s.Name, s.API)
 		}
 		if strings.ContainsAny(s.Driver+s.API, "/= ") {
 			t.Errorf("%s: driver and API must be usable as name keys", s.Name)
 		}
 		if s.Unobtainable != "" {
+			continue
+		}
+		if s.JVM {
+			// The JDBC runner knows the target by name.
+			src, err := os.ReadFile(filepath.Join("..", "jdbc", "src", "main", "java", "dev", "sqlbench", "jdbc", "Target.java"))
+			if err != nil || !strings.Contains(string(src), `"`+s.Name+`"`) {
+				t.Errorf("%s: the JDBC runner's Target.java does not name it (%v)", s.Name, err)
+			}
 			continue
 		}
 		group, err := os.ReadFile(filepath.Join("..", "cmd", "sqlbench-runner", "group_"+s.Group+".go"))
@@ -53,8 +61,8 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	all, err := Select("", []bench.DB{bench.SQLite})
-	if err != nil || len(all) != 8 {
-		t.Fatalf("Select all sqlite: %d targets, %v; want the 8 SQLite ones", len(all), err)
+	if err != nil || len(all) != 9 {
+		t.Fatalf("Select all sqlite: %d targets, %v; want the 9 SQLite ones", len(all), err)
 	}
 	for _, s := range all {
 		if s.DB != bench.SQLite {
@@ -70,5 +78,13 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := Select("nope", []bench.DB{bench.SQLite}); err == nil || !strings.Contains(err.Error(), "valid: ") {
 		t.Errorf("unknown target: %v", err)
+	}
+}
+
+func TestRunsOver(t *testing.T) {
+	tcpOnly, _ := Lookup("jdbc-mysql")
+	any, _ := Lookup("mysql")
+	if !tcpOnly.RunsOver("tcp") || tcpOnly.RunsOver("unix") || !any.RunsOver("unix") || !any.RunsOver("") {
+		t.Error("RunsOver does not follow Nets")
 	}
 }

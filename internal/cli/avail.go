@@ -9,11 +9,24 @@ import (
 
 // unavailable returns why target t cannot run on this machine, or "" when
 // it can. It checks what can be known without building: whether the driver
-// can be obtained at all, the Go toolchain, a C compiler for cgo drivers, and
-// helper programs.
+// can be obtained at all, the Go toolchain, a C compiler for cgo drivers,
+// a JDK and Maven for JDBC targets, and helper programs.
 func unavailable(t targets.Spec, env Env) string {
 	if t.Unobtainable != "" {
 		return t.Unobtainable
+	}
+	if t.JVM {
+		var missing []string
+		for _, tool := range []string{"java", "mvn"} {
+			if _, err := env.LookPath(tool); err != nil {
+				missing = append(missing, tool)
+			}
+		}
+		if len(missing) > 0 {
+			return "needs a JDK 17+ and Maven to build and run the JDBC runner (" + strings.Join(missing, " and ") +
+				" not on PATH; install default-jdk-headless maven)"
+		}
+		return ""
 	}
 	if _, err := env.LookPath("go"); err != nil {
 		return "needs the Go toolchain (go on PATH) to build its runner"

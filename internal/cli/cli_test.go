@@ -68,6 +68,8 @@ func TestListSaysWhyATargetIsUnavailable(t *testing.T) {
 		"mattn: needs a C compiler for cgo (gcc not found; install gcc)",
 		"crawshaw: needs a C compiler for cgo",
 		"eatonphil: the Go module proxy refuses",
+		"jdbc-mysql: needs a JDK 17+ and Maven to build and run the JDBC runner (java and mvn not on PATH; install default-jdk-headless maven)",
+		"jdbc-sqlite: needs a JDK 17+ and Maven",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("list without gcc does not say %q:\n%s", want, out.String())
@@ -81,8 +83,8 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
-		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, classic,`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
+		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, analytics, bulk, classic,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},

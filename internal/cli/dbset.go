@@ -113,6 +113,18 @@ func (s *dbSet) nets(db bench.DB) []string {
 	return []string{""}
 }
 
+// netsFor returns the transports of t's database that t can use ("" for
+// SQLite).
+func (s *dbSet) netsFor(t targets.Spec) []string {
+	var out []string
+	for _, n := range s.nets(t.DB) {
+		if t.RunsOver(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // location returns where target t connects over net; file names the SQLite
 // file of a cell.
 func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {

@@ -347,9 +347,17 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// A target reaches a server over the transports both it and the run
+	// have; one with none left does not run.
+	for _, t := range slices.Clone(p.runnable) {
+		if len(dbs.netsFor(t)) == 0 {
+			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
+		}
+	}
 	sess := &orchestrate.Session{
 		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
-			proc, err := launcher.Start(bins[group])
+			cmd := bins[group]
+			proc, err := launcher.Start(cmd[0], cmd[1:]...)
 			if err == nil {
 				err = pin.Process(proc.Pid(), placement.Runner)
 			}
@@ -362,7 +370,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	}
 	defer sess.Close()
 	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) runner.Location {
-		return dbs.location(t, dbs.nets(t.DB)[0], t.Name+"-info")
+		return dbs.location(t, dbs.netsFor(t)[0], t.Name+"-info")
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -406,7 +414,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 
 	var places []orchestrate.Placement
 	for _, t := range p.runnable {
-		for _, n := range dbs.nets(t.DB) {
+		for _, n := range dbs.netsFor(t) {
 			places = append(places, orchestrate.Placement{Target: t, Net: n})
 		}
 	}
@@ -466,10 +474,12 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	return nil
 }
 
-// buildRunners builds one runner per group of the runnable targets; the
-// targets of a group that fails to build are skipped.
-func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[string]string {
-	bins := map[string]string{}
+// buildRunners builds one runner per group of the runnable targets and
+// returns the command line that starts each group's runner: a Go binary, or
+// java with the JDBC runner's jar. The targets of a group that fails to
+// build are skipped.
+func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[string][]string {
+	bins := map[string][]string{}
 	src, err := launcher.FindSource(env.Dir)
 	if err != nil {
 		for _, t := range slices.Clone(p.runnable) {
@@ -478,6 +488,9 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 		return bins
 	}
 	b := &launcher.Builder{Src: src, Cache: o.cache, Log: env.Stderr}
+	jb := &launcher.JarBuilder{Src: src, Cache: o.cache, Log: env.Stderr}
+	var jar string
+	var jarErr error
 	groupErr := map[string]error{}
 	for _, t := range p.runnable {
 		if _, seen := bins[t.Group]; seen {
@@ -486,12 +499,24 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 		if _, failed := groupErr[t.Group]; failed {
 			continue
 		}
+		if t.JVM {
+			// One jar serves every JDBC target; each runs in its own JVM.
+			if jar == "" && jarErr == nil {
+				jar, jarErr = jb.Build(ctx)
+			}
+			if jarErr != nil {
+				groupErr[t.Group] = jarErr
+				continue
+			}
+			bins[t.Group] = jb.Command(jar)
+			continue
+		}
 		bin, err := b.Build(ctx, t.Group, t.Cgo)
 		if err != nil {
 			groupErr[t.Group] = err
 			continue
 		}
-		bins[t.Group] = bin
+		bins[t.Group] = []string{bin}
 	}
 	for _, t := range slices.Clone(p.runnable) {
 		if err, failed := groupErr[t.Group]; failed {

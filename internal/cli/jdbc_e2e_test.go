@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/benchfile"
+	"github.com/sqlbench/sqlbench/servers"
+)
+
+// needJDK skips a test on a machine without the JDBC runner's tools.
+func needJDK(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"java", "mvn"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s on PATH: the JDBC targets are unavailable here", tool)
+		}
+	}
+}
+
+// TestJDBCTargetsOnEveryDatabase runs every JDBC target against throwaway
+// MariaDB and PostgreSQL servers and a SQLite file, interleaved with a Go
+// target, and checks the result lines, the transports and the config lines.
+func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
+	needJDK(t)
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
+		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql",
+		"--workloads", "SimpleExec,AutoQueryRow,SimpleDo",
+		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	want := map[string][]string{
+		"db=sqlite/driver=xerial/api=jdbc":        {""},
+		"db=mariadb/driver=connectorj/api=jdbc":   {"/net=tcp"}, // tcp only
+		"db=mariadb/driver=mariadb-java/api=jdbc": {"/net=tcp", "/net=unix"},
+		"db=postgres/driver=pgjdbc/api=jdbc":      {"/net=tcp"}, // tcp only
+		"db=mariadb/driver=go-sql-driver/api=sql": {"/net=tcp", "/net=unix"},
+	}
+	for key, nets := range want {
+		for _, w := range []string{"SimpleExec", "AutoQueryRow", "SimpleDo"} {
+			if w == "SimpleDo" && !strings.Contains(key, "mariadb") {
+				continue
+			}
+			for _, n := range nets {
+				if name := w + "/" + key + n; runs[name] != 2 {
+					t.Errorf("%s: %d runs, want 2", name, runs[name])
+				}
+			}
+		}
+	}
+	for name := range runs {
+		if strings.Contains(name, "api=jdbc/net=unix") && !strings.Contains(name, "mariadb-java") {
+			t.Errorf("%s ran over unix, which its driver cannot", name)
+		}
+	}
+	set, err := benchfile.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range set.Results {
+		if !strings.Contains(r.Name.String(), "api=jdbc") {
+			continue
+		}
+		units := map[string]bool{}
+		for _, v := range r.Values {
+			units[v.OrigUnit] = true // the units the runner wrote (benchfmt renames ns/op to sec/op)
+			units[v.Unit] = true
+		}
+		for _, u := range []string{"ns/op", "ops/s", "B/op", "p50-ns/op", "p99-ns/op", "p99.9-ns/op"} {
+			if !units[u] {
+				t.Errorf("%s has no %s", r.Name, u)
+			}
+		}
+		if units["allocs/op"] {
+			t.Errorf("%s reports allocs/op, which a JVM cannot count", r.Name)
+		}
+	}
+	for _, key := range []string{"jdbc-sqlite-module", "jdbc-mysql-module", "jdbc-mariadb-module", "jdbc-postgres-module",
+		"jdbc-sqlite-sqlite", "jdbc-jvm", "jdbc-jvm-flags", "jdbc-jit-warmup", "mariadb-version", "postgres-version"} {
+		if cfg.GetConfig(key) == "" {
+			t.Errorf("results file has no %q config line", key)
+		}
+	}
+	if got := cfg.GetConfig("jdbc-mysql-module"); !strings.HasPrefix(got, "com.mysql:mysql-connector-j ") {
+		t.Errorf("jdbc-mysql-module = %q", got)
+	}
+	for _, col := range []string{"connectorj/jdbc", "mariadb-java/jdbc", "pgjdbc/jdbc", "xerial/jdbc", "go-sql-driver/sql"} {
+		if !strings.Contains(stdout.String(), col) {
+			t.Errorf("the summary has no column %s:\n%s", col, stdout)
+		}
+	}
+	assertEmpty(t, tmp)
+	if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("password")) {
+		t.Error("the results file mentions a password")
+	}
+	ps, _ := exec.Command("pgrep", "-f", "sqlbench-runner-jdbc").Output()
+	if len(bytes.TrimSpace(ps)) > 0 {
+		t.Errorf("JDBC runners left running: %s", ps)
+	}
+}
+
+// TestJDBCWrongDataFailsTheCell changes a row of a JDBC cell's table under
+// the run: the cell fails with the wrong row named, its table is dropped,
+// and no password is printed.
+func TestJDBCWrongDataFailsTheCell(t *testing.T) {
+	needJDK(t)
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindMariaDB, Profile: servers.ProfileFast, Parent: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	db, err := sql.Open("mysql", srv.DSN("tcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	go func() {
+		// Spoil the JDBC cell's table as soon as it exists.
+		deadline := time.Now().Add(3 * time.Minute)
+		for time.Now().Before(deadline) {
+			var name string
+			err := db.QueryRow("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%test' LIMIT 1").Scan(&name)
+			if err == nil {
+				if res, err := db.Exec("UPDATE " + name + " SET str='Oops' WHERE number=7"); err == nil {
+					if n, _ := res.RowsAffected(); n == 1 {
+						return
+					}
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--db", "mariadb", "--targets", "jdbc-mariadb",
+		"--dsn", "mariadb=" + srv.DSN("tcp"), "--workloads", "SimpleQueryRow", "--scale", "0.05", "--count", "3",
+		"-o", out, "--cache", cache}, env)
+	if code != ExitPartial {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	all := stdout.String() + stderr.String()
+	if !strings.Contains(all, "SimpleQueryRow/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp: jdbc-mariadb: run") ||
+		!strings.Contains(all, `wrong row (7, "Oops") for number 7`) {
+		t.Errorf("the failure does not name the cell and the wrong row:\n%s", all)
+	}
+	if strings.Contains(all, srv.Password) {
+		t.Error("the password was printed")
+	}
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d sqlbench tables left behind (%v)", n, err)
+	}
+}

@@ -1,0 +1,21 @@
+package dev.sqlbench.jdbc;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one timed run measured.
+ *
+ * @param n the number of operations timed
+ * @param elapsedNanos the wall time of the n operations
+ * @param bytes heap bytes the operating threads allocated during the run
+ * @param latency the latencies of the sampled operations, in nanoseconds
+ * @param cpuNanos CPU time of the operating threads (a diagnostic, on stderr:
+ *     it shows the JIT at work on a machine too busy for wall time to)
+ */
+public record Sample(int n, long elapsedNanos, long bytes, Histogram latency, long cpuNanos) {
+
+    /** Returns the mean time per operation in nanoseconds. */
+    public double nsPerOp() {
+        return (double) elapsedNanos / n;
+    }
+}

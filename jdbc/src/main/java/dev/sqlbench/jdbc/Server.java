@@ -1,0 +1,265 @@
+package dev.sqlbench.jdbc;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The runner side of the protocol, the twin of Go's runner.Server: one
+ * request per input line, each answered on out with zero or more lines and
+ * a status line; cells stay open between runs, are set up on their first
+ * run and torn down on close; a wrong result fails the run and closes the
+ * cell. Progress and diagnostics go to log.
+ */
+public final class Server {
+    static final String OK = "--- ok";
+    static final String FAIL = "--- FAIL: ";
+    /** The version of the runner protocol this runner speaks. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    private final BufferedReader in;
+    private final PrintStream out, log;
+    private final JitWarmup jit;
+    private final Map<String, Cell> cells = new LinkedHashMap<>();
+    private final Set<String> secrets = new HashSet<>();
+    private final Histogram hist = Harness.newHistogram();
+
+    /** Creates a server reading requests from in, answering on out, logging to log. */
+    public Server(BufferedReader in, PrintStream out, PrintStream log, JitWarmup jit) {
+        this.in = in;
+        this.out = out;
+        this.log = log;
+        this.jit = jit;
+    }
+
+    /** Answers requests until the input ends, then closes every cell. */
+    public void serve() throws IOException {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                respond(line);
+                if (out.checkError()) {
+                    throw new IOException("write reply: output closed");
+                }
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    /** Answers one request line, status line included, and flushes the answer. */
+    void respond(String line) {
+        try {
+            handle(line);
+            out.println(OK);
+        } catch (Exception | LinkageError e) {
+            out.println(FAIL + scrub(describe(e)));
+        }
+        out.flush();
+    }
+
+    /** Closes every open cell, as the end of the input does. */
+    void closeAll() {
+        for (String k : Set.copyOf(cells.keySet())) {
+            try {
+                closeCell(k);
+            } catch (Exception e) {
+                log.println("close cell " + k.replace('\u0000', ' ') + ": " + scrub(describe(e)));
+            }
+        }
+    }
+
+    private void handle(String line) throws Exception {
+        Request req = Request.parse(line);
+        if (!req.endpoint.password().isEmpty()) {
+            secrets.add(req.endpoint.password());
+        }
+        switch (req.verb) {
+            case Request.HELLO -> {
+                StringBuilder names = new StringBuilder();
+                for (Target t : Target.values()) {
+                    names.append(names.length() == 0 ? "" : ",").append(t.name);
+                }
+                out.println("runner-protocol: " + PROTOCOL_VERSION);
+                out.println("runner-targets: " + names);
+            }
+            case Request.INFO -> info(req);
+            case Request.RUN -> run(req);
+            default -> closeCell(key(req));
+        }
+    }
+
+    private static String key(Request r) {
+        return r.target + "\u0000" + r.scope;
+    }
+
+    private Connection open(Request req, Target t, Dialect d) throws Exception {
+        Connection c;
+        try {
+            c = t.open(req.dsn, req.endpoint);
+        } catch (SQLException e) {
+            throw new Exception("open: " + describe(e), e);
+        }
+        for (String q : d.setup()) {
+            try (Statement s = c.createStatement()) {
+                s.execute(q);
+            } catch (SQLException e) {
+                c.close();
+                throw new Exception("session setting \"" + q + "\": " + describe(e), e);
+            }
+        }
+        return c;
+    }
+
+    private void info(Request req) throws Exception {
+        Target t = Target.lookup(req.target);
+        Db db = Db.parse(req.db);
+        out.println(t.name + "-module: " + Versions.module(t));
+        out.println("jdbc-jvm: " + Versions.jvm());
+        out.println("jdbc-jvm-flags: " + Versions.jvmFlags());
+        out.println("jdbc-jit-warmup: " + jit.describe());
+        Dialect d = Dialect.of(db, req.scope);
+        try (Connection c = open(req, t, d); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(d.version())) {
+            if (!rs.next()) {
+                throw new Exception("read version: no rows");
+            }
+            String v = rs.getString(1);
+            out.println(t.name + "-driver: " + c.getMetaData().getDriverName() + " " + c.getMetaData().getDriverVersion());
+            if (db == Db.SQLITE) {
+                out.println(t.name + "-sqlite: " + v); // each SQLite driver bundles its own library
+            } else {
+                out.println(db.key + "-version: " + v);
+            }
+        }
+    }
+
+    private void run(Request req) throws Exception {
+        String key = key(req);
+        Cell c = cells.get(key);
+        boolean first = c == null;
+        if (first) {
+            Target t = Target.lookup(req.target);
+            Workload w = Workloads.lookup(req.workload);
+            Db db = Db.parse(req.db);
+            if (!w.only().contains(db)) {
+                throw new ProtocolException("workload " + w.name() + " does not run on " + db.key);
+            }
+            Dialect d = Dialect.of(db, req.scope);
+            Connection conn = open(req, t, d);
+            log.println("set up " + req.workload + " on " + req.target);
+            try {
+                w.setup(conn, d);
+            } catch (Exception e) {
+                conn.close();
+                throw new Exception("setup: " + describe(e), e);
+            }
+            c = new Cell(conn, w, d);
+            cells.put(key, c);
+        }
+        Sample s;
+        try {
+            if (first && jit.on()) {
+                jitWarm(c, req);
+            }
+            s = measure(c, req.warmup, req.n);
+        } catch (Exception e) {
+            closeCell(key);
+            throw e;
+        }
+        log.printf("ran %s on %s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target, s.n(), s.nsPerOp(),
+                (double) s.cpuNanos() / s.n());
+        if (req.slices > 1) {
+            s = c.addSlice(req, s);
+            if (s == null) {
+                return; // more slices of this run to come
+            }
+        }
+        out.println(ResultLine.format(req.name, s));
+    }
+
+    /** Runs untimed full runs of the cell until the JIT warm-up is done. */
+    private void jitWarm(Cell c, Request req) throws Exception {
+        long start = System.nanoTime(), ops = 0;
+        int runs = 0;
+        do {
+            Workload.Run r = c.workload.begin(c.conn, c.dialect);
+            try {
+                Harness.warm(r.op(), req.warmup + req.n);
+            } finally {
+                r.end().end();
+            }
+            ops += req.warmup + req.n;
+            runs++;
+        } while (jit.more(ops, (System.nanoTime() - start) / 1_000_000));
+        log.printf("jit warm-up of %s on %s: %d runs, %d operations, %d ms%n", req.workload, req.target, runs, ops,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private Sample measure(Cell c, int warm, int n) throws Exception {
+        Workload.Run r;
+        try {
+            r = c.workload.begin(c.conn, c.dialect);
+        } catch (Exception e) {
+            throw new Exception("begin: " + describe(e), e);
+        }
+        Sample s;
+        try {
+            Harness.warm(r.op(), warm);
+            s = Harness.measure(r.op(), warm, n, hist);
+        } catch (Exception e) {
+            try {
+                r.end().end();
+            } catch (Exception ignored) {
+                // the run's own error is the one to report
+            }
+            throw e;
+        }
+        try {
+            r.end().end();
+        } catch (Exception e) {
+            throw new Exception("end: " + describe(e), e);
+        }
+        return s;
+    }
+
+    private void closeCell(String key) throws Exception {
+        Cell c = cells.remove(key);
+        if (c == null) {
+            return;
+        }
+        try {
+            c.workload.teardown(c.conn, c.dialect);
+        } finally {
+            c.conn.close();
+        }
+    }
+
+    /** Removes every password seen in a request from s. */
+    String scrub(String s) {
+        for (String p : secrets) {
+            s = s.replace(p, "xxxxx");
+        }
+        return s;
+    }
+
+    /** Returns a one-line description of t: its message, or its class when it has none. */
+    static String describe(Throwable t) {
+        String m = t.getMessage();
+        if (m == null || m.isBlank()) {
+            m = t.getClass().getSimpleName();
+        }
+        return String.join(" ", m.strip().split("\\s+"));
+    }
+}

@@ -1,0 +1,87 @@
+package dev.sqlbench.jdbc;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * A JDBC target: one driver, its database, and how it connects to an
+ * endpoint. Credentials go in connection properties, never in the URL, so
+ * that no URL a driver puts in an error carries the password.
+ */
+public enum Target {
+    /** MySQL Connector/J on MariaDB, tcp only. */
+    MYSQL("jdbc-mysql", Db.MARIADB, false),
+    /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA). */
+    MARIADB("jdbc-mariadb", Db.MARIADB, true),
+    /** pgjdbc on PostgreSQL, tcp only. */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, false),
+    /** xerial sqlite-jdbc on a SQLite file. */
+    SQLITE("jdbc-sqlite", Db.SQLITE, false);
+
+    /** The target's name on the command line and in requests. */
+    public final String name;
+    /** The database it speaks. */
+    public final Db db;
+    /** Whether it can connect over a unix socket. */
+    public final boolean unix;
+
+    Target(String name, Db db, boolean unix) {
+        this.name = name;
+        this.db = db;
+        this.unix = unix;
+    }
+
+    /** Returns the target called name, or throws. */
+    public static Target lookup(String name) throws ProtocolException {
+        for (Target t : values()) {
+            if (t.name.equals(name)) {
+                return t;
+            }
+        }
+        throw new ProtocolException("target \"" + name + "\" is not linked into this runner");
+    }
+
+    /**
+     * Opens a connection: to the SQLite file dsn, or to endpoint e. Every
+     * driver runs with its defaults except TLS, which is off as it is for the
+     * Go drivers.
+     */
+    public Connection open(String dsn, Endpoint e) throws SQLException {
+        Properties p = new Properties();
+        if (db != Db.SQLITE) {
+            p.setProperty("user", e.user());
+            p.setProperty("password", e.password());
+            if (!e.net().equals("tcp") && !(e.net().equals("unix") && unix)) {
+                throw new SQLException(name + " cannot connect over " + e.net() + " (it runs over tcp" + (unix ? " and unix" : " only") + ")");
+            }
+        }
+        String url = switch (this) {
+            case MYSQL -> {
+                p.setProperty("sslMode", "DISABLED");
+                p.setProperty("allowPublicKeyRetrieval", "true");
+                yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
+            }
+            case MARIADB -> {
+                p.setProperty("sslMode", "disable");
+                if (e.net().equals("unix")) {
+                    p.setProperty("localSocket", e.addr());
+                    yield "jdbc:mariadb://localhost/" + e.database();
+                }
+                yield "jdbc:mariadb://" + hostPort(e) + "/" + e.database();
+            }
+            case POSTGRES -> {
+                p.setProperty("sslmode", "disable");
+                yield "jdbc:postgresql://" + hostPort(e) + "/" + e.database();
+            }
+            case SQLITE -> "jdbc:sqlite:" + dsn;
+        };
+        return DriverManager.getConnection(url, p);
+    }
+
+    private static String hostPort(Endpoint e) {
+        String h = e.host();
+        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + e.port();
+    }
+}

@@ -1,0 +1,138 @@
+package dev.sqlbench.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runner end to end on sqlite-jdbc: protocol in, result lines out. */
+class ServerTest {
+    @TempDir
+    Path dir;
+
+    private ByteArrayOutputStream out;
+    private Server server;
+    private String db;
+
+    @BeforeEach
+    void start() {
+        out = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
+        server = new Server(new BufferedReader(new StringReader("")), ps, new PrintStream(new ByteArrayOutputStream()),
+                new JitWarmup(0, 0, 0));
+        db = dir.resolve("t.db").toString();
+    }
+
+    /** Sends one request and returns the answer's lines, status line last. */
+    private String[] ask(String line) {
+        out.reset();
+        server.respond(line);
+        return out.toString(StandardCharsets.UTF_8).split("\n");
+    }
+
+    private String run(String workload, String scope, int n) {
+        return "run target=jdbc-sqlite&db=sqlite&dsn=" + db + "&workload=" + workload + "&scope=" + scope
+                + "&name=" + workload + "%2Fdb%3Dsqlite%2Fdriver%3Dxerial%2Fapi%3Djdbc&n=" + n + "&warmup=10";
+    }
+
+    @Test
+    void helloListsTheTargets() {
+        String[] a = ask("hello");
+        assertEquals("runner-protocol: 1", a[0]);
+        assertEquals("runner-targets: jdbc-mysql,jdbc-mariadb,jdbc-postgres,jdbc-sqlite", a[1]);
+        assertEquals("--- ok", a[2]);
+    }
+
+    @Test
+    void infoReportsTheDriverTheLibraryAndTheJvm() {
+        String all = String.join("\n", ask("info target=jdbc-sqlite&db=sqlite&dsn=" + db));
+        assertTrue(all.contains("jdbc-sqlite-module: org.xerial:sqlite-jdbc 3."), all);
+        assertTrue(all.contains("jdbc-sqlite-sqlite: 3."), all);
+        assertTrue(all.contains("jdbc-jvm: "), all);
+        assertTrue(all.contains("jdbc-jvm-flags: "), all);
+        assertTrue(all.endsWith("--- ok"), all);
+    }
+
+    @Test
+    void everyClassicWorkloadRunsAndVerifies() {
+        int scope = 0;
+        for (Workload w : Workloads.all()) {
+            if (!w.only().contains(Db.SQLITE)) {
+                assertEquals("--- FAIL: workload " + w.name() + " does not run on sqlite", ask(run(w.name(), "s" + scope, 10))[0]);
+                continue;
+            }
+            for (int r = 0; r < 2; r++) { // the cell stays open between runs
+                String[] a = ask(run(w.name(), "c" + scope, 250));
+                assertEquals(2, a.length, String.join("\n", a));
+                assertTrue(a[0].startsWith("Benchmark" + w.name() + "/db=sqlite/driver=xerial/api=jdbc 250 "), a[0]);
+                for (String unit : new String[] {"ns/op", "ops/s", "B/op", "p50-ns/op", "p99-ns/op", "p99.9-ns/op"}) {
+                    assertTrue(a[0].contains(" " + unit), unit + " missing: " + a[0]);
+                }
+                assertFalse(a[0].contains("allocs/op"));
+                assertEquals("--- ok", a[1]);
+            }
+            assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
+            scope++;
+        }
+    }
+
+    @Test
+    void slicesOfARunAnswerOnceWithTheirSum() {
+        String base = run("SimpleExec", "c9", 40);
+        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=1&slices=3")));
+        assertEquals("--- ok", String.join("|", ask(base + "&run=2&slice=1&slices=3"))); // runs interleave
+        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=2&slices=3")));
+        String[] a = ask(base + "&run=1&slice=3&slices=3");
+        assertTrue(a[0].startsWith("BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 120 "), a[0]);
+        assertEquals("--- ok", a[1]);
+        assertEquals("--- FAIL: slice 3 of run 2 arrived after slice 1", ask(base + "&run=2&slice=3&slices=3")[0]);
+        assertEquals("--- FAIL: slice 2 of run 3 arrived without the slices before it", ask(base + "&run=3&slice=2&slices=3")[0]);
+    }
+
+    @Test
+    void wrongDataFailsTheRunAndClosesTheCell() throws Exception {
+        assertEquals("--- ok", ask(run("PreparedQuery", "c0", 20))[1]);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            s.execute("UPDATE sqlbench_c0_test SET str='Nope' WHERE number=42");
+        }
+        String[] a = ask(run("PreparedQuery", "c0", 20));
+        assertEquals(1, a.length);
+        assertEquals("--- FAIL: warm-up operation 0: wrong row (42, \"Nope\")", a[0]);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master WHERE name LIKE 'sqlbench%'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the failed cell's table was not dropped");
+        }
+    }
+
+    @Test
+    void aLookupOfAMissingRowFails() throws Exception {
+        assertEquals("--- ok", ask(run("SimpleQueryRow", "c1", 5))[1]);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM sqlbench_c1_test WHERE number=3");
+        }
+        // The run's first operations are warm-up: 10 of them, the third looks up number 3.
+        assertEquals("--- FAIL: warm-up operation 2: query returned no rows", ask(run("SimpleQueryRow", "c1", 5))[0]);
+    }
+
+    @Test
+    void failuresNeverShowAPassword() {
+        String[] a = ask("info target=jdbc-mysql&db=mariadb&net=tcp&addr=127.0.0.1%3A1&user=u&password=hunter2&database=d");
+        assertTrue(a[a.length - 1].startsWith("--- FAIL: open: "), a[a.length - 1]);
+        assertFalse(String.join("\n", a).contains("hunter2"));
+        assertEquals("--- FAIL: unknown verb \"bogus\"", ask("bogus")[0]);
+    }
+}

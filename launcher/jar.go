@@ -1,0 +1,143 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// JDBCDir is the JDBC runner's Maven module, relative to the source root.
+const JDBCDir = "jdbc"
+
+// JVMFlags are the flags every JDBC runner process starts with: a fixed,
+// pre-touched heap, so that heap growth and first-touch page faults do not
+// land in timed runs. The runner records them in the results file.
+var JVMFlags = []string{"-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"}
+
+// JarBuilder builds the JDBC runner (one shaded jar for every JDBC target)
+// with Maven and caches it beside the Go runners. A jar is reused while the
+// module's sources, its pom.xml and the JDK are unchanged.
+type JarBuilder struct {
+	// Src is the sqlbench source root; Cache is where jars are kept.
+	Src, Cache string
+	// Java and Mvn are the java and mvn commands (default "java", "mvn").
+	Java, Mvn string
+	// Log receives one line per build.
+	Log io.Writer
+}
+
+func (b *JarBuilder) java() string {
+	if b.Java == "" {
+		return "java"
+	}
+	return b.Java
+}
+
+// Build returns the path of the runner jar, building it first if the cache
+// has none for the current source and JDK. Maven downloads the drivers from
+// Maven Central into its local repository on first use; later builds need
+// no network.
+func (b *JarBuilder) Build(ctx context.Context) (string, error) {
+	// java -version writes to stderr.
+	ver, err := exec.CommandContext(ctx, b.java(), "-version").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("a JDK is needed to run the JDBC runner: %w", err)
+	}
+	key, err := jarKey(filepath.Join(b.Src, JDBCDir), string(ver))
+	if err != nil {
+		return "", err
+	}
+	jar := filepath.Join(b.Cache, "sqlbench-runner-jdbc-"+key+".jar")
+	if _, err := os.Stat(jar); err == nil {
+		return jar, nil
+	}
+	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	if b.Log != nil {
+		fmt.Fprintln(b.Log, "building the JDBC runner with Maven (first use, or its source changed)...")
+	}
+	build, err := os.MkdirTemp(b.Cache, "jdbc-build-")
+	if err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	defer os.RemoveAll(build)
+	mvn := b.Mvn
+	if mvn == "" {
+		mvn = "mvn"
+	}
+	// The build goes to a directory of its own, so that it never races a
+	// build or test run in the source tree.
+	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-f", filepath.Join(b.Src, JDBCDir, "pom.xml"),
+		"-DskipTests", "-Dsqlbench.buildDir="+build, "package")
+	cmd.Dir = filepath.Join(b.Src, JDBCDir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("build the JDBC runner: %v: %s", err, mavenError(out.String()))
+	}
+	if err := os.Rename(filepath.Join(build, "sqlbench-jdbc.jar"), jar); err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	return jar, nil
+}
+
+// Command returns the command line that starts a JDBC runner from jar.
+func (b *JarBuilder) Command(jar string) []string {
+	return append(append([]string{b.java()}, JVMFlags...), "-jar", jar)
+}
+
+// jarKey hashes everything the jar is built from: pom.xml, every file under
+// src/main, and the JDK's version.
+func jarKey(dir, javaVersion string) (string, error) {
+	files := []string{filepath.Join(dir, "pom.xml")}
+	main := filepath.Join(dir, "src", "main")
+	err := filepath.WalkDir(main, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hash the JDBC runner source: %w", err)
+	}
+	sort.Strings(files[1:])
+	h := sha256.New()
+	fmt.Fprintf(h, "jdbc\x00%s\x00", strings.TrimSpace(javaVersion))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("hash the JDBC runner source: %w", err)
+		}
+		rel, _ := filepath.Rel(dir, f)
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// mavenError picks the most telling line of Maven's output: the first
+// "[ERROR]" line, else the last line.
+func mavenError(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "[ERROR]") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "[ERROR]"))
+		}
+	}
+	return lastLine(s)
+}
