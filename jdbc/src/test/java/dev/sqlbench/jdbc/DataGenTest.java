@@ -27,4 +27,16 @@ class DataGenTest {
         assertEquals(new DataGen.Checksum(1000, -8357788169183790064L), DataGen.generatedChecksum(0, 1000, 16, 32));
         assertEquals(new DataGen.Checksum(2000, -3638003763945027400L), DataGen.generatedChecksum(500, 2000, 3, 8));
     }
+
+    @Test
+    void singleInsertRowsMatchGo() {
+        // workloads/singleinsert.go's data=random rows: row 7, and the checksum of rows 0..999.
+        assertEquals("YzjA3CyhMyrmcRazjjefND7yUiedrcYH", SingleInsertWorkloads.name(true, 7));
+        assertEquals(836434451474470342L, SingleInsertWorkloads.value(true, 7));
+        DataGen.Checksum c = new DataGen.Checksum(0, 0);
+        for (long i = 0; i < 1000; i++) {
+            c = c.add(SingleInsertWorkloads.hash(i, SingleInsertWorkloads.name(true, i), SingleInsertWorkloads.value(true, i)));
+        }
+        assertEquals(new DataGen.Checksum(1000, -2789498403326692146L), c);
+    }
 }
