@@ -1,6 +1,5 @@
 package dev.sqlbench.jdbc;
 
-import java.sql.Connection;
 import java.util.HashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -10,15 +9,13 @@ import org.HdrHistogram.Histogram;
  * of the runs whose slices are still coming.
  */
 final class Cell {
-    final Connection conn;
+    final Env env;
     final Workload workload;
-    final Dialect dialect;
     private final Map<Integer, Partial> runs = new HashMap<>();
 
-    Cell(Connection conn, Workload workload, Dialect dialect) {
-        this.conn = conn;
+    Cell(Env env, Workload workload) {
+        this.env = env;
         this.workload = workload;
-        this.dialect = dialect;
     }
 
     /** The sum of a run's slices so far. */

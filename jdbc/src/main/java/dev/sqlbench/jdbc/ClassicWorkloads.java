@@ -129,6 +129,7 @@ public final class ClassicWorkloads {
         Workload.Run begin(Connection c, Dialect d) throws Exception;
     }
 
+
     private static Workload classic(String name, Begin b) {
         return classic(name, Set.of(Db.values()), b);
     }
@@ -146,18 +147,18 @@ public final class ClassicWorkloads {
             }
 
             @Override
-            public void setup(Connection c, Dialect d) throws SQLException {
-                ClassicWorkloads.setup(c, d);
+            public void setup(Env e) throws SQLException {
+                ClassicWorkloads.setup(e.conn(), e.dialect());
             }
 
             @Override
-            public Run begin(Connection c, Dialect d) throws Exception {
-                return b.begin(c, d);
+            public Run begin(Env e) throws Exception {
+                return b.begin(e.conn(), e.dialect());
             }
 
             @Override
-            public void teardown(Connection c, Dialect d) throws SQLException {
-                exec(c, "DROP TABLE IF EXISTS " + d.table(TABLE));
+            public void teardown(Env e) throws SQLException {
+                exec(e.conn(), "DROP TABLE IF EXISTS " + e.dialect().table(TABLE));
             }
         };
     }

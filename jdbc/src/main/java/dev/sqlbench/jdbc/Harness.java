@@ -1,14 +1,21 @@
 package dev.sqlbench.jdbc;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
  * The timing loop, the twin of Go's bench.Measure: two clock reads around
- * the whole loop give the elapsed time; the latency of a random 1 in
+ * the whole run give the elapsed time; the latency of a random 1 in
  * SAMPLE_GAP operations (gaps drawn from 1 to 2*SAMPLE_GAP-1 with a seed fixed
- * by n, so positions repeat run to run) goes into an HDR histogram; the
- * thread's allocated bytes are read before and after.
+ * by n, so positions repeat run to run) goes into an HDR histogram; the heap
+ * bytes the operating threads allocated are read from each thread's own
+ * counter before and after, and summed. A parallel run's client threads take
+ * the next operation number until the run's operations are done, as Go's
+ * goroutines do.
  */
 public final class Harness {
     /** The mean distance between operations whose latency is recorded. */
@@ -24,27 +31,42 @@ public final class Harness {
         return new Histogram(1, MAX_LATENCY, 3);
     }
 
-    /** Runs operations [0, n) of op untimed. */
-    public static void warm(Workload.Op op, int n) throws Exception {
-        for (int i = 0; i < n; i++) {
-            try {
-                op.run(i);
-            } catch (Exception e) {
-                throw new OpException("warm-up operation " + i, e);
+    /** Runs operations [0, n) of r untimed. */
+    public static void warm(Workload.Run r, int n) throws Exception {
+        if (n <= 0) {
+            return;
+        }
+        try {
+            if (r.parallel() != null) {
+                parallel(r.parallel(), 0, n, null);
+                return;
             }
+            for (int i = 0; i < n; i++) {
+                try {
+                    r.op().run(i);
+                } catch (Exception e) {
+                    throw new OpException("operation " + i, e);
+                }
+            }
+        } catch (Exception e) {
+            throw new OpException("warm-up", e);
         }
     }
 
     /**
-     * Times operations [first, first+n) of op into a sample; h is reset and
+     * Times operations [first, first+n) of r into a sample; h is reset and
      * filled. The first exception ends the run: a failed run has no sample.
      */
-    public static Sample measure(Workload.Op op, int first, int n, Histogram h) throws Exception {
+    public static Sample measure(Workload.Run r, int first, int n, Histogram h) throws Exception {
         h.reset();
+        System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
+        if (r.parallel() != null) {
+            return parallel(r.parallel(), first, n, h);
+        }
+        Workload.Op op = r.op();
         SplittableRandom rng = new SplittableRandom(((long) n << 32) | SAMPLE_GAP);
         int end = first + n;
         int next = first + rng.nextInt(Math.min(SAMPLE_GAP, n));
-        System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         long bytes0 = Allocations.current();
         long cpu0 = Allocations.cpuNanos();
         long start = System.nanoTime();
@@ -63,12 +85,86 @@ public final class Harness {
             } catch (Exception e) {
                 throw new OpException("operation " + (i - first), e);
             }
-            h.recordValue(Math.max(1, Math.min(System.nanoTime() - t0, MAX_LATENCY)));
+            h.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
             next = i + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
         }
         long elapsed = System.nanoTime() - start;
         long cpu = Allocations.cpuNanos() - cpu0;
         long bytes = Allocations.current() - bytes0;
+        return new Sample(n, elapsed, bytes, h, cpu);
+    }
+
+    /** What one client thread of a parallel run measured. */
+    private static final class Client {
+        long bytes, cpu;
+        Histogram hist;
+        Exception err;
+    }
+
+    /**
+     * Runs operations [first, first+n) on one thread per op, each claiming
+     * the next operation number; h, when not null, receives every client's
+     * sampled latencies.
+     */
+    private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram h) throws Exception {
+        AtomicLong claim = new AtomicLong(first);
+        AtomicBoolean failed = new AtomicBoolean();
+        long end = (long) first + n;
+        List<Client> clients = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int w = 0; w < ops.size(); w++) {
+            Workload.Op op = ops.get(w);
+            Client c = new Client();
+            c.hist = h == null ? null : newHistogram();
+            clients.add(c);
+            int client = w;
+            Thread t = new Thread(() -> {
+                SplittableRandom rng = new SplittableRandom(((long) n + ((long) client << 32)) ^ SAMPLE_GAP);
+                int sample = rng.nextInt(SAMPLE_GAP);
+                long bytes0 = Allocations.current();
+                long cpu0 = Allocations.cpuNanos();
+                for (int k = 0; !failed.get(); k++) {
+                    long i = claim.getAndIncrement();
+                    if (i >= end) {
+                        break;
+                    }
+                    try {
+                        if (c.hist != null && k == sample) {
+                            long t0 = System.nanoTime();
+                            op.run((int) i);
+                            c.hist.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
+                            sample = k + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
+                        } else {
+                            op.run((int) i);
+                        }
+                    } catch (Exception e) {
+                        c.err = new OpException("client " + client + ", operation " + (i - first), e);
+                        failed.set(true);
+                        break;
+                    }
+                }
+                c.bytes = Allocations.current() - bytes0;
+                c.cpu = Allocations.cpuNanos() - cpu0;
+            }, "sqlbench-client-" + w);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long elapsed = System.nanoTime() - start;
+        long bytes = 0, cpu = 0;
+        for (Client c : clients) {
+            if (c.err != null) {
+                throw c.err;
+            }
+            bytes += c.bytes;
+            cpu += c.cpu;
+            if (h != null) {
+                h.add(c.hist);
+            }
+        }
         return new Sample(n, elapsed, bytes, h, cpu);
     }
 

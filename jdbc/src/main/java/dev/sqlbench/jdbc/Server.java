@@ -158,14 +158,15 @@ public final class Server {
             }
             Dialect d = Dialect.of(db, req.scope);
             Connection conn = open(req, t, d);
+            Env env = new Env(conn, d, () -> open(req, t, d), 0, 0);
             log.println("set up " + req.workload + " on " + req.target);
             try {
-                w.setup(conn, d);
+                w.setup(env);
             } catch (Exception e) {
                 conn.close();
                 throw new Exception("setup: " + describe(e), e);
             }
-            c = new Cell(conn, w, d);
+            c = new Cell(env, w);
             cells.put(key, c);
         }
         Sample s;
@@ -194,9 +195,9 @@ public final class Server {
         long start = System.nanoTime(), ops = 0;
         int runs = 0;
         do {
-            Workload.Run r = c.workload.begin(c.conn, c.dialect);
+            Workload.Run r = c.workload.begin(c.env.forRun(0, req.warmup + req.n));
             try {
-                Harness.warm(r.op(), req.warmup + req.n);
+                Harness.warm(r, req.warmup + req.n);
             } finally {
                 r.end().end();
             }
@@ -210,14 +211,14 @@ public final class Server {
     private Sample measure(Cell c, int warm, int n) throws Exception {
         Workload.Run r;
         try {
-            r = c.workload.begin(c.conn, c.dialect);
+            r = c.workload.begin(c.env.forRun(warm, n));
         } catch (Exception e) {
             throw new Exception("begin: " + describe(e), e);
         }
         Sample s;
         try {
-            Harness.warm(r.op(), warm);
-            s = Harness.measure(r.op(), warm, n, hist);
+            Harness.warm(r, warm);
+            s = Harness.measure(r, warm, n, hist);
         } catch (Exception e) {
             try {
                 r.end().end();
@@ -240,9 +241,9 @@ public final class Server {
             return;
         }
         try {
-            c.workload.teardown(c.conn, c.dialect);
+            c.workload.teardown(c.env);
         } finally {
-            c.conn.close();
+            c.env.conn().close();
         }
     }
 

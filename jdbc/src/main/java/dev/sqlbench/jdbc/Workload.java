@@ -1,6 +1,6 @@
 package dev.sqlbench.jdbc;
 
-import java.sql.Connection;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -8,7 +8,7 @@ import java.util.Set;
  * same name: the same SQL, operation semantics and result checks.
  */
 public interface Workload {
-    /** The benchmark name. */
+    /** The workload's ID: its name, then its keys ("SingleInsert/data=fixed/conns=2"). */
     String name();
 
     /** The databases it runs on. */
@@ -17,13 +17,13 @@ public interface Workload {
     }
 
     /** Prepares the database once per cell (untimed). */
-    void setup(Connection c, Dialect d) throws Exception;
+    void setup(Env e) throws Exception;
 
-    /** Prepares one run; the returned run's op is what the harness times. */
-    Run begin(Connection c, Dialect d) throws Exception;
+    /** Prepares one run; the returned run's operations are what the harness times. */
+    Run begin(Env e) throws Exception;
 
     /** Drops what setup created, when the cell closes. */
-    void teardown(Connection c, Dialect d) throws Exception;
+    void teardown(Env e) throws Exception;
 
     /** One operation: operation i of a run, which checks its own result. */
     @FunctionalInterface
@@ -40,15 +40,23 @@ public interface Workload {
     }
 
     /**
-     * One timed run of a workload.
+     * One timed run of a workload: one operation function (op), or one per
+     * client thread (parallel), as Go's bench.Run.
      *
-     * @param op the operation the harness times
-     * @param end what to release afterwards (never null)
+     * @param op the operation the harness times on one thread, or null
+     * @param parallel one operation per client thread, each taking the next
+     *     operation number until the run's are done; null for op
+     * @param end what to release (and check) afterwards, untimed; never null
      */
-    record Run(Op op, End end) {
-        /** A run with nothing to release. */
+    record Run(Op op, List<Op> parallel, End end) {
+        /** A run on one thread with nothing to release. */
         public Run(Op op) {
-            this(op, () -> { });
+            this(op, null, () -> { });
+        }
+
+        /** A run on one thread. */
+        public Run(Op op, End end) {
+            this(op, null, end);
         }
     }
 }

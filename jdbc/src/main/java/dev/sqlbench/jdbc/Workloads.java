@@ -12,6 +12,7 @@ public final class Workloads {
 
     private static List<Workload> build() {
         List<Workload> ws = new ArrayList<>(ClassicWorkloads.all());
+        ws.addAll(SingleInsertWorkloads.all());
         return List.copyOf(ws);
     }
 
@@ -20,7 +21,7 @@ public final class Workloads {
         return ALL;
     }
 
-    /** Returns the workload called name, or throws. */
+    /** Returns the workload whose ID is name (as Go's Workload.ID), or throws. */
     public static Workload lookup(String name) throws ProtocolException {
         for (Workload w : ALL) {
             if (w.name().equals(name)) {

@@ -67,9 +67,30 @@ class ServerTest {
     }
 
     @Test
+    void singleInsertWritesAndVerifiesOnEveryClientCount() throws Exception {
+        int scope = 20;
+        for (Workload w : SingleInsertWorkloads.all()) {
+            String[] a = ask(run(w.name().replace("/", "%2F").replace("=", "%3D"), "c" + scope, 200));
+            assertEquals(2, a.length, String.join("\n", a));
+            assertTrue(a[0].startsWith("Benchmark" + w.name() + "/db=sqlite/driver=xerial/api=jdbc 200 "), a[0]);
+            assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
+            scope++;
+        }
+        // The check catches a changed row.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            s.execute(SingleInsertWorkloads.ddl(Dialect.of(Db.SQLITE, "x"), "t"));
+            s.execute("INSERT INTO t VALUES (0, 'sqlbench-single-insert-fixed-row', 1234567890), (1, 'sqlbench-single-insert-fixed-row', 1234567891)");
+            Exception e = org.junit.jupiter.api.Assertions.assertThrows(WrongResultException.class,
+                    () -> SingleInsertWorkloads.verify(c, "t", false, 2));
+            assertTrue(e.getMessage().startsWith("t holds 2 rows (checksum "), e.getMessage());
+            SingleInsertWorkloads.verify(c, "t", false, 1 + 0 * s.executeUpdate("DELETE FROM t WHERE id=1"));
+        }
+    }
+
+    @Test
     void everyClassicWorkloadRunsAndVerifies() {
         int scope = 0;
-        for (Workload w : Workloads.all()) {
+        for (Workload w : ClassicWorkloads.all()) {
             if (!w.only().contains(Db.SQLITE)) {
                 assertEquals("--- FAIL: workload " + w.name() + " does not run on sqlite", ask(run(w.name(), "s" + scope, 10))[0]);
                 continue;
@@ -110,7 +131,7 @@ class ServerTest {
         }
         String[] a = ask(run("PreparedQuery", "c0", 20));
         assertEquals(1, a.length);
-        assertEquals("--- FAIL: warm-up operation 0: wrong row (42, \"Nope\")", a[0]);
+        assertEquals("--- FAIL: warm-up: operation 0: wrong row (42, \"Nope\")", a[0]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master WHERE name LIKE 'sqlbench%'")) {
             rs.next();
@@ -125,7 +146,7 @@ class ServerTest {
             s.execute("DELETE FROM sqlbench_c1_test WHERE number=3");
         }
         // The run's first operations are warm-up: 10 of them, the third looks up number 3.
-        assertEquals("--- FAIL: warm-up operation 2: query returned no rows", ask(run("SimpleQueryRow", "c1", 5))[0]);
+        assertEquals("--- FAIL: warm-up: operation 2: query returned no rows", ask(run("SimpleQueryRow", "c1", 5))[0]);
     }
 
     @Test
