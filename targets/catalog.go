@@ -45,7 +45,7 @@ type Spec struct {
 	// then the driver's Maven coordinates.
 	JVM bool
 	// Families, when set, lists the only workload families the target's
-	// runner implements (the JDBC runner: the classic suite so far); nil
+	// runner implements (the JDBC runner: the classic suite and single inserts so far); nil
 	// means every workload written against bench.Conn.
 	Families []string
 	// Nets lists the transports to a server the target can use; nil means
@@ -91,7 +91,7 @@ const (
 func catalog() []Spec {
 	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
 	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
-	jdbcFamilies := []string{"classic"}                // what the JDBC runner (jdbc/) implements
+	jdbcFamilies := []string{"classic", "insert"}      // what the JDBC runner (jdbc/) implements so far
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
