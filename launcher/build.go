@@ -153,14 +153,25 @@ func sourceKey(src, group, goVersion string) (string, error) {
 		return "", fmt.Errorf("hash runner source: %w", err)
 	}
 	sort.Strings(files)
+	key, err := hashFiles(group+"\x00"+goVersion+"\x00", src, files)
+	if err != nil {
+		return "", fmt.Errorf("hash runner source: %w", err)
+	}
+	return key, nil
+}
+
+// hashFiles returns a cache key: the first 16 hex digits of the SHA-256 of
+// prefix and then, for each file, its path relative to base, its length and
+// its bytes.
+func hashFiles(prefix, base string, files []string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", group, goVersion)
+	io.WriteString(h, prefix)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return "", fmt.Errorf("hash runner source: %w", err)
+			return "", err
 		}
-		rel, _ := filepath.Rel(src, f)
+		rel, _ := filepath.Rel(base, f)
 		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
 		h.Write(b)
 	}

@@ -3,8 +3,6 @@ package launcher
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -117,18 +115,11 @@ func jarKey(dir, javaVersion string) (string, error) {
 		return "", fmt.Errorf("hash the JDBC runner source: %w", err)
 	}
 	sort.Strings(files[1:])
-	h := sha256.New()
-	fmt.Fprintf(h, "jdbc\x00%s\x00", strings.TrimSpace(javaVersion))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("hash the JDBC runner source: %w", err)
-		}
-		rel, _ := filepath.Rel(dir, f)
-		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
-		h.Write(b)
+	key, err := hashFiles("jdbc\x00"+strings.TrimSpace(javaVersion)+"\x00", dir, files)
+	if err != nil {
+		return "", fmt.Errorf("hash the JDBC runner source: %w", err)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
+	return key, nil
 }
 
 // mavenError picks the most telling line of Maven's output: the first
