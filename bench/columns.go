@@ -1,6 +1,9 @@
 package bench
 
-import "fmt"
+import (
+	"database/sql"
+	"fmt"
+)
 
 // Columns is the typed column access that native SQLite-style APIs offer on
 // their current row. ScanColumns turns it into Row.Scan semantics so native
@@ -15,13 +18,25 @@ type Columns interface {
 	ColumnBytes(i int, buf []byte) []byte
 }
 
+// RawColumns is implemented by a Columns whose API can show a column's bytes
+// without copying them (the counterpart of database/sql's sql.RawBytes): the
+// slice is valid only until the row advances.
+type RawColumns interface {
+	// ColumnRaw returns column i's bytes without copying; nil for NULL.
+	ColumnRaw(i int) []byte
+}
+
 // ScanColumns copies the current row of c into dest, one pointer per column.
 // Supported destinations are *int64, *int, *float64, *string, *[]byte,
-// *bool and *any.
+// *sql.RawBytes, *bool and *any. A *any receives nil for NULL and the text
+// of any other value. A *sql.RawBytes receives the column's bytes without a
+// copy when c implements RawColumns, else a copy into the slice's own buffer
+// (reused from row to row); either way it is valid only during the RowFunc.
 func ScanColumns(c Columns, dest ...any) error {
 	if n := c.ColumnCount(); n != len(dest) {
 		return fmt.Errorf("scan: %d destinations for %d columns", len(dest), n)
 	}
+	raw, isRaw := c.(RawColumns)
 	for i, d := range dest {
 		switch d := d.(type) {
 		case *int64:
@@ -36,6 +51,15 @@ func ScanColumns(c Columns, dest ...any) error {
 			if c.ColumnNull(i) {
 				*d = nil
 			} else {
+				*d = c.ColumnBytes(i, (*d)[:0])
+			}
+		case *sql.RawBytes:
+			switch {
+			case c.ColumnNull(i):
+				*d = nil
+			case isRaw:
+				*d = raw.ColumnRaw(i)
+			default:
 				*d = c.ColumnBytes(i, (*d)[:0])
 			}
 		case *bool:

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"database/sql"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,27 @@ func TestScanColumnsRejectsMismatches(t *testing.T) {
 	var c complex128
 	if err := ScanColumns(fakeColumns{int64(1)}, &c); err == nil || !strings.Contains(err.Error(), "unsupported destination") {
 		t.Errorf("bad destination: err = %v", err)
+	}
+}
+
+// rawColumns is fakeColumns with a zero-copy view of its text.
+type rawColumns struct {
+	fakeColumns
+	buf []byte
+}
+
+func (r rawColumns) ColumnRaw(int) []byte { return r.buf }
+
+func TestScanColumnsRawBytes(t *testing.T) {
+	var raw sql.RawBytes
+	if err := ScanColumns(fakeColumns{"copied"}, &raw); err != nil || string(raw) != "copied" {
+		t.Fatalf("copy path: %q, %v", raw, err)
+	}
+	view := []byte("viewed")
+	if err := ScanColumns(rawColumns{fakeColumns{"other"}, view}, &raw); err != nil || &raw[0] != &view[0] {
+		t.Fatalf("zero-copy path: %q, %v; want the Columns' own bytes", raw, err)
+	}
+	if err := ScanColumns(fakeColumns{nil}, &raw); err != nil || raw != nil {
+		t.Fatalf("NULL: %q, %v", raw, err)
 	}
 }

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // DB names a database family. Its string is the db= key in result names.
@@ -88,15 +90,70 @@ func DialectOf(db DB) Dialect {
 	}
 }
 
-// SQLiteSetup returns the session settings every SQLite target runs under:
-// the defaults of the published SQLite driver suite.
-func SQLiteSetup() []string {
+// SQLiteSetup returns the session settings every SQLite target runs under
+// by default: those of the published SQLite driver suite.
+func SQLiteSetup() []string { return SQLiteSettings{}.Setup() }
+
+// SQLiteSettings are the SQLite session settings a run may change: the
+// journal mode and the synchronous level. Empty fields mean the published
+// suite's defaults (DELETE, FULL). Values are upper case, as ParseSQLiteJournal
+// and ParseSQLiteSync return them.
+type SQLiteSettings struct {
+	Journal, Sync string
+}
+
+// Default SQLite settings, as in the published SQLite driver suite.
+const (
+	DefaultSQLiteJournal = "DELETE"
+	DefaultSQLiteSync    = "FULL"
+)
+
+// Setup returns the PRAGMA statements of s, foreign keys on and a busy
+// timeout of 5 s included.
+func (s SQLiteSettings) Setup() []string {
+	j, y := s.Journal, s.Sync
+	if j == "" {
+		j = DefaultSQLiteJournal
+	}
+	if y == "" {
+		y = DefaultSQLiteSync
+	}
 	return []string{
-		"PRAGMA journal_mode=DELETE",
-		"PRAGMA synchronous=FULL",
+		"PRAGMA journal_mode=" + j,
+		"PRAGMA synchronous=" + y,
 		"PRAGMA foreign_keys=ON",
 		"PRAGMA busy_timeout=5000",
 	}
+}
+
+// ParseSQLiteJournal checks a journal mode (delete, truncate, persist,
+// memory, wal, off; any case) and returns it upper case.
+func ParseSQLiteJournal(s string) (string, error) {
+	return oneOf("journal mode", s, "DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL", "OFF")
+}
+
+// ParseSQLiteSync checks a synchronous level (off, normal, full, extra; any
+// case) and returns it upper case.
+func ParseSQLiteSync(s string) (string, error) {
+	return oneOf("synchronous level", s, "OFF", "NORMAL", "FULL", "EXTRA")
+}
+
+func oneOf(what, s string, valid ...string) (string, error) {
+	u := strings.ToUpper(s)
+	if slices.Contains(valid, u) {
+		return u, nil
+	}
+	return "", fmt.Errorf("unknown SQLite %s %q (valid: %s)", what, s, strings.ToLower(strings.Join(valid, ", ")))
+}
+
+// WithSQLite returns d with SQLite session settings s: for a SQLite
+// dialect its Setup becomes s.Setup(); other dialects are returned as they
+// are.
+func (d Dialect) WithSQLite(s SQLiteSettings) Dialect {
+	if d.DB == SQLite {
+		d.Setup = s.Setup()
+	}
+	return d
 }
 
 // Param returns the placeholder for the n-th (1-based) parameter.

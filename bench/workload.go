@@ -120,6 +120,22 @@ type Env struct {
 	// Warm and N are the untimed and timed operation counts of the run
 	// being begun (set for Begin only): operations 0 .. Warm+N-1.
 	Warm, N int
+	// Scale is the run's --scale (1 = the published sizes), set for Setup
+	// and Begin; zero means 1. A workload whose one operation reads a whole
+	// table sizes that table by it (see Scaled), since scaling the
+	// operation count alone would leave every run reading the published
+	// size.
+	Scale float64
+}
+
+// Scaled returns n multiplied by the environment's Scale, rounded, and at
+// least 1.
+func (e Env) Scaled(n int) int {
+	s := e.Scale
+	if s <= 0 {
+		s = 1
+	}
+	return max(1, int(math.Round(float64(n)*s)))
 }
 
 // Run is one timed run of a workload. It sets exactly one of Op, Parallel

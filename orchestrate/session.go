@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/launcher"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
@@ -29,6 +30,8 @@ type Session struct {
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64
+	// SQLite holds the SQLite session settings every request carries.
+	SQLite bench.SQLiteSettings
 	// Timeout bounds one run of one cell, set-up included.
 	Timeout time.Duration
 	// Result receives every finished run, in order, as it finishes.
@@ -69,7 +72,7 @@ type Outcome struct {
 func (s *Session) Info(ctx context.Context, ts []targets.Spec, where func(targets.Spec) runner.Location) (lines []string, skipped map[string]error) {
 	skipped = map[string]error{}
 	for _, t := range ts {
-		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), Location: where(t)})
+		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), Location: where(t), SQLite: s.SQLite})
 		if err == nil && reply.Fail != "" {
 			err = errors.New(reply.Fail)
 		}
@@ -145,6 +148,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
+		Scale: s.Scale, SQLite: s.SQLite,
 	}
 	reply, err := s.do(ctx, st.Cell.Target.Group, req)
 	if err != nil {

@@ -27,12 +27,14 @@
 //	hello
 //	    runner-protocol: 1
 //	    runner-targets: <comma-separated targets linked into this runner>
-//	info target=T&db=D&<location>
+//	info target=T&db=D&<location>[&<sqlite>]
 //	    T-module: <module path and version>
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
+//	    T-sqlite-session: journal_mode=J synchronous=S foreign_keys=F busy_timeout=B
+//	                                                 (SQLite targets: read back)
 //	    D-version: <server version>                 (server targets)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&<sqlite>]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
 //	    W is the workload's ID (its name, then its keys: "BulkInsert/shape=3x8/path=copy").
@@ -47,7 +49,9 @@
 //	    The cell C (a short id, unique in the session, also used to name
 //	    the cell's tables) is opened and set up on its first run and kept
 //	    for later runs. WARM untimed operations precede the OPS timed ones.
-//	    A wrong result fails the run and closes the cell.
+//	    A wrong result fails the run and closes the cell. S is the run's
+//	    --scale (default 1): workloads whose one operation reads a whole
+//	    table size that table by it when the cell is set up.
 //	close target=T&scope=C
 //	    drops the cell's tables and closes it, if open
 //
@@ -55,6 +59,10 @@
 // net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B.
 // db=loopback (the transport floor) takes none: its targets start their own
 // sink inside the runner on 127.0.0.1.
+//
+// The optional <sqlite> parameters, sqlite-journal=MODE&sqlite-sync=LEVEL,
+// change the SQLite session settings (PRAGMA journal_mode, synchronous) of
+// every connection the request opens; absent, the defaults (DELETE, FULL).
 package runner
 
 import (
@@ -99,6 +107,10 @@ type Request struct {
 	// Slices (1-based) of run Run. Without them (Slices 0 or 1) the request
 	// is a whole run.
 	Run, Slice, Slices int
+	// Scale is the run's --scale; zero (not sent) means 1.
+	Scale float64
+	// SQLite holds SQLite session settings other than the defaults.
+	SQLite bench.SQLiteSettings
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens; it is not
 	// sent).
@@ -130,6 +142,8 @@ func (r Request) Encode() string {
 	set("password", r.Password)
 	set("database", r.Database)
 	set("name", r.Name)
+	set("sqlite-journal", r.SQLite.Journal)
+	set("sqlite-sync", r.SQLite.Sync)
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
 		v.Set("warmup", strconv.Itoa(r.Warmup))
@@ -137,6 +151,9 @@ func (r Request) Encode() string {
 			v.Set("run", strconv.Itoa(r.Run))
 			v.Set("slice", strconv.Itoa(r.Slice))
 			v.Set("slices", strconv.Itoa(r.Slices))
+		}
+		if r.Scale != 0 {
+			v.Set("scale", strconv.FormatFloat(r.Scale, 'g', -1, 64))
 		}
 	}
 	if len(v) == 0 {
@@ -158,6 +175,16 @@ func ParseRequest(line string) (Request, error) {
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
 			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
+	if j := v.Get("sqlite-journal"); j != "" {
+		if r.SQLite.Journal, err = bench.ParseSQLiteJournal(j); err != nil {
+			return r, err
+		}
+	}
+	if y := v.Get("sqlite-sync"); y != "" {
+		if r.SQLite.Sync, err = bench.ParseSQLiteSync(y); err != nil {
+			return r, err
+		}
+	}
 	switch verb {
 	case VerbHello, VerbInfo, VerbClose:
 	case VerbRun:
@@ -166,6 +193,11 @@ func ParseRequest(line string) (Request, error) {
 		}
 		if r.Warmup, err = strconv.Atoi(v.Get("warmup")); err != nil || r.Warmup < 0 {
 			return r, fmt.Errorf("run: warmup must be a non-negative integer, got %q", v.Get("warmup"))
+		}
+		if sc := v.Get("scale"); sc != "" {
+			if r.Scale, err = strconv.ParseFloat(sc, 64); err != nil || !(r.Scale > 0) {
+				return r, fmt.Errorf("run: scale must be a positive number, got %q", sc)
+			}
 		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {
 			return r, fmt.Errorf("run: name, workload and scope are required")

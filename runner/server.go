@@ -112,7 +112,7 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Diale
 	if err != nil {
 		return nil, bench.Dialect{}, err
 	}
-	d := bench.DialectOf(db)
+	d := bench.DialectOf(db).WithSQLite(req.SQLite)
 	d.Scope = req.Scope
 	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: req.Pool, Session: d.Setup})
 	if err != nil {
@@ -148,10 +148,30 @@ func (s *Server) info(ctx context.Context, req Request) error {
 	if d.DB == bench.SQLite {
 		// Each SQLite driver links its own library.
 		fmt.Fprintf(s.out, "%s-sqlite: %s\n", req.Target, v)
+		pragmas, err := readPragmas(c)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "%s-sqlite-session: %s\n", req.Target, pragmas)
 	} else {
 		fmt.Fprintf(s.out, "%s-version: %s\n", d.DB, v)
 	}
 	return nil
+}
+
+// readPragmas reads back the session settings a SQLite connection runs
+// under, as the library reports them (synchronous as a number: 0 off,
+// 1 normal, 2 full, 3 extra), so the results file records what applied.
+func readPragmas(c bench.Conn) (string, error) {
+	var parts []string
+	for _, p := range []string{"journal_mode", "synchronous", "foreign_keys", "busy_timeout"} {
+		var v string
+		if err := c.QueryRow("PRAGMA "+p, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
+			return "", fmt.Errorf("read PRAGMA %s: %w", p, err)
+		}
+		parts = append(parts, p+"="+v)
+	}
+	return strings.Join(parts, " "), nil
 }
 
 // moduleVersion returns "path version" for a module linked into this binary.
@@ -183,7 +203,7 @@ func (s *Server) run(ctx context.Context, req Request) error {
 		if err != nil {
 			return err
 		}
-		c = &cell{w: w, runs: map[int]*partial{}, env: bench.Env{Ctx: ctx, Conn: conn, Dialect: d, Open: func(ctx context.Context, pool int) (bench.Conn, error) {
+		c = &cell{w: w, runs: map[int]*partial{}, env: bench.Env{Ctx: ctx, Conn: conn, Dialect: d, Scale: req.Scale, Open: func(ctx context.Context, pool int) (bench.Conn, error) {
 			more := req
 			more.Pool = pool
 			c, _, err := s.open(ctx, more)

@@ -95,9 +95,9 @@ func testDurable(t *testing.T, kind Kind) {
 		t.Errorf("%s second instance over tcp: %v", kind, err)
 	}
 	if kind == KindMariaDB {
-		wantVars(t, a, map[string]string{"innodb_flush_log_at_trx_commit": "1", "innodb_doublewrite": "ON"})
+		wantVars(t, a, map[string]string{"innodb_flush_log_at_trx_commit": "1", "innodb_doublewrite": "ON", "max_connections": "1000"})
 	} else {
-		wantVars(t, a, map[string]string{"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"})
+		wantVars(t, a, map[string]string{"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on", "max_connections": "1000"})
 	}
 	checkConfigLines(t, a)
 	stopAndCheck(t, b)
@@ -113,7 +113,7 @@ func testProfile(t *testing.T, kind Kind, p Profile) {
 	}
 	switch {
 	case kind == KindMariaDB && p == ProfileFast:
-		wantVars(t, s, map[string]string{"innodb_flush_log_at_trx_commit": "0", "innodb_doublewrite": "OFF"})
+		wantVars(t, s, map[string]string{"innodb_flush_log_at_trx_commit": "0", "innodb_doublewrite": "OFF", "max_connections": "1000"})
 		t.Logf("mariadb fast: innodb_flush_method = %s", s.Vars["innodb_flush_method"])
 	case kind == KindMariaDB && p == ProfileSeed:
 		wantVars(t, s, map[string]string{
@@ -130,7 +130,7 @@ func testProfile(t *testing.T, kind Kind, p Profile) {
 			t.Errorf("mariadb seed: max_allowed_packet = %q, want at least 1G", s.Vars["max_allowed_packet"])
 		}
 	case kind == KindPostgres && p == ProfileFast:
-		wantVars(t, s, map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"})
+		wantVars(t, s, map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "1000"})
 	case kind == KindPostgres && p == ProfileSeed:
 		wantVars(t, s, map[string]string{
 			"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on",

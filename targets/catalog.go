@@ -44,6 +44,10 @@ type Spec struct {
 	// Maven into one jar and run on a JVM, one process per Group. Module is
 	// then the driver's Maven coordinates.
 	JVM bool
+	// Families, when set, lists the only workload families the target's
+	// runner implements (the JDBC runner: the classic suite so far); nil
+	// means every workload written against bench.Conn.
+	Families []string
 	// Nets lists the transports to a server the target can use; nil means
 	// every one.
 	Nets []string
@@ -55,10 +59,12 @@ type Spec struct {
 // Has reports whether the target has capability c.
 func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 
-// Runs reports whether workload w runs on the target: on its database and,
-// if w needs a capability, with it.
+// Runs reports whether workload w runs on the target: on its database, with
+// the capability w needs if any, and in a family the target's runner
+// implements.
 func (s Spec) Runs(w bench.Workload) bool {
-	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs))
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) &&
+		(s.Families == nil || slices.Contains(s.Families, w.Family))
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
@@ -83,7 +89,9 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool} // database/sql: a *sql.DB serves many goroutines
+	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
+	jdbcFamilies := []string{"classic"}                // what the JDBC runner (jdbc/) implements
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -117,11 +125,11 @@ func catalog() []Spec {
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
-			Caps:   pooled},
+			Caps:   loads},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "gosqldriver",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",
-			Caps:   pooled},
+			Caps:   loads},
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql through database/sql (godrv)",
@@ -136,26 +144,27 @@ func catalog() []Spec {
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
-			Caps:   pooled},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy}},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
 			Caps:   pooled},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
-			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name"},
+			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
+			Caps:   []bench.Cap{bench.CapCopy}},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
-		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
+		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true, Families: jdbcFamilies,
 			Module: "com.mysql:mysql-connector-j", Nets: []string{"tcp"},
 			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; tcp only (a unix socket needs a third-party socket factory)"},
-		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true,
+		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true, Families: jdbcFamilies,
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
-		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
+		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true, Families: jdbcFamilies,
 			Module: "org.postgresql:postgresql", Nets: []string{"tcp"},
 			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; tcp only (a unix socket needs junixsocket)"},
-		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
+		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true, Families: jdbcFamilies,
 			Module: "org.xerial:sqlite-jdbc",
 			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
 		// The transport floor: no database, no driver module (the standard

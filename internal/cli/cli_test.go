@@ -84,7 +84,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
-		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, classic, floor, SimpleQuery,`},
+		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, analytics, bulk, classic,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},
 		{[]string{"run", "--scale", "-1"}, "--scale must be above 0"},
@@ -99,6 +99,8 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--dsn", "s3cretpw"}, "--dsn: want DATABASE=DSN"},
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
+		{[]string{"run", "--sqlite-journal", "fast"}, `--sqlite-journal: unknown SQLite journal mode "fast" (valid: delete, truncate, persist, memory, wal, off)`},
+		{[]string{"run", "--sqlite-sync", "always"}, `--sqlite-sync: unknown SQLite synchronous level "always" (valid: off, normal, full, extra)`},
 		{[]string{"run", "--workloads", "SimpleDo"}, "nothing to run: none of the workloads runs on the selected databases"},
 		{[]string{"run", "--workloads", "TCPSend/size=1024"}, "nothing to run: none of the workloads runs on the selected databases"},
 		{[]string{"run", "--db", "loopback", "--workloads", "classic"}, "nothing to run: none of the workloads runs on the selected databases"},

@@ -199,3 +199,28 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLiteSettingsReachEveryTarget runs with a non-default journal mode
+// and synchronous level and expects them in the results file, both as
+// requested and as each target's connection reads them back.
+func TestSQLiteSettingsReachEveryTarget(t *testing.T) {
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--targets", "mattn,modernc,zombiezen", "--workloads", "SimpleQueryRow",
+		"--quick", "--count", "1", "--sqlite-journal", "wal", "--sqlite-sync", "normal", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	_, cfg := readRuns(t, out)
+	for key, want := range map[string]string{"sqlite-journal-mode": "WAL", "sqlite-synchronous": "NORMAL", "sqlite-foreign-keys": "ON"} {
+		if got := cfg.GetConfig(key); got != want {
+			t.Errorf("config %s = %q, want %q", key, got, want)
+		}
+	}
+	for _, target := range []string{"mattn", "modernc", "zombiezen"} {
+		got := cfg.GetConfig(target + "-sqlite-session")
+		if !strings.Contains(got, "journal_mode=wal") || !strings.Contains(got, "synchronous=1") || !strings.Contains(got, "foreign_keys=1") {
+			t.Errorf("config %s-sqlite-session = %q, want WAL, synchronous 1 (normal), foreign keys on", target, got)
+		}
+	}
+}

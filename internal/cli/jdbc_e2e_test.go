@@ -104,7 +104,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("password")) {
 		t.Error("the results file mentions a password")
 	}
-	ps, _ := exec.Command("pgrep", "-f", "sqlbench-runner-jdbc").Output()
+	ps, _ := exec.Command("pgrep", "-f", filepath.Join(cache, "sqlbench-runner-jdbc")).Output() // this test's runners only
 	if len(bytes.TrimSpace(ps)) > 0 {
 		t.Errorf("JDBC runners left running: %s", ps)
 	}

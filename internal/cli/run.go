@@ -49,7 +49,10 @@ type runOptions struct {
 	quick, allowRemote               bool
 	timeout                          time.Duration
 	out, cache, profileFlag, pinFlag string
+	journalFlag, syncFlag            string
 	dsns                             listFlag
+	// sqlite holds the parsed --sqlite-journal and --sqlite-sync.
+	sqlite bench.SQLiteSettings
 	// profile and pin are the parsed --profile and --pin.
 	profile servers.Profile
 	pin     pin.Mode
@@ -79,6 +82,8 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.StringVar(&o.profileFlag, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
 	fs.StringVar(&o.pinFlag, "pin", string(defaultPin), "CPU placement of server and runner: split, same or none")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
+	fs.StringVar(&o.journalFlag, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
+	fs.StringVar(&o.syncFlag, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
 	if err := parseFlags(fs, args, env); err != nil {
 		return err
 	}
@@ -110,6 +115,12 @@ func (o *runOptions) parse(args []string, env Env) error {
 	}
 	if o.profile, err = servers.ParseProfile(o.profileFlag); err != nil {
 		return usagef("--profile: %v", err)
+	}
+	if o.sqlite.Journal, err = bench.ParseSQLiteJournal(o.journalFlag); err != nil {
+		return usagef("--sqlite-journal: %v", err)
+	}
+	if o.sqlite.Sync, err = bench.ParseSQLiteSync(o.syncFlag); err != nil {
+		return usagef("--sqlite-sync: %v", err)
 	}
 	for _, n := range strings.Split(o.nets, ",") {
 		if n != "tcp" && n != "unix" {
@@ -355,7 +366,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		Where: func(c orchestrate.Cell) runner.Location {
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
-		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout,
+		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout, SQLite: o.sqlite,
 	}
 	defer sess.Close()
 	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) runner.Location {
@@ -381,7 +392,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	if p.uses(bench.SQLite) {
-		for _, q := range bench.SQLiteSetup() {
+		for _, q := range o.sqlite.Setup() {
 			k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
 			w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
 		}

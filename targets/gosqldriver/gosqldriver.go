@@ -1,7 +1,8 @@
 // Package gosqldriver registers two targets for github.com/go-sql-driver/mysql
 // through database/sql: "mysql" (arguments through server-side prepared
 // statements, the driver's default) and "mysql-interp" (interpolateParams:
-// arguments formatted into the SQL text client-side).
+// arguments formatted into the SQL text client-side). Both load data with
+// LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader).
 package gosqldriver
 
 import (
@@ -33,9 +34,13 @@ func Config(e bench.Endpoint, interpolate bool) *mysql.Config {
 }
 
 func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, error) {
-	conn, err := mysql.NewConnector(Config(cfg.Server, interpolate))
+	connector, err := mysql.NewConnector(Config(cfg.Server, interpolate))
 	if err != nil {
 		return nil, fmt.Errorf("configure: %w", err)
 	}
-	return sqldb.Wrap(ctx, sql.OpenDB(conn), cfg)
+	c, err := sqldb.Wrap(ctx, sql.OpenDB(connector), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{Conn: c.(sqldb.Conn)}, nil
 }

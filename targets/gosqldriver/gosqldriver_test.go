@@ -17,3 +17,11 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindMaria
 func TestOnMariaDB(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.MariaDB, "mysql", "mysql-interp")
 }
+
+func TestDetectsCorruptedResults(t *testing.T) {
+	targettest.DetectsCorruptedResults(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+}
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+}

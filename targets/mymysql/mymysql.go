@@ -192,3 +192,7 @@ func (r *row) ColumnFloat(i int) float64 { return r.r.Float(i) }
 func (r *row) ColumnText(i int) string   { return r.r.Str(i) }
 
 func (r *row) ColumnBytes(i int, buf []byte) []byte { return append(buf[:0], r.r.Bin(i)...) }
+
+// ColumnRaw implements bench.RawColumns: a text or binary column is a []byte
+// of the row buffer ScanRow fills, handed over without a copy.
+func (r *row) ColumnRaw(i int) []byte { return r.r.Bin(i) }

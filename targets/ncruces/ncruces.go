@@ -52,6 +52,10 @@ func (s stmt) ColumnText(i int) string   { return s.s.ColumnText(i) }
 
 func (s stmt) ColumnBytes(i int, buf []byte) []byte { return s.s.ColumnBlob(i, buf[:0]) }
 
+// ColumnRaw implements bench.RawColumns: the library's view of SQLite's own
+// buffer, valid until the next step.
+func (s stmt) ColumnRaw(i int) []byte { return s.s.ColumnRawBlob(i) }
+
 func (s stmt) Step() (bool, error) {
 	if s.s.Step() {
 		return true, nil

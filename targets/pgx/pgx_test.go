@@ -17,3 +17,15 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostg
 func TestOnPostgres(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.Postgres, "pgx", "pgx-native")
 }
+
+func TestDetectsCorruptedResults(t *testing.T) {
+	for _, target := range []string{"pgx", "pgx-native"} {
+		t.Run(target, func(t *testing.T) {
+			targettest.DetectsCorruptedResults(t, target, targettest.OnServer(srv, bench.Postgres, "tcp"))
+		})
+	}
+}
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "pgx-native", targettest.OnServer(srv, bench.Postgres, "tcp"))
+}

@@ -1,5 +1,5 @@
 // Package pq registers the "pq" target: github.com/lib/pq through
-// database/sql.
+// database/sql, with COPY FROM STDIN through pq's CopyIn protocol.
 package pq
 
 import (
@@ -18,6 +18,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return sqldb.Open(ctx, "postgres", dsn, cfg)
+		c, err := sqldb.Open(ctx, "postgres", dsn, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return conn{c.(sqldb.Conn)}, nil
 	})
 }

@@ -17,3 +17,7 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostg
 func TestOnPostgres(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.Postgres, "pq")
 }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "pq", targettest.OnServer(srv, bench.Postgres, "tcp"))
+}

@@ -38,7 +38,7 @@ func OnServer(srv *servers.Server, db bench.DB, net string) Where {
 
 // ServerSuite checks targets against srv over TCP and the unix socket: every
 // workload runs and verifies, corrupted data fails the reading workloads,
-// and a wrong password is an error that does not carry the password.
+// the suite's foreign keys are enforced, and a wrong password is an error that does not carry the password.
 func ServerSuite(t *testing.T, srv *servers.Server, db bench.DB, targets ...string) {
 	for _, target := range targets {
 		for _, net := range []string{"tcp", "unix"} {
@@ -46,6 +46,8 @@ func ServerSuite(t *testing.T, srv *servers.Server, db bench.DB, targets ...stri
 			t.Run(target+"/"+net, func(t *testing.T) {
 				t.Run("Workloads", func(t *testing.T) { Workloads(t, target, where) })
 				t.Run("DetectsWrongData", func(t *testing.T) { DetectsWrongData(t, target, where) })
+				t.Run("SuiteDetectsWrongData", func(t *testing.T) { SuiteDetectsWrongData(t, target, where) })
+				t.Run("SuiteEnforcesForeignKeys", func(t *testing.T) { SuiteEnforcesForeignKeys(t, target, where) })
 				t.Run("WrongPassword", func(t *testing.T) {
 					cfg := where(t)
 					cfg.Server.Password = "not-" + cfg.Server.Password

@@ -11,3 +11,11 @@ func TestWorkloads(t *testing.T) { targettest.Workloads(t, "zombiezen", targette
 func TestDetectsWrongData(t *testing.T) {
 	targettest.DetectsWrongData(t, "zombiezen", targettest.SQLite)
 }
+
+func TestSuiteDetectsWrongData(t *testing.T) {
+	targettest.SuiteDetectsWrongData(t, "zombiezen", targettest.SQLite)
+}
+
+func TestSuiteEnforcesForeignKeys(t *testing.T) {
+	targettest.SuiteEnforcesForeignKeys(t, "zombiezen", targettest.SQLite)
+}

@@ -1,0 +1,290 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The bulk family is the database/sql overhead study: rows of random text
+// inserted as fast as each API allows, into a table with no key and no
+// index that is recreated (untimed) before every run. One operation is one
+// row. Every path runs on every target that has it, so database/sql and the
+// native APIs of a driver compare row by row:
+//
+//   - prepared: one prepared single-row INSERT per row, in one transaction;
+//   - multirow: multi-row INSERTs of up to 100 rows, in one transaction;
+//   - copy: PostgreSQL's COPY FROM STDIN through the driver's COPY API;
+//   - load: MariaDB's LOAD DATA LOCAL INFILE fed from an io.Reader.
+//
+// Each run checks what it wrote: the row count and the checksum of every
+// row read back.
+const (
+	bulkFamily = "bulk"
+	bulkTable  = "bulk"
+	bulkName   = "BulkInsert"
+	bulkOps    = 10_000_000
+)
+
+// bulkShape is the table's shape: cols text columns of width bytes.
+type bulkShape struct{ cols, width int }
+
+// key is the shape's result-name key.
+func (s bulkShape) key() string { return fmt.Sprintf("shape=%dx%d", s.cols, s.width) }
+
+// bulkShapes are the two shapes of the published study.
+func bulkShapes() []bulkShape { return []bulkShape{{16, 32}, {3, 8}} }
+
+func init() {
+	for _, w := range bulkWorkloads() {
+		bench.RegisterWorkload(w)
+	}
+}
+
+// bulkWorkloads returns every shape × path.
+func bulkWorkloads() []bench.Workload {
+	var ws []bench.Workload
+	for _, s := range bulkShapes() {
+		ws = append(ws,
+			bench.Workload{
+				Keys: s.key() + "/path=prepared",
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("`%s` prepared once and executed for each row, all in one transaction; %s",
+						insertSQL(d, d.Table(bulkTable), s.cols, 1), s.describe())
+				},
+				Begin: func(e bench.Env) (bench.Run, error) { return bulkPrepared(e, s) },
+			},
+			bench.Workload{
+				Keys: s.key() + "/path=multirow",
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("`INSERT INTO %s (%s) VALUES (%s), ...` with %d rows per prepared statement (one more for the last rows), all in one transaction; %s",
+						d.Table(bulkTable), strings.Join(bulkColumns(s.cols), ", "), params(d, s.cols),
+						batchRows(d.DB, s.cols), s.describe())
+				},
+				Begin: func(e bench.Env) (bench.Run, error) { return bulkMultirow(e, s) },
+			},
+			bench.Workload{
+				Keys: s.key() + "/path=copy", Only: []bench.DB{bench.Postgres}, Needs: bench.CapCopy,
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("`COPY %s (%s) FROM STDIN` through the driver's COPY API (pgx CopyFrom, lib/pq CopyIn), rows generated as they stream; %s",
+						d.Table(bulkTable), strings.Join(bulkColumns(s.cols), ", "), s.describe())
+				},
+				Begin: func(e bench.Env) (bench.Run, error) { return bulkCopy(e, s) },
+			},
+			bench.Workload{
+				Keys: s.key() + "/path=load", Only: []bench.DB{bench.MariaDB}, Needs: bench.CapLoad,
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("`%s` fed from an io.Reader generating the tab-separated rows (no file); %s",
+						loadSQL("Reader::<name>", d.Table(bulkTable), bulkColumns(s.cols)), s.describe())
+				},
+				Begin: func(e bench.Env) (bench.Run, error) { return bulkLoad(e, s) },
+			},
+		)
+	}
+	for i := range ws {
+		w := &ws[i]
+		w.Name, w.Family, w.Ops, w.Unit = bulkName, bulkFamily, bulkOps, "rows"
+		w.Whole = true // a run is one transaction or one stream
+		w.Setup = func(bench.Env) error { return nil } // each run creates its table
+		w.Teardown = func(e bench.Env) error { return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(bulkTable)) }
+	}
+	return ws
+}
+
+// describe says what the rows are.
+func (s bulkShape) describe() string {
+	return fmt.Sprintf("%d TEXT columns of %d random letters and digits, no key or index, table recreated before each run", s.cols, s.width)
+}
+
+// params returns the placeholders of one row of cols columns.
+func params(d bench.Dialect, cols int) string {
+	p := make([]string, cols)
+	for i := range p {
+		p[i] = d.Param(i + 1)
+	}
+	return strings.Join(p, ", ")
+}
+
+// loadSQL returns the LOAD DATA statement reading file into table's cols:
+// tab-separated fields, newline-ended rows (the statement's defaults, said
+// explicitly).
+func loadSQL(file, table string, cols []string) string {
+	return "LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE " + table +
+		` FIELDS TERMINATED BY '\t' LINES TERMINATED BY '\n' (` + strings.Join(cols, ", ") + ")"
+}
+
+// bulkRun holds what every path shares: the table, recreated empty, the
+// transaction of the paths that have one, and the check at the end.
+type bulkRun struct {
+	e         bench.Env
+	s         bulkShape
+	table     string
+	tx        bench.Tx
+	committed bool
+	release   func() error // closes the path's statements; may be nil
+}
+
+// newBulkRun recreates the table for one run.
+func newBulkRun(e bench.Env, s bulkShape) (*bulkRun, error) {
+	b := &bulkRun{e: e, s: s, table: e.Dialect.Table(bulkTable)}
+	if err := createBulkTable(e.Conn, b.table, s.cols); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// begin starts the run's transaction.
+func (b *bulkRun) begin() error {
+	tx, err := bench.Begin(b.e.Conn)
+	b.tx = tx
+	return err
+}
+
+// commit closes the statements and commits: the timed end of a run.
+func (b *bulkRun) commit() error {
+	if err := b.closeStmts(); err != nil {
+		return fmt.Errorf("close statements: %w", err)
+	}
+	if err := b.tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	b.committed = true
+	return nil
+}
+
+func (b *bulkRun) closeStmts() error {
+	if b.release == nil {
+		return nil
+	}
+	err := b.release()
+	b.release = nil
+	return err
+}
+
+// end releases a run that failed before its commit, or verifies one that
+// committed: the table holds exactly the generated rows [0, Warm+N).
+func (b *bulkRun) end() error {
+	if b.tx != nil && !b.committed {
+		return errors.Join(b.closeStmts(), b.tx.Rollback())
+	}
+	return verifyBulk(b.e.Conn, b.table, b.e.Warm+b.e.N, b.s.cols, b.s.width)
+}
+
+// run returns the Run of a path whose operations are op or batch.
+func (b *bulkRun) run(r bench.Run) bench.Run {
+	r.End = b.end
+	r.BytesPerOp = float64(b.s.cols * b.s.width)
+	if b.tx != nil {
+		r.Finish = b.commit
+	}
+	return r
+}
+
+// bulkPrepared is the prepared path: one prepared single-row INSERT executed
+// per row inside one transaction, the arguments passed without allocating.
+func bulkPrepared(e bench.Env, s bulkShape) (bench.Run, error) {
+	b, err := newBulkRun(e, s)
+	if err != nil {
+		return bench.Run{}, err
+	}
+	if err := b.begin(); err != nil {
+		return bench.Run{}, err
+	}
+	st, err := b.tx.Prepare(insertSQL(e.Dialect, b.table, s.cols, 1))
+	if err != nil {
+		b.tx.Rollback()
+		return bench.Run{}, fmt.Errorf("prepare: %w", err)
+	}
+	b.release = st.Close
+	args, gen := bench.NewTextArgs(s.cols), bench.NewRowGen(s.cols, s.width)
+	list := args.List()
+	return b.run(bench.Run{Op: func(i int) error {
+		args.SetRow(0, i, &gen)
+		return st.Exec(list...)
+	}}), nil
+}
+
+// bulkMultirow is the multi-row path: rows are queued and inserted a batch
+// at a time; the last short batch goes in at the commit.
+func bulkMultirow(e bench.Env, s bulkShape) (bench.Run, error) {
+	b, err := newBulkRun(e, s)
+	if err != nil {
+		return bench.Run{}, err
+	}
+	if err := b.begin(); err != nil {
+		return bench.Run{}, err
+	}
+	w, err := newMultirowWriter(b.tx, e.Dialect, b.table, s.cols, s.width, e.Warm+e.N)
+	if err != nil {
+		b.tx.Rollback()
+		return bench.Run{}, err
+	}
+	b.release = w.close
+	r := b.run(bench.Run{Batch: func(first, n int) error {
+		for i := first; i < first+n; i++ {
+			if err := w.add(i); err != nil {
+				return fmt.Errorf("insert up to row %d: %w", i, err)
+			}
+		}
+		return nil
+	}})
+	r.Finish = func() error {
+		if err := w.flush(); err != nil {
+			return fmt.Errorf("insert the last rows: %w", err)
+		}
+		return b.commit()
+	}
+	return r, nil
+}
+
+// bulkCopy is the COPY path: each call of Batch is one COPY of its rows,
+// generated as the driver asks for them.
+func bulkCopy(e bench.Env, s bulkShape) (bench.Run, error) {
+	cp, ok := e.Conn.(bench.Copier)
+	if !ok {
+		return bench.Run{}, fmt.Errorf("the target's connection (%T) has no COPY API", e.Conn)
+	}
+	b, err := newBulkRun(e, s)
+	if err != nil {
+		return bench.Run{}, err
+	}
+	src, cols := newGenRows(s.cols, s.width), bulkColumns(s.cols)
+	return b.run(bench.Run{Batch: func(first, n int) error {
+		src.reset(first, n)
+		got, err := cp.CopyFrom(b.table, cols, src)
+		if err != nil {
+			return fmt.Errorf("copy: %w", err)
+		}
+		if got != int64(n) {
+			return fmt.Errorf("copy stored %d rows, want %d", got, n)
+		}
+		return nil
+	}}), nil
+}
+
+// bulkLoad is the LOAD DATA path: each call of Batch is one LOAD DATA LOCAL
+// INFILE of its rows, streamed from a reader that generates them.
+func bulkLoad(e bench.Env, s bulkShape) (bench.Run, error) {
+	ld, ok := e.Conn.(bench.Loader)
+	if !ok {
+		return bench.Run{}, fmt.Errorf("the target's connection (%T) has no LOAD DATA reader", e.Conn)
+	}
+	b, err := newBulkRun(e, s)
+	if err != nil {
+		return bench.Run{}, err
+	}
+	rd, cols := newTSVReader(s.cols, s.width), bulkColumns(s.cols)
+	return b.run(bench.Run{Batch: func(first, n int) error {
+		rd.reset(first, n)
+		got, err := ld.Load(b.table, cols, rd)
+		if err != nil {
+			return fmt.Errorf("load data: %w", err)
+		}
+		if got != int64(n) {
+			return fmt.Errorf("load data stored %d rows, want %d", got, n)
+		}
+		return nil
+	}}), nil
+}

@@ -1,0 +1,239 @@
+package workloads
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/iotest"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// sink is a bench.Conn, bench.Stmt and bench.Tx that does nothing but look
+// at the arguments it is given: the fastest target there could be, to
+// measure what the harness and the data generator cost a bulk insert.
+type sink struct {
+	bytes int64 // text received, so the arguments are really used
+}
+
+func (s *sink) Exec(string, ...any) error                    { return nil }
+func (s *sink) Query(string, bench.RowFunc, ...any) error    { return nil }
+func (s *sink) QueryRow(string, bench.RowFunc, ...any) error { return nil }
+func (s *sink) Prepare(string) (bench.Stmt, error)           { return (*sinkStmt)(s), nil }
+func (s *sink) Close() error                                 { return nil }
+
+// sinkStmt is the sink's prepared statement.
+type sinkStmt sink
+
+func (s *sinkStmt) Exec(args ...any) error {
+	for _, a := range args {
+		s.bytes += int64(len(a.(string)))
+	}
+	return nil
+}
+func (s *sinkStmt) Query(bench.RowFunc, ...any) error    { return nil }
+func (s *sinkStmt) QueryRow(bench.RowFunc, ...any) error { return nil }
+func (s *sinkStmt) Close() error                         { return nil }
+
+// BenchmarkBulkInsertSink drives the prepared path of BulkInsert, as the
+// harness times it, into the sink: the rate of generating rows and handing
+// them to a driver. One benchmark op is one row.
+//
+//	go test -run X -bench BulkInsertSink ./workloads
+func BenchmarkBulkInsertSink(b *testing.B) {
+	for _, s := range bulkShapes() {
+		b.Run(s.key(), func(b *testing.B) {
+			w, ok := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared")
+			if !ok {
+				b.Fatal("prepared path not registered")
+			}
+			sk := &sink{}
+			e := bench.Env{Conn: sk, Dialect: bench.DialectOf(bench.SQLite), N: b.N}
+			r, err := w.Begin(e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu0 := cpuTime(b)
+			b.ResetTimer()
+			smp, err := bench.Measure(r, 0, b.N, bench.NewLatencyHistogram())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			// CPU time is what the loop costs even when other processes
+			// share the cores (wall time then includes waiting for one).
+			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/row")
+			if want := int64(b.N) * int64(s.cols*s.width); sk.bytes != want {
+				b.Fatalf("sink received %d bytes, want %d", sk.bytes, want)
+			}
+			b.ReportMetric(float64(b.N)/smp.Elapsed.Seconds(), "rows/s")
+			b.ReportMetric(float64(smp.Allocs)/float64(b.N), "harness-allocs/row")
+		})
+	}
+}
+
+// cpuTime returns the process's user and system CPU time in nanoseconds.
+func cpuTime(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// TestBulkInsertSinkAllocatesNothing: the prepared path hands rows to a
+// driver without one allocation per row.
+func TestBulkInsertSinkAllocatesNothing(t *testing.T) {
+	for _, s := range bulkShapes() {
+		w, _ := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared")
+		const n = 100_000
+		r, err := w.Begin(bench.Env{Conn: &sink{}, Dialect: bench.DialectOf(bench.Postgres), N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		smp, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A few allocations per run (the commit, the latency sampler) are
+		// not per row.
+		if smp.Allocs > 100 {
+			t.Errorf("%s: %d allocations for %d rows", s.key(), smp.Allocs, n)
+		}
+	}
+}
+
+func TestGenRowsProduceTheGeneratedRows(t *testing.T) {
+	g := newGenRows(3, 8)
+	for _, pass := range []struct{ first, n int }{{0, 5}, {1000, 7}, {42, 0}} {
+		g.reset(pass.first, pass.n)
+		got := 0
+		for ; got <= pass.n && g.Next(); got++ {
+			row := pass.first + got
+			vals := g.Values()
+			if len(vals) != 3 {
+				t.Fatalf("row %d: %d values", row, len(vals))
+			}
+			for c, v := range vals {
+				if v != bench.Value(row, c, 3, 8) {
+					t.Fatalf("row %d col %d: %v, want %q", row, c, v, bench.Value(row, c, 3, 8))
+				}
+			}
+		}
+		if got != pass.n {
+			t.Errorf("rows [%d, %d): produced %d rows", pass.first, pass.first+pass.n, got)
+		}
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		g.reset(0, 1000)
+		for g.Next() {
+			_ = g.Values()
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("generating 1000 rows allocates %.0f times", allocs)
+	}
+}
+
+// wantTSV is the reader's output formatted the plain way.
+func wantTSV(first, n, cols, width int) string {
+	var b strings.Builder
+	for r := first; r < first+n; r++ {
+		for c := range cols {
+			if c > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(bench.Value(r, c, cols, width))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestTSVReaderWritesTheGeneratedRows(t *testing.T) {
+	for _, s := range bulkShapes() {
+		r := newTSVReader(s.cols, s.width)
+		for _, pass := range []struct{ first, n int }{{0, 1}, {0, 300}, {5000, 77}, {9, 0}} {
+			want := wantTSV(pass.first, pass.n, s.cols, s.width)
+			// Read sizes that split rows anywhere, and big ones that take
+			// many rows straight into the caller's buffer.
+			for _, size := range []int{1, 7, s.cols*(s.width+1) - 1, 4096} {
+				r.reset(pass.first, pass.n)
+				var got bytes.Buffer
+				buf := make([]byte, size)
+				for i := 0; i <= len(want)+1; i++ {
+					k, err := r.Read(buf)
+					got.Write(buf[:k])
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got.String() != want {
+					t.Fatalf("%s rows [%d, %d) read %d bytes at a time: wrong text", s.key(), pass.first, pass.first+pass.n, size)
+				}
+			}
+			r.reset(pass.first, pass.n)
+			if err := iotest.TestReader(r, []byte(want)); err != nil {
+				t.Fatalf("%s rows [%d, %d): %v", s.key(), pass.first, pass.first+pass.n, err)
+			}
+		}
+	}
+}
+
+// TestTSVNeedsNoEscaping: LOAD DATA's default format gives tab, newline and
+// backslash a meaning; generated text must never contain them, since the
+// reader writes values as they are.
+func TestTSVNeedsNoEscaping(t *testing.T) {
+	if strings.ContainsAny(bench.Alphabet, "\t\n\r\\") {
+		t.Fatalf("the generator's alphabet %q contains a character LOAD DATA would interpret", bench.Alphabet)
+	}
+	r := newTSVReader(16, 32)
+	r.reset(0, 2000)
+	text, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	if len(lines) != 2000 {
+		t.Fatalf("%d lines, want 2000", len(lines))
+	}
+	for i, l := range lines {
+		if f := strings.Split(l, "\t"); len(f) != 16 || strings.ContainsAny(l, "\\\r") {
+			t.Fatalf("line %d is not 16 plain fields: %q", i, l)
+		}
+	}
+}
+
+func TestTSVReaderAllocatesNothing(t *testing.T) {
+	r := newTSVReader(3, 8)
+	buf := make([]byte, 1000)
+	allocs := testing.AllocsPerRun(10, func() {
+		r.reset(0, 1000)
+		for {
+			if _, err := r.Read(buf); err == io.EOF {
+				return
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("reading 1000 rows allocates %.0f times", allocs)
+	}
+}
+
+func TestInsertSQL(t *testing.T) {
+	got := insertSQL(bench.DialectOf(bench.Postgres), "t", 2, 2)
+	if want := "INSERT INTO t (c0, c1) VALUES ($1, $2), ($3, $4)"; got != want {
+		t.Errorf("insertSQL = %q, want %q", got, want)
+	}
+	for _, db := range bench.AllDBs() {
+		if n := batchRows(db, 16) * 16; n > maxParams(db) {
+			t.Errorf("%s: %d parameters per statement", db, n)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package workloads
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The concurrent workloads of the sqlbench2 family: one prepared statement
+// on a pool of N connections, shared by N goroutines, as a database/sql
+// program shares one *sql.Stmt. They need a pooled target (bench.CapPool).
+
+// concurrencyLevels are the goroutine counts of the original suite.
+var concurrencyLevels = [...]int{1, 2, 4, 8, 16}
+
+// concurrentNoop is the no-op PreparedExecConcurrent runs: MySQL's DO 1,
+// the dialect's no-op elsewhere.
+func concurrentNoop(d bench.Dialect) string {
+	if d.DB == bench.MariaDB {
+		return "DO 1"
+	}
+	return d.NoopExec
+}
+
+// concurrentEcho is the query PreparedQueryConcurrent runs.
+func concurrentEcho(d bench.Dialect) string {
+	if d.DB == bench.Postgres {
+		return "SELECT $1::int8, 'foobar'"
+	}
+	return "SELECT ?, 'foobar'"
+}
+
+func concurrentWorkloads() []bench.Workload {
+	var ws []bench.Workload
+	for _, n := range concurrencyLevels {
+		keys := "conns=" + strconv.Itoa(n)
+		ws = append(ws,
+			bench.Workload{
+				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs",
+				Describe: func(d bench.Dialect) string {
+					return "`" + concurrentNoop(d) + "` through one prepared statement shared by " + sharers(n)
+				},
+				Begin: func(e bench.Env) (bench.Run, error) {
+					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s bench.Stmt) func(int) error {
+						return func(int) error { return s.Exec() }
+					})
+				},
+			},
+			bench.Workload{
+				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries",
+				Describe: func(d bench.Dialect) string {
+					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; the operation number is echoed and checked with 'foobar'"
+				},
+				Begin: func(e bench.Env) (bench.Run, error) {
+					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s bench.Stmt) func(int) error {
+						st := &echoFoobar{}
+						row := st.row
+						return func(i int) error {
+							st.want = int64(i)
+							return s.QueryRow(row, st.want)
+						}
+					})
+				},
+			})
+	}
+	for i := range ws {
+		ws[i].Family, ws[i].Needs = sqlbench2Family, bench.CapPool
+		ws[i].Setup = func(bench.Env) error { return nil }
+		ws[i].Teardown = func(bench.Env) error { return nil }
+	}
+	return ws
+}
+
+// sharers says who shares the statement: n goroutines on a pool of n
+// connections.
+func sharers(n int) string {
+	if n == 1 {
+		return "1 goroutine on a pool of 1 connection"
+	}
+	return fmt.Sprintf("%d goroutines on a pool of %d connections", n, n)
+}
+
+// concurrentRun opens a pool of n connections, prepares q once on it, and
+// returns a run of n clients, each made by client from the shared
+// statement. End closes the statement and the pool.
+func concurrentRun(e bench.Env, n int, q string, client func(bench.Stmt) func(int) error) (bench.Run, error) {
+	p, err := e.Open(e.Ctx, n)
+	if err != nil {
+		return bench.Run{}, fmt.Errorf("open a pool of %d: %w", n, err)
+	}
+	s, err := p.Prepare(q)
+	if err != nil {
+		p.Close()
+		return bench.Run{}, fmt.Errorf("prepare: %w", err)
+	}
+	ops := make([]func(int) error, n)
+	for k := range ops {
+		ops[k] = client(s)
+	}
+	end := func() error {
+		err := s.Close()
+		if cerr := p.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	return bench.Run{Parallel: ops, End: end}, nil
+}
+
+// echoFoobar checks one row of PreparedQueryConcurrent: the number sent and
+// 'foobar'. Each client has its own.
+type echoFoobar struct {
+	want, got int64
+	str       string
+	dest      []any
+}
+
+func (t *echoFoobar) row(r bench.Row) error {
+	if t.dest == nil {
+		t.dest = []any{&t.got, &t.str}
+	}
+	t.got, t.str = ^t.want, ""
+	if err := r.Scan(t.dest...); err != nil {
+		return err
+	}
+	if t.got != t.want || t.str != "foobar" {
+		return fmt.Errorf("wrong row (%d, %q), want (%d, \"foobar\")", t.got, t.str, t.want)
+	}
+	return nil
+}

@@ -1,0 +1,306 @@
+package workloads
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The sqlbench2 family is the second generation of the SQL-Benchmark suite
+// (the MySQL driver suite): a parameter echoed back, five values of mixed
+// types echoed back, a 10,000-character string read into a string, a []byte
+// and sql.RawBytes (plain and prepared), and a prepared no-op and echo
+// shared by 1 to 16 goroutines (concurrent.go). The queries read no table;
+// every value that comes back is checked.
+const (
+	sqlbench2Family = "sqlbench2"
+	// largeLen is the length of the string SelectLarge* reads: 10,000 'A's.
+	largeLen = 10_000
+)
+
+// The values EchoMixed5 sends and expects back; the fourth is NULL.
+const (
+	echoID    int64 = 42
+	echoName        = "Gopher"
+	echoRatio       = 1.618
+	echoHire        = true
+)
+
+func init() {
+	for _, w := range sqlbench2Workloads() {
+		bench.RegisterWorkload(w)
+	}
+	for _, w := range concurrentWorkloads() {
+		bench.RegisterWorkload(w)
+	}
+}
+
+// paramEcho is the query of PreparedQueryRowParam: one parameter selected
+// back. PostgreSQL must be told its type.
+func paramEcho(d bench.Dialect) string {
+	if d.DB == bench.Postgres {
+		return "SELECT $1::int8"
+	}
+	return "SELECT ?"
+}
+
+// mixedEcho is the query of EchoMixed5.
+func mixedEcho(d bench.Dialect) string {
+	if d.DB == bench.Postgres {
+		return "SELECT $1::int8, $2::text, $3::float8, $4::text, $5::bool"
+	}
+	return "SELECT ?, ?, ?, ?, ?"
+}
+
+// largeText is the query returning largeLen 'A's. SQLite has no REPEAT:
+// hex(zeroblob(5000)) is 10,000 '0's, and replacing each "00" with "AA"
+// makes them 'A's.
+func largeText(d bench.Dialect) string {
+	if d.DB == bench.SQLite {
+		return "SELECT replace(hex(zeroblob(5000)), '00', 'AA')"
+	}
+	return "SELECT REPEAT('A', 10000)"
+}
+
+func sqlbench2Workloads() []bench.Workload {
+	ws := []bench.Workload{
+		{
+			Name: "PreparedQueryRowParam", Ops: 250_000, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + paramEcho(d) + "` through one prepared statement and the driver's one-row call, the operation number as argument, echo checked"
+			},
+			Begin: func(e bench.Env) (bench.Run, error) {
+				s, err := e.Conn.Prepare(paramEcho(e.Dialect))
+				if err != nil {
+					return bench.Run{}, fmt.Errorf("prepare: %w", err)
+				}
+				st := &intEcho{}
+				row := st.row
+				return bench.Run{Op: func(i int) error {
+					st.want = int64(i)
+					return s.QueryRow(row, st.want)
+				}, End: s.Close}, nil
+			},
+		},
+		{
+			Name: "EchoMixed5", Ops: 250_000, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + mixedEcho(d) + "` through one prepared statement and the driver's one-row call with (42, \"Gopher\", 1.618, NULL, true), all five checked (NULL scanned into *any)"
+			},
+			Begin: func(e bench.Env) (bench.Run, error) {
+				s, err := e.Conn.Prepare(mixedEcho(e.Dialect))
+				if err != nil {
+					return bench.Run{}, fmt.Errorf("prepare: %w", err)
+				}
+				st := &mixedScan{}
+				row := st.row
+				return bench.Run{Op: func(int) error {
+					return s.QueryRow(row, echoID, echoName, echoRatio, nil, echoHire)
+				}, End: s.Close}, nil
+			},
+		},
+	}
+	for _, k := range []largeKind{largeString, largeBytes, largeRaw} {
+		ws = append(ws, largeWorkload(k, false), largeWorkload(k, true))
+	}
+	for i := range ws {
+		ws[i].Family = sqlbench2Family
+		ws[i].Setup = func(bench.Env) error { return nil }
+		ws[i].Teardown = func(bench.Env) error { return nil }
+	}
+	return ws
+}
+
+// largeKind is the destination SelectLarge* scans into.
+type largeKind int
+
+const (
+	largeString largeKind = iota
+	largeBytes
+	largeRaw
+)
+
+func (k largeKind) name() string {
+	return [...]string{"String", "Bytes", "Raw"}[k]
+}
+
+func (k largeKind) dest() string {
+	return [...]string{
+		"a string",
+		"a []byte",
+		"sql.RawBytes (native APIs: their zero-copy view where they have one — pgx Rows.RawValues, ncruces ColumnRawBlob, mymysql's row buffer — else a copy into a reused []byte: crawshaw and zombiezen)",
+	}[k]
+}
+
+// largeWorkload reads the 10,000-character string with rows.Next and Scan
+// (Query, not QueryRow: database/sql refuses sql.RawBytes on a single-row
+// call), as the original suite does, unprepared or through one prepared
+// statement. Named as in the original suite: SelectLargeString,
+// SelectPreparedLargeString, and so on.
+func largeWorkload(k largeKind, prepared bool) bench.Workload {
+	w := bench.Workload{Name: "SelectLarge" + k.name(), Ops: 50_000, Unit: "queries"}
+	how := "unprepared"
+	if prepared {
+		w.Name = "SelectPreparedLarge" + k.name()
+		how = "through one prepared statement"
+	}
+	w.Describe = func(d bench.Dialect) string {
+		return "`" + largeText(d) + "`, 10,000 'A's, " + how + ", scanned into " + k.dest() + "; length and content checked"
+	}
+	w.Begin = func(e bench.Env) (bench.Run, error) {
+		st := newLargeScan(k)
+		row := st.row
+		r := bench.Run{BytesPerOp: largeLen}
+		if !prepared {
+			c, q := e.Conn, largeText(e.Dialect)
+			r.Op = func(int) error { return st.check(c.Query(q, row)) }
+			return r, nil
+		}
+		s, err := e.Conn.Prepare(largeText(e.Dialect))
+		if err != nil {
+			return bench.Run{}, fmt.Errorf("prepare: %w", err)
+		}
+		r.Op, r.End = func(int) error { return st.check(s.Query(row)) }, s.Close
+		return r, nil
+	}
+	return w
+}
+
+// intEcho checks a one-column row against the integer sent.
+type intEcho struct {
+	want, got int64
+	dest      []any // built once: a fresh variadic slice would escape
+}
+
+func (t *intEcho) row(r bench.Row) error {
+	if t.dest == nil {
+		t.dest = []any{&t.got}
+	}
+	t.got = ^t.want // a driver that scans nothing fails
+	if err := r.Scan(t.dest...); err != nil {
+		return err
+	}
+	if t.got != t.want {
+		return fmt.Errorf("wrong echo %d for %d", t.got, t.want)
+	}
+	return nil
+}
+
+// mixedScan checks EchoMixed5's row: every value as sent, the NULL as a nil
+// *any (the one destination every target's Scan takes for NULL).
+type mixedScan struct {
+	id    int64
+	name  string
+	ratio float64
+	other any
+	hire  bool
+	dest  []any
+}
+
+// unscanned marks a destination the driver did not write.
+const unscanned = "unscanned"
+
+func (m *mixedScan) row(r bench.Row) error {
+	if m.dest == nil {
+		m.dest = []any{&m.id, &m.name, &m.ratio, &m.other, &m.hire}
+	}
+	m.id, m.name, m.ratio, m.other, m.hire = 0, "", 0, unscanned, false
+	if err := r.Scan(m.dest...); err != nil {
+		return err
+	}
+	if m.id != echoID || m.name != echoName || m.ratio != echoRatio || m.other != nil || m.hire != echoHire {
+		return fmt.Errorf("wrong echo (%d, %q, %v, %v, %v), want (42, \"Gopher\", 1.618, <nil>, true)", m.id, m.name, m.ratio, m.other, m.hire)
+	}
+	return nil
+}
+
+// rawValuer is pgx's Rows: the raw bytes of the current row, the zero-copy
+// equivalent of sql.RawBytes in its native API.
+type rawValuer interface{ RawValues() [][]byte }
+
+// largeScan checks one read of the large string.
+type largeScan struct {
+	kind largeKind
+	want string
+	s    string
+	b    []byte
+	raw  sql.RawBytes
+	n    int
+	dest []any
+}
+
+func newLargeScan(k largeKind) *largeScan {
+	l := &largeScan{kind: k, want: strings.Repeat("A", largeLen)}
+	switch k {
+	case largeString:
+		l.dest = []any{&l.s}
+	case largeBytes:
+		l.dest = []any{&l.b}
+	default:
+		l.dest = []any{&l.raw}
+	}
+	return l
+}
+
+func (l *largeScan) row(r bench.Row) error {
+	l.n++
+	l.s, l.b, l.raw = "", l.b[:0], nil
+	var got []byte
+	switch l.kind {
+	case largeString:
+		if err := r.Scan(l.dest...); err != nil {
+			return err
+		}
+		if l.s != l.want {
+			return fmt.Errorf("wrong string: %s", describeLarge(l.s))
+		}
+		return nil
+	case largeBytes:
+		if err := r.Scan(l.dest...); err != nil {
+			return err
+		}
+		got = l.b
+	default:
+		if rv, ok := r.(rawValuer); ok {
+			vals := rv.RawValues()
+			if len(vals) != 1 {
+				return fmt.Errorf("%d columns, want 1", len(vals))
+			}
+			got = vals[0]
+		} else {
+			if err := r.Scan(l.dest...); err != nil {
+				return err
+			}
+			got = l.raw
+		}
+	}
+	if string(got) != l.want {
+		return fmt.Errorf("wrong bytes: %s", describeLarge(string(got)))
+	}
+	return nil
+}
+
+// check finishes one read: exactly one row.
+func (l *largeScan) check(err error) error {
+	n := l.n
+	l.n = 0
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return fmt.Errorf("read %d rows, want 1", n)
+	}
+	return nil
+}
+
+// describeLarge says how a read of the large string differs from 10,000
+// 'A's, briefly.
+func describeLarge(s string) string {
+	if len(s) != largeLen {
+		return fmt.Sprintf("%d bytes, want %d", len(s), largeLen)
+	}
+	i := strings.IndexFunc(s, func(r rune) bool { return r != 'A' })
+	return fmt.Sprintf("byte %d is %q, want 'A'", i, s[i])
+}

@@ -1,0 +1,362 @@
+package workloads
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The suite family is the published SQLite driver suite (simple, complex,
+// many, large, concurrent), run on every database. Its schema:
+//
+//	users(id, created, email, active)
+//	articles(id, created, userId REFERENCES users, text)
+//	comments(id, created, articleId REFERENCES articles, text)
+//
+// with indexes on every created column and every foreign key, and foreign
+// keys enforced (SQLite: PRAGMA foreign_keys=ON, a session setting; InnoDB
+// and PostgreSQL always). Integers are INTEGER on SQLite and BIGINT on the
+// servers; text is TEXT, LONGTEXT on MariaDB (whose TEXT stops at 64 KB).
+// Every row is a function of its id (suiteUser, suiteArticle,
+// suiteComment), so every read is checked row by row against the
+// generator: ids in the order asked for, every column equal, the count
+// right. A string comparison runs at memory speed, so checking a 200 KB row
+// costs the harness far less than the driver's read of it.
+const (
+	suiteFamily = "suite"
+	// suiteEpoch is the created value of id 0: a timestamp in
+	// milliseconds, so the values need 64 bits.
+	suiteEpoch = 1_700_000_000_000
+	// Widths of the generated text columns.
+	suiteEmailWidth   = 24
+	suiteArticleWidth = 100
+	suiteCommentWidth = 40
+	// Generator columns: each text column draws from its own stream.
+	suiteEmailCol, suiteArticleCol, suiteCommentCol, suiteLargeCol = 0, 1, 2, 3
+	suiteCols                                                      = 4
+	// The complex shape: articles per user, comments per article.
+	suiteArticlesPerUser    = 100
+	suiteCommentsPerArticle = 20
+)
+
+func init() {
+	for _, ws := range [][]bench.Workload{suiteSimple(), suiteComplex(), suiteMany(), suiteLarge(), suiteConcurrent()} {
+		for _, w := range ws {
+			w.Family = suiteFamily
+			bench.RegisterWorkload(w)
+		}
+	}
+}
+
+// suiteTypes returns the integer and text column types of d.
+func suiteTypes(d bench.Dialect) (integer, text string) {
+	switch d.DB {
+	case bench.SQLite:
+		return "INTEGER", "TEXT"
+	case bench.MariaDB:
+		return "BIGINT", "LONGTEXT"
+	default:
+		return "BIGINT", "TEXT"
+	}
+}
+
+// suiteSchema returns the statements that create the three tables and
+// their indexes.
+func suiteSchema(d bench.Dialect) []string {
+	in, tx := suiteTypes(d)
+	users, articles, comments := d.Table("users"), d.Table("articles"), d.Table("comments")
+	engine := ""
+	if d.DB == bench.MariaDB {
+		engine = " ENGINE=InnoDB"
+	}
+	pk := in + " PRIMARY KEY NOT NULL"
+	return []string{
+		"CREATE TABLE " + users + " (id " + pk + ", created " + in + " NOT NULL, email " + tx + " NOT NULL, active " + in + " NOT NULL)" + engine,
+		"CREATE INDEX " + users + "_created ON " + users + " (created)",
+		"CREATE TABLE " + articles + " (id " + pk + ", created " + in + " NOT NULL, userId " + in + " NOT NULL, text " + tx + " NOT NULL, " +
+			"FOREIGN KEY (userId) REFERENCES " + users + " (id))" + engine,
+		"CREATE INDEX " + articles + "_created ON " + articles + " (created)",
+		"CREATE INDEX " + articles + "_userId ON " + articles + " (userId)",
+		"CREATE TABLE " + comments + " (id " + pk + ", created " + in + " NOT NULL, articleId " + in + " NOT NULL, text " + tx + " NOT NULL, " +
+			"FOREIGN KEY (articleId) REFERENCES " + articles + " (id))" + engine,
+		"CREATE INDEX " + comments + "_created ON " + comments + " (created)",
+		"CREATE INDEX " + comments + "_articleId ON " + comments + " (articleId)",
+	}
+}
+
+// suiteDrop drops the three tables, children first, in one transaction
+// (one sync on SQLite instead of one per statement).
+func suiteDrop(e bench.Env) error {
+	return suiteDDL(e, nil)
+}
+
+// suiteCreate drops and creates the schema, empty, in one transaction
+// (MariaDB commits at each statement of DDL instead; that is harmless here).
+func suiteCreate(e bench.Env) error {
+	return suiteDDL(e, suiteSchema(e.Dialect))
+}
+
+// suiteNoSetup is the Setup of workloads whose Begin creates the tables.
+func suiteNoSetup(bench.Env) error { return nil }
+
+// suiteDDL drops the tables and runs create, in one transaction.
+func suiteDDL(e bench.Env, create []string) error {
+	tx, err := bench.Begin(e.Conn)
+	if err != nil {
+		return err
+	}
+	var qs []string
+	for _, base := range []string{"comments", "articles", "users"} {
+		qs = append(qs, "DROP TABLE IF EXISTS "+e.Dialect.Table(base))
+	}
+	for _, q := range append(qs, create...) {
+		if err := e.Ctx.Err(); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Exec(q); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("schema: %s: %w", q, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("schema: commit: %w", err)
+	}
+	return nil
+}
+
+// suiteUser returns the generated columns of user id whose email is width
+// bytes from generator column col (suiteEmailCol; suiteLargeCol for the
+// large rows).
+func suiteUser(id int64, col, width int) (created int64, email string, active int64) {
+	return suiteEpoch + id, bench.Value(int(id), col, suiteCols, width), id % 2
+}
+
+// suiteArticle returns the generated columns of article id.
+func suiteArticle(id int64) (created, userID int64, text string) {
+	return suiteEpoch + id, (id-1)/suiteArticlesPerUser + 1, bench.Value(int(id), suiteArticleCol, suiteCols, suiteArticleWidth)
+}
+
+// suiteComment returns the generated columns of comment id.
+func suiteComment(id int64) (created, articleID int64, text string) {
+	return suiteEpoch + id, (id-1)/suiteCommentsPerArticle + 1, bench.Value(int(id), suiteCommentCol, suiteCols, suiteCommentWidth)
+}
+
+// Column lists and insert statements.
+func suiteUserCols() string    { return "id, created, email, active" }
+func suiteArticleCols() string { return "id, created, userId, text" }
+func suiteCommentCols() string { return "id, created, articleId, text" }
+
+func suiteInsert(d bench.Dialect, base, cols string) string {
+	return "INSERT INTO " + d.Table(base) + " (" + cols + ") VALUES (" + d.Param(1) + ", " + d.Param(2) + ", " + d.Param(3) + ", " + d.Param(4) + ")"
+}
+
+// suiteFillMaxRows and suiteFillMaxBytes bound one statement of a fill:
+// under MariaDB's default max_allowed_packet (16 MiB) with room to spare.
+const (
+	suiteFillMaxRows  = 500
+	suiteFillMaxBytes = 1 << 20
+)
+
+// suiteFill inserts rows ids 1..n of a table untimed, as multi-row INSERTs
+// with literal values (generated text is letters and digits, so it needs no
+// escaping) inside one transaction: a fast way to set up large tables
+// through any target. row appends the parenthesised values of one row.
+func suiteFill(e bench.Env, base, cols string, n int, row func(b []byte, id int64) []byte) error {
+	tx, err := bench.Begin(e.Conn)
+	if err != nil {
+		return err
+	}
+	head := "INSERT INTO " + e.Dialect.Table(base) + " (" + cols + ") VALUES "
+	b := make([]byte, 0, suiteFillMaxBytes+64<<10)
+	for id := 1; id <= n; {
+		if err := e.Ctx.Err(); err != nil {
+			tx.Rollback()
+			return err
+		}
+		b = append(b[:0], head...)
+		for k := 0; id <= n && k < suiteFillMaxRows && len(b) < suiteFillMaxBytes; k, id = k+1, id+1 {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = row(b, int64(id))
+		}
+		if err := tx.Exec(string(b)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("fill %s: %w", e.Dialect.Table(base), err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("fill %s: commit: %w", e.Dialect.Table(base), err)
+	}
+	return nil
+}
+
+// appendRow appends "(a, b, c, 'text')" to dst.
+func appendRow(dst []byte, a, b, c int64, text string) []byte {
+	dst = append(dst, '(')
+	dst = strconv.AppendInt(dst, a, 10)
+	dst = append(dst, ", "...)
+	dst = strconv.AppendInt(dst, b, 10)
+	dst = append(dst, ", "...)
+	dst = strconv.AppendInt(dst, c, 10)
+	dst = append(dst, ", '"...)
+	dst = append(dst, text...)
+	return append(dst, "')"...)
+}
+
+// suiteFillUsers inserts users 1..n with emails of width bytes from
+// generator column col.
+func suiteFillUsers(e bench.Env, n, col, width int) error {
+	// appendRow writes the text last: the column list follows it.
+	return suiteFill(e, "users", "id, created, active, email", n, func(b []byte, id int64) []byte {
+		created, email, active := suiteUser(id, col, width)
+		return appendRow(b, id, created, active, email)
+	})
+}
+
+// suiteUsersQuery reads the whole users table in id order.
+func suiteUsersQuery(d bench.Dialect) string {
+	return "SELECT " + suiteUserCols() + " FROM " + d.Table("users") + " ORDER BY id"
+}
+
+// userScan checks one read of the users table, in id order from 1, against
+// the generator.
+type userScan struct {
+	col, width int
+	id, n      int64
+	created    int64
+	active     int64
+	email      string
+	dest       []any // built once: a fresh variadic slice would escape
+}
+
+func newUserScan(col, width int) *userScan {
+	s := &userScan{col: col, width: width}
+	s.dest = []any{&s.id, &s.created, &s.email, &s.active}
+	return s
+}
+
+func (s *userScan) row(r bench.Row) error {
+	if err := r.Scan(s.dest...); err != nil {
+		return err
+	}
+	s.n++
+	if s.id != s.n {
+		return fmt.Errorf("row %d has id %d: out of order or missing", s.n, s.id)
+	}
+	created, email, active := suiteUser(s.id, s.col, s.width)
+	if s.created != created || s.active != active || s.email != email {
+		return fmt.Errorf("wrong user %d: (%d, %q, %d), want (%d, %q, %d)", s.id, s.created, clip(s.email), s.active, created, clip(email), active)
+	}
+	return nil
+}
+
+// check ends one read: it passes err through or checks the count, and
+// resets the scan.
+func (s *userScan) check(err error, want int64) error {
+	n := s.n
+	s.n = 0
+	if err != nil {
+		return err
+	}
+	if n != want {
+		return fmt.Errorf("read %d users, want %d", n, want)
+	}
+	return nil
+}
+
+// clip shortens a value for an error message.
+func clip(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "..." + strconv.Itoa(len(s)) + " bytes"
+}
+
+// suiteCount returns the row count of a table.
+func suiteCount(e bench.Env, base string) (int64, error) {
+	var n int64
+	err := e.Conn.QueryRow("SELECT COUNT(*) FROM "+e.Dialect.Table(base), func(r bench.Row) error { return r.Scan(&n) })
+	if err != nil {
+		return 0, fmt.Errorf("count %s: %w", e.Dialect.Table(base), err)
+	}
+	return n, nil
+}
+
+// suiteVerifyUsers reads the users table back and checks it holds exactly
+// users 1..n as generated.
+func suiteVerifyUsers(e bench.Env, n int64, col, width int) error {
+	s := newUserScan(col, width)
+	if err := s.check(e.Conn.Query(suiteUsersQuery(e.Dialect), s.row), n); err != nil {
+		return fmt.Errorf("verify %s: %w", e.Dialect.Table("users"), err)
+	}
+	return nil
+}
+
+// suiteTxInsert is an insert run inside one transaction: statements
+// prepared on the transaction, committed by Finish (timed), rolled back by
+// End if the run failed before.
+type suiteTxInsert struct {
+	tx    bench.Tx
+	stmts []bench.Stmt
+	done  bool
+}
+
+func beginTxInsert(c bench.Conn, queries ...string) (*suiteTxInsert, error) {
+	t := &suiteTxInsert{}
+	return t, t.begin(c, queries...)
+}
+
+func (t *suiteTxInsert) begin(c bench.Conn, queries ...string) error {
+	tx, err := bench.Begin(c)
+	if err != nil {
+		return err
+	}
+	t.tx, t.stmts, t.done = tx, t.stmts[:0], false
+	for _, q := range queries {
+		s, err := tx.Prepare(q)
+		if err != nil {
+			t.abort()
+			return fmt.Errorf("prepare %s: %w", q, err)
+		}
+		t.stmts = append(t.stmts, s)
+	}
+	return nil
+}
+
+// commit closes the statements and commits.
+func (t *suiteTxInsert) commit() error {
+	for _, s := range t.stmts {
+		if err := s.Close(); err != nil {
+			return fmt.Errorf("close statement: %w", err)
+		}
+	}
+	t.stmts = t.stmts[:0]
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	t.done = true
+	return nil
+}
+
+// abort closes the statements and rolls back, unless committed.
+func (t *suiteTxInsert) abort() {
+	if t.done || t.tx == nil {
+		return
+	}
+	for _, s := range t.stmts {
+		s.Close()
+	}
+	t.stmts = t.stmts[:0]
+	t.tx.Rollback()
+	t.done = true
+}
+
+// describeTypes says how the schema's types map on d, for descriptions.
+func describeTypes(d bench.Dialect) string {
+	in, tx := suiteTypes(d)
+	return strings.ToLower(in) + "/" + strings.ToLower(tx) + " columns"
+}

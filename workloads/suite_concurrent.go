@@ -1,0 +1,91 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The concurrent test: 1,000,000 users read whole by N = 2, 4, 8 clients
+// at once, each on a connection of its own.
+//
+// One operation is one round: every client reads the whole table once and
+// the round ends when the last one is done — the published test's measure.
+// (A Parallel run hands operations out from a shared counter, which neither
+// makes every client read once per round nor keeps all clients busy when a
+// run has fewer operations than clients, as every run at --quick has.)
+const suiteConcurrentUsers = 1_000_000
+
+func suiteConcurrent() []bench.Workload {
+	var ws []bench.Workload
+	for _, conns := range []int{2, 4, 8} {
+		ws = append(ws, bench.Workload{
+			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds",
+			Describe: func(d bench.Dialect) string {
+				return strconv.Itoa(conns) + " clients, each on its own connection, at once run `" + suiteUsersQuery(d) +
+					"` reading all 1,000,000 users (times --scale), every row checked; one operation is one round"
+			},
+			Setup: func(e bench.Env) error {
+				if err := suiteCreate(e); err != nil {
+					return err
+				}
+				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), suiteEmailCol, suiteEmailWidth)
+			},
+			Teardown: suiteDrop,
+			Begin: func(e bench.Env) (bench.Run, error) {
+				return suiteConcurrentRun(e, conns)
+			},
+		})
+	}
+	return ws
+}
+
+func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
+	q, want := suiteUsersQuery(e.Dialect), int64(e.Scaled(suiteConcurrentUsers))
+	cs := make([]bench.Conn, 0, conns)
+	closeAll := func() error {
+		var errs []error
+		for _, c := range cs {
+			errs = append(errs, c.Close())
+		}
+		cs = cs[:0]
+		return errors.Join(errs...)
+	}
+	for k := 0; k < conns; k++ {
+		c, err := e.Open(e.Ctx, 0)
+		if err != nil {
+			closeAll()
+			return bench.Run{}, fmt.Errorf("open client %d: %w", k, err)
+		}
+		cs = append(cs, c)
+	}
+	scans := make([]*userScan, conns)
+	rows := make([]bench.RowFunc, conns)
+	for k := range scans {
+		scans[k] = newUserScan(suiteEmailCol, suiteEmailWidth)
+		rows[k] = scans[k].row
+	}
+	errs := make([]error, conns)
+	return bench.Run{
+		Op: func(int) error {
+			var wg sync.WaitGroup
+			for k := range cs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if err := scans[k].check(cs[k].Query(q, rows[k]), want); err != nil {
+						errs[k] = fmt.Errorf("client %d: %w", k, err)
+					}
+				}()
+			}
+			wg.Wait()
+			err := errors.Join(errs...)
+			clear(errs)
+			return err
+		},
+		End: closeAll,
+	}, nil
+}

@@ -1,0 +1,73 @@
+package workloads
+
+import (
+	"strconv"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The large test: users whose email column holds N bytes of text, written
+// and read back. Two series: N = 2,000, 4,000, 8,000 with 10,000 rows, and
+// N = 50,000, 100,000, 200,000 with 1,000 rows (200 MB at the largest).
+func suiteLarge() []bench.Workload {
+	var ws []bench.Workload
+	for _, size := range []int{2_000, 4_000, 8_000, 50_000, 100_000, 200_000} {
+		rows := 10_000
+		if size > 10_000 {
+			rows = 1_000
+		}
+		key := "size=" + strconv.Itoa(size)
+		ws = append(ws,
+			bench.Workload{
+				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
+				Describe: func(d bench.Dialect) string {
+					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
+						"-byte email, through one statement prepared in one transaction, " + strconv.Itoa(rows) +
+						" rows, commit timed; tables recreated before each run"
+				},
+				Setup:    suiteNoSetup,
+				Teardown: suiteDrop,
+				Begin: func(e bench.Env) (bench.Run, error) {
+					if err := suiteCreate(e); err != nil {
+						return bench.Run{}, err
+					}
+					t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
+					if err != nil {
+						return bench.Run{}, err
+					}
+					return bench.Run{
+						Op: func(i int) error {
+							id := int64(i + 1)
+							created, email, active := suiteUser(id, suiteLargeCol, size)
+							return t.stmts[0].Exec(id, created, email, active)
+						},
+						Finish: t.commit,
+						End: func() error {
+							if !t.done {
+								t.abort()
+								return nil
+							}
+							return suiteVerifyUsers(e, int64(e.Warm+e.N), suiteLargeCol, size)
+						},
+						BytesPerOp: float64(size),
+					}, nil
+				},
+			},
+			bench.Workload{
+				Name: "SuiteLargeQuery", Keys: key, Ops: 5, Unit: "queries",
+				Describe: func(d bench.Dialect) string {
+					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) + " users (times --scale) with " +
+						strconv.Itoa(size) + "-byte emails in one query, every row checked"
+				},
+				Setup: func(e bench.Env) error {
+					if err := suiteCreate(e); err != nil {
+						return err
+					}
+					return suiteFillUsers(e, e.Scaled(rows), suiteLargeCol, size)
+				},
+				Teardown: suiteDrop,
+				Begin:    suiteReadUsers(rows, suiteLargeCol, size, false),
+			})
+	}
+	return ws
+}

@@ -1,0 +1,88 @@
+package workloads
+
+import (
+	"fmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The simple test: insert 1,000,000 users in one transaction, then read
+// them all back in id order.
+const suiteSimpleUsers = 1_000_000
+
+func suiteSimple() []bench.Workload {
+	return []bench.Workload{
+		{
+			Name: "SuiteSimpleInsert", Whole: true, Ops: suiteSimpleUsers, Unit: "rows",
+			Describe: func(d bench.Dialect) string {
+				return "`" + suiteInsert(d, "users", suiteUserCols()) + "` through one statement prepared in one transaction, " +
+					"one user (24-byte email) per operation, commit timed; the suite's tables (" + describeTypes(d) + ") recreated before each run"
+			},
+			Setup:    suiteNoSetup,
+			Teardown: suiteDrop,
+			Begin: func(e bench.Env) (bench.Run, error) {
+				if err := suiteCreate(e); err != nil {
+					return bench.Run{}, err
+				}
+				t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
+				if err != nil {
+					return bench.Run{}, err
+				}
+				return bench.Run{
+					Op: func(i int) error {
+						id := int64(i + 1)
+						created, email, active := suiteUser(id, suiteEmailCol, suiteEmailWidth)
+						return t.stmts[0].Exec(id, created, email, active)
+					},
+					Finish: t.commit,
+					End: func() error {
+						if !t.done {
+							t.abort()
+							return nil // the run failed already
+						}
+						return suiteVerifyUsers(e, int64(e.Warm+e.N), suiteEmailCol, suiteEmailWidth)
+					},
+				}, nil
+			},
+		},
+		{
+			Name: "SuiteSimpleQuery", Ops: 5, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + suiteUsersQuery(d) + "` reading all 1,000,000 users (times --scale) in one query, every row checked"
+			},
+			Setup: func(e bench.Env) error {
+				if err := suiteCreate(e); err != nil {
+					return err
+				}
+				return suiteFillUsers(e, e.Scaled(suiteSimpleUsers), suiteEmailCol, suiteEmailWidth)
+			},
+			Teardown: suiteDrop,
+			Begin:    suiteReadUsers(suiteSimpleUsers, suiteEmailCol, suiteEmailWidth, false),
+		},
+	}
+}
+
+// suiteReadUsers returns the Begin of a workload whose operation reads the
+// whole users table (rows × --scale users, or exactly rows when fixed) in
+// id order and checks every row.
+func suiteReadUsers(rows, col, width int, fixed bool) func(e bench.Env) (bench.Run, error) {
+	return func(e bench.Env) (bench.Run, error) {
+		c, q := e.Conn, suiteUsersQuery(e.Dialect)
+		want := int64(rows)
+		if !fixed {
+			want = int64(e.Scaled(rows))
+		}
+		s := newUserScan(col, width)
+		row := s.row // one method value per run, not one per op
+		r := bench.Run{Op: func(int) error { return s.check(c.Query(q, row), want) }}
+		if width > suiteEmailWidth {
+			r.BytesPerOp = float64(want) * float64(width)
+		}
+		return r, nil
+	}
+}
+
+// errRows wraps a count mismatch of table base.
+func errRows(base string, got, want int64) error {
+	return fmt.Errorf("%s holds %d rows, want %d", base, got, want)
+}
