@@ -45,7 +45,7 @@ type Spec struct {
 	// then the driver's Maven coordinates.
 	JVM bool
 	// Families, when set, lists the only workload families the target's
-	// runner implements (the JDBC runner: the classic suite so far); nil
+	// runner implements (the JDBC runner: the classic suite and single inserts so far); nil
 	// means every workload written against bench.Conn.
 	Families []string
 	// Nets lists the transports to a server the target can use; nil means
