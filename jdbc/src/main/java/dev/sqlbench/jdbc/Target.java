@@ -11,12 +11,12 @@ import java.util.Properties;
  * that no URL a driver puts in an error carries the password.
  */
 public enum Target {
-    /** MySQL Connector/J on MariaDB, tcp only. */
-    MYSQL("jdbc-mysql", Db.MARIADB, false),
+    /** MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory). */
+    MYSQL("jdbc-mysql", Db.MARIADB, true),
     /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA). */
     MARIADB("jdbc-mariadb", Db.MARIADB, true),
-    /** pgjdbc on PostgreSQL, tcp only. */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, false),
+    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory). */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true),
     /** xerial sqlite-jdbc on a SQLite file. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false);
 
@@ -67,6 +67,11 @@ public enum Target {
                 p.setProperty("sslMode", "DISABLED");
                 p.setProperty("allowLoadLocalInfile", "true"); // the load path streams from the runner, never a file
                 p.setProperty("allowPublicKeyRetrieval", "true");
+                if (e.net().equals("unix")) {
+                    p.setProperty("socketFactory", "org.newsclub.net.mysql.AFUNIXDatabaseSocketFactoryCJ");
+                    p.setProperty("junixsocket.file", e.addr());
+                    yield "jdbc:mysql://localhost/" + e.database();
+                }
                 yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
             }
             case MARIADB -> {
@@ -80,6 +85,11 @@ public enum Target {
             }
             case POSTGRES -> {
                 p.setProperty("sslmode", "disable");
+                if (e.net().equals("unix")) {
+                    p.setProperty("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg");
+                    p.setProperty("socketFactoryArg", e.addr());
+                    yield "jdbc:postgresql://localhost/" + e.database();
+                }
                 yield "jdbc:postgresql://" + hostPort(e) + "/" + e.database();
             }
             case SQLITE -> "jdbc:sqlite:" + dsn;
