@@ -101,6 +101,13 @@ const (
 	// CapHTTP: the Conn implements Poster (the transport-floor target over
 	// HTTP/1.1).
 	CapHTTP Cap = "http"
+	// CapBatch: the target batches a prepared statement's executions
+	// (JDBC addBatch/executeBatch); only the JDBC runner implements it.
+	CapBatch Cap = "batch"
+	// CapRewrite: the target's batches can be rewritten into multi-row
+	// INSERTs by the driver (Connector/J rewriteBatchedStatements); only the
+	// JDBC runner implements it.
+	CapRewrite Cap = "rewrite"
 )
 
 // Env is what a workload's functions are given: the cell's connection and

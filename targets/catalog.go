@@ -89,9 +89,9 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
-	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
-	jdbcFamilies := []string{"classic", "insert"}      // what the JDBC runner (jdbc/) implements so far
+	pooled := []bench.Cap{bench.CapPool}                  // database/sql: a *sql.DB serves many goroutines
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad}    // go-sql-driver: LOAD DATA LOCAL from a reader
+	jdbcFamilies := []string{"classic", "insert", "bulk"} // what the JDBC runner (jdbc/) implements
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -156,15 +156,19 @@ func catalog() []Spec {
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true, Families: jdbcFamilies,
-			Module: "com.mysql:mysql-connector-j", Nets: []string{"tcp"},
-			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; tcp only (a unix socket needs a third-party socket factory)"},
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite},
+			Module: "com.mysql:mysql-connector-j",
+			Desc:   "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through junixsocket's socket factory"},
 		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true, Families: jdbcFamilies,
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch},
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true, Families: jdbcFamilies,
-			Module: "org.postgresql:postgresql", Nets: []string{"tcp"},
-			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; tcp only (a unix socket needs junixsocket)"},
+			Caps:   []bench.Cap{bench.CapCopy, bench.CapBatch},
+			Module: "org.postgresql:postgresql",
+			Desc:   "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; unix socket through junixsocket's socket factory"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true, Families: jdbcFamilies,
+			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",
 			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
 		// The transport floor: no database, no driver module (the standard

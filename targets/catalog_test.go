@@ -82,7 +82,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestRunsOver(t *testing.T) {
-	tcpOnly, _ := Lookup("jdbc-mysql")
+	tcpOnly := Spec{Name: "t", Nets: []string{"tcp"}}
 	any, _ := Lookup("mysql")
 	if !tcpOnly.RunsOver("tcp") || tcpOnly.RunsOver("unix") || !any.RunsOver("unix") || !any.RunsOver("") {
 		t.Error("RunsOver does not follow Nets")

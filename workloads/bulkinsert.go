@@ -81,16 +81,40 @@ func bulkWorkloads() []bench.Workload {
 				},
 				Begin: func(e bench.Env) (bench.Run, error) { return bulkLoad(e, s) },
 			},
+			// JDBC's own paths, run by the JDBC runner (jdbc/) only: the Go
+			// APIs have no statement batching.
+			bench.Workload{
+				Keys: s.key() + "/path=batch", Needs: bench.CapBatch,
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("`%s` prepared once, addBatch per row and executeBatch every %d rows (JDBC), all in one transaction; %s",
+						insertSQL(d, d.Table(bulkTable), s.cols, 1), multirowBatch, s.describe())
+				},
+				Begin: jdbcOnly,
+			},
+			bench.Workload{
+				Keys: s.key() + "/path=rewrite", Only: []bench.DB{bench.MariaDB}, Needs: bench.CapRewrite,
+				Describe: func(d bench.Dialect) string {
+					return fmt.Sprintf("the batch path on a connection with rewriteBatchedStatements=true: Connector/J sends each batch as multi-row INSERTs; %s",
+						s.describe())
+				},
+				Begin: jdbcOnly,
+			},
 		)
 	}
 	for i := range ws {
 		w := &ws[i]
 		w.Name, w.Family, w.Ops, w.Unit = bulkName, bulkFamily, bulkOps, "rows"
-		w.Whole = true // a run is one transaction or one stream
+		w.Whole = true                                 // a run is one transaction or one stream
 		w.Setup = func(bench.Env) error { return nil } // each run creates its table
 		w.Teardown = func(e bench.Env) error { return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(bulkTable)) }
 	}
 	return ws
+}
+
+// jdbcOnly is the Begin of the paths only the JDBC runner implements; the
+// catalogue plans them on no Go target (none has their capability).
+func jdbcOnly(bench.Env) (bench.Run, error) {
+	return bench.Run{}, errors.New("only the JDBC runner implements this path")
 }
 
 // describe says what the rows are.

@@ -27,7 +27,7 @@ func needJDK(t *testing.T) {
 
 // TestJDBCTargetsOnEveryDatabase runs every JDBC target against throwaway
 // MariaDB and PostgreSQL servers and a SQLite file, interleaved with a Go
-// target, and checks the result lines, the transports and the config lines.
+// target, and checks the result lines, both transports and the config lines.
 func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	needJDK(t)
 	env, stdout, stderr, cache, tmp := realEnv(t)
@@ -42,9 +42,9 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	runs, cfg := readRuns(t, out)
 	want := map[string][]string{
 		"db=sqlite/driver=xerial/api=jdbc":        {""},
-		"db=mariadb/driver=connectorj/api=jdbc":   {"/net=tcp"}, // tcp only
-		"db=mariadb/driver=mariadb-java/api=jdbc": {"/net=tcp", "/net=unix"},
-		"db=postgres/driver=pgjdbc/api=jdbc":      {"/net=tcp"}, // tcp only
+		"db=mariadb/driver=connectorj/api=jdbc":   {"/net=tcp", "/net=unix"}, // junixsocket
+		"db=mariadb/driver=mariadb-java/api=jdbc": {"/net=tcp", "/net=unix"}, // localSocket
+		"db=postgres/driver=pgjdbc/api=jdbc":      {"/net=tcp", "/net=unix"}, // junixsocket
 		"db=mariadb/driver=go-sql-driver/api=sql": {"/net=tcp", "/net=unix"},
 	}
 	for key, nets := range want {
@@ -57,11 +57,6 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 					t.Errorf("%s: %d runs, want 2", name, runs[name])
 				}
 			}
-		}
-	}
-	for name := range runs {
-		if strings.Contains(name, "api=jdbc/net=unix") && !strings.Contains(name, "mariadb-java") {
-			t.Errorf("%s ran over unix, which its driver cannot", name)
 		}
 	}
 	set, err := benchfile.ReadFile(out)
@@ -161,4 +156,45 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%'").Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d sqlbench tables left behind (%v)", n, err)
 	}
+}
+
+// TestJDBCInsertWorkloads runs the JDBC runner's insert paths on every
+// database: single-row inserts from parallel clients, and the bulk paths
+// each driver has (COPY, LOAD DATA, JDBC batches, Connector/J's rewritten
+// batches), each verified by reading the table back.
+func TestJDBCInsertWorkloads(t *testing.T) {
+	needJDK(t)
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
+		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres",
+		"--workloads", "SingleInsert/data=random/conns=2,BulkInsert/shape=3x8/path=multirow,BulkInsert/shape=3x8/path=copy," +
+			"BulkInsert/shape=3x8/path=load,BulkInsert/shape=3x8/path=batch,BulkInsert/shape=3x8/path=rewrite",
+		"--scale", "0.001", "--count", "1", "--net", "tcp", "--profile", "fast", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, _ := readRuns(t, out)
+	for _, name := range []string{
+		"SingleInsert/db=sqlite/driver=xerial/api=jdbc/data=random/conns=2",
+		"SingleInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/data=random/conns=2",
+		"SingleInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/data=random/conns=2",
+		"BulkInsert/db=sqlite/driver=xerial/api=jdbc/shape=3x8/path=batch",
+		"BulkInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/shape=3x8/path=load",
+		"BulkInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/shape=3x8/path=rewrite",
+		"BulkInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/shape=3x8/path=load",
+		"BulkInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/shape=3x8/path=batch",
+		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=copy",
+		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=multirow",
+	} {
+		if runs[name] != 1 {
+			t.Errorf("%s: %d runs, want 1", name, runs[name])
+		}
+	}
+	for name := range runs {
+		if strings.Contains(name, "path=rewrite") && !strings.Contains(name, "connectorj") {
+			t.Errorf("%s ran, but only Connector/J rewrites batches", name)
+		}
+	}
+	assertEmpty(t, tmp)
 }

@@ -22,6 +22,7 @@ final class Cell {
     private static final class Partial {
         int slices, n;
         long elapsed, bytes, cpu;
+        double bytesPerOp;
         Histogram latency = Harness.newHistogram();
     }
 
@@ -48,6 +49,7 @@ final class Cell {
         p.elapsed += s.elapsedNanos();
         p.bytes += s.bytes();
         p.cpu += s.cpuNanos();
+        p.bytesPerOp = s.bytesPerOp();
         if (s.latency() != null && p.latency != null) {
             p.latency.add(s.latency());
         } else {
@@ -57,6 +59,6 @@ final class Cell {
             return null;
         }
         runs.remove(req.run);
-        return new Sample(p.n, p.elapsed, p.bytes, p.latency, p.cpu);
+        return new Sample(p.n, p.elapsed, p.bytes, p.latency, p.cpu, p.bytesPerOp);
     }
 }

@@ -58,6 +58,12 @@ public final class DataGen {
         return new String(POOL, offset(row, col, cols, width), width, StandardCharsets.US_ASCII);
     }
 
+    /** Copies the value of column col (of cols) in row row, width bytes long, into dst at off. */
+    public static void copyValue(long row, int col, int cols, int width, byte[] dst, int off) {
+        width = Math.min(width, POOL_SIZE);
+        System.arraycopy(POOL, offset(row, col, cols, width), dst, off, width);
+    }
+
     /** Hashes one row value by value, as Go's bench.RowHasher. */
     public static final class RowHasher {
         private long h = FNV_OFFSET;

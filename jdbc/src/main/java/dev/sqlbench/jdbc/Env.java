@@ -1,6 +1,7 @@
 package dev.sqlbench.jdbc;
 
 import java.sql.Connection;
+import java.util.Properties;
 
 /**
  * What a workload's methods are given, the twin of Go's bench.Env: the
@@ -18,8 +19,13 @@ public record Env(Connection conn, Dialect dialect, Opener opener, int warm, int
     /** Opens connections of the cell's target. */
     @FunctionalInterface
     public interface Opener {
+        /** Opens another connection with extra driver properties; the caller closes it. */
+        Connection open(Properties extra) throws Exception;
+
         /** Opens another connection; the caller closes it. */
-        Connection open() throws Exception;
+        default Connection open() throws Exception {
+            return open(new Properties());
+        }
     }
 
     /** Returns the env of one run of warm + n operations. */

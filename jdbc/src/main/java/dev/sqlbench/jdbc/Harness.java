@@ -37,6 +37,10 @@ public final class Harness {
             return;
         }
         try {
+            if (r.batch() != null) {
+                r.batch().run(0, n);
+                return;
+            }
             if (r.parallel() != null) {
                 parallel(r.parallel(), 0, n, null);
                 return;
@@ -60,16 +64,39 @@ public final class Harness {
     public static Sample measure(Workload.Run r, int first, int n, Histogram h) throws Exception {
         h.reset();
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
-        if (r.parallel() != null) {
-            return parallel(r.parallel(), first, n, h);
-        }
-        Workload.Op op = r.op();
-        SplittableRandom rng = new SplittableRandom(((long) n << 32) | SAMPLE_GAP);
-        int end = first + n;
-        int next = first + rng.nextInt(Math.min(SAMPLE_GAP, n));
         long bytes0 = Allocations.current();
         long cpu0 = Allocations.cpuNanos();
         long start = System.nanoTime();
+        Sample s;
+        if (r.batch() != null) {
+            r.batch().run(first, n);
+            s = new Sample(n, 0, 0, null, 0, 0);
+        } else if (r.parallel() != null) {
+            s = parallel(r.parallel(), first, n, h);
+        } else {
+            s = sequential(r.op(), first, n, h);
+        }
+        if (r.finish() != null) {
+            try {
+                r.finish().end();
+            } catch (Exception e) {
+                throw new OpException("finish", e);
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        long cpu = Allocations.cpuNanos() - cpu0;
+        long bytes = Allocations.current() - bytes0;
+        if (r.parallel() != null) {
+            // the client threads' own counts, plus what this thread did (the finish)
+            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp());
+        }
+        return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp());
+    }
+
+    private static Sample sequential(Workload.Op op, int first, int n, Histogram h) throws Exception {
+        SplittableRandom rng = new SplittableRandom(((long) n << 32) | SAMPLE_GAP);
+        int end = first + n;
+        int next = first + rng.nextInt(Math.min(SAMPLE_GAP, n));
         for (int i = first; i < end; i++) {
             if (i != next) {
                 try {
@@ -88,10 +115,7 @@ public final class Harness {
             h.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
             next = i + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
         }
-        long elapsed = System.nanoTime() - start;
-        long cpu = Allocations.cpuNanos() - cpu0;
-        long bytes = Allocations.current() - bytes0;
-        return new Sample(n, elapsed, bytes, h, cpu);
+        return new Sample(n, 0, 0, h, 0, 0);
     }
 
     /** What one client thread of a parallel run measured. */
@@ -165,7 +189,7 @@ public final class Harness {
                 h.add(c.hist);
             }
         }
-        return new Sample(n, elapsed, bytes, h, cpu);
+        return new Sample(n, elapsed, bytes, h, cpu, 0);
     }
 
     /** An operation failed; the message names it, the cause says why. */

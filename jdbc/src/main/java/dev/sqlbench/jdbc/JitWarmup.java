@@ -34,8 +34,8 @@ public record JitWarmup(long minOps, long minMillis, long maxMillis) {
         if (!on()) {
             return "off";
         }
-        return "untimed full runs before a cell's first timed run until " + minOps + " operations and " + minMillis
-                + " ms, at most " + maxMillis + " ms";
+        String until = minMillis > 0 ? minOps + " operations and " + minMillis + " ms" : minOps + " operations";
+        return "untimed full runs before a cell's first timed run until " + until + ", at most " + maxMillis + " ms";
     }
 
     /** Whether another untimed run is due after ops operations and elapsed ms. */

@@ -5,7 +5,8 @@ import java.math.BigDecimal;
 /**
  * Formats a sample as a result line in the Go benchmark format, with the
  * units of the Go runner except allocs/op, which a JVM cannot count:
- * ns/op, ops/s, B/op, p50-ns/op, p99-ns/op, p99.9-ns/op.
+ * ns/op, ops/s, B/op, MB/s (for workloads that move a payload), and
+ * p50-ns/op, p99-ns/op, p99.9-ns/op (for those timed operation by operation).
  */
 public final class ResultLine {
     private ResultLine() {
@@ -18,6 +19,9 @@ public final class ResultLine {
         unit(b, ns, "ns/op");
         unit(b, 1e9 / ns, "ops/s");
         unit(b, (double) s.bytes() / s.n(), "B/op");
+        if (s.bytesPerOp() > 0) {
+            unit(b, s.bytesPerOp() * 1e3 / ns, "MB/s");
+        }
         if (s.latency() != null && s.latency().getTotalCount() > 0) {
             unit(b, s.latency().getValueAtPercentile(50), "p50-ns/op");
             unit(b, s.latency().getValueAtPercentile(99), "p99-ns/op");

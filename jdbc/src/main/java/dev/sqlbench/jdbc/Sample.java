@@ -11,8 +11,9 @@ import org.HdrHistogram.Histogram;
  * @param latency the latencies of the sampled operations, in nanoseconds
  * @param cpuNanos CPU time of the operating threads (a diagnostic, on stderr:
  *     it shows the JIT at work on a machine too busy for wall time to)
+ * @param bytesPerOp the payload one operation moves, or 0
  */
-public record Sample(int n, long elapsedNanos, long bytes, Histogram latency, long cpuNanos) {
+public record Sample(int n, long elapsedNanos, long bytes, Histogram latency, long cpuNanos, double bytesPerOp) {
 
     /** Returns the mean time per operation in nanoseconds. */
     public double nsPerOp() {

@@ -106,9 +106,13 @@ public final class Server {
     }
 
     private Connection open(Request req, Target t, Dialect d) throws Exception {
+        return open(req, t, d, new java.util.Properties());
+    }
+
+    private Connection open(Request req, Target t, Dialect d, java.util.Properties extra) throws Exception {
         Connection c;
         try {
-            c = t.open(req.dsn, req.endpoint);
+            c = t.open(req.dsn, req.endpoint, extra);
         } catch (SQLException e) {
             throw new Exception("open: " + describe(e), e);
         }
@@ -158,7 +162,7 @@ public final class Server {
             }
             Dialect d = Dialect.of(db, req.scope);
             Connection conn = open(req, t, d);
-            Env env = new Env(conn, d, () -> open(req, t, d), 0, 0);
+            Env env = new Env(conn, d, extra -> open(req, t, d, extra), 0, 0);
             log.println("set up " + req.workload + " on " + req.target);
             try {
                 w.setup(env);
@@ -194,14 +198,20 @@ public final class Server {
     private void jitWarm(Cell c, Request req) throws Exception {
         long start = System.nanoTime(), ops = 0;
         int runs = 0;
+        // Runs of the request's size, but no bigger than the warm-up: a bulk
+        // insert's run can be millions of rows.
+        int size = (int) Math.max(1, jit.minOps() > 0 ? Math.min(req.warmup + req.n, jit.minOps()) : req.warmup + req.n);
         do {
-            Workload.Run r = c.workload.begin(c.env.forRun(0, req.warmup + req.n));
+            Workload.Run r = c.workload.begin(c.env.forRun(0, size));
             try {
-                Harness.warm(r, req.warmup + req.n);
+                Harness.warm(r, size);
+                if (r.finish() != null) {
+                    r.finish().end();
+                }
             } finally {
                 r.end().end();
             }
-            ops += req.warmup + req.n;
+            ops += size;
             runs++;
         } while (jit.more(ops, (System.nanoTime() - start) / 1_000_000));
         log.printf("jit warm-up of %s on %s: %d runs, %d operations, %d ms%n", req.workload, req.target, runs, ops,

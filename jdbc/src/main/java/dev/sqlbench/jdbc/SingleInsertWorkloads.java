@@ -173,7 +173,7 @@ public final class SingleInsertWorkloads {
             release.end();
             verify(e.conn(), table, random, total);
         };
-        return new Workload.Run(null, ops, end);
+        return new Workload.Run(ops, end);
     }
 
     /** Reads the table back and compares it with rows 0..total-1. */

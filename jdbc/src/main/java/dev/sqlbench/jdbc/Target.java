@@ -11,12 +11,12 @@ import java.util.Properties;
  * that no URL a driver puts in an error carries the password.
  */
 public enum Target {
-    /** MySQL Connector/J on MariaDB, tcp only. */
-    MYSQL("jdbc-mysql", Db.MARIADB, false),
+    /** MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory). */
+    MYSQL("jdbc-mysql", Db.MARIADB, true),
     /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA). */
     MARIADB("jdbc-mariadb", Db.MARIADB, true),
-    /** pgjdbc on PostgreSQL, tcp only. */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, false),
+    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory). */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true),
     /** xerial sqlite-jdbc on a SQLite file. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false);
 
@@ -49,6 +49,11 @@ public enum Target {
      * Go drivers.
      */
     public Connection open(String dsn, Endpoint e) throws SQLException {
+        return open(dsn, e, new Properties());
+    }
+
+    /** Opens a connection with extra driver properties (such as rewriteBatchedStatements). */
+    public Connection open(String dsn, Endpoint e, Properties extra) throws SQLException {
         Properties p = new Properties();
         if (db != Db.SQLITE) {
             p.setProperty("user", e.user());
@@ -60,11 +65,18 @@ public enum Target {
         String url = switch (this) {
             case MYSQL -> {
                 p.setProperty("sslMode", "DISABLED");
+                p.setProperty("allowLoadLocalInfile", "true"); // the load path streams from the runner, never a file
                 p.setProperty("allowPublicKeyRetrieval", "true");
+                if (e.net().equals("unix")) {
+                    p.setProperty("socketFactory", "org.newsclub.net.mysql.AFUNIXDatabaseSocketFactoryCJ");
+                    p.setProperty("junixsocket.file", e.addr());
+                    yield "jdbc:mysql://localhost/" + e.database();
+                }
                 yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
             }
             case MARIADB -> {
                 p.setProperty("sslMode", "disable");
+                p.setProperty("allowLocalInfile", "true"); // the load path streams from the runner, never a file
                 if (e.net().equals("unix")) {
                     p.setProperty("localSocket", e.addr());
                     yield "jdbc:mariadb://localhost/" + e.database();
@@ -73,10 +85,16 @@ public enum Target {
             }
             case POSTGRES -> {
                 p.setProperty("sslmode", "disable");
+                if (e.net().equals("unix")) {
+                    p.setProperty("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg");
+                    p.setProperty("socketFactoryArg", e.addr());
+                    yield "jdbc:postgresql://localhost/" + e.database();
+                }
                 yield "jdbc:postgresql://" + hostPort(e) + "/" + e.database();
             }
             case SQLITE -> "jdbc:sqlite:" + dsn;
         };
+        p.putAll(extra);
         return DriverManager.getConnection(url, p);
     }
 

@@ -39,24 +39,40 @@ public interface Workload {
         void end() throws Exception;
     }
 
+    /** Operations [first, first+n) in one call, for APIs that take a whole stream (COPY, LOAD DATA). */
+    @FunctionalInterface
+    interface Batch {
+        /** Performs operations [first, first+n). */
+        void run(int first, int n) throws Exception;
+    }
+
     /**
-     * One timed run of a workload: one operation function (op), or one per
-     * client thread (parallel), as Go's bench.Run.
+     * One timed run of a workload, as Go's bench.Run: exactly one of op (one
+     * thread), parallel (one operation per client thread, each taking the
+     * next operation number until the run's are done) and batch (all of a
+     * run's operations in one call, no latencies sampled) is set.
      *
      * @param op the operation the harness times on one thread, or null
-     * @param parallel one operation per client thread, each taking the next
-     *     operation number until the run's are done; null for op
-     * @param end what to release (and check) afterwards, untimed; never null
+     * @param parallel one operation per client thread, or null
+     * @param batch the run's operations in one call, or null
+     * @param finish timed after the last operation (a bulk insert's commit), or null
+     * @param end releases (and checks) what begin prepared, untimed; never null
+     * @param bytesPerOp the payload one operation moves (the line then has MB/s), or 0
      */
-    record Run(Op op, List<Op> parallel, End end) {
+    record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp) {
         /** A run on one thread with nothing to release. */
         public Run(Op op) {
-            this(op, null, () -> { });
+            this(op, null, null, null, () -> { }, 0);
         }
 
         /** A run on one thread. */
         public Run(Op op, End end) {
-            this(op, null, end);
+            this(op, null, null, null, end, 0);
+        }
+
+        /** A run on client threads. */
+        public Run(List<Op> parallel, End end) {
+            this(null, parallel, null, null, end, 0);
         }
     }
 }

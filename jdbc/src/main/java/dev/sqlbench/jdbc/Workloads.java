@@ -13,6 +13,7 @@ public final class Workloads {
     private static List<Workload> build() {
         List<Workload> ws = new ArrayList<>(ClassicWorkloads.all());
         ws.addAll(SingleInsertWorkloads.all());
+        ws.addAll(BulkInsertWorkloads.all());
         return List.copyOf(ws);
     }
 

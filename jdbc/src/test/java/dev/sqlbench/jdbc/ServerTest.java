@@ -88,6 +88,41 @@ class ServerTest {
     }
 
     @Test
+    void bulkInsertPathsWriteAndVerifyOnSqlite() throws Exception {
+        int scope = 40;
+        for (Workload w : BulkInsertWorkloads.all()) {
+            if (!w.only().contains(Db.SQLITE)) {
+                continue;
+            }
+            String[] a = ask(run(w.name().replace("/", "%2F").replace("=", "%3D"), "c" + scope, 345));
+            assertEquals(2, a.length, String.join("\n", a));
+            assertTrue(a[0].startsWith("Benchmark" + w.name() + "/db=sqlite/driver=xerial/api=jdbc 345 "), a[0]);
+            assertTrue(a[0].contains(" MB/s"), a[0]);
+            assertEquals(w.name().endsWith("prepared"), a[0].contains("p99-ns/op"), a[0]);
+            assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
+            scope++;
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE b (c0 TEXT, c1 TEXT, c2 TEXT)");
+            s.execute("INSERT INTO b VALUES ('" + DataGen.value(0, 0, 3, 8) + "', '" + DataGen.value(0, 1, 3, 8) + "', '"
+                    + DataGen.value(0, 2, 3, 8) + "')");
+            BulkInsertWorkloads.verify(c, Db.SQLITE, "b", 1, 3, 8);
+            s.execute("UPDATE b SET c1 = 'x'");
+            Exception e = org.junit.jupiter.api.Assertions.assertThrows(WrongResultException.class,
+                    () -> BulkInsertWorkloads.verify(c, Db.SQLITE, "b", 1, 3, 8));
+            assertTrue(e.getMessage().startsWith("b read back wrong: 1 rows with checksum "), e.getMessage());
+        }
+    }
+
+    @Test
+    void tsvStreamMatchesTheGeneratedRows() throws Exception {
+        byte[] all = new TsvStream(3, 8, 5, 2).readAllBytes();
+        String want = DataGen.value(5, 0, 3, 8) + "\t" + DataGen.value(5, 1, 3, 8) + "\t" + DataGen.value(5, 2, 3, 8) + "\n"
+                + DataGen.value(6, 0, 3, 8) + "\t" + DataGen.value(6, 1, 3, 8) + "\t" + DataGen.value(6, 2, 3, 8) + "\n";
+        assertEquals(want, new String(all, StandardCharsets.US_ASCII));
+    }
+
+    @Test
     void everyClassicWorkloadRunsAndVerifies() {
         int scope = 0;
         for (Workload w : ClassicWorkloads.all()) {
