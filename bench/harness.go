@@ -30,6 +30,10 @@ type Sample struct {
 	Latency *hdrhistogram.Histogram
 	// BytesPerOp is the run's payload per operation (Run.BytesPerOp).
 	BytesPerOp float64
+	// PeakRSS is the process's peak resident set size in bytes while the
+	// run was begun, warmed up, timed and verified; 0 when unknown (set by
+	// the runner, not by Measure).
+	PeakRSS int64
 }
 
 // NsPerOp returns the mean time per operation in nanoseconds.

@@ -28,6 +28,9 @@ func RegisterWorkload(w Workload) {
 		if have.ID() == w.ID() {
 			panic("bench: workload registered twice: " + w.ID())
 		}
+		if have.Name == w.Name && (have.Smoke != w.Smoke || have.Family != w.Family || have.Unit != w.Unit || have.Spread != w.Spread) {
+			panic("bench: siblings of " + w.Name + " differ in Family, Unit, Smoke or Spread")
+		}
 	}
 	reg.workloads = append(reg.workloads, w)
 }
@@ -45,6 +48,20 @@ func LookupWorkload(id string) (Workload, bool) {
 	defer reg.mu.RUnlock()
 	for _, w := range reg.workloads {
 		if w.ID() == id {
+			return w, true
+		}
+	}
+	return Workload{}, false
+}
+
+// LookupName returns the first workload registered under name: one of the
+// siblings that share a Name (and with it Family, Unit and Smoke), or the
+// workload itself when it has no Keys.
+func LookupName(name string) (Workload, bool) {
+	reg.mu.RLock()
+	defer reg.mu.RUnlock()
+	for _, w := range reg.workloads {
+		if w.Name == name {
 			return w, true
 		}
 	}

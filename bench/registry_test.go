@@ -35,3 +35,22 @@ func TestRegisterWorkloadRejectsIncompleteEntries(t *testing.T) {
 	}()
 	RegisterWorkload(Workload{Name: "Incomplete"})
 }
+
+func TestRegisterWorkloadRejectsSiblingsWithOtherSmokeScales(t *testing.T) {
+	w := Workload{Name: "SmokeSiblings", Keys: "k=1", Family: "test", Ops: 1, Unit: "ops", Smoke: 0.001,
+		Describe: func(Dialect) string { return "" }, Setup: func(Env) error { return nil },
+		Begin: func(Env) (Run, error) { return Run{}, nil }, Teardown: func(Env) error { return nil }}
+	RegisterWorkload(w)
+	w.Keys = "k=2"
+	RegisterWorkload(w) // same Smoke: fine
+	if got := w.QuickScale(0.01); got != 0.001 {
+		t.Errorf("QuickScale = %g, want the workload's Smoke 0.001", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a sibling with another Smoke registered without panic")
+		}
+	}()
+	w.Keys, w.Smoke = "k=3", 0.01
+	RegisterWorkload(w)
+}

@@ -51,6 +51,30 @@ type Workload struct {
 	// so that it runs only at the published size. The shared target tests
 	// (targettest) leave such workloads to their own package's tests.
 	MinScale float64
+	// Smoke, when set, is the scale a smoke run (sqlbench run --quick)
+	// uses for this workload instead of the catalogue's quick scale, for a
+	// workload whose quick-scaled run would still take minutes on a server
+	// (ten million bulk-insert rows at 0.01 is 100,000 single-row INSERTs).
+	// Siblings (one Name) share it.
+	Smoke float64
+	// Spread asks reports for the median ± standard deviation, minimum and
+	// maximum of the runs beside the usual confidence interval: the
+	// statistics the published bulk-insert study gave. Siblings share it.
+	Spread bool
+	// ScaledData marks a workload whose tables are sized by --scale
+	// (Env.Scaled), so that one operation's cost grows in proportion to the
+	// scale: estimates of a --scale 1 run from a smaller one divide its
+	// ns/op by the scale it ran at.
+	ScaledData bool
+}
+
+// QuickScale returns the scale a smoke run uses for the workload: Smoke
+// when set, else quick, the catalogue's quick scale.
+func (w Workload) QuickScale(quick float64) float64 {
+	if w.Smoke > 0 {
+		return w.Smoke
+	}
+	return quick
 }
 
 // PlannedAt reports whether the workload is planned in a run at scale s.

@@ -30,6 +30,9 @@ type Session struct {
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64
+	// ScaleOf, when set, gives each workload's scale instead of Scale (a
+	// smoke run, where some workloads have a smoke scale of their own).
+	ScaleOf func(bench.Workload) float64
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
 	// Timeout bounds one run of one cell, set-up included.
@@ -136,7 +139,11 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 // last slice, and nil after the others (the runner keeps their sums).
 func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
 	w := st.Cell.Workload
-	total := w.OpsAt(s.Scale)
+	scale := s.Scale
+	if s.ScaleOf != nil {
+		scale = s.ScaleOf(w)
+	}
+	total := w.OpsAt(scale)
 	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
 	if st.Slice > slices {
 		return nil, nil
@@ -148,7 +155,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
-		Scale: s.Scale, SQLite: s.SQLite,
+		Scale: scale, SQLite: s.SQLite,
 	}
 	reply, err := s.do(ctx, st.Cell.Target.Group, req)
 	if err != nil {

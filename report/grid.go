@@ -24,6 +24,45 @@ type gridCell struct {
 
 func label(s string) gridCell { return gridCell{Text: s} }
 
+// familyGrids is the table of one family on one database and, when the
+// family asks for it, the table of its runs' spread.
+func familyGrids(t *Table) []textGrid {
+	out := []textGrid{familyGrid(t)}
+	if t.Spread {
+		out = append(out, spreadGrid(t))
+	}
+	return out
+}
+
+// spreadGrid is the spread of a family's runs on one database: per cell,
+// the median ± standard deviation of operations per second, then the
+// minimum and maximum run.
+func spreadGrid(t *Table) textGrid {
+	g := textGrid{Title: t.Family + " · " + t.DB + " · median ± standard deviation (min–max) of the runs",
+		Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
+	for _, row := range t.Rows {
+		line := []gridCell{label(row), label(t.RowUnit[row])}
+		for _, col := range t.Cols {
+			c := t.Cell(row, col)
+			st, ok := Stat{}, false
+			if c != nil {
+				st, ok = c.Stats["ops/s"]
+			}
+			switch {
+			case ok:
+				line = append(line, gridCell{Text: FormatValue(st.Median) + " ± " + FormatValue(st.StdDev),
+					Note: "(" + FormatValue(st.Min) + "–" + FormatValue(st.Max) + ")"})
+			case t.Failed(row, col):
+				line = append(line, label("FAIL"))
+			default:
+				line = append(line, label("-"))
+			}
+		}
+		g.Rows = append(g.Rows, line)
+	}
+	return g
+}
+
 // familyGrid is the table of one family on one database.
 func familyGrid(t *Table) textGrid {
 	g := textGrid{Title: t.Family + " · " + t.DB, Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}

@@ -58,7 +58,7 @@ func HTML(w io.Writer, r *Report) error {
 		hs := htmlSection{ID: sec.ID, Title: sec.Title}
 		switch {
 		case sec.Table != nil:
-			hs.Tables = []textGrid{familyGrid(sec.Table)}
+			hs.Tables = familyGrids(sec.Table)
 		case sec.ID == "overhead":
 			hs.Text, hs.Tables = overheadText, overheadGrids(r.Overhead())
 		case sec.ID == "floor":

@@ -20,7 +20,9 @@ func Markdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row.\n",
 		r.RunsLabel(), r.ConfLabel())
 	for _, t := range r.Tables() {
-		writeGridMarkdown(bw, "##", familyGrid(t))
+		for i, g := range familyGrids(t) {
+			writeGridMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0], g)
+		}
 	}
 	if pairs := r.Overhead(); len(pairs) > 0 {
 		fmt.Fprintf(bw, "\n## database/sql overhead\n\n%s\n", overheadText)

@@ -11,7 +11,13 @@ import (
 
 // WorkloadInfo is what a binary knows of a workload: the family it is
 // reported in and the name of its operations ("queries", "rows").
-type WorkloadInfo struct{ Family, Unit string }
+type WorkloadInfo struct {
+	Family, Unit string
+	// Spread asks for the runs' median ± standard deviation, minimum and
+	// maximum beside the confidence interval (the bulk-insert study's
+	// statistics).
+	Spread bool
+}
 
 // Lookup returns what is known of the workload named name; ok is false for
 // a workload the binary does not know (a plain `go test -bench` file, or a
@@ -31,6 +37,8 @@ type Cell struct {
 	// Family and Unit come from the Lookup (OtherFamily and OtherUnit when
 	// it does not know the workload).
 	Family, Unit string
+	// Spread is the Lookup's WorkloadInfo.Spread.
+	Spread bool
 }
 
 // Extra returns the cell's keys other than db, driver and api, in name
@@ -72,7 +80,7 @@ func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
 		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit}
 		if lookup != nil {
 			if info, ok := lookup(s.Workload); ok {
-				c.Family, c.Unit = info.Family, info.Unit
+				c.Family, c.Unit, c.Spread = info.Family, info.Unit, info.Spread
 			}
 		}
 		r.Cells = append(r.Cells, c)
@@ -89,6 +97,9 @@ type Table struct {
 	Rows, Cols []string
 	// RowUnit is the unit of each row's values ("queries/s").
 	RowUnit map[string]string
+	// Spread is set when a cell of the table asks for the runs' spread
+	// (WorkloadInfo.Spread).
+	Spread bool
 	cells   map[[2]string]*Cell
 	failed  map[[2]string]bool
 }
@@ -138,6 +149,7 @@ func (r *Report) Tables() []*Table {
 		add(t, c.Row(), c.Column())
 		t.cells[[2]string{c.Row(), c.Column()}] = c
 		t.RowUnit[c.Row()] = c.Unit + "/s"
+		t.Spread = t.Spread || c.Spread
 		familyOf[c.Workload] = c.Family
 	}
 	for _, f := range r.Failed {

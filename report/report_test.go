@@ -2,6 +2,9 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,5 +74,42 @@ func TestThousands(t *testing.T) {
 		if got := Thousands(v); got != want {
 			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestSpreadTableShowsTheStudysStatistics: a family whose workloads ask for
+// the spread gets a second table of median ± standard deviation (min–max),
+// the figures computed here from the runs by hand; other families do not.
+func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
+	vals := []float64{1000, 1100, 900, 1050, 950, 1020, 980, 1010, 1500, 700}
+	var rs []*benchfmt.Result
+	for _, v := range vals {
+		rs = append(rs, result("Bulk/db=sqlite/driver=a/api=sql/path=copy", v), result("Q/db=sqlite/driver=a/api=sql", v))
+	}
+	r := New(rs, nil, func(name string) (WorkloadInfo, bool) {
+		return WorkloadInfo{Family: strings.ToLower(name), Unit: "rows", Spread: name == "Bulk"}, true
+	})
+	var md bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	var sum, sq float64
+	for _, v := range vals {
+		sum += v
+	}
+	mean := sum / float64(len(vals))
+	for _, v := range vals {
+		sq += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(sq / float64(len(vals)-1)) // sample standard deviation
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	median := (sorted[4] + sorted[5]) / 2
+	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", FormatValue(median), FormatValue(sd), FormatValue(700), FormatValue(1500))
+	if !strings.Contains(md.String(), "### bulk · sqlite · median ± standard deviation (min–max) of the runs") || !strings.Contains(md.String(), want) {
+		t.Errorf("markdown lacks the spread table row %q:\n%s", want, md.String())
+	}
+	if strings.Contains(md.String(), "q · sqlite · median ±") {
+		t.Error("a family that does not ask for the spread got a spread table")
 	}
 }

@@ -235,6 +235,7 @@ func (s *Server) run(ctx context.Context, req Request) error {
 func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
 	e := c.env
 	e.Warm, e.N = warm, n
+	tracked := resetPeakRSS() == nil
 	r, err := c.w.Begin(e)
 	if err != nil {
 		return bench.Sample{}, fmt.Errorf("begin: %w", err)
@@ -249,6 +250,9 @@ func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
 		if eerr := r.End(); err == nil && eerr != nil {
 			err = fmt.Errorf("end: %w", eerr)
 		}
+	}
+	if tracked {
+		sample.PeakRSS, _ = peakRSS()
 	}
 	return sample, err
 }
@@ -273,6 +277,7 @@ func (c *cell) addSlice(req Request, smp bench.Sample) (*bench.Sample, error) {
 	p.sample.Elapsed += smp.Elapsed
 	p.sample.Bytes += smp.Bytes
 	p.sample.Allocs += smp.Allocs
+	p.sample.PeakRSS = max(p.sample.PeakRSS, smp.PeakRSS)
 	if smp.Latency != nil && p.sample.Latency != nil {
 		p.sample.Latency.Merge(smp.Latency)
 	} else {
@@ -298,6 +303,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 	}
 	if s.BytesPerOp > 0 {
 		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
+	}
+	if s.PeakRSS > 0 {
+		vals = append(vals, benchfmt.Value{Value: float64(s.PeakRSS), Unit: PeakRSSUnit})
 	}
 	if s.Latency != nil {
 		vals = append(vals,

@@ -23,7 +23,7 @@ const (
 
 func init() {
 	bench.RegisterWorkload(bench.Workload{
-		Name: "AggregateCount", Family: analyticsFamily, Ops: analyticsOps, Unit: "queries",
+		Name: "AggregateCount", Family: analyticsFamily, Ops: analyticsOps, Unit: "queries", ScaledData: true,
 		Describe: func(d bench.Dialect) string {
 			return fmt.Sprintf("`%s` over a table of %d generated rows per timed query (100,000 at --scale 1) of %d TEXT columns of %d random letters and digits, no index; one number comes back",
 				analyticsSQL(d), analyticsRowsPerQuery, analyticsCols, analyticsWidth)

@@ -14,6 +14,10 @@ import (
 // concurrencyLevels are the goroutine counts of the original suite.
 var concurrencyLevels = [...]int{1, 2, 4, 8, 16}
 
+// concurrentSmoke is the smoke (--quick) scale: 500 operations per level,
+// so that ten cells per target stay a smoke test on a server.
+const concurrentSmoke = 0.001
+
 // concurrentNoop is the no-op PreparedExecConcurrent runs: MySQL's DO 1,
 // the dialect's no-op elsewhere.
 func concurrentNoop(d bench.Dialect) string {
@@ -37,7 +41,7 @@ func concurrentWorkloads() []bench.Workload {
 		keys := "conns=" + strconv.Itoa(n)
 		ws = append(ws,
 			bench.Workload{
-				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs",
+				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs", Smoke: concurrentSmoke,
 				Describe: func(d bench.Dialect) string {
 					return "`" + concurrentNoop(d) + "` through one prepared statement shared by " + sharers(n)
 				},
@@ -48,7 +52,7 @@ func concurrentWorkloads() []bench.Workload {
 				},
 			},
 			bench.Workload{
-				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries",
+				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries", Smoke: concurrentSmoke,
 				Describe: func(d bench.Dialect) string {
 					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; the operation number is echoed and checked with 'foobar'"
 				},

@@ -53,8 +53,11 @@ import (
 // writing to SQLite from several connections sees.
 const (
 	insertFamily = "insert"
-	singleTable  = "single"
-	singleWidth  = 32
+	// insertSmoke is the smoke (--quick) scale: 50 INSERTs a run, since
+	// each commits on its own (milliseconds with SQLite's synchronous=FULL).
+	insertSmoke = 0.0005
+	singleTable = "single"
+	singleWidth = 32
 	// singleName and singleValue are the row contents of data=fixed.
 	singleName  = "sqlbench-single-insert-fixed-row"
 	singleValue = int64(1234567890)
@@ -121,7 +124,7 @@ func singleInsertWorkloads() []bench.Workload {
 		for _, n := range []int{1, 2, 4, 8} {
 			ws = append(ws, bench.Workload{
 				Name: "SingleInsert", Keys: "data=" + data + "/conns=" + strconv.Itoa(n),
-				Family: insertFamily, Ops: 100_000, Unit: "rows",
+				Family: insertFamily, Ops: 100_000, Unit: "rows", Smoke: insertSmoke,
 				Describe: func(d bench.Dialect) string {
 					return fmt.Sprintf("`%s` autocommitted, one row per operation, %s data, %s; row count and checksum verified", singleInsert(d), data, clients(n))
 				},

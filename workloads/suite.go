@@ -39,12 +39,26 @@ const (
 	// The complex shape: articles per user, comments per article.
 	suiteArticlesPerUser    = 100
 	suiteCommentsPerArticle = 20
+	// suiteSmoke is the smoke (--quick) scale of the suite's scaled
+	// tables: 1,000 users, 10 and 1 large rows; suiteComplexSmoke that of
+	// the complex shape: 1 of its 200 users, with 100 articles and 2,000
+	// comments (a scale that rounds to whole users, so that estimates
+	// from a smoke run scale right).
+	suiteSmoke        = 0.001
+	suiteComplexSmoke = 0.005
 )
 
 func init() {
 	for _, ws := range [][]bench.Workload{suiteSimple(), suiteComplex(), suiteMany(), suiteLarge(), suiteConcurrent()} {
 		for _, w := range ws {
 			w.Family = suiteFamily
+			switch w.Name {
+			case "SuiteMany": // fixed table sizes
+			case "SuiteComplexInsert", "SuiteComplexQuery":
+				w.Smoke = suiteComplexSmoke
+			default:
+				w.Smoke = suiteSmoke
+			}
 			bench.RegisterWorkload(w)
 		}
 	}

@@ -25,7 +25,7 @@ func suiteComplex() []bench.Workload {
 			Begin:    suiteComplexInsert,
 		},
 		{
-			Name: "SuiteComplexQuery", Ops: 5, Unit: "queries",
+			Name: "SuiteComplexQuery", Ops: 5, Unit: "queries", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteJoinQuery(d) + "` reading 200 users (times --scale) × 100 articles × 20 comments in one query, every row checked"
 			},

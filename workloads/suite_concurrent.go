@@ -23,7 +23,7 @@ func suiteConcurrent() []bench.Workload {
 	var ws []bench.Workload
 	for _, conns := range []int{2, 4, 8} {
 		ws = append(ws, bench.Workload{
-			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds",
+			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(conns) + " clients, each on its own connection, at once run `" + suiteUsersQuery(d) +
 					"` reading all 1,000,000 users (times --scale), every row checked; one operation is one round"

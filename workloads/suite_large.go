@@ -54,7 +54,7 @@ func suiteLarge() []bench.Workload {
 				},
 			},
 			bench.Workload{
-				Name: "SuiteLargeQuery", Keys: key, Ops: 5, Unit: "queries",
+				Name: "SuiteLargeQuery", Keys: key, Ops: 5, Unit: "queries", ScaledData: true,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) + " users (times --scale) with " +
 						strconv.Itoa(size) + "-byte emails in one query, every row checked"

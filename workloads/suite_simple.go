@@ -46,7 +46,7 @@ func suiteSimple() []bench.Workload {
 			},
 		},
 		{
-			Name: "SuiteSimpleQuery", Ops: 5, Unit: "queries",
+			Name: "SuiteSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteUsersQuery(d) + "` reading all 1,000,000 users (times --scale) in one query, every row checked"
 			},

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/report"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -207,5 +209,25 @@ func TestCompareFailOver(t *testing.T) {
 		if !strings.Contains(out.String(), "geomean") || !strings.Contains(out.String(), " ~ ") {
 			t.Errorf("sqlbench %s: no geomean or ~ in\n%s", strings.Join(c.args, " "), out.String())
 		}
+	}
+}
+
+// TestReportPutsKeyedWorkloadsInTheirFamily: results of workloads with keys
+// (BulkInsert/shape=.../path=...) are reported in their family with their
+// unit, not as "other".
+func TestReportPutsKeyedWorkloadsInTheirFamily(t *testing.T) {
+	for name, want := range map[string]report.WorkloadInfo{
+		"BulkInsert":   {Family: "bulk", Unit: "rows", Spread: true},
+		"SingleInsert": {Family: "insert", Unit: "rows"},
+		"SimpleQuery":  {Family: "classic", Unit: "queries"},
+		"SuiteMany":    {Family: "suite", Unit: "queries"},
+	} {
+		got, ok := workloadInfo(name)
+		if !ok || got != want {
+			t.Errorf("workloadInfo(%q) = %+v, %v; want %+v", name, got, ok, want)
+		}
+	}
+	if _, ok := workloadInfo("NoSuchWorkload"); ok {
+		t.Error("an unknown workload was found")
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -11,11 +12,25 @@ import (
 )
 
 // listCmd prints the catalogue: every target with its availability, and
-// every workload with its description per database.
+// every workload with its description per database and, when there are
+// results to extrapolate from, the estimated time of a --scale 1 run.
 func listCmd(args []string, env Env) error {
 	fs := newFlags("list")
+	from := fs.String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
 	if err := parseFlags(fs, args, env); err != nil {
 		return err
+	}
+	if *from == "" {
+		*from = newestResults(env.Dir)
+	} else if !filepath.IsAbs(*from) {
+		*from = filepath.Join(env.Dir, *from)
+	}
+	var est *estimate
+	if *from != "" {
+		var err error
+		if est, err = estimateFrom(*from); err != nil {
+			return err
+		}
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TARGET\tDB\tAPI\tAVAILABLE\tDESCRIPTION")
@@ -39,7 +54,11 @@ func listCmd(args []string, env Env) error {
 	}
 	fmt.Fprintln(env.Stdout)
 	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\tDESCRIPTION")
+	estCol, estGap := "", ""
+	if est != nil {
+		estCol, estGap = "EST. AT SCALE 1\t", "\t"
+	}
+	fmt.Fprintf(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\t%sDESCRIPTION\n", estCol)
 	for _, w := range bench.Workloads() {
 		first, prev := true, ""
 		for _, db := range bench.KnownDBs() {
@@ -49,12 +68,35 @@ func listCmd(args []string, env Env) error {
 			d := w.Describe(bench.DialectOf(db))
 			switch {
 			case first:
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s: %s\n", w.ID(), w.Family, report.Thousands(float64(w.Ops)), w.Unit, db, d)
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s%s: %s\n", w.ID(), w.Family, report.Thousands(float64(w.Ops)), w.Unit, est.cell(w.ID()), db, d)
 			case d != prev:
-				fmt.Fprintf(tw, "\t\t\t%s: %s\n", db, d)
+				fmt.Fprintf(tw, "\t\t\t%s%s: %s\n", estGap, db, d)
 			}
 			first, prev = false, d
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if est == nil {
+		fmt.Fprintln(env.Stdout, "\nNo results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).")
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "\nEstimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s\n"+
+		"(%d runs per cell plus %g%% warm-up, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).\n",
+		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup)
+	return nil
+}
+
+// cell is a workload's entry in the estimate column: its time and the
+// number of cells it covers, or "?" when the results do not have it.
+func (e *estimate) cell(id string) string {
+	if e == nil {
+		return ""
+	}
+	d, ok := e.byID[id]
+	if !ok {
+		return "?\t"
+	}
+	return fmt.Sprintf("%s (%d cells)\t", formatEstimate(d), e.cells[id])
 }

@@ -84,10 +84,10 @@ func reportCmd(args []string, env Env) error {
 }
 
 // workloadInfo tells the report the family and unit of the workloads
-// registered in this binary.
+// registered in this binary, by benchmark name (keyed siblings share them).
 func workloadInfo(name string) (report.WorkloadInfo, bool) {
-	w, ok := bench.LookupWorkload(name)
-	return report.WorkloadInfo{Family: w.Family, Unit: w.Unit}, ok
+	w, ok := bench.LookupName(name)
+	return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread}, ok
 }
 
 // readResults reads results files; any problem is bad input.

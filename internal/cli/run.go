@@ -43,10 +43,13 @@ const (
 
 // runOptions are the flags of sqlbench run.
 type runOptions struct {
-	dbs, targets, workloads, nets    string
-	count, slices                    int
-	scale, warmup                    float64
-	quick, allowRemote               bool
+	dbs, targets, workloads, nets string
+	count, slices                 int
+	scale, warmup                 float64
+	quick, allowRemote            bool
+	// smoke: --quick without --scale, so that workloads with a smoke scale
+	// of their own (bench.Workload.Smoke) run at it.
+	smoke                            bool
 	timeout                          time.Duration
 	out, cache, profileFlag, pinFlag string
 	journalFlag, syncFlag            string
@@ -73,7 +76,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.IntVar(&o.slices, "slices", defaultSlices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
-	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g --count %d unless given", quickScale, quickCount))
+	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d unless given", quickScale, quickCount))
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "longest one run of one cell may take before the cell is failed")
 	fs.StringVar(&o.out, "o", "", "results file (default results/sqlbench-<time>.txt)")
 	fs.StringVar(&o.cache, "cache", launcher.DefaultCache(), "where built runner binaries are kept")
@@ -91,7 +94,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if o.quick {
 		if !set["scale"] {
-			o.scale = quickScale
+			o.scale, o.smoke = quickScale, true
 		}
 		if !set["count"] {
 			o.count = quickCount
@@ -136,6 +139,29 @@ func (o *runOptions) parse(args []string, env Env) error {
 	return nil
 }
 
+// scaleOf returns the scale workload w runs at: its smoke scale in a
+// smoke run, else --scale.
+func (o *runOptions) scaleOf(w bench.Workload) float64 {
+	if o.smoke {
+		return w.QuickScale(o.scale)
+	}
+	return o.scale
+}
+
+// smokeScales lists, for the results file, the workloads of ws that run at
+// a scale other than --scale ("BulkInsert=0.0001 SuiteSimpleInsert=0.001"),
+// by name, in catalogue order.
+func smokeScales(o *runOptions, ws []bench.Workload) string {
+	var parts []string
+	for _, w := range ws {
+		part := fmt.Sprintf("%s=%g", w.Name, o.scaleOf(w))
+		if o.scaleOf(w) != o.scale && !slices.Contains(parts, part) {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // plan is what a run will do, before anything is built or started.
 type plan struct {
 	dbs       []bench.DB
@@ -174,7 +200,7 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	}
 	var later []string
 	for _, w := range ws {
-		if w.PlannedAt(o.scale) {
+		if w.PlannedAt(o.scaleOf(w)) {
 			p.workloads = append(p.workloads, w)
 		} else {
 			later = append(later, w.ID())
@@ -366,7 +392,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		Where: func(c orchestrate.Cell) runner.Location {
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
-		Scale: o.scale, Warmup: o.warmup, Timeout: o.timeout, SQLite: o.sqlite,
+		Scale: o.scale, ScaleOf: o.scaleOf, Warmup: o.warmup, Timeout: o.timeout, SQLite: o.sqlite,
 	}
 	defer sess.Close()
 	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) runner.Location {
@@ -406,6 +432,9 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	w.SetConfig("count", fmt.Sprint(o.count))
 	w.SetConfig("slices", fmt.Sprint(o.slices))
 	w.SetConfig("scale", fmt.Sprint(o.scale))
+	if own := smokeScales(o, p.workloads); own != "" {
+		w.SetConfig("smoke-scales", own)
+	}
 	w.SetConfig("warmup", fmt.Sprint(o.warmup))
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
 	if err := w.WriteUnits(); err != nil {

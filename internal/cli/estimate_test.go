@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// TestEstimateExtrapolatesToScale1: a per-operation workload keeps its
+// ns/op, a workload whose tables grow with the scale has its ns/op divided
+// by the scale it ran at (taken from smoke-scales where listed), and both
+// are multiplied by the scale-1 operations and 5 runs plus 10% warm-up.
+func TestEstimateExtrapolatesToScale1(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results", "sqlbench-20261121-000000.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := "scale: 0.01\nsmoke-scales: SuiteSimpleQuery=0.001\n\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 100 1000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 100 3000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 100 2000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=mariadb/driver=mymysql/api=native/net=unix 100 5000 ns/op\n" +
+		"BenchmarkSuiteSimpleQuery/db=sqlite/driver=mattn/api=sql 1 2000000 ns/op\n" +
+		"BenchmarkSingleInsert/db=sqlite/driver=mattn/api=sql/data=fixed/conns=2 50 4000000 ns/op\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	est, err := estimateFrom(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := func(id string) float64 {
+		w, ok := bench.LookupWorkload(id)
+		if !ok {
+			t.Fatalf("no workload %s", id)
+		}
+		return float64(w.Ops)
+	}
+	runs := 5 * 1.1
+	want := map[string]time.Duration{
+		"SimpleQuery":                     time.Duration((2000 + 5000) * ops("SimpleQuery") * runs), // medians of two cells
+		"SuiteSimpleQuery":                time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * runs),
+		"SingleInsert/data=fixed/conns=2": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2") * runs),
+	}
+	for id, w := range want {
+		if got := est.byID[id]; got < w-time.Microsecond || got > w+time.Microsecond {
+			t.Errorf("%s: estimate %v, want %v", id, got, w)
+		}
+	}
+	if est.cells["SimpleQuery"] != 2 || len(est.byID) != 3 {
+		t.Errorf("cells %v, workloads %d; want 2 SimpleQuery cells, 3 workloads", est.cells, len(est.byID))
+	}
+
+	// sqlbench list finds the newest results file in results/ by itself.
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	if code := Main(context.Background(), []string{"list"}, env); code != ExitOK {
+		t.Fatalf("list: exit %d: %s", code, errb.String())
+	}
+	total := want["SimpleQuery"] + want["SuiteSimpleQuery"] + want["SingleInsert/data=fixed/conns=2"]
+	if s := out.String(); !strings.Contains(s, "EST. AT SCALE 1") || !strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+"\n") {
+		t.Errorf("list output lacks the estimate (%s):\n%s", formatEstimate(total), s)
+	}
+}
+
+func TestListEstimateOfACorruptFileIsBadInput(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"list", "--estimate", "testdata/corrupt.txt"}, fakeEnv(&out, &errb))
+	if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), "corrupt.txt") {
+		t.Errorf("exit %d, stderr %q; want exit %d and one line naming the file", code, errb.String(), ExitUsage)
+	}
+}
