@@ -92,9 +92,17 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	return jar, nil
 }
 
-// Command returns the command line that starts a JDBC runner from jar.
-func (b *JarBuilder) Command(jar string) []string {
-	return append(append([]string{b.java()}, JVMFlags...), "-jar", jar)
+// SmokeJITWarmup is the system property a smoke run (--quick) starts the
+// JDBC runner with: at most one second of JIT warm-up per cell instead of
+// ten, since a smoke run checks that every cell works, not how fast it is
+// once compiled; the runner records the warm-up it used.
+const SmokeJITWarmup = "-Dsqlbench.jit.maxMillis=1000"
+
+// Command returns the command line that starts a JDBC runner from jar,
+// with any extra JVM options (system properties) before -jar.
+func (b *JarBuilder) Command(jar string, opts ...string) []string {
+	cmd := append(append([]string{b.java()}, JVMFlags...), opts...)
+	return append(cmd, "-jar", jar)
 }
 
 // jarKey hashes everything the jar is built from: pom.xml, every file under

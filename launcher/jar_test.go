@@ -86,3 +86,12 @@ func TestJarBuildCachesAndServes(t *testing.T) {
 		t.Fatalf("hello: %+v, %v", reply, err)
 	}
 }
+
+func TestJarCommandPutsOptionsBeforeTheJar(t *testing.T) {
+	b := &JarBuilder{Java: "/opt/jdk/bin/java"}
+	got := strings.Join(b.Command("/c/r.jar", SmokeJITWarmup), " ")
+	want := "/opt/jdk/bin/java " + strings.Join(JVMFlags, " ") + " -Dsqlbench.jit.maxMillis=1000 -jar /c/r.jar"
+	if got != want {
+		t.Errorf("Command = %q, want %q", got, want)
+	}
+}

@@ -537,7 +537,11 @@ func buildRunners(ctx context.Context, o *runOptions, p *plan, env Env) map[stri
 				groupErr[t.Group] = jarErr
 				continue
 			}
-			bins[t.Group] = jb.Command(jar)
+			var opts []string
+			if o.smoke {
+				opts = append(opts, launcher.SmokeJITWarmup)
+			}
+			bins[t.Group] = jb.Command(jar, opts...)
 			continue
 		}
 		bin, err := b.Build(ctx, t.Group, t.Cgo)
