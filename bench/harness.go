@@ -31,9 +31,11 @@ type Sample struct {
 	// BytesPerOp is the run's payload per operation (Run.BytesPerOp).
 	BytesPerOp float64
 	// PeakRSS is the process's peak resident set size in bytes while the
-	// run was begun, warmed up, timed and verified; 0 when unknown (set by
-	// the runner, not by Measure).
-	PeakRSS int64
+	// run was begun, warmed up, timed and verified, and RSSGrowth how far
+	// that peak rose above the resident size when the run began: what the
+	// run itself added, whatever else the process holds. Both are 0 when
+	// unknown (set by the runner, not by Measure).
+	PeakRSS, RSSGrowth int64
 }
 
 // NsPerOp returns the mean time per operation in nanoseconds.

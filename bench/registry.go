@@ -54,20 +54,6 @@ func LookupWorkload(id string) (Workload, bool) {
 	return Workload{}, false
 }
 
-// LookupName returns the first workload registered under name: one of the
-// siblings that share a Name (and with it Family, Unit and Smoke), or the
-// workload itself when it has no Keys.
-func LookupName(name string) (Workload, bool) {
-	reg.mu.RLock()
-	defer reg.mu.RUnlock()
-	for _, w := range reg.workloads {
-		if w.Name == name {
-			return w, true
-		}
-	}
-	return Workload{}, false
-}
-
 // RegisterOpener makes target openable in this binary. It panics on a
 // duplicate.
 func RegisterOpener(target string, o Opener) {

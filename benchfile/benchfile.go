@@ -20,7 +20,7 @@ func Units() []UnitInfo {
 	return []UnitInfo{
 		{"ns/op", "lower"}, {"ops/s", "higher"}, {"B/op", "lower"}, {"allocs/op", "lower"},
 		{"p50-ns/op", "lower"}, {"p99-ns/op", "lower"}, {"p99.9-ns/op", "lower"},
-		{"MB/s", "higher"}, {"peak-RSS-B", "lower"},
+		{"MB/s", "higher"}, {"peak-RSS-B", "lower"}, {"RSS-growth-B", "lower"},
 	}
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -17,6 +18,9 @@ type WorkloadInfo struct {
 	// maximum beside the confidence interval (the bulk-insert study's
 	// statistics).
 	Spread bool
+	// Rank is the workload's place in the catalogue; tables come in the
+	// order of their families' first workloads.
+	Rank int
 }
 
 // Lookup returns what is known of the workload named name; ok is false for
@@ -37,8 +41,10 @@ type Cell struct {
 	// Family and Unit come from the Lookup (OtherFamily and OtherUnit when
 	// it does not know the workload).
 	Family, Unit string
-	// Spread is the Lookup's WorkloadInfo.Spread.
+	// Spread and Rank are the Lookup's (Rank is after every known workload
+	// when it does not know this one).
 	Spread bool
+	Rank   int
 }
 
 // Extra returns the cell's keys other than db, driver and api, in name
@@ -77,10 +83,10 @@ type Report struct {
 func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
 	r := &Report{Results: len(rs), Failed: failed}
 	for _, s := range Summarize(rs) {
-		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit}
+		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit, Rank: math.MaxInt}
 		if lookup != nil {
 			if info, ok := lookup(s.Workload); ok {
-				c.Family, c.Unit, c.Spread = info.Family, info.Unit, info.Spread
+				c.Family, c.Unit, c.Spread, c.Rank = info.Family, info.Unit, info.Spread, info.Rank
 			}
 		}
 		r.Cells = append(r.Cells, c)
@@ -100,8 +106,8 @@ type Table struct {
 	// Spread is set when a cell of the table asks for the runs' spread
 	// (WorkloadInfo.Spread).
 	Spread bool
-	cells   map[[2]string]*Cell
-	failed  map[[2]string]bool
+	cells  map[[2]string]*Cell
+	failed map[[2]string]bool
 }
 
 // Cell returns the cell at row, col, or nil.
@@ -121,7 +127,8 @@ func (t *Table) Best(row string) string {
 	return bestCol
 }
 
-// Tables returns one table per family and database, in order of first
+// Tables returns one table per family and database: families in catalogue
+// order (WorkloadInfo.Rank; unknown ones last), databases in order of first
 // appearance.
 func (r *Report) Tables() []*Table {
 	var out []*Table
@@ -144,7 +151,11 @@ func (r *Report) Tables() []*Table {
 		}
 	}
 	familyOf := map[string]string{}
+	rank := map[string]int{}
 	for _, c := range r.Cells {
+		if have, ok := rank[c.Family]; !ok || c.Rank < have {
+			rank[c.Family] = c.Rank
+		}
 		t := get(c.Family, c.Keys["db"])
 		add(t, c.Row(), c.Column())
 		t.cells[[2]string{c.Row(), c.Column()}] = c
@@ -164,6 +175,17 @@ func (r *Report) Tables() []*Table {
 			t.failed[[2]string{s.Row(), s.Column()}] = true
 		}
 	}
+	slices.SortStableFunc(out, func(a, b *Table) int {
+		ra, oka := rank[a.Family]
+		rb, okb := rank[b.Family]
+		if !oka {
+			ra = math.MaxInt // only failures: after the measured families
+		}
+		if !okb {
+			rb = math.MaxInt
+		}
+		return cmp.Compare(ra, rb)
+	})
 	return out
 }
 

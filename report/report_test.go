@@ -113,3 +113,26 @@ func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
 		t.Error("a family that does not ask for the spread got a spread table")
 	}
 }
+
+// TestTablesComeInCatalogueOrder: a family whose results were written first
+// (whole bulk runs finish first) still comes after a family that is earlier
+// in the catalogue; unknown workloads come last.
+func TestTablesComeInCatalogueOrder(t *testing.T) {
+	rs := []*benchfmt.Result{
+		result("Unknown/db=sqlite/driver=a/api=sql", 1),
+		result("Bulk/db=sqlite/driver=a/api=sql", 1),
+		result("Q/db=mariadb/driver=a/api=sql", 1),
+		result("Q/db=sqlite/driver=a/api=sql", 1),
+	}
+	r := New(rs, nil, func(name string) (WorkloadInfo, bool) {
+		rank, ok := map[string]int{"Q": 1, "Bulk": 7}[name]
+		return WorkloadInfo{Family: strings.ToLower(name), Unit: "ops", Rank: rank}, ok
+	})
+	var got []string
+	for _, tb := range r.Tables() {
+		got = append(got, tb.Family+"·"+tb.DB)
+	}
+	if want := []string{"q·mariadb", "q·sqlite", "bulk·sqlite", "other·sqlite"}; !slices.Equal(got, want) {
+		t.Errorf("tables %v, want %v", got, want)
+	}
+}

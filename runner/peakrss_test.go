@@ -13,12 +13,9 @@ func TestPeakRSSFollowsAnAllocationAndResets(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is read from Linux's /proc")
 	}
-	if err := resetPeakRSS(); err != nil {
-		t.Fatal(err)
-	}
-	base, err := peakRSS()
+	base, err := resetPeakRSS()
 	if err != nil || base <= 0 {
-		t.Fatalf("peakRSS = %d, %v", base, err)
+		t.Fatalf("resetPeakRSS = %d, %v", base, err)
 	}
 	const size = 64 << 20
 	b := make([]byte, size)
@@ -36,10 +33,7 @@ func TestPeakRSSFollowsAnAllocationAndResets(t *testing.T) {
 	b = nil
 	runtime.GC()
 	debug.FreeOSMemory()
-	if err := resetPeakRSS(); err != nil {
-		t.Fatal(err)
-	}
-	after, err := peakRSS()
+	after, err := resetPeakRSS()
 	if err != nil {
 		t.Fatal(err)
 	}

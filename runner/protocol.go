@@ -36,10 +36,12 @@
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
 //	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&<sqlite>]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
-//	        [<v> MB/s] [<v> peak-RSS-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
+//	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
 //	    peak-RSS-B is the runner process's peak resident set size while the
-//	    run (all its slices) was begun, timed and verified, where the runner
-//	    can read it (Linux); the JDBC runner leaves it out.
+//	    run (all its slices) was begun, timed and verified, RSS-growth-B how
+//	    far it rose above the resident size at the start (the largest of the
+//	    slices), where the runner can read them (Linux); the JDBC runner
+//	    leaves them out.
 //	    W is the workload's ID (its name, then its keys: "BulkInsert/shape=3x8/path=copy").
 //	    With run=R&slice=K&slices=S the request times slice K of S of run R:
 //	    the runner adds the slice's sample to the run's sums (operations,

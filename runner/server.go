@@ -235,7 +235,7 @@ func (s *Server) run(ctx context.Context, req Request) error {
 func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
 	e := c.env
 	e.Warm, e.N = warm, n
-	tracked := resetPeakRSS() == nil
+	base, rssErr := resetPeakRSS()
 	r, err := c.w.Begin(e)
 	if err != nil {
 		return bench.Sample{}, fmt.Errorf("begin: %w", err)
@@ -251,8 +251,10 @@ func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
 			err = fmt.Errorf("end: %w", eerr)
 		}
 	}
-	if tracked {
-		sample.PeakRSS, _ = peakRSS()
+	if rssErr == nil {
+		if peak, err := peakRSS(); err == nil {
+			sample.PeakRSS, sample.RSSGrowth = peak, max(0, peak-base)
+		}
 	}
 	return sample, err
 }
@@ -278,6 +280,7 @@ func (c *cell) addSlice(req Request, smp bench.Sample) (*bench.Sample, error) {
 	p.sample.Bytes += smp.Bytes
 	p.sample.Allocs += smp.Allocs
 	p.sample.PeakRSS = max(p.sample.PeakRSS, smp.PeakRSS)
+	p.sample.RSSGrowth = max(p.sample.RSSGrowth, smp.RSSGrowth)
 	if smp.Latency != nil && p.sample.Latency != nil {
 		p.sample.Latency.Merge(smp.Latency)
 	} else {
@@ -305,7 +308,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
 	}
 	if s.PeakRSS > 0 {
-		vals = append(vals, benchfmt.Value{Value: float64(s.PeakRSS), Unit: PeakRSSUnit})
+		vals = append(vals,
+			benchfmt.Value{Value: float64(s.PeakRSS), Unit: PeakRSSUnit},
+			benchfmt.Value{Value: float64(s.RSSGrowth), Unit: RSSGrowthUnit})
 	}
 	if s.Latency != nil {
 		vals = append(vals,

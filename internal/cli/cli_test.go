@@ -223,9 +223,14 @@ func TestReportPutsKeyedWorkloadsInTheirFamily(t *testing.T) {
 		"SuiteMany":    {Family: "suite", Unit: "queries"},
 	} {
 		got, ok := workloadInfo(name)
-		if !ok || got != want {
+		if want.Rank = got.Rank; !ok || got != want {
 			t.Errorf("workloadInfo(%q) = %+v, %v; want %+v", name, got, ok, want)
 		}
+	}
+	classic, _ := workloadInfo("SimpleQuery")
+	suite, _ := workloadInfo("SuiteMany")
+	if classic.Rank >= suite.Rank {
+		t.Errorf("rank of SimpleQuery %d, of SuiteMany %d: want the classic suite first, as in the catalogue", classic.Rank, suite.Rank)
 	}
 	if _, ok := workloadInfo("NoSuchWorkload"); ok {
 		t.Error("an unknown workload was found")

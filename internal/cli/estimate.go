@@ -139,6 +139,11 @@ func formatEstimate(d time.Duration) string {
 	case d < time.Hour:
 		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
 	default:
-		return strings.TrimSuffix(d.Round(10*time.Minute).String(), "0s")
+		d = d.Round(10 * time.Minute)
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 {
+			return fmt.Sprintf("%dh", h)
+		}
+		return fmt.Sprintf("%dh%dm", h, m)
 	}
 }

@@ -78,3 +78,17 @@ func TestListEstimateOfACorruptFileIsBadInput(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit %d and one line naming the file", code, errb.String(), ExitUsage)
 	}
 }
+
+func TestFormatEstimate(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		300 * time.Millisecond:                "<1s",
+		45*time.Second + 400*time.Millisecond: "45s",
+		12*time.Minute + 20*time.Second:       "12m",
+		2*time.Hour + 3*time.Minute:           "2h",
+		126*time.Hour + 17*time.Minute:        "126h20m",
+	} {
+		if got := formatEstimate(d); got != want {
+			t.Errorf("formatEstimate(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

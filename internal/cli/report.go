@@ -86,8 +86,12 @@ func reportCmd(args []string, env Env) error {
 // workloadInfo tells the report the family and unit of the workloads
 // registered in this binary, by benchmark name (keyed siblings share them).
 func workloadInfo(name string) (report.WorkloadInfo, bool) {
-	w, ok := bench.LookupName(name)
-	return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread}, ok
+	for i, w := range bench.Workloads() {
+		if w.Name == name {
+			return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread, Rank: i}, true
+		}
+	}
+	return report.WorkloadInfo{}, false
 }
 
 // readResults reads results files; any problem is bad input.
