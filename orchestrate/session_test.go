@@ -299,3 +299,21 @@ func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionRunsEachWorkloadAtItsOwnScale: with ScaleOf set, a run's size
+// and the scale its request carries come from it, not from Scale.
+func TestSessionRunsEachWorkloadAtItsOwnScale(t *testing.T) {
+	s, got, _ := newSession(t)
+	s.Scale = 0.1 // FakeExec: 10 operations a run at this scale
+	s.ScaleOf = func(w bench.Workload) float64 { return 0.03 }
+	w, _ := bench.LookupWorkload("FakeExec")
+	out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 2, 1))
+	if err != nil || out.Runs != 2 {
+		t.Fatalf("runs=%d failed=%v err=%v, want 2 runs", out.Runs, out.Failed, err)
+	}
+	for i, r := range *got {
+		if want := w.OpsAt(0.03); r.Iters != want {
+			t.Errorf("result %d times %d operations, want %d (ScaleOf's scale)", i, r.Iters, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,5 +91,31 @@ func TestFormatEstimate(t *testing.T) {
 		if got := formatEstimate(d); got != want {
 			t.Errorf("formatEstimate(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale: --quick alone gives
+// BulkInsert its smoke scale and lists it for the results file; with an
+// explicit --scale every workload runs at that scale.
+func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
+	bulk, _ := bench.LookupWorkload("BulkInsert/shape=3x8/path=copy")
+	classic, _ := bench.LookupWorkload("SimpleQuery")
+	var out, errb bytes.Buffer
+	var o runOptions
+	if err := o.parse([]string{"--quick"}, fakeEnv(&out, &errb)); err != nil {
+		t.Fatal(err)
+	}
+	if o.scaleOf(bulk) != bulk.Smoke || bulk.Smoke >= quickScale || o.scaleOf(classic) != quickScale {
+		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.scaleOf(bulk), bulk.Smoke, o.scaleOf(classic), quickScale)
+	}
+	if got, want := smokeScales(&o, []bench.Workload{classic, bulk, bulk}), fmt.Sprintf("BulkInsert=%g", bulk.Smoke); got != want {
+		t.Errorf("smoke-scales %q, want %q", got, want)
+	}
+	o = runOptions{}
+	if err := o.parse([]string{"--quick", "--scale", "0.05"}, fakeEnv(&out, &errb)); err != nil {
+		t.Fatal(err)
+	}
+	if o.scaleOf(bulk) != 0.05 || smokeScales(&o, []bench.Workload{bulk}) != "" {
+		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %q; want 0.05 and none", o.scaleOf(bulk), smokeScales(&o, []bench.Workload{bulk}))
 	}
 }
