@@ -28,29 +28,9 @@ func suiteLarge() []bench.Workload {
 				Setup:    suiteNoSetup,
 				Teardown: suiteDrop,
 				Begin: func(e bench.Env) (bench.Run, error) {
-					if err := suiteCreate(e); err != nil {
-						return bench.Run{}, err
-					}
-					t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
-					if err != nil {
-						return bench.Run{}, err
-					}
-					return bench.Run{
-						Op: func(i int) error {
-							id := int64(i + 1)
-							created, email, active := suiteUser(id, suiteLargeCol, size)
-							return t.stmts[0].Exec(id, created, email, active)
-						},
-						Finish: t.commit,
-						End: func() error {
-							if !t.done {
-								t.abort()
-								return nil
-							}
-							return suiteVerifyUsers(e, int64(e.Warm+e.N), suiteLargeCol, size)
-						},
-						BytesPerOp: float64(size),
-					}, nil
+					r, err := suiteInsertUsers(suiteLargeCol, size)(e)
+					r.BytesPerOp = float64(size)
+					return r, err
 				},
 			},
 			bench.Workload{

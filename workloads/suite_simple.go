@@ -20,30 +20,7 @@ func suiteSimple() []bench.Workload {
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,
-			Begin: func(e bench.Env) (bench.Run, error) {
-				if err := suiteCreate(e); err != nil {
-					return bench.Run{}, err
-				}
-				t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
-				if err != nil {
-					return bench.Run{}, err
-				}
-				return bench.Run{
-					Op: func(i int) error {
-						id := int64(i + 1)
-						created, email, active := suiteUser(id, suiteEmailCol, suiteEmailWidth)
-						return t.stmts[0].Exec(id, created, email, active)
-					},
-					Finish: t.commit,
-					End: func() error {
-						if !t.done {
-							t.abort()
-							return nil // the run failed already
-						}
-						return suiteVerifyUsers(e, int64(e.Warm+e.N), suiteEmailCol, suiteEmailWidth)
-					},
-				}, nil
-			},
+			Begin:    suiteInsertUsers(suiteEmailCol, suiteEmailWidth),
 		},
 		{
 			Name: "SuiteSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true,
@@ -85,4 +62,35 @@ func suiteReadUsers(rows, col, width int, fixed bool) func(e bench.Env) (bench.R
 // errRows wraps a count mismatch of table base.
 func errRows(base string, got, want int64) error {
 	return fmt.Errorf("%s holds %d rows, want %d", base, got, want)
+}
+
+// suiteInsertUsers begins a run that recreates the suite's tables and
+// inserts one user per operation (its email drawn from generator column col,
+// width bytes) through one statement prepared in one transaction, commits
+// in the timed region, and then reads every user back.
+func suiteInsertUsers(col, width int) func(bench.Env) (bench.Run, error) {
+	return func(e bench.Env) (bench.Run, error) {
+		if err := suiteCreate(e); err != nil {
+			return bench.Run{}, err
+		}
+		t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
+		if err != nil {
+			return bench.Run{}, err
+		}
+		return bench.Run{
+			Op: func(i int) error {
+				id := int64(i + 1)
+				created, email, active := suiteUser(id, col, width)
+				return t.stmts[0].Exec(id, created, email, active)
+			},
+			Finish: t.commit,
+			End: func() error {
+				if !t.done {
+					t.abort()
+					return nil // the run failed already
+				}
+				return suiteVerifyUsers(e, int64(e.Warm+e.N), col, width)
+			},
+		}, nil
+	}
 }
