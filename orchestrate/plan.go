@@ -58,6 +58,8 @@ type Step struct {
 	// Slice counts from 1 to Slices: a run is made of Slices parts, each
 	// timed separately and summed by the runner into the run's one result.
 	Slice, Slices int
+	// Pass is the pass of the schedule the step belongs to, from 0.
+	Pass int
 }
 
 // Schedule orders count runs of every cell (a workload on a placement that
@@ -88,7 +90,7 @@ func Schedule(ws []bench.Workload, ps []Placement, count, slices int) []Step {
 			for i := range ps {
 				p := ps[(i+pass)%len(ps)]
 				if p.Target.Runs(w) {
-					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n})
+					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n, Pass: pass})
 				}
 			}
 		}

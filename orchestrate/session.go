@@ -41,6 +41,9 @@ type Session struct {
 	Result func(*benchfmt.Result) error
 	// Progress, if set, is told about every step.
 	Progress func(Event)
+	// PassStart, if set, is called before the first step of every pass
+	// (Step.Pass) that has one.
+	PassStart func(pass int)
 
 	conns  map[string]launcher.Conn
 	scopes map[string]string // cell name -> scope
@@ -102,6 +105,9 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 	for i, st := range steps {
 		if err := ctx.Err(); err != nil {
 			return out, err
+		}
+		if s.PassStart != nil && (i == 0 || st.Pass != steps[i-1].Pass) {
+			s.PassStart(st.Pass)
 		}
 		name := st.Cell.Name()
 		ev := Event{Step: st, Done: i + 1, Total: len(steps)}

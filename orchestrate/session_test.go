@@ -267,12 +267,12 @@ func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {
 	w, whole := bench.Workload{Name: "W"}, bench.Workload{Name: "Whole", Whole: true}
 	var order []string
 	for _, st := range Schedule([]bench.Workload{w, whole}, fakeTargets("a"), 2, 3) {
-		order = append(order, fmt.Sprintf("%s:r%d:s%d/%d", st.Cell.Workload.Name, st.Run, st.Slice, st.Slices))
+		order = append(order, fmt.Sprintf("%s:r%d:s%d/%d:p%d", st.Cell.Workload.Name, st.Run, st.Slice, st.Slices, st.Pass))
 	}
 	want := []string{
-		"W:r1:s1/3", "Whole:r1:s1/1", "W:r2:s1/3", "Whole:r2:s1/1",
-		"W:r1:s2/3", "W:r2:s2/3",
-		"W:r1:s3/3", "W:r2:s3/3",
+		"W:r1:s1/3:p0", "Whole:r1:s1/1:p0", "W:r2:s1/3:p1", "Whole:r2:s1/1:p1",
+		"W:r1:s2/3:p2", "W:r2:s2/3:p3",
+		"W:r1:s3/3:p4", "W:r2:s3/3:p5",
 	}
 	if !slices.Equal(order, want) {
 		t.Fatalf("schedule\n got %v\nwant %v", order, want)
@@ -315,5 +315,30 @@ func TestSessionRunsEachWorkloadAtItsOwnScale(t *testing.T) {
 		if want := w.OpsAt(0.03); r.Iters != want {
 			t.Errorf("result %d times %d operations, want %d (ScaleOf's scale)", i, r.Iters, want)
 		}
+	}
+}
+
+// TestSessionCallsPassStartBeforeEachPass: the hook runs once per pass, in
+// order, before the pass's first step and after the previous pass's last.
+func TestSessionCallsPassStartBeforeEachPass(t *testing.T) {
+	s, _, _ := newSession(t)
+	s.Scale = 0.1
+	w, _ := bench.LookupWorkload("FakeExec")
+	var log []string
+	s.PassStart = func(p int) { log = append(log, fmt.Sprintf("pass%d", p)) }
+	s.Progress = func(ev Event) {
+		log = append(log, fmt.Sprintf("%s-r%d-s%d", ev.Step.Cell.Target.Driver, ev.Step.Run, ev.Step.Slice))
+	}
+	if _, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 2)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"pass0", "ok-r1-s1", "ok2-r1-s1",
+		"pass1", "ok2-r2-s1", "ok-r2-s1",
+		"pass2", "ok-r1-s2", "ok2-r1-s2",
+		"pass3", "ok2-r2-s2", "ok-r2-s2",
+	}
+	if !slices.Equal(log, want) {
+		t.Fatalf("calls\n got %v\nwant %v", log, want)
 	}
 }

@@ -110,6 +110,13 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 	if !strings.Contains(stdout.String(), "results: "+out) {
 		t.Errorf("the results path is not printed:\n%s", stdout)
 	}
+	// --quick keeps 5 slices: 2 runs x 5 slices = 10 passes, each probed.
+	if got := cfg.GetConfig("slices"); got != "5" {
+		t.Errorf("slices config line %q at --quick, want 5", got)
+	}
+	if !strings.Contains(stdout.String(), "machine drift: the same CPU loop, timed before each of the 10 passes") {
+		t.Errorf("the machine's drift over 10 passes is not printed:\n%s", stdout)
+	}
 	assertEmpty(t, tmp)
 	base := strings.TrimSuffix(out, ".txt")
 	if !strings.Contains(stdout.String(), "reports: "+base+".md, "+base+".html") {

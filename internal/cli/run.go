@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/benchfile"
+	"github.com/sqlbench/sqlbench/drift"
 	"github.com/sqlbench/sqlbench/envinfo"
 	"github.com/sqlbench/sqlbench/launcher"
 	"github.com/sqlbench/sqlbench/orchestrate"
@@ -28,17 +29,20 @@ import (
 )
 
 // Defaults of sqlbench run. The default scale keeps the default run near a
-// minute on a 2-core machine (one round of the classic suite on the six
-// SQLite targets takes about 64 s at scale 1 there); --scale 1 runs the
-// published sizes.
+// minute and a half on a 2-core machine (one round of the classic suite on
+// the six SQLite targets takes about 64 s at scale 1 there); --scale 1 runs
+// the published sizes. Twenty slices average each run over twenty moments of
+// the session, which the machine's own drift needs (README, "How much noise
+// is left"); a smoke run keeps five, for speed.
 const (
 	defaultCount  = 5
 	defaultScale  = 0.2
 	defaultWarmup = 0.1
-	defaultSlices = 5
+	defaultSlices = 20
 	defaultPin    = pin.Same
 	quickScale    = 0.01
 	quickCount    = 5
+	quickSlices   = 5
 )
 
 // runOptions are the flags of sqlbench run.
@@ -76,7 +80,7 @@ func (o *runOptions) parse(args []string, env Env) error {
 	fs.IntVar(&o.slices, "slices", defaultSlices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&o.scale, "scale", defaultScale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&o.warmup, "warmup", defaultWarmup, "untimed operations before each run, as a fraction of the run")
-	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d unless given", quickScale, quickCount))
+	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d --slices %d unless given", quickScale, quickCount, quickSlices))
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "longest one run of one cell may take before the cell is failed")
 	fs.StringVar(&o.out, "o", "", "results file (default results/sqlbench-<time>.txt)")
 	fs.StringVar(&o.cache, "cache", launcher.DefaultCache(), "where built runner binaries are kept")
@@ -98,6 +102,9 @@ func (o *runOptions) parse(args []string, env Env) error {
 		}
 		if !set["count"] {
 			o.count = quickCount
+		}
+		if !set["slices"] {
+			o.slices = quickSlices
 		}
 	}
 	switch {
@@ -458,6 +465,8 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		return nil
 	}
 	sess.Progress = disp.Event
+	machine := &drift.Recorder{Probe: drift.Probe{CPUs: placement.Runner}, Count: o.count}
+	sess.PassStart = machine.Pass
 	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
 	outcome, runErr := sess.Run(ctx, steps)
 	disp.Finish()
@@ -481,6 +490,14 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			fmt.Fprint(env.Stdout, " (expect wide intervals; compare ratios within one run)")
 		}
 		fmt.Fprintln(env.Stdout)
+	}
+	if f, err := machine.Floor(); err == nil {
+		where := "wherever the scheduler put it"
+		if len(placement.Runner) > 0 {
+			where = "on the runner's CPUs"
+		}
+		fmt.Fprintf(env.Stdout, "machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run\n",
+			f.Passes, where, 100*f.PassCV, 100*f.RunCV)
 	}
 	fmt.Fprintf(env.Stdout, "\nresults: %s (%d runs)\n", w.Name(), outcome.Runs)
 	if len(done) > 0 {
