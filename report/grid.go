@@ -38,42 +38,38 @@ func familyGrids(t *Table) []textGrid {
 // the median ± standard deviation of operations per second, then the
 // minimum and maximum run.
 func spreadGrid(t *Table) textGrid {
-	g := textGrid{Title: t.Family + " · " + t.DB + " · median ± standard deviation (min–max) of the runs",
-		Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
-	for _, row := range t.Rows {
-		line := []gridCell{label(row), label(t.RowUnit[row])}
-		for _, col := range t.Cols {
-			c := t.Cell(row, col)
-			st, ok := Stat{}, false
-			if c != nil {
-				st, ok = c.Stats["ops/s"]
-			}
-			switch {
-			case ok:
-				line = append(line, gridCell{Text: FormatValue(st.Median) + " ± " + FormatValue(st.StdDev),
-					Note: "(" + FormatValue(st.Min) + "–" + FormatValue(st.Max) + ")"})
-			case t.Failed(row, col):
-				line = append(line, label("FAIL"))
-			default:
-				line = append(line, label("-"))
-			}
-		}
-		g.Rows = append(g.Rows, line)
-	}
-	return g
+	return cellGrid(t, " · median ± standard deviation (min–max) of the runs", func(c *Cell, _ bool) (gridCell, bool) {
+		st, ok := c.Stats["ops/s"]
+		return gridCell{Text: FormatValue(st.Median) + " ± " + FormatValue(st.StdDev),
+			Note: "(" + FormatValue(st.Min) + "–" + FormatValue(st.Max) + ")"}, ok
+	})
 }
 
 // familyGrid is the table of one family on one database.
 func familyGrid(t *Table) textGrid {
-	g := textGrid{Title: t.Family + " · " + t.DB, Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
+	return cellGrid(t, "", func(c *Cell, best bool) (gridCell, bool) {
+		return gridCell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best}, true
+	})
+}
+
+// cellGrid lays out a family's table on one database, titled by family,
+// database and suffix: a row per workload, a column per target. show
+// renders a cell that has runs (best: it is the best in its row) and says
+// whether it could; a cell it cannot show reads FAIL if the cell failed,
+// else -.
+func cellGrid(t *Table, suffix string, show func(c *Cell, best bool) (gridCell, bool)) textGrid {
+	g := textGrid{Title: t.Family + " · " + t.DB + suffix, Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
 	for _, row := range t.Rows {
 		best := t.Best(row)
 		line := []gridCell{label(row), label(t.RowUnit[row])}
 		for _, col := range t.Cols {
-			c := t.Cell(row, col)
+			cell, ok := gridCell{}, false
+			if c := t.Cell(row, col); c != nil {
+				cell, ok = show(c, col == best)
+			}
 			switch {
-			case c != nil:
-				line = append(line, gridCell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: col == best})
+			case ok:
+				line = append(line, cell)
 			case t.Failed(row, col):
 				line = append(line, label("FAIL"))
 			default:
