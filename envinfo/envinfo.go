@@ -185,35 +185,11 @@ func parseCPUModel(cpuinfo string) string {
 // parseMemTotal returns MemTotal from the contents of /proc/meminfo in GiB
 // with one decimal, such as "23.4 GiB", or "" if it is missing or malformed.
 func parseMemTotal(meminfo string) string {
-	for line := range strings.Lines(meminfo) {
-		key, value, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(key) != "MemTotal" {
-			continue
-		}
-		f := strings.Fields(value)
-		if len(f) == 0 {
-			return ""
-		}
-		n, err := strconv.ParseUint(f[0], 10, 64)
-		if err != nil {
-			return ""
-		}
-		unit := uint64(1)
-		if len(f) > 1 {
-			switch strings.ToLower(f[1]) {
-			case "kb":
-				unit = 1 << 10
-			case "mb":
-				unit = 1 << 20
-			case "gb":
-				unit = 1 << 30
-			default:
-				return ""
-			}
-		}
-		return fmt.Sprintf("%.1f GiB", float64(n)*float64(unit)/(1<<30))
+	n, err := parseProcBytes(meminfo, "MemTotal")
+	if err != nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 // parseOSRelease returns the operating system's name from the contents of

@@ -1,12 +1,10 @@
 package runner
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
+
+	"github.com/sqlbench/sqlbench/envinfo"
 )
 
 // Units of the runner's memory during a run, in bytes. PeakRSSUnit is the
@@ -34,25 +32,9 @@ func resetPeakRSS() (int64, error) {
 // peakRSS returns the process's resident-set high-water mark in bytes
 // (VmHWM of /proc/self/status).
 func peakRSS() (int64, error) {
-	f, err := os.Open("/proc/self/status")
+	n, err := envinfo.ProcBytes("/proc/self/status", "VmHWM")
 	if err != nil {
 		return 0, fmt.Errorf("read peak RSS: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		v, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("read peak RSS: VmHWM %q: %w", v, err)
-		}
-		return kb << 10, nil
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read peak RSS: %w", err)
-	}
-	return 0, errors.New("read peak RSS: no VmHWM in /proc/self/status")
+	return n, nil
 }

@@ -1,11 +1,10 @@
 package servers
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/envinfo"
 )
 
 // Profile names a server configuration.
@@ -86,26 +85,11 @@ func cacheBytes(opt Options) int64 {
 
 // memTotal reads MemTotal from /proc/meminfo, in bytes.
 func memTotal() (int64, error) {
-	f, err := os.Open("/proc/meminfo")
+	n, err := envinfo.ProcBytes("/proc/meminfo", "MemTotal")
 	if err != nil {
 		return 0, fmt.Errorf("read memory size: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemTotal:" {
-			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("read memory size: %w", err)
-			}
-			return kb * 1024, nil
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read memory size: %w", err)
-	}
-	return 0, fmt.Errorf("read memory size: no MemTotal in /proc/meminfo")
+	return n, nil
 }
 
 // mariadbProfileArgs returns the mariadbd options for a profile. flushNosync
