@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/benchfile"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 // writeLargeResults writes a results file of n result lines shaped like a

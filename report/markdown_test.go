@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
-	"github.com/sqlbench/sqlbench/benchfile"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 
-	"github.com/sqlbench/sqlbench/redact"
+	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
 // Confidence is the confidence level sqlbench asks for. The intervals are

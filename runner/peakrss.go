@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sqlbench/sqlbench/envinfo"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
 )
 
 // Units of the runner's memory during a run, in bytes. PeakRSSUnit is the

@@ -4,6 +4,6 @@ package main
 
 // The MariaDB/MySQL drivers: pure Go.
 import (
-	_ "github.com/sqlbench/sqlbench/targets/gosqldriver"
+	_ "github.com/sqlbench/sqlbench/targets/mysql"
 	_ "github.com/sqlbench/sqlbench/targets/mymysql"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/redact"
+	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
 // dsnEnv names the environment variable that gives a database's DSN.

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/pin"
-	"github.com/sqlbench/sqlbench/redact"
+	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/runner"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/targets"
 )
 

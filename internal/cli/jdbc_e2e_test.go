@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlbench/sqlbench/benchfile"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
 // needJDK skips a test on a machine without the JDBC runner's tools.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/sqlbench/sqlbench/redact"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/redact"
+	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
 const serverUsage = `usage:

@@ -12,8 +12,8 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
-	"github.com/sqlbench/sqlbench/benchfile"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
 // TestRunStartsServersAndCleansUp runs the server targets on throwaway

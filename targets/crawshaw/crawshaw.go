@@ -8,7 +8,7 @@ import (
 	"crawshaw.io/sqlite"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/native"
+	"github.com/sqlbench/sqlbench/targets/internal/native"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 func init() {

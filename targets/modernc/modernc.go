@@ -8,7 +8,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 func init() {

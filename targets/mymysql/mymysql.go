@@ -15,7 +15,7 @@ import (
 	"github.com/ziutek/mymysql/native"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 func init() {

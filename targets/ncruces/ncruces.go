@@ -10,8 +10,8 @@ import (
 	_ "github.com/ncruces/go-sqlite3/driver" // registers the "sqlite3" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/native"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/native"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 func init() {

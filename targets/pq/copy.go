@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 // conn is the pq target's bench.Conn: database/sql, plus COPY FROM STDIN

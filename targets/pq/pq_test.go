@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	_ "github.com/sqlbench/sqlbench/targets/pq"
-	"github.com/sqlbench/sqlbench/targets/targettest"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 )
 
 var srv *servers.Server

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/targettest"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 )
 
 func TestWorkloads(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"zombiezen.com/go/sqlite"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/native"
+	"github.com/sqlbench/sqlbench/targets/internal/native"
 )
 
 func init() {

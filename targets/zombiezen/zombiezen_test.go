@@ -3,7 +3,7 @@ package zombiezen_test
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/targets/targettest"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/zombiezen"
 )
 

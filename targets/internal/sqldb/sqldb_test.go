@@ -8,7 +8,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 // open opens a SQLite file through sqldb with cfg's pool and session.

@@ -1,9 +1,9 @@
-// Package gosqldriver registers two targets for github.com/go-sql-driver/mysql
+// Package mysql registers two targets for github.com/go-sql-driver/mysql
 // through database/sql: "mysql" (arguments through server-side prepared
 // statements, the driver's default) and "mysql-interp" (interpolateParams:
 // arguments formatted into the SQL text client-side). Both load data with
 // LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader).
-package gosqldriver
+package mysql
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 func init() {

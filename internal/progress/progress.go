@@ -10,7 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/sqlbench/sqlbench/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/orchestrate"
 )
 
 // Display receives a session's events.

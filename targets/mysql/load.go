@@ -1,4 +1,4 @@
-package gosqldriver
+package mysql
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/sqlbench/sqlbench/targets/sqldb"
+	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
 // conn is the bench.Conn of the go-sql-driver targets: database/sql, plus

@@ -1,13 +1,13 @@
-package gosqldriver_test
+package mysql_test
 
 import (
 	"os"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/servers"
-	_ "github.com/sqlbench/sqlbench/targets/gosqldriver"
-	"github.com/sqlbench/sqlbench/targets/targettest"
+	"github.com/sqlbench/sqlbench/internal/servers"
+	_ "github.com/sqlbench/sqlbench/targets/mysql"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 )
 
 var srv *servers.Server

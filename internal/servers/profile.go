@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sqlbench/sqlbench/envinfo"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
 )
 
 // Profile names a server configuration.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/servers"
+	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
 // WithServer starts a throwaway server of kind for a package's tests, runs
