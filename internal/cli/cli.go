@@ -1,10 +1,14 @@
-// Package cli is sqlbench's command line: flag parsing and the subcommands.
-// Main returns the process exit status:
+// Package cli is sqlbench's command line: it turns flags into the
+// configuration of a subcommand and prints what came of it; the work is
+// done by the packages it calls (session for run). Main returns the
+// process exit status:
 //
 //	0  everything ran
 //	1  the session ran, but some targets were skipped or some cells failed;
 //	   or compare found a significant regression above --fail-over
 //	2  bad input: unknown names, bad flags, unwritable paths, corrupt files
+//	3  the machine failed the run: no target could be built or run here, a
+//	   disk or a server failed, a report could not be written
 //	130 interrupted (Ctrl-C); finished results are kept
 package cli
 
@@ -15,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // Exit statuses.
@@ -22,6 +28,7 @@ const (
 	ExitOK          = 0
 	ExitPartial     = 1
 	ExitUsage       = 2
+	ExitFailed      = 3
 	ExitInterrupted = 130
 )
 
@@ -38,6 +45,12 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
+}
+
+// session returns what a benchmark session reads from env; its log is
+// Stderr.
+func (env Env) session() session.Env {
+	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY}
 }
 
 // usageError is bad input: exit status 2.
@@ -80,7 +93,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	case "compare":
 		err = compareCmd(args[1:], env)
 	case "version":
-		fmt.Fprintln(env.Stdout, "sqlbench", Version())
+		fmt.Fprintln(env.Stdout, "sqlbench", session.Version())
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 	default:
@@ -95,6 +108,7 @@ var errPartial = errors.New("some targets were skipped or some cells failed")
 
 func exitStatus(err error, stderr io.Writer) int {
 	var ue usageError
+	var ie session.InputError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -109,12 +123,12 @@ func exitStatus(err error, stderr io.Writer) int {
 	case errors.Is(err, errPartial):
 		fmt.Fprintln(stderr, "sqlbench:", err)
 		return ExitPartial
-	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "sqlbench:", oneLine(ue.msg))
+	case errors.As(err, &ue), errors.As(err, &ie):
+		fmt.Fprintln(stderr, "sqlbench:", oneLine(err.Error()))
 		return ExitUsage
 	default:
 		fmt.Fprintln(stderr, "sqlbench:", oneLine(err.Error()))
-		return ExitUsage
+		return ExitFailed
 	}
 }
 

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sqlbench/sqlbench/report"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -209,30 +207,5 @@ func TestCompareFailOver(t *testing.T) {
 		if !strings.Contains(out.String(), "geomean") || !strings.Contains(out.String(), " ~ ") {
 			t.Errorf("sqlbench %s: no geomean or ~ in\n%s", strings.Join(c.args, " "), out.String())
 		}
-	}
-}
-
-// TestReportPutsKeyedWorkloadsInTheirFamily: results of workloads with keys
-// (BulkInsert/shape=.../path=...) are reported in their family with their
-// unit, not as "other".
-func TestReportPutsKeyedWorkloadsInTheirFamily(t *testing.T) {
-	for name, want := range map[string]report.WorkloadInfo{
-		"BulkInsert":   {Family: "bulk", Unit: "rows", Spread: true},
-		"SingleInsert": {Family: "insert", Unit: "rows"},
-		"SimpleQuery":  {Family: "classic", Unit: "queries"},
-		"SuiteMany":    {Family: "suite", Unit: "queries"},
-	} {
-		got, ok := workloadInfo(name)
-		if want.Rank = got.Rank; !ok || got != want {
-			t.Errorf("workloadInfo(%q) = %+v, %v; want %+v", name, got, ok, want)
-		}
-	}
-	classic, _ := workloadInfo("SimpleQuery")
-	suite, _ := workloadInfo("SuiteMany")
-	if classic.Rank >= suite.Rank {
-		t.Errorf("rank of SimpleQuery %d, of SuiteMany %d: want the classic suite first, as in the catalogue", classic.Rank, suite.Rank)
-	}
-	if _, ok := workloadInfo("NoSuchWorkload"); ok {
-		t.Error("an unknown workload was found")
 	}
 }

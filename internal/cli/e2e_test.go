@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -81,7 +82,7 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 	}
 	runs, cfg := readRuns(t, out)
 	for _, spec := range targets.All() {
-		if spec.DB != bench.SQLite || unavailable(spec, env) != "" {
+		if spec.DB != bench.SQLite || session.Unavailable(spec, env.session()) != "" {
 			continue
 		}
 		for _, w := range bench.Workloads() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 )
 
@@ -30,8 +31,8 @@ type estimate struct {
 // estimateCount and estimateWarmup are the run shape an estimate is for:
 // the defaults of sqlbench run.
 const (
-	estimateCount  = defaultCount
-	estimateWarmup = defaultWarmup
+	estimateCount  = session.DefaultCount
+	estimateWarmup = session.DefaultWarmup
 )
 
 // targetKeys are the keys of a result name that name its cell's target and

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // TestEstimateExtrapolatesToScale1: a per-operation workload keeps its
@@ -101,21 +102,20 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 	bulk, _ := bench.LookupWorkload("BulkInsert/shape=3x8/path=copy")
 	classic, _ := bench.LookupWorkload("SimpleQuery")
 	var out, errb bytes.Buffer
-	var o runOptions
-	if err := o.parse([]string{"--quick"}, fakeEnv(&out, &errb)); err != nil {
+	o, err := parseRun([]string{"--quick"}, fakeEnv(&out, &errb))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if o.scaleOf(bulk) != bulk.Smoke || bulk.Smoke >= quickScale || o.scaleOf(classic) != quickScale {
-		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.scaleOf(bulk), bulk.Smoke, o.scaleOf(classic), quickScale)
+	if o.ScaleOf(bulk) != bulk.Smoke || bulk.Smoke >= session.QuickScale || o.ScaleOf(classic) != session.QuickScale {
+		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.ScaleOf(bulk), bulk.Smoke, o.ScaleOf(classic), session.QuickScale)
 	}
-	if got, want := smokeScales(&o, []bench.Workload{classic, bulk, bulk}), fmt.Sprintf("BulkInsert=%g", bulk.Smoke); got != want {
+	if got, want := o.SmokeScales([]bench.Workload{classic, bulk, bulk}), fmt.Sprintf("BulkInsert=%g", bulk.Smoke); got != want {
 		t.Errorf("smoke-scales %q, want %q", got, want)
 	}
-	o = runOptions{}
-	if err := o.parse([]string{"--quick", "--scale", "0.05"}, fakeEnv(&out, &errb)); err != nil {
+	if o, err = parseRun([]string{"--quick", "--scale", "0.05"}, fakeEnv(&out, &errb)); err != nil {
 		t.Fatal(err)
 	}
-	if o.scaleOf(bulk) != 0.05 || smokeScales(&o, []bench.Workload{bulk}) != "" {
-		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %q; want 0.05 and none", o.scaleOf(bulk), smokeScales(&o, []bench.Workload{bulk}))
+	if o.ScaleOf(bulk) != 0.05 || o.SmokeScales([]bench.Workload{bulk}) != "" {
+		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %q; want 0.05 and none", o.ScaleOf(bulk), o.SmokeScales([]bench.Workload{bulk}))
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/targets"
-	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
 )
 
 // listCmd prints the catalogue: every target with its availability, and
@@ -37,7 +37,7 @@ func listCmd(args []string, env Env) error {
 	var why []string
 	for _, t := range targets.All() {
 		avail := "yes"
-		if reason := unavailable(t, env); reason != "" {
+		if reason := session.Unavailable(t, env.session()); reason != "" {
 			avail = "no (see below)"
 			why = append(why, t.Name+": "+reason)
 		}

@@ -27,12 +27,11 @@ type Session struct {
 	// Where returns where a cell's target connects: for SQLite a file of the
 	// cell's own, for a server the endpoint of the cell's transport.
 	Where func(c Cell) runner.Location
-	// Scale multiplies every workload's operation count; Warmup is the
-	// fraction of a run's operations run untimed before it.
-	Scale, Warmup float64
-	// ScaleOf, when set, gives each workload's scale instead of Scale (a
-	// smoke run, where some workloads have a smoke scale of their own).
+	// ScaleOf gives the scale each workload runs at: the factor on its
+	// operation count (nil: 1, the published size).
 	ScaleOf func(bench.Workload) float64
+	// Warmup is the fraction of a run's operations run untimed before it.
+	Warmup float64
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
 	// Timeout bounds one run of one cell, set-up included.
@@ -145,7 +144,7 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 // last slice, and nil after the others (the runner keeps their sums).
 func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
 	w := st.Cell.Workload
-	scale := s.Scale
+	scale := 1.0
 	if s.ScaleOf != nil {
 		scale = s.ScaleOf(w)
 	}

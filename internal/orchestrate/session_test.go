@@ -99,7 +99,7 @@ func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
 		Where: func(c Cell) runner.Location {
 			return runner.Location{DSN: strings.TrimRight(c.Target.Driver, "0123456789")}
 		},
-		Scale: 1, Warmup: 0.1, Timeout: 500 * time.Millisecond,
+		Warmup: 0.1, Timeout: 500 * time.Millisecond,
 		Result: func(r *benchfmt.Result) error { got = append(got, r); return nil },
 	}
 	t.Cleanup(s.Close)
@@ -281,7 +281,7 @@ func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {
 
 func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
 	s, got, _ := newSession(t)
-	s.Scale = 0.1 // FakeExec: 10 operations a run
+	s.ScaleOf = func(bench.Workload) float64 { return 0.1 } // FakeExec: 10 operations a run
 	w, _ := bench.LookupWorkload("FakeExec")
 	for _, slices := range []int{4, 30} { // 30 > 10: a slice times at least one operation
 		*got = nil
@@ -300,11 +300,10 @@ func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
 	}
 }
 
-// TestSessionRunsEachWorkloadAtItsOwnScale: with ScaleOf set, a run's size
-// and the scale its request carries come from it, not from Scale.
+// TestSessionRunsEachWorkloadAtItsOwnScale: a run's size and the scale its
+// request carries come from ScaleOf.
 func TestSessionRunsEachWorkloadAtItsOwnScale(t *testing.T) {
 	s, got, _ := newSession(t)
-	s.Scale = 0.1 // FakeExec: 10 operations a run at this scale
 	s.ScaleOf = func(w bench.Workload) float64 { return 0.03 }
 	w, _ := bench.LookupWorkload("FakeExec")
 	out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 2, 1))
@@ -322,7 +321,7 @@ func TestSessionRunsEachWorkloadAtItsOwnScale(t *testing.T) {
 // order, before the pass's first step and after the previous pass's last.
 func TestSessionCallsPassStartBeforeEachPass(t *testing.T) {
 	s, _, _ := newSession(t)
-	s.Scale = 0.1
+	s.ScaleOf = func(bench.Workload) float64 { return 0.1 }
 	w, _ := bench.LookupWorkload("FakeExec")
 	var log []string
 	s.PassStart = func(p int) { log = append(log, fmt.Sprintf("pass%d", p)) }

@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"context"
@@ -6,42 +6,62 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/pin"
-	"github.com/sqlbench/sqlbench/internal/redact"
-	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// dbSet is the databases of one run: SQLite files in the run's temp dir,
-// servers given by DSN, and throwaway servers started for the run.
+// dbSet is the databases of one session: SQLite files in the session's
+// temp dir, servers given by DSN, and throwaway servers started for it.
 type dbSet struct {
 	tmp  string
 	byDB map[bench.DB]*database
 }
 
-// database is one database of a run.
+// database is one database of a session.
 type database struct {
-	// ends are its endpoints by transport, in order of nets.
+	// ends are its endpoints by transport, in order of net.
 	ends map[string]bench.Endpoint
 	net  []string
-	// started is the throwaway server sqlbench started, if any.
+	// started is the throwaway server the session started, if any.
 	started *servers.Server
 	config  [][2]string
 }
 
+// checkDSNs reads and checks every user DSN of the plan before anything
+// is created: each parses, is on this machine (unless allowed) and
+// answers. Any problem is an InputError.
+func checkDSNs(p *Plan, allowRemote bool) (map[bench.DB]bench.Endpoint, error) {
+	given := map[bench.DB]bench.Endpoint{}
+	for db, s := range p.DSNs {
+		e, err := dsn.Parse(db, s)
+		if err == nil {
+			err = dsn.CheckLocal(db, e, allowRemote)
+		}
+		if err == nil {
+			err = dsn.Reach(db, e)
+		}
+		if err != nil {
+			return nil, InputError{err.Error()}
+		}
+		given[db] = e
+	}
+	return given, nil
+}
+
 // openDatabases readies every database of the plan: servers given by DSN
-// (already checked to be reachable) and a throwaway server for each server
-// database without a DSN. A server that
-// fails to start costs its targets, not the run. The returned set is never
-// nil, so that its servers can be stopped whatever happened.
-func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.DB]bench.Endpoint, placement pin.Plan, tmp string, env Env) (*dbSet, error) {
+// (already checked) and a throwaway server for each server database
+// without one. A server that fails to start costs its targets, not the
+// session. The returned set is never nil, so that its servers can be
+// stopped whatever happened.
+func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Plan, tmp string, log io.Writer) (*dbSet, error) {
 	set := &dbSet{tmp: tmp, byDB: map[bench.DB]*database{}}
-	for _, db := range p.dbs {
-		if !p.uses(db) {
+	for _, db := range p.DBs {
+		if !p.Uses(db) {
 			continue
 		}
 		if db == bench.SQLite {
@@ -63,13 +83,13 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 		if err != nil {
 			return set, err
 		}
-		fmt.Fprintf(env.Stderr, "starting a throwaway %s server (%s profile)...\n", db, o.profile)
-		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: o.profile, Log: io.Discard})
+		fmt.Fprintf(log, "starting a throwaway %s server (%s profile)...\n", db, cfg.Profile)
+		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: cfg.Profile, Log: io.Discard})
 		if err != nil {
 			if ctx.Err() != nil {
 				return set, ctx.Err()
 			}
-			for _, t := range slices.Clone(p.runnable) { // skip edits p.runnable
+			for _, t := range slices.Clone(p.Runnable) { // skip edits p.Runnable
 				if t.DB == db {
 					p.skip(t.Name, fmt.Sprintf("the %s server did not start: %v", db, err), true)
 				}
@@ -81,7 +101,7 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 		if err := pin.Process(srv.PID, placement.Server); err != nil {
 			return set, err
 		}
-		for _, n := range strings.Split(o.nets, ",") {
+		for _, n := range cfg.Nets {
 			e, err := srv.Endpoint(n)
 			if err != nil {
 				return set, err
@@ -90,19 +110,9 @@ func openDatabases(ctx context.Context, p *plan, o *runOptions, given map[bench.
 			d.net = append(d.net, n)
 		}
 		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))})
-		fmt.Fprintf(env.Stderr, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
+		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
 	return set, nil
-}
-
-// uses reports whether any runnable target speaks db.
-func (p *plan) uses(db bench.DB) bool {
-	for _, t := range p.runnable {
-		if t.DB == db {
-			return true
-		}
-	}
-	return false
 }
 
 // nets returns the transports of db's endpoints ("" for SQLite).
@@ -162,27 +172,14 @@ func (s *dbSet) secrets() []string {
 	return out
 }
 
-// stop stops the servers this run started.
-func (s *dbSet) stop(env Env) {
+// stop stops the servers this session started.
+func (s *dbSet) stop(log io.Writer) {
 	for db, d := range s.byDB {
 		if d.started == nil {
 			continue
 		}
 		if err := d.started.Stop(); err != nil {
-			fmt.Fprintf(env.Stderr, "sqlbench: stop the %s server: %v\n", db, err)
+			fmt.Fprintf(log, "sqlbench: stop the %s server: %v\n", db, err)
 		}
 	}
-}
-
-// redactingWriter replaces secrets in everything written through it.
-type redactingWriter struct {
-	w       io.Writer
-	secrets []string
-}
-
-func (r redactingWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(r.w, redact.String(string(b), r.secrets...)); err != nil {
-		return 0, err
-	}
-	return len(b), nil
 }

@@ -1,17 +1,16 @@
-package cli
+package session
 
 import (
-	"runtime/debug"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// unavailable returns why target t cannot run on this machine, or "" when
+// Unavailable returns why target t cannot run on this machine, or "" when
 // it can. It checks what can be known without building: whether the driver
 // can be obtained at all, the Go toolchain, a C compiler for cgo drivers,
 // a JDK and Maven for JDBC targets, and helper programs.
-func unavailable(t targets.Spec, env Env) string {
+func Unavailable(t targets.Spec, env Env) string {
 	if t.Unobtainable != "" {
 		return t.Unobtainable
 	}
@@ -47,13 +46,4 @@ func unavailable(t targets.Spec, env Env) string {
 		}
 	}
 	return ""
-}
-
-// Version returns sqlbench's version: the module version it was built as,
-// or "devel".
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

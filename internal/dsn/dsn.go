@@ -1,4 +1,8 @@
-package cli
+// Package dsn reads a user's server DSN into the driver-neutral
+// bench.Endpoint, with each database's own driver parser, and checks it
+// before a run: on this machine (unless allowed) and reachable. No error it
+// returns carries a password.
+package dsn
 
 import (
 	"fmt"
@@ -14,8 +18,9 @@ import (
 	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
-// dsnEnv names the environment variable that gives a database's DSN.
-func dsnEnv(db bench.DB) string {
+// EnvVar names the environment variable that gives a database's DSN, or ""
+// for a database that takes none.
+func EnvVar(db bench.DB) string {
 	switch db {
 	case bench.MariaDB:
 		return "SQLBENCH_MYSQL_DSN"
@@ -25,31 +30,10 @@ func dsnEnv(db bench.DB) string {
 	return ""
 }
 
-// parseDSNFlags reads --dsn values ("mariadb=DSN", "postgres=DSN"; mysql is
-// accepted for mariadb) into a map by database.
-func parseDSNFlags(vals []string) (map[bench.DB]string, error) {
-	out := map[bench.DB]string{}
-	for _, v := range vals {
-		name, dsn, ok := strings.Cut(v, "=")
-		if !ok || dsn == "" {
-			return nil, usagef("--dsn: want DATABASE=DSN, e.g. --dsn postgres=postgres://user:pw@127.0.0.1/db")
-		}
-		if name == "mysql" {
-			name = string(bench.MariaDB)
-		}
-		db, err := bench.ParseDB(name)
-		if err != nil || !db.Server() {
-			return nil, usagef("--dsn: %q is not a server database (valid: mariadb, postgres)", name)
-		}
-		out[db] = dsn
-	}
-	return out, nil
-}
-
-// parseEndpoint reads a user's DSN for db with the driver's own parser:
+// Parse reads a user's DSN for db with the driver's own parser:
 // go-sql-driver/mysql for MariaDB/MySQL, pgx's pgconn for PostgreSQL (which
-// also takes URLs and key=value strings). Errors never carry the password.
-func parseEndpoint(db bench.DB, dsn string) (bench.Endpoint, error) {
+// also takes URLs and key=value strings).
+func Parse(db bench.DB, dsn string) (bench.Endpoint, error) {
 	var e bench.Endpoint
 	switch db {
 	case bench.MariaDB:
@@ -85,9 +69,9 @@ func parseEndpoint(db bench.DB, dsn string) (bench.Endpoint, error) {
 	return e, nil
 }
 
-// checkLoopback refuses endpoints off this machine unless allowed: load
-// stays on loopback by default.
-func checkLoopback(db bench.DB, e bench.Endpoint, allowRemote bool) error {
+// CheckLocal refuses an endpoint off this machine unless allowRemote: load
+// stays on loopback addresses and unix sockets by default.
+func CheckLocal(db bench.DB, e bench.Endpoint, allowRemote bool) error {
 	if e.Net == "unix" || allowRemote {
 		return nil
 	}
@@ -104,19 +88,15 @@ func checkLoopback(db bench.DB, e bench.Endpoint, allowRemote bool) error {
 	return fmt.Errorf("the %s server %s is not on this machine: sqlbench sends load only to loopback addresses and unix sockets unless --allow-remote is given", db, host)
 }
 
-// reach checks that something listens at e, so that an unreachable server
+// Reach checks that something listens at e, so that an unreachable server
 // is one clear error before any benchmark, not a failure in every cell.
-func reach(db bench.DB, e bench.Endpoint) error {
+func Reach(db bench.DB, e bench.Endpoint) error {
 	c, err := net.DialTimeout(e.Net, e.Addr, 3*time.Second)
 	if err != nil {
-		return fmt.Errorf("cannot reach the %s server at %s: %v", db, e.Addr, unwrapNetErr(err))
+		if oe, ok := err.(*net.OpError); ok && oe.Err != nil {
+			err = oe.Err
+		}
+		return fmt.Errorf("cannot reach the %s server at %s: %v", db, e.Addr, err)
 	}
 	return c.Close()
-}
-
-func unwrapNetErr(err error) error {
-	if oe, ok := err.(*net.OpError); ok && oe.Err != nil {
-		return oe.Err
-	}
-	return err
 }

@@ -1,35 +1,28 @@
-package cli
+package session
 
 import (
-	"bytes"
 	"fmt"
-	"os/exec"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 )
 
 // TestPlannedCellsGolden pins the cells a representative run plans: every
 // database, every workload, every target this machine could build, both
-// transports. A change to planning that changes what runs shows here.
+// transports. A change to planning that changes what runs shows here; the
+// golden file was written by the planner before it moved out of the
+// command line, and the moved one plans the same cells.
 func TestPlannedCellsGolden(t *testing.T) {
-	var out, errb bytes.Buffer
-	env := fakeEnv(&out, &errb)
-	env.LookPath = func(name string) (string, error) {
-		switch name {
-		case "go", "gcc", "java", "mvn":
-			return "/usr/bin/" + name, nil
-		}
-		return "", exec.ErrNotFound
-	}
-	o := runOptions{dbs: "sqlite,mariadb,postgres", workloads: "all", scale: 0.2}
-	p, err := makePlan(&o, env)
+	cfg := Config{DBs: []bench.DB{bench.SQLite, bench.MariaDB, bench.Postgres}, Workloads: []string{"all"}, Scale: 0.2}
+	p, err := NewPlan(&cfg, fakeEnv(io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var places []orchestrate.Placement
-	for _, tg := range p.runnable {
+	for _, tg := range p.Runnable {
 		nets := []string{""}
 		if tg.DB.Server() {
 			nets = []string{"tcp", "unix"}
@@ -41,7 +34,7 @@ func TestPlannedCellsGolden(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	for _, st := range orchestrate.Schedule(p.workloads, places, 1, 1) {
+	for _, st := range orchestrate.Schedule(p.Workloads, places, 1, 1) {
 		fmt.Fprintln(&b, st.Cell.Name())
 	}
 	golden(t, "planned-cells.golden", []byte(b.String()))

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/report"
+)
+
+// printOutcome prints what a session did: the tables of its results, the
+// failed cells, the CPU steal and the machine's drift during it, and where
+// its results and reports are.
+func printOutcome(w io.Writer, out *session.Outcome) error {
+	fmt.Fprintln(w)
+	if err := report.Text(w, report.Summarize(out.Done), out.Failed); err != nil {
+		return err
+	}
+	if out.StealKnown {
+		fmt.Fprintf(w, "\ncpu steal during the run: %.0f%% of CPU time went to other guests of the hypervisor", 100*out.Steal)
+		if out.Steal > 0.05 {
+			fmt.Fprint(w, " (expect wide intervals; compare ratios within one run)")
+		}
+		fmt.Fprintln(w)
+	}
+	if f := out.Drift; f != nil {
+		where := "wherever the scheduler put it"
+		if out.DriftPinned {
+			where = "on the runner's CPUs"
+		}
+		fmt.Fprintf(w, "machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run\n",
+			f.Passes, where, 100*f.PassCV, 100*f.RunCV)
+	}
+	fmt.Fprintf(w, "\nresults: %s (%d runs)\n", out.Results, out.Runs)
+	if len(out.Reports) > 0 {
+		fmt.Fprintf(w, "reports: %s\n", strings.Join(out.Reports, ", "))
+	}
+	return nil
+}

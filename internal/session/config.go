@@ -1,0 +1,135 @@
+// Package session runs one benchmark session from a Config: it resolves the
+// targets and workloads (NewPlan), readies the databases (SQLite files, the
+// user's servers, throwaway servers), builds the runners, writes the
+// results file's header, runs the interleaved schedule and returns what it
+// did (Outcome). Front ends — the command line's run, a reproduce command —
+// turn their input into a Config and print the Outcome; none repeats a step.
+package session
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/servers"
+)
+
+// Defaults of a session. The default scale keeps the default run near a
+// minute and a half on a 2-core machine (one round of the classic suite on
+// the six SQLite targets takes about 64 s at scale 1 there); scale 1 runs
+// the published sizes. Twenty slices average each run over twenty moments
+// of the session, which the machine's own drift needs (README, "How much
+// noise is left"); a smoke run keeps five, for speed.
+const (
+	DefaultCount   = 5
+	DefaultScale   = 0.2
+	DefaultWarmup  = 0.1
+	DefaultSlices  = 20
+	DefaultPin     = pin.Same
+	DefaultTimeout = 5 * time.Minute
+	QuickScale     = 0.01
+	QuickCount     = 5
+	QuickSlices    = 5
+)
+
+// DefaultWorkloads is what a session runs when Config.Workloads is empty:
+// the classic suite, about a minute on SQLite at the default scale.
+const DefaultWorkloads = "classic"
+
+// Config is everything a session needs to know, already parsed: what to
+// run, where, and how. The zero values of the slices mean "the default".
+type Config struct {
+	// DBs are the databases to benchmark (default: SQLite).
+	DBs []bench.DB
+	// Targets names the targets to run; empty means every target of DBs.
+	// Naming them makes a target that cannot run count against the
+	// outcome (Outcome.Partial).
+	Targets []string
+	// Workloads names families, workload names (all their variants), IDs
+	// or "all"; empty means DefaultWorkloads.
+	Workloads []string
+	// Count is the number of timed runs per cell; Slices the parts each run
+	// is made of, spread over the session.
+	Count, Slices int
+	// Scale multiplies every workload's operation count; Warmup is the
+	// fraction of a run's operations run untimed before it.
+	Scale, Warmup float64
+	// Smoke runs the workloads that have a smoke scale of their own
+	// (bench.Workload.Smoke) at it, instead of Scale.
+	Smoke bool
+	// Timeout bounds one run of one cell.
+	Timeout time.Duration
+	// Out is the results file.
+	Out string
+	// Cache is where built runners are kept.
+	Cache string
+	// DSNs are the user's servers by database; a server database without
+	// one is read from its environment variable (dsn.EnvVar), else a
+	// throwaway server is started.
+	DSNs map[bench.DB]string
+	// AllowRemote permits a DSN whose server is not on this machine.
+	AllowRemote bool
+	// Nets are the transports to the servers the session starts.
+	Nets []string
+	// Profile configures the servers the session starts.
+	Profile servers.Profile
+	// Pin is the CPU placement of server and runner.
+	Pin pin.Mode
+	// SQLite holds the SQLite session settings.
+	SQLite bench.SQLiteSettings
+	// Command is the command line that asked for the session, recorded
+	// (passwords redacted) in the results file.
+	Command []string
+}
+
+// Env is what a session reads from and writes to its surroundings, so
+// that tests can set it.
+type Env struct {
+	// Getenv reads an environment variable.
+	Getenv func(string) string
+	// LookPath finds a program on PATH.
+	LookPath func(string) (string, error)
+	// Dir is the working directory: where the runner sources are looked
+	// for.
+	Dir string
+	// Log receives progress and notes; LogTTY is set when it is a
+	// terminal (a progress bar instead of lines).
+	Log    io.Writer
+	LogTTY bool
+}
+
+// ScaleOf returns the scale workload w runs at: its smoke scale in a smoke
+// session, else Scale.
+func (c *Config) ScaleOf(w bench.Workload) float64 {
+	if c.Smoke {
+		return w.QuickScale(c.Scale)
+	}
+	return c.Scale
+}
+
+// SmokeScales lists, for the results file, the workloads of ws that run at
+// a scale other than Scale ("BulkInsert=0.0001 SuiteSimpleInsert=0.001"),
+// by name, in catalogue order.
+func (c *Config) SmokeScales(ws []bench.Workload) string {
+	var parts []string
+	for _, w := range ws {
+		part := fmt.Sprintf("%s=%g", w.Name, c.ScaleOf(w))
+		if c.ScaleOf(w) != c.Scale && !slices.Contains(parts, part) {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// InputError is bad input found by the session (an unknown name, a DSN
+// that does not parse or reach, an unwritable results path): the front end
+// reports it as such, not as a failure of the machine.
+type InputError struct{ Msg string }
+
+func (e InputError) Error() string { return e.Msg }
+
+func inputf(format string, args ...any) error { return InputError{fmt.Sprintf(format, args...)} }

@@ -1,0 +1,49 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/redact"
+)
+
+// writeHeader writes the results file's configuration lines: the machine,
+// what each runner reported of its drivers (info), the SQLite session
+// settings, the servers, the CPU placement and the session's own settings.
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan) error {
+	for _, f := range envinfo.Collect(ctx) {
+		w.SetConfig(f.Key, f.Value)
+	}
+	for _, line := range info {
+		if k, v, ok := strings.Cut(line, ": "); ok {
+			w.SetConfig(k, v)
+		}
+	}
+	if p.Uses(bench.SQLite) {
+		for _, q := range cfg.SQLite.Setup() {
+			k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
+			w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
+		}
+	}
+	for _, kv := range dbs.config() {
+		w.SetConfig(kv[0], kv[1])
+	}
+	w.SetConfig("pin", placement.String())
+	w.SetConfig("sqlbench", Version())
+	w.SetConfig("sqlbench-command", strings.Join(redact.Args(cfg.Command), " "))
+	w.SetConfig("count", fmt.Sprint(cfg.Count))
+	w.SetConfig("slices", fmt.Sprint(cfg.Slices))
+	w.SetConfig("scale", fmt.Sprint(cfg.Scale))
+	if own := cfg.SmokeScales(p.Workloads); own != "" {
+		w.SetConfig("smoke-scales", own)
+	}
+	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
+	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
+	return w.WriteUnits()
+}

@@ -1,0 +1,240 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/drift"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/progress"
+	"github.com/sqlbench/sqlbench/internal/redact"
+	"github.com/sqlbench/sqlbench/report"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// ErrNoTarget is returned when no target of the plan could run here (the
+// reasons are in Outcome.Skipped and were logged).
+var ErrNoTarget = errors.New("no target can run (see the reasons above)")
+
+// Outcome is what a session did.
+type Outcome struct {
+	// Plan is the plan the session ran, with every target skipped on the
+	// way and why.
+	Plan *Plan
+	// Results is the results file; Runs the results written to it, also
+	// kept in Done.
+	Results string
+	Runs    int
+	Done    []*benchfmt.Result
+	// Failed lists the cells that failed, in the order they failed, with
+	// the reason (passwords redacted).
+	Failed []report.Failure
+	// Steal is the share of CPU time the hypervisor gave other guests
+	// during the session; StealKnown is set when it could be read.
+	Steal      float64
+	StealKnown bool
+	// Drift is the machine's own drift over the session's passes (nil when
+	// it could not be measured); DriftPinned is set when the probe ran on
+	// the runner's CPUs.
+	Drift       *drift.Floor
+	DriftPinned bool
+	// Reports are the Markdown and HTML reports written beside Results.
+	Reports []string
+	// Scheduled is set once the schedule started: from then on the
+	// Outcome has results (or failures) to show, even if ctx was
+	// cancelled.
+	Scheduled bool
+}
+
+// Partial reports whether something planned did not run: a cell failed,
+// a named target was skipped, or a target could not be set up.
+func (o *Outcome) Partial() bool {
+	return len(o.Failed) > 0 || o.Plan != nil && (o.Plan.FailedSetup || o.Plan.Explicit && len(o.Plan.Skipped) > 0)
+}
+
+// Run runs the session cfg describes and returns what it did. Problems
+// with the input are InputErrors; a cancelled ctx ends the session early,
+// keeping every finished result in the results file. The Outcome is valid
+// (as far as the session got) whatever the error.
+func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
+	out := &Outcome{}
+	p, err := NewPlan(&cfg, env)
+	if err != nil {
+		return out, err
+	}
+	out.Plan = p
+	if len(p.Later) > 0 {
+		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
+	}
+	given, err := checkDSNs(p, cfg.AllowRemote)
+	if err != nil {
+		return out, err
+	}
+	// The results file comes next: an unwritable path fails before any
+	// server starts or benchmark runs.
+	w, err := benchfile.Create(cfg.Out)
+	if err != nil {
+		return out, InputError{err.Error()}
+	}
+	defer w.Close()
+	out.Results = w.Name()
+	tmp, err := os.MkdirTemp("", "sqlbench-")
+	if err != nil {
+		return out, fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
+
+	placement := pin.Local(cfg.Pin)
+	dbs, err := openDatabases(ctx, p, &cfg, given, placement, tmp, env.Log)
+	defer dbs.stop(env.Log)
+	if err != nil {
+		return out, err
+	}
+	// From here on every line logged is scrubbed of server passwords.
+	secrets := dbs.secrets()
+	env.Log = redact.Writer(env.Log, secrets)
+
+	bins := buildRunners(ctx, &cfg, p, env.Dir, env.Log)
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	sess := newSession(&cfg, dbs, bins, placement)
+	defer sess.Close()
+	info, err := prepareTargets(ctx, sess, p, dbs, env)
+	if err != nil {
+		return out, err
+	}
+	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement); err != nil {
+		return out, err
+	}
+	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, placement, out, env)
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	for i := range out.Failed {
+		out.Failed[i].Reason = redact.String(out.Failed[i].Reason, secrets...)
+	}
+	if len(out.Done) > 0 {
+		r := report.New(out.Done, out.Failed, WorkloadInfo)
+		r.Sources = []string{filepath.Base(w.Name())}
+		written, err := report.WriteFiles(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
+		out.Reports = written
+		if err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return out, runErr
+}
+
+// newSession returns the orchestrator of cfg's session: runners started
+// from bins and pinned, cells connected to dbs.
+func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin.Plan) *orchestrate.Session {
+	return &orchestrate.Session{
+		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
+			cmd := bins[group]
+			proc, err := launcher.Start(cmd[0], cmd[1:]...)
+			if err == nil {
+				err = pin.Process(proc.Pid(), placement.Runner)
+			}
+			return proc, err
+		},
+		Where: func(c orchestrate.Cell) runner.Location {
+			return dbs.location(c.Target, c.Net, c.FileName())
+		},
+		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
+	}
+}
+
+// prepareTargets drops the targets that cannot reach their database over
+// any transport of the session, asks every runner for its configuration
+// lines (dropping the targets whose runner cannot answer), and logs every
+// skip. It returns the configuration lines.
+func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs *dbSet, env Env) ([]string, error) {
+	for _, t := range slices.Clone(p.Runnable) {
+		if len(dbs.netsFor(t)) == 0 {
+			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
+		}
+	}
+	info, skipped := sess.Info(ctx, p.Runnable, func(t targets.Spec) runner.Location {
+		return dbs.location(t, dbs.netsFor(t)[0], t.Name+"-info")
+	})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for name, err := range skipped {
+		p.skip(name, "cannot open: "+err.Error(), true)
+	}
+	for _, n := range p.SkippedNames() {
+		fmt.Fprintf(env.Log, "skipped %s: %s\n", n, oneLine(p.Skipped[n]))
+	}
+	if len(p.Runnable) == 0 {
+		return nil, ErrNoTarget
+	}
+	return info, nil
+}
+
+// runSchedule runs every cell of the plan, interleaved, writing each
+// result as it finishes, and records in out what happened.
+func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, placement pin.Plan, out *Outcome, env Env) error {
+	var places []orchestrate.Placement
+	for _, t := range p.Runnable {
+		for _, n := range dbs.netsFor(t) {
+			places = append(places, orchestrate.Placement{Target: t, Net: n})
+		}
+	}
+	steps := orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices)
+	out.Scheduled = true
+	disp := progress.New(env.Log, len(steps), cfg.Count, env.LogTTY)
+	sess.Result = func(r *benchfmt.Result) error {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+		out.Done = append(out.Done, r)
+		return nil
+	}
+	sess.Progress = disp.Event
+	machine := &drift.Recorder{Probe: drift.Probe{CPUs: placement.Runner}, Count: cfg.Count}
+	sess.PassStart = machine.Pass
+	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
+	done, err := sess.Run(ctx, steps)
+	disp.Finish()
+	sess.Close()
+	out.Runs = done.Runs
+	for _, name := range done.Order {
+		out.Failed = append(out.Failed, report.Failure{Name: name, Reason: oneLine(done.Failed[name].Error())})
+	}
+	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
+		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
+	}
+	if f, e := machine.Floor(); e == nil {
+		out.Drift, out.DriftPinned = &f, len(placement.Runner) > 0
+	}
+	return err
+}
+
+// WorkloadInfo tells a report the family, unit and catalogue rank of the
+// workloads registered in this binary, by benchmark name (keyed siblings
+// share them).
+func WorkloadInfo(name string) (report.WorkloadInfo, bool) {
+	for i, w := range bench.Workloads() {
+		if w.Name == name {
+			return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread, Rank: i}, true
+		}
+	}
+	return report.WorkloadInfo{}, false
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
