@@ -140,9 +140,15 @@ func Scalings(sweeps []*Sweep) []Scaling {
 func groupBy[T any](xs []T, key func(T) string) []string {
 	var out []string
 	for _, x := range xs {
-		if k := key(x); !slices.Contains(out, k) {
-			out = append(out, k)
-		}
+		out = appendNew(out, key(x))
 	}
 	return out
+}
+
+// appendNew appends x to xs unless xs holds it already.
+func appendNew[T comparable](xs []T, x T) []T {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
 }

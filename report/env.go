@@ -53,9 +53,7 @@ func groupEnv(cells []*Cell) []EnvGroup {
 			if !seen {
 				keys = append(keys, kv.Key)
 			}
-			if !slices.Contains(vs, kv.Value) {
-				values[kv.Key] = append(vs, kv.Value)
-			}
+			values[kv.Key] = appendNew(vs, kv.Value)
 		}
 	}
 	titles := envGroupTitles()

@@ -143,12 +143,7 @@ func (r *Report) Tables() []*Table {
 		return t
 	}
 	add := func(t *Table, row, col string) {
-		if !slices.Contains(t.Rows, row) {
-			t.Rows = append(t.Rows, row)
-		}
-		if !slices.Contains(t.Cols, col) {
-			t.Cols = append(t.Cols, col)
-		}
+		t.Rows, t.Cols = appendNew(t.Rows, row), appendNew(t.Cols, col)
 	}
 	familyOf := map[string]string{}
 	rank := map[string]int{}

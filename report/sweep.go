@@ -121,9 +121,7 @@ func sweepsOver(workload, db, key string, cells []*Cell) []*Sweep {
 			i = len(s.Lines) - 1
 		}
 		s.Lines[i].Points = append(s.Lines[i].Points, SweepPoint{X: x, Cell: c})
-		if !slices.Contains(s.Xs, x) {
-			s.Xs = append(s.Xs, x)
-		}
+		s.Xs = appendNew(s.Xs, x)
 	}
 	return slices.DeleteFunc(out, func(s *Sweep) bool {
 		s.Lines = slices.DeleteFunc(s.Lines, func(l SweepLine) bool { return len(l.Points) < 2 })

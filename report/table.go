@@ -80,12 +80,7 @@ func splitByDB(sums []Summary, failed []Failure) ([]string, map[string]*grid) {
 		return g
 	}
 	add := func(g *grid, row, col string) {
-		if !slices.Contains(g.rows, row) {
-			g.rows = append(g.rows, row)
-		}
-		if !slices.Contains(g.cols, col) {
-			g.cols = append(g.cols, col)
-		}
+		g.rows, g.cols = appendNew(g.rows, row), appendNew(g.cols, col)
 	}
 	for _, s := range sums {
 		g := get(s.Keys["db"])

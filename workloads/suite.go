@@ -112,6 +112,17 @@ func suiteCreate(e bench.Env) error {
 	return suiteDDL(e, suiteSchema(e.Dialect))
 }
 
+// suiteSetup returns the Setup of a workload that reads the suite's tables:
+// it creates them, then fills them with fill.
+func suiteSetup(fill func(e bench.Env) error) func(bench.Env) error {
+	return func(e bench.Env) error {
+		if err := suiteCreate(e); err != nil {
+			return err
+		}
+		return fill(e)
+	}
+}
+
 // suiteNoSetup is the Setup of workloads whose Begin creates the tables.
 func suiteNoSetup(bench.Env) error { return nil }
 

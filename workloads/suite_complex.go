@@ -29,12 +29,9 @@ func suiteComplex() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteJoinQuery(d) + "` reading 200 users (times --scale) × 100 articles × 20 comments in one query, every row checked"
 			},
-			Setup: func(e bench.Env) error {
-				if err := suiteCreate(e); err != nil {
-					return err
-				}
+			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillComplex(e, e.Scaled(suiteComplexUsers))
-			},
+			}),
 			Teardown: suiteDrop,
 			Begin: func(e bench.Env) (bench.Run, error) {
 				c, q := e.Conn, suiteJoinQuery(e.Dialect)

@@ -28,12 +28,9 @@ func suiteConcurrent() []bench.Workload {
 				return strconv.Itoa(conns) + " clients, each on its own connection, at once run `" + suiteUsersQuery(d) +
 					"` reading all 1,000,000 users (times --scale), every row checked; one operation is one round"
 			},
-			Setup: func(e bench.Env) error {
-				if err := suiteCreate(e); err != nil {
-					return err
-				}
+			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), suiteEmailCol, suiteEmailWidth)
-			},
+			}),
 			Teardown: suiteDrop,
 			Begin: func(e bench.Env) (bench.Run, error) {
 				return suiteConcurrentRun(e, conns)

@@ -39,12 +39,9 @@ func suiteLarge() []bench.Workload {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) + " users (times --scale) with " +
 						strconv.Itoa(size) + "-byte emails in one query, every row checked"
 				},
-				Setup: func(e bench.Env) error {
-					if err := suiteCreate(e); err != nil {
-						return err
-					}
+				Setup: suiteSetup(func(e bench.Env) error {
 					return suiteFillUsers(e, e.Scaled(rows), suiteLargeCol, size)
-				},
+				}),
 				Teardown: suiteDrop,
 				Begin:    suiteReadUsers(rows, suiteLargeCol, size, false),
 			})

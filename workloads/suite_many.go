@@ -16,12 +16,9 @@ func suiteMany() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteUsersQuery(d) + "` reading all " + strconv.Itoa(n) + " users, unprepared, every row checked"
 			},
-			Setup: func(e bench.Env) error {
-				if err := suiteCreate(e); err != nil {
-					return err
-				}
+			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, n, suiteEmailCol, suiteEmailWidth)
-			},
+			}),
 			Teardown: suiteDrop,
 			Begin:    suiteReadUsers(n, suiteEmailCol, suiteEmailWidth, true),
 		})

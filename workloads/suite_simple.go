@@ -27,12 +27,9 @@ func suiteSimple() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteUsersQuery(d) + "` reading all 1,000,000 users (times --scale) in one query, every row checked"
 			},
-			Setup: func(e bench.Env) error {
-				if err := suiteCreate(e); err != nil {
-					return err
-				}
+			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, e.Scaled(suiteSimpleUsers), suiteEmailCol, suiteEmailWidth)
-			},
+			}),
 			Teardown: suiteDrop,
 			Begin:    suiteReadUsers(suiteSimpleUsers, suiteEmailCol, suiteEmailWidth, false),
 		},

@@ -16,10 +16,10 @@ import (
 // JDBCDir is the JDBC runner's Maven module, relative to the source root.
 const JDBCDir = "jdbc"
 
-// JVMFlags are the flags every JDBC runner process starts with: a fixed,
+// jvmFlags returns the flags every JDBC runner process starts with: a fixed,
 // pre-touched heap, so that heap growth and first-touch page faults do not
 // land in timed runs. The runner records them in the results file.
-var JVMFlags = []string{"-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"}
+func jvmFlags() []string { return []string{"-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"} }
 
 // JarBuilder builds the JDBC runner (one shaded jar for every JDBC target)
 // with Maven and caches it beside the Go runners. A jar is reused while the
@@ -101,7 +101,7 @@ const SmokeJITWarmup = "-Dsqlbench.jit.maxMillis=1000"
 // Command returns the command line that starts a JDBC runner from jar,
 // with any extra JVM options (system properties) before -jar.
 func (b *JarBuilder) Command(jar string, opts ...string) []string {
-	cmd := append(append([]string{b.java()}, JVMFlags...), opts...)
+	cmd := append(append([]string{b.java()}, jvmFlags()...), opts...)
 	return append(cmd, "-jar", jar)
 }
 

@@ -90,7 +90,7 @@ func TestJarBuildCachesAndServes(t *testing.T) {
 func TestJarCommandPutsOptionsBeforeTheJar(t *testing.T) {
 	b := &JarBuilder{Java: "/opt/jdk/bin/java"}
 	got := strings.Join(b.Command("/c/r.jar", SmokeJITWarmup), " ")
-	want := "/opt/jdk/bin/java " + strings.Join(JVMFlags, " ") + " -Dsqlbench.jit.maxMillis=1000 -jar /c/r.jar"
+	want := "/opt/jdk/bin/java " + strings.Join(jvmFlags(), " ") + " -Dsqlbench.jit.maxMillis=1000 -jar /c/r.jar"
 	if got != want {
 		t.Errorf("Command = %q, want %q", got, want)
 	}

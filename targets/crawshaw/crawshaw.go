@@ -3,35 +3,13 @@
 package crawshaw
 
 import (
-	"context"
-
 	"crawshaw.io/sqlite"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets/internal/native"
 )
 
 func init() {
-	bench.RegisterOpener("crawshaw", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		c, err := sqlite.OpenConn(cfg.DSN, sqlite.SQLITE_OPEN_READWRITE|sqlite.SQLITE_OPEN_CREATE|sqlite.SQLITE_OPEN_NOMUTEX)
-		if err != nil {
-			return nil, err
-		}
-		return native.NewConn(driver{c}), nil
-	})
+	native.RegisterStep("crawshaw", func(dsn string) (*sqlite.Conn, error) {
+		return sqlite.OpenConn(dsn, sqlite.SQLITE_OPEN_READWRITE|sqlite.SQLITE_OPEN_CREATE|sqlite.SQLITE_OPEN_NOMUTEX)
+	}, sqlite.SQLITE_NULL)
 }
-
-type driver struct{ c *sqlite.Conn }
-
-// Compile uses PrepareTransient: Conn.Prepare would cache the statement.
-func (d driver) Compile(query string) (native.Stmt, error) {
-	s, _, err := d.c.PrepareTransient(query)
-	if err != nil {
-		return nil, err
-	}
-	return native.StepAdapter[*sqlite.Stmt]{S: s, IsNull: isNull}, nil
-}
-
-func (d driver) Close() error { return d.c.Close() }
-
-func isNull(s *sqlite.Stmt, col int) bool { return s.ColumnType(col) == sqlite.SQLITE_NULL }

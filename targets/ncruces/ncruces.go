@@ -63,12 +63,8 @@ func (s stmt) Step() (bool, error) {
 	return false, s.s.Err()
 }
 
-func (s stmt) Reset() error {
-	if err := s.s.Reset(); err != nil {
-		return err
-	}
-	return s.s.ClearBindings()
-}
+func (s stmt) Reset() error         { return s.s.Reset() }
+func (s stmt) ClearBindings() error { return s.s.ClearBindings() }
 
 func (s stmt) BindInt64(p int, v int64) error   { return s.s.BindInt64(p, v) }
 func (s stmt) BindFloat(p int, v float64) error { return s.s.BindFloat(p, v) }

@@ -3,8 +3,8 @@ package ncruces_test
 import (
 	"testing"
 
-	_ "github.com/sqlbench/sqlbench/targets/ncruces"
 	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	_ "github.com/sqlbench/sqlbench/targets/ncruces"
 )
 
 func TestWorkloads(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package native adapts the statement-and-step APIs of native SQLite
-// libraries (crawshaw, zombiezen, ncruces) to bench.Conn. Each driver package
-// supplies a small Stmt adapter; this package turns it into the simple,
+// libraries (crawshaw, zombiezen, ncruces) to bench.Conn. A driver package
+// supplies a small Stmt adapter (crawshaw and zombiezen, whose APIs are the
+// same, share the one in RegisterStep); this package turns it into the simple,
 // prepared and single-row calls the workloads make, the same way for all of
 // them:
 //
@@ -27,8 +28,10 @@ type Stmt interface {
 	// Step advances to the next row; it reports false when the statement is
 	// done.
 	Step() (bool, error)
-	// Reset makes the statement ready to run again and clears its bindings.
+	// Reset makes the statement ready to run again; its bindings stay.
 	Reset() error
+	// ClearBindings sets every parameter to NULL.
+	ClearBindings() error
 	// Finalize releases the statement.
 	Finalize() error
 }
@@ -84,10 +87,18 @@ type stmt struct{ s Stmt }
 
 func (p *stmt) use(args []any, run func(Stmt) error) error {
 	err := bindRun(p.s, args, run)
-	if rerr := p.s.Reset(); err == nil {
+	if rerr := reset(p.s); err == nil {
 		err = rerr
 	}
 	return err
+}
+
+// reset makes s ready to run again and clears its bindings.
+func reset(s Stmt) error {
+	if err := s.Reset(); err != nil {
+		return err
+	}
+	return s.ClearBindings()
 }
 
 func (p *stmt) Exec(args ...any) error { return p.use(args, drain) }

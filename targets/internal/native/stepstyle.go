@@ -1,15 +1,31 @@
 package native
 
-import "github.com/sqlbench/sqlbench/bench"
+import (
+	"context"
 
-// StepStmt is the statement API of crawshaw.io/sqlite, which its fork
-// zombiezen.com/go/sqlite keeps method for method.
-type StepStmt interface {
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// StepConn is the connection API of crawshaw.io/sqlite, which its fork
+// zombiezen.com/go/sqlite keeps method for method; S is the library's
+// statement type.
+type StepConn[S any] interface {
+	// PrepareTransient compiles query into a statement that the connection
+	// does not cache (Prepare would cache it).
+	PrepareTransient(query string) (stmt S, trailingBytes int, err error)
+	Close() error
+}
+
+// StepStmt is the statement API of crawshaw.io/sqlite and
+// zombiezen.com/go/sqlite; T is the library's column type, the one type the
+// two spell differently.
+type StepStmt[T comparable] interface {
 	Step() (bool, error)
 	Reset() error
 	ClearBindings() error
 	Finalize() error
 	ColumnCount() int
+	ColumnType(col int) T
 	ColumnInt64(col int) int64
 	ColumnFloat(col int) float64
 	ColumnText(col int) string
@@ -22,68 +38,65 @@ type StepStmt interface {
 	BindNull(param int)
 }
 
-// StepAdapter turns a StepStmt into a Stmt. IsNull reports whether a column
-// of the current row is NULL: the one call whose types differ between the
-// two libraries.
-type StepAdapter[S StepStmt] struct {
-	S      S
-	IsNull func(s S, col int) bool
+// RegisterStep registers target name over a step-style library: open opens
+// a connection on the target's DSN, and null is the library's column type
+// of NULL. Simple calls compile with PrepareTransient and step; prepared
+// statements are compiled once and reset per use (see the package comment).
+func RegisterStep[C StepConn[S], S StepStmt[T], T comparable](name string, open func(dsn string) (C, error), null T) {
+	bench.RegisterOpener(name, func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		c, err := open(cfg.DSN)
+		if err != nil {
+			return nil, err
+		}
+		return NewConn(stepDriver[C, S, T]{c: c, null: null}), nil
+	})
 }
 
-// Scan implements bench.Row.
-func (a StepAdapter[S]) Scan(dest ...any) error { return bench.ScanColumns(a, dest...) }
+type stepDriver[C StepConn[S], S StepStmt[T], T comparable] struct {
+	c    C
+	null T
+}
 
-// Bind implements Stmt.
-func (a StepAdapter[S]) Bind(args []any) error { return BindArgs(a, args) }
-
-// Step implements Stmt.
-func (a StepAdapter[S]) Step() (bool, error) { return a.S.Step() }
-
-// Finalize implements Stmt.
-func (a StepAdapter[S]) Finalize() error { return a.S.Finalize() }
-
-// Reset implements Stmt.
-func (a StepAdapter[S]) Reset() error {
-	if err := a.S.Reset(); err != nil {
-		return err
+func (d stepDriver[C, S, T]) Compile(query string) (Stmt, error) {
+	s, _, err := d.c.PrepareTransient(query)
+	if err != nil {
+		return nil, err
 	}
-	return a.S.ClearBindings()
+	return stepStmt[S, T]{s: s, null: d.null}, nil
 }
 
-// ColumnCount implements bench.Columns.
-func (a StepAdapter[S]) ColumnCount() int { return a.S.ColumnCount() }
+func (d stepDriver[C, S, T]) Close() error { return d.c.Close() }
 
-// ColumnNull implements bench.Columns.
-func (a StepAdapter[S]) ColumnNull(i int) bool { return a.IsNull(a.S, i) }
+// stepStmt turns a StepStmt into a Stmt.
+type stepStmt[S StepStmt[T], T comparable] struct {
+	s    S
+	null T
+}
 
-// ColumnInt64 implements bench.Columns.
-func (a StepAdapter[S]) ColumnInt64(i int) int64 { return a.S.ColumnInt64(i) }
+func (a stepStmt[S, T]) Scan(dest ...any) error { return bench.ScanColumns(a, dest...) }
+func (a stepStmt[S, T]) Bind(args []any) error  { return BindArgs(a, args) }
+func (a stepStmt[S, T]) Step() (bool, error)    { return a.s.Step() }
+func (a stepStmt[S, T]) Reset() error           { return a.s.Reset() }
+func (a stepStmt[S, T]) ClearBindings() error   { return a.s.ClearBindings() }
+func (a stepStmt[S, T]) Finalize() error        { return a.s.Finalize() }
 
-// ColumnFloat implements bench.Columns.
-func (a StepAdapter[S]) ColumnFloat(i int) float64 { return a.S.ColumnFloat(i) }
+func (a stepStmt[S, T]) ColumnCount() int          { return a.s.ColumnCount() }
+func (a stepStmt[S, T]) ColumnNull(i int) bool     { return a.s.ColumnType(i) == a.null }
+func (a stepStmt[S, T]) ColumnInt64(i int) int64   { return a.s.ColumnInt64(i) }
+func (a stepStmt[S, T]) ColumnFloat(i int) float64 { return a.s.ColumnFloat(i) }
+func (a stepStmt[S, T]) ColumnText(i int) string   { return a.s.ColumnText(i) }
 
-// ColumnText implements bench.Columns.
-func (a StepAdapter[S]) ColumnText(i int) string { return a.S.ColumnText(i) }
-
-// ColumnBytes implements bench.Columns.
-func (a StepAdapter[S]) ColumnBytes(i int, buf []byte) []byte {
-	n := a.S.ColumnLen(i)
+func (a stepStmt[S, T]) ColumnBytes(i int, buf []byte) []byte {
+	n := a.s.ColumnLen(i)
 	buf = append(buf[:0], make([]byte, n)...)
-	a.S.ColumnBytes(i, buf)
+	a.s.ColumnBytes(i, buf)
 	return buf
 }
 
-// BindInt64 implements Binder.
-func (a StepAdapter[S]) BindInt64(p int, v int64) error { a.S.BindInt64(p, v); return nil }
+// The libraries' bind calls report no error: a bad bind surfaces at Step.
 
-// BindFloat implements Binder.
-func (a StepAdapter[S]) BindFloat(p int, v float64) error { a.S.BindFloat(p, v); return nil }
-
-// BindText implements Binder.
-func (a StepAdapter[S]) BindText(p int, v string) error { a.S.BindText(p, v); return nil }
-
-// BindBytes implements Binder.
-func (a StepAdapter[S]) BindBytes(p int, v []byte) error { a.S.BindBytes(p, v); return nil }
-
-// BindNull implements Binder.
-func (a StepAdapter[S]) BindNull(p int) error { a.S.BindNull(p); return nil }
+func (a stepStmt[S, T]) BindInt64(p int, v int64) error   { a.s.BindInt64(p, v); return nil }
+func (a stepStmt[S, T]) BindFloat(p int, v float64) error { a.s.BindFloat(p, v); return nil }
+func (a stepStmt[S, T]) BindText(p int, v string) error   { a.s.BindText(p, v); return nil }
+func (a stepStmt[S, T]) BindBytes(p int, v []byte) error  { a.s.BindBytes(p, v); return nil }
+func (a stepStmt[S, T]) BindNull(p int) error             { a.s.BindNull(p); return nil }

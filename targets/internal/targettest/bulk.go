@@ -29,10 +29,7 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 				e := NewEnv(t, target, where)
 				const warm, n = 10, 100
 				e.Warm, e.N = warm, n
-				if err := w.Setup(e); err != nil {
-					t.Fatal(err)
-				}
-				defer w.Teardown(e)
+				setUp(t, w, e)
 				r, err := w.Begin(e)
 				if err != nil {
 					t.Fatal(err)
@@ -62,10 +59,7 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 		}
 		e := NewEnv(t, target, where)
 		e.N = 20
-		if err := w.Setup(e); err != nil {
-			t.Fatal(err)
-		}
-		defer w.Teardown(e)
+		setUp(t, w, e)
 		// The first Begin fills the table; then one row is made to count
 		// no more, and the next run of the same size must see it.
 		r, err := w.Begin(e)

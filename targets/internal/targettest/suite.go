@@ -24,10 +24,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 				t.Fatalf("workload %s not registered", c.workload)
 			}
 			e := NewEnv(t, target, where)
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
+			setUp(t, w, e)
 			if err := e.Conn.Exec(suiteSQL(e.Dialect, c.corrupt)); err != nil {
 				t.Fatal(err)
 			}
@@ -48,10 +45,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 	t.Run("SuiteSimpleInsert", func(t *testing.T) {
 		w, _ := bench.LookupWorkload("SuiteSimpleInsert")
 		e := NewEnv(t, target, where)
-		if err := w.Setup(e); err != nil {
-			t.Fatal(err)
-		}
-		defer w.Teardown(e)
+		setUp(t, w, e)
 		e.N = 100
 		r, err := w.Begin(e)
 		if err != nil {
@@ -78,10 +72,7 @@ func SuiteEnforcesForeignKeys(t *testing.T, target string, where Where) {
 		t.Fatal("workload SuiteMany/n=10 not registered")
 	}
 	e := NewEnv(t, target, where)
-	if err := w.Setup(e); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Teardown(e)
+	setUp(t, w, e)
 	ok1 := "INSERT INTO %articles (id, created, userId, text) VALUES (1, 1, 1, 'a')"
 	if err := e.Conn.Exec(suiteSQL(e.Dialect, ok1)); err != nil {
 		t.Fatalf("an article of an existing user was refused: %v", err)

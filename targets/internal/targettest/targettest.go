@@ -112,6 +112,16 @@ func Run(e bench.Env, w bench.Workload, n int) error {
 	return err
 }
 
+// setUp sets w up in e, failing t if it cannot, and tears it down when t
+// ends.
+func setUp(t testing.TB, w bench.Workload, e bench.Env) {
+	t.Helper()
+	if err := w.Setup(e); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Teardown(e) })
+}
+
 // scope turns a test name into a short table-name-safe id.
 func scope(name string) string {
 	h := fnv.New32a()
@@ -152,10 +162,7 @@ func DetectsWrongData(t *testing.T, target string, where Where) {
 			}
 			e := NewEnv(t, target, where)
 			c, d := e.Conn, e.Dialect
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
+			setUp(t, w, e)
 			if err := c.Exec("UPDATE " + d.Table("test") + " SET str = 'Tset' WHERE number = 42"); err != nil {
 				t.Fatal(err)
 			}
