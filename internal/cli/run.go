@@ -199,7 +199,7 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	}
 	list := o.workloads
 	if list == "" && !slices.ContainsFunc(p.dbs, bench.DB.SQL) {
-		list = floorWorkloads // --db loopback alone: the floor, not classic
+		list = kindFamilies(p.dbs) // --db loopback alone: the floor, not classic
 	}
 	ws, err := selectWorkloads(list)
 	if err != nil {
@@ -220,11 +220,14 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	if err != nil {
 		return nil, usagef("--targets: %v", err)
 	}
-	if floorImplied(p.dbs, p.workloads) {
-		// The floor is measured in the same run as the servers it bounds.
-		p.dbs = append(p.dbs, bench.Loopback)
-		floor, _ := targets.Select("", []bench.DB{bench.Loopback})
-		specs = append(specs, floor...)
+	for _, k := range bench.Kinds() {
+		if k.Joins(p.dbs, p.workloads) {
+			// A kind that bounds the servers (the transport floor) is
+			// measured in the same run as they are.
+			p.dbs = append(p.dbs, k.DB)
+			joined, _ := targets.Select("", []bench.DB{k.DB})
+			specs = append(specs, joined...)
+		}
 	}
 	if len(specs) == 0 {
 		return nil, usagef("no targets for --db %s", o.dbs)
@@ -256,14 +259,16 @@ func makePlan(o *runOptions, env Env) (*plan, error) {
 	return p, nil
 }
 
-// floorImplied reports whether the transport floor joins a run that did not
-// name it: a networked database is selected, and so are workloads that run
-// on Loopback.
-func floorImplied(dbs []bench.DB, ws []bench.Workload) bool {
-	if slices.Contains(dbs, bench.Loopback) || !slices.ContainsFunc(dbs, bench.DB.Server) {
-		return false
+// kindFamilies is what a run of kinds only (no SQL database: --db
+// loopback) runs without --workloads: the families of its kinds.
+func kindFamilies(dbs []bench.DB) string {
+	var fams []string
+	for _, db := range dbs {
+		if k, ok := bench.LookupKind(db); ok && !slices.Contains(fams, k.Family) {
+			fams = append(fams, k.Family)
+		}
 	}
-	return slices.ContainsFunc(ws, func(w bench.Workload) bool { return w.RunsOn(bench.Loopback) })
+	return strings.Join(fams, ",")
 }
 
 // anyRuns reports whether some workload runs on some target's database.
@@ -281,10 +286,6 @@ func anyRuns(ws []bench.Workload, ts []targets.Spec) bool {
 // defaultWorkloads is what run runs without --workloads: the classic suite,
 // about a minute on SQLite at the default scale.
 const defaultWorkloads = "classic"
-
-// floorWorkloads is the family of the transport floor, what --db loopback
-// runs without --workloads.
-const floorWorkloads = "floor"
 
 // selectWorkloads resolves a --workloads list. Each element names a family
 // ("classic", "bulk"), a workload with all its variants ("BulkInsert"), one
