@@ -7,44 +7,52 @@ import (
 	"strings"
 )
 
-// DB names a database family. Its string is the db= key in result names.
+// DB names a database family, or a Kind of target that is not a database
+// (registered by its own package). Its string is the db= key in result
+// names.
 type DB string
 
-// The database families sqlbench knows.
+// The SQL database families sqlbench knows.
 const (
 	SQLite   DB = "sqlite"
 	MariaDB  DB = "mariadb"
 	Postgres DB = "postgres"
-	// Loopback is not a database but the transport floor: raw TCP and
-	// HTTP/1.1 to a sink in the runner process on 127.0.0.1, the limit under
-	// every networked number. It speaks no SQL; only workloads that name it
-	// in Workload.Only run on it.
-	Loopback DB = "loopback"
 )
 
 // AllDBs lists every SQL database family in display order: the databases a
-// workload without Only runs on. Loopback is not among them.
+// workload without Only runs on.
 func AllDBs() []DB { return []DB{SQLite, MariaDB, Postgres} }
 
 // KnownDBs lists every family a target can speak: the SQL databases, then
-// Loopback.
-func KnownDBs() []DB { return append(AllDBs(), Loopback) }
+// the registered kinds (see Kind) in registration order.
+func KnownDBs() []DB {
+	dbs := AllDBs()
+	for _, k := range Kinds() {
+		dbs = append(dbs, k.DB)
+	}
+	return dbs
+}
 
-// SQL reports whether db is a SQL database (not the transport floor).
-func (db DB) SQL() bool { return db != Loopback }
+// SQL reports whether db is a SQL database (one of AllDBs), not a Kind.
+func (db DB) SQL() bool { return slices.Contains(AllDBs(), db) }
 
 // Server reports whether db is reached over a network transport: MariaDB
-// and PostgreSQL, whose numbers the transport floor bounds.
+// and PostgreSQL, whose numbers a Kind with BoundsServers bounds.
 func (db DB) Server() bool { return db == MariaDB || db == Postgres }
 
-// ParseDB returns the DB named s.
+// ParseDB returns the DB named s: a SQL database or a registered kind.
 func ParseDB(s string) (DB, error) {
-	for _, d := range KnownDBs() {
+	known := KnownDBs()
+	for _, d := range known {
 		if string(d) == s {
 			return d, nil
 		}
 	}
-	return "", fmt.Errorf("unknown database %q (valid: sqlite, mariadb, postgres, loopback)", s)
+	names := make([]string, len(known))
+	for i, d := range known {
+		names[i] = string(d)
+	}
+	return "", fmt.Errorf("unknown database %q (valid: %s)", s, strings.Join(names, ", "))
 }
 
 // Dialect holds what differs in SQL text between databases.
@@ -73,7 +81,8 @@ func (d Dialect) Table(base string) string {
 	return "sqlbench_" + d.Scope + "_" + base
 }
 
-// DialectOf returns the dialect of db.
+// DialectOf returns the dialect of db; for a Kind, which speaks no SQL, a
+// dialect with no statements.
 func DialectOf(db DB) Dialect {
 	switch db {
 	case Postgres:
@@ -82,11 +91,10 @@ func DialectOf(db DB) Dialect {
 		return Dialect{DB: db, NoopExec: "SET sqlbench.test_var = 1", Version: "SHOW server_version", dollar: true}
 	case MariaDB:
 		return Dialect{DB: db, NoopExec: "SET @test_var=1", Version: "SELECT VERSION()"}
-	case Loopback:
-		// No SQL at all: the floor targets' SQL methods fail.
-		return Dialect{DB: db}
-	default:
+	case SQLite:
 		return Dialect{DB: SQLite, NoopExec: "SELECT 1", Version: "SELECT sqlite_version()", Setup: SQLiteSetup()}
+	default:
+		return Dialect{DB: db}
 	}
 }
 

@@ -6,15 +6,19 @@ import (
 )
 
 // registry holds what registers itself at init time: workloads by name in
-// registration order, and the openers of the targets linked into this binary.
-// It is written only from init functions and read afterwards.
+// registration order, the kinds of target other than SQL databases, and the
+// openers of the targets linked into this binary (Conn openers for SQL
+// targets, Handle openers for targets of a Kind). It is written only from
+// init functions and read afterwards.
 type registry struct {
 	mu        sync.RWMutex
 	workloads []Workload
+	kinds     []Kind
 	openers   map[string]Opener
+	handles   map[string]HandleOpener
 }
 
-var reg = &registry{openers: map[string]Opener{}}
+var reg = &registry{openers: map[string]Opener{}, handles: map[string]HandleOpener{}}
 
 // RegisterWorkload adds w to the catalogue. It panics on a duplicate or
 // incomplete entry: both are programming errors found at start-up.
@@ -54,18 +58,27 @@ func LookupWorkload(id string) (Workload, bool) {
 	return Workload{}, false
 }
 
-// RegisterOpener makes target openable in this binary. It panics on a
-// duplicate.
+// RegisterOpener makes target, a SQL target, openable in this binary. It
+// panics on a target registered twice (by either opener).
 func RegisterOpener(target string, o Opener) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
-	if _, dup := reg.openers[target]; dup {
-		panic("bench: target registered twice: " + target)
-	}
+	reg.checkNew(target)
 	reg.openers[target] = o
 }
 
-// LookupOpener returns the opener of target if it is linked into this binary.
+// checkNew panics if target has an opener of either sort. The caller holds
+// the lock.
+func (r *registry) checkNew(target string) {
+	_, sql := r.openers[target]
+	_, handle := r.handles[target]
+	if sql || handle {
+		panic("bench: target registered twice: " + target)
+	}
+}
+
+// LookupOpener returns the opener of target, a SQL target, if it is linked
+// into this binary.
 func LookupOpener(target string) (Opener, bool) {
 	reg.mu.RLock()
 	defer reg.mu.RUnlock()
@@ -73,12 +86,16 @@ func LookupOpener(target string) (Opener, bool) {
 	return o, ok
 }
 
-// Openers returns the names of the targets linked into this binary.
+// Openers returns the names of the targets linked into this binary, of
+// every kind.
 func Openers() []string {
 	reg.mu.RLock()
 	defer reg.mu.RUnlock()
-	names := make([]string, 0, len(reg.openers))
+	names := make([]string, 0, len(reg.openers)+len(reg.handles))
 	for n := range reg.openers {
+		names = append(names, n)
+	}
+	for n := range reg.handles {
 		names = append(names, n)
 	}
 	return names

@@ -37,7 +37,7 @@ type Workload struct {
 	// Teardown drops what Setup created; it runs when the cell closes.
 	Teardown func(e Env) error
 	// Only, when set, lists the databases the workload runs on; nil means
-	// every SQL database (AllDBs). Loopback runs only what names it here.
+	// every SQL database (AllDBs). A Kind runs only what names it here.
 	Only []DB
 	// Needs, when set, is the capability a target must have to run the
 	// workload (see the Cap constants); targets without it are not planned.
@@ -106,8 +106,9 @@ func (w Workload) OpsAt(s float64) int {
 	return n
 }
 
-// Cap is an ability some targets have beyond Conn, named in the target
-// catalogue and checked by the catalogue's tests.
+// Cap is an ability some targets have beyond Conn (or, for a Kind, beyond
+// Handle), named in the target catalogue and checked by the catalogue's
+// tests. A Kind's package declares its own.
 type Cap string
 
 // Capabilities.
@@ -119,12 +120,6 @@ const (
 	CapCopy Cap = "copy"
 	// CapLoad: the Conn implements Loader (MySQL LOAD DATA LOCAL INFILE).
 	CapLoad Cap = "load"
-	// CapWire: the Conn implements Wire (the transport-floor target over
-	// raw TCP).
-	CapWire Cap = "wire"
-	// CapHTTP: the Conn implements Poster (the transport-floor target over
-	// HTTP/1.1).
-	CapHTTP Cap = "http"
 	// CapBatch: the target batches a prepared statement's executions
 	// (JDBC addBatch/executeBatch); only the JDBC runner implements it.
 	CapBatch Cap = "batch"
@@ -139,14 +134,19 @@ const (
 type Env struct {
 	// Ctx is cancelled when the run is abandoned.
 	Ctx context.Context
-	// Conn is the cell's connection, open for the cell's lifetime.
+	// Conn is the cell's connection, open for the cell's lifetime; nil for
+	// a target of a Kind.
 	Conn Conn
+	// Handle is the cell's session for a target of a Kind, open for the
+	// cell's lifetime; nil for a SQL target. The kind's workloads
+	// type-assert it.
+	Handle Handle
 	// Dialect is the cell's database dialect, scoped to the cell.
 	Dialect Dialect
 	// Open opens another connection of the cell's target to the same
 	// database, with the dialect's session settings applied. pool > 1 asks
 	// for a Conn that pool goroutines may use at once (targets with
-	// CapPool). The caller closes it.
+	// CapPool). The caller closes it. Nil for a target of a Kind.
 	Open func(ctx context.Context, pool int) (Conn, error)
 	// Warm and N are the untimed and timed operation counts of the run
 	// being begun (set for Begin only): operations 0 .. Warm+N-1.

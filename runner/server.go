@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -18,7 +17,8 @@ import (
 )
 
 // Server is the runner side of the protocol. It serves the targets
-// registered with bench.RegisterOpener in this binary.
+// registered with bench.RegisterOpener (SQL targets) and
+// bench.RegisterHandleOpener (targets of a bench.Kind) in this binary.
 type Server struct {
 	// In carries requests, Out answers, Log progress and diagnostics.
 	In       io.Reader
@@ -103,44 +103,84 @@ func (s *Server) handle(ctx context.Context, line string) (err error) {
 	}
 }
 
-func (s *Server) open(ctx context.Context, req Request) (bench.Conn, bench.Dialect, error) {
-	open, ok := bench.LookupOpener(req.Target)
-	if !ok {
-		return nil, bench.Dialect{}, fmt.Errorf("target %q is not linked into this runner", req.Target)
-	}
+// open opens req's target at req's database and returns the cell's
+// environment without its workload's parts: for a SQL target a Conn with
+// the dialect's session settings applied (and Open, for more), for a
+// target of a bench.Kind its Handle.
+func (s *Server) open(ctx context.Context, req Request) (bench.Env, error) {
 	db, err := bench.ParseDB(req.DB)
 	if err != nil {
-		return nil, bench.Dialect{}, err
+		return bench.Env{}, err
 	}
 	d := bench.DialectOf(db).WithSQLite(req.SQLite)
 	d.Scope = req.Scope
-	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: req.Pool, Session: d.Setup})
+	e := bench.Env{Ctx: ctx, Dialect: d, Scale: req.Scale}
+	if open, ok := bench.LookupHandleOpener(req.Target); ok {
+		if db.SQL() {
+			return e, fmt.Errorf("target %q speaks no SQL: it cannot open %s", req.Target, db)
+		}
+		if e.Handle, err = open(ctx, bench.Config{DB: db}); err != nil {
+			return e, fmt.Errorf("open: %w", err)
+		}
+		return e, nil
+	}
+	if !db.SQL() {
+		return e, fmt.Errorf("target %q is not linked into this runner as a target of %s", req.Target, db)
+	}
+	if e.Conn, err = s.openConn(ctx, req, db, d, req.Pool); err != nil {
+		return e, err
+	}
+	e.Open = func(ctx context.Context, pool int) (bench.Conn, error) { return s.openConn(ctx, req, db, d, pool) }
+	return e, nil
+}
+
+// openConn opens a Conn of req's SQL target at db with d's session
+// settings applied; pool > 1 asks for a pooled Conn.
+func (s *Server) openConn(ctx context.Context, req Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
+	open, ok := bench.LookupOpener(req.Target)
+	if !ok {
+		return nil, fmt.Errorf("target %q is not linked into this runner", req.Target)
+	}
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: pool, Session: d.Setup})
 	if err != nil {
-		return nil, d, fmt.Errorf("open: %w", err)
+		return nil, fmt.Errorf("open: %w", err)
 	}
 	for _, q := range d.Setup {
 		if err := c.Exec(q); err != nil {
 			c.Close()
-			return nil, d, fmt.Errorf("session setting %q: %w", q, err)
+			return nil, fmt.Errorf("session setting %q: %w", q, err)
 		}
 	}
-	return c, d, nil
+	return c, nil
+}
+
+// closeEnv closes what open opened.
+func closeEnv(e bench.Env) error {
+	if e.Handle != nil {
+		return e.Handle.Close()
+	}
+	return e.Conn.Close()
 }
 
 func (s *Server) info(ctx context.Context, req Request) error {
 	if spec, ok := targets.Lookup(req.Target); ok && spec.Module != "" {
 		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(spec.Module))
 	}
-	c, d, err := s.open(ctx, req)
+	e, err := s.open(ctx, req)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	if !d.DB.SQL() {
-		// The transport floor: no server version, the Go runtime's net stack.
-		fmt.Fprintf(s.out, "%s-floor: loopback 127.0.0.1, sink in the runner process, %s net\n", req.Target, runtime.Version())
+	defer closeEnv(e)
+	if kind, ok := bench.LookupKind(e.Dialect.DB); ok {
+		// A kind of target other than a database: what it says of itself.
+		if kind.Info != nil {
+			for _, kv := range kind.Info(req.Target) {
+				fmt.Fprintf(s.out, "%s: %s\n", kv[0], kv[1])
+			}
+		}
 		return nil
 	}
+	c, d := e.Conn, e.Dialect
 	var v string
 	if err := c.QueryRow(d.Version, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
 		return fmt.Errorf("read version: %w", err)
@@ -199,19 +239,23 @@ func (s *Server) run(ctx context.Context, req Request) error {
 		if !found {
 			return fmt.Errorf("unknown workload %q", req.Workload)
 		}
-		conn, d, err := s.open(ctx, req)
+		db, err := bench.ParseDB(req.DB)
 		if err != nil {
 			return err
 		}
-		c = &cell{w: w, runs: map[int]*partial{}, env: bench.Env{Ctx: ctx, Conn: conn, Dialect: d, Scale: req.Scale, Open: func(ctx context.Context, pool int) (bench.Conn, error) {
-			more := req
-			more.Pool = pool
-			c, _, err := s.open(ctx, more)
-			return c, err
-		}}}
+		if !w.RunsOn(db) {
+			// A SQL workload on a target of a kind (or the reverse) has
+			// nothing to run on.
+			return fmt.Errorf("workload %s does not run on %s", req.Workload, db)
+		}
+		env, err := s.open(ctx, req)
+		if err != nil {
+			return err
+		}
+		c = &cell{w: w, runs: map[int]*partial{}, env: env}
 		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
 		if err := w.Setup(c.env); err != nil {
-			conn.Close()
+			closeEnv(env)
 			return fmt.Errorf("setup: %w", err)
 		}
 		s.cells[key] = c
@@ -329,7 +373,7 @@ func (s *Server) closeCell(key cellKey) error {
 	}
 	delete(s.cells, key)
 	err := c.w.Teardown(c.env)
-	if cerr := c.env.Conn.Close(); err == nil {
+	if cerr := closeEnv(c.env); err == nil {
 		err = cerr
 	}
 	return err

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/floor"
 )
 
 // Spec describes one target: a driver reached through one API.
@@ -20,7 +21,8 @@ type Spec struct {
 	Name string
 	// Driver and API are the driver= and api= keys of its result names.
 	Driver, API string
-	// DB is the database family the target speaks.
+	// DB is the database family the target speaks, or the bench.Kind it
+	// is a target of (the transport floor: package floor).
 	DB bench.DB
 	// Group is the runner binary the target is linked into; the runner is
 	// built with the build tag "sqlbench_" + Group. Libraries that export the
@@ -28,7 +30,8 @@ type Spec struct {
 	Group string
 	// Module is the Go module the driver comes from; its version is recorded.
 	Module string
-	// Package is the directory under targets/ that implements the target.
+	// Package is the directory of the package that implements the target,
+	// relative to targets/ (the transport floor's is ../floor/wire).
 	Package string
 	// Cgo is set when the driver needs a C compiler.
 	Cgo bool
@@ -51,7 +54,8 @@ type Spec struct {
 	// Nets lists the transports to a server the target can use; nil means
 	// every one.
 	Nets []string
-	// Caps lists the abilities beyond bench.Conn the target has; workloads
+	// Caps lists the abilities beyond bench.Conn (for a kind's target,
+	// beyond bench.Handle) the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
 	Caps []bench.Cap
 }
@@ -68,7 +72,7 @@ func (s Spec) Runs(w bench.Workload) bool {
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
-// "unix"; "" for SQLite and the transport floor, which have no choice).
+// "unix"; "" for SQLite and the kinds of target, which have no choice).
 func (s Spec) RunsOver(net string) bool {
 	return net == "" || s.Nets == nil || slices.Contains(s.Nets, net)
 }
@@ -171,14 +175,15 @@ func catalog() []Spec {
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",
 			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},
-		// The transport floor: no database, no driver module (the standard
-		// library's net and net/http), sinks started inside the runner.
-		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+		// The transport floor: a kind of target of its own (package floor),
+		// no database, no driver module (the standard library's net and
+		// net/http), sinks started inside the runner.
+		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
 			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (framed messages acknowledged with the byte count; an echo for round trips); no SQL",
-			Caps: []bench.Cap{bench.CapWire}},
-		{Name: "http", Driver: "http", API: APIRaw, DB: bench.Loopback, Group: "purego", Package: "wire",
+			Caps: []bench.Cap{floor.CapWire}},
+		{Name: "http", Driver: "http", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
 			Desc: "transport floor: net/http client POSTs on one kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1; no SQL",
-			Caps: []bench.Cap{bench.CapHTTP}},
+			Caps: []bench.Cap{floor.CapHTTP}},
 	}
 }
 

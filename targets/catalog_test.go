@@ -2,6 +2,7 @@ package targets
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,11 +51,12 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 		if !strings.Contains(string(group), "//go:build sqlbench_"+s.Group) {
 			t.Errorf("%s: group_%s.go lacks the build tag sqlbench_%s", s.Name, s.Group, s.Group)
 		}
-		if !strings.Contains(string(group), `"github.com/sqlbench/sqlbench/targets/`+s.Package+`"`) {
-			t.Errorf("%s: group_%s.go does not link targets/%s", s.Name, s.Group, s.Package)
+		pkg := path.Join("github.com/sqlbench/sqlbench/targets", s.Package)
+		if !strings.Contains(string(group), `"`+pkg+`"`) {
+			t.Errorf("%s: group_%s.go does not link %s", s.Name, s.Group, pkg)
 		}
 		if _, err := os.Stat(s.Package); err != nil {
-			t.Errorf("%s: no package targets/%s", s.Name, s.Package)
+			t.Errorf("%s: no package %s", s.Name, pkg)
 		}
 	}
 }

@@ -68,10 +68,10 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			set.byDB[db] = &database{net: []string{""}}
 			continue
 		}
-		if db == bench.Loopback {
-			// Nothing to start: each floor target starts its own sink.
-			set.byDB[db] = &database{net: []string{""}, config: [][2]string{{"floor",
-				"transport floor (db=loopback, no database): raw TCP and net/http HTTP/1.1 to sinks inside the runner process on 127.0.0.1"}}}
+		if k, ok := bench.LookupKind(db); ok {
+			// Not a database: nothing to start (the transport floor's
+			// targets start their own sinks), only the kind's config lines.
+			set.byDB[db] = &database{net: []string{""}, config: k.Config}
 			continue
 		}
 		if e, ok := given[db]; ok {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/floor"
 )
 
 // TestPlanFloor checks when the transport floor is planned: named with
@@ -33,14 +34,14 @@ func TestPlanFloor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var floor []string
+			var planned []string
 			for _, s := range p.Runnable {
-				if s.DB == bench.Loopback {
-					floor = append(floor, s.Name)
+				if s.DB == floor.Loopback {
+					planned = append(planned, s.Name)
 				}
 			}
-			if !slices.Equal(floor, c.targets) {
-				t.Errorf("loopback targets %v, want %v", floor, c.targets)
+			if !slices.Equal(planned, c.targets) {
+				t.Errorf("loopback targets %v, want %v", planned, c.targets)
 			}
 			if c.ws >= 0 && len(p.Workloads) != c.ws {
 				t.Errorf("%d workloads planned, want %d", len(p.Workloads), c.ws)
@@ -52,7 +53,7 @@ func TestPlanFloor(t *testing.T) {
 				t.Error("--workloads floor plans MariaDB targets that would run nothing")
 			}
 			for _, w := range p.Workloads {
-				if w.Family != "floor" && w.RunsOn(bench.Loopback) {
+				if w.Family != "floor" && w.RunsOn(floor.Loopback) {
 					t.Errorf("%s runs on loopback", w.ID())
 				}
 			}

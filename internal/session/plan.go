@@ -11,15 +11,12 @@ import (
 	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
 )
 
-// floorWorkloads is the family of the transport floor, what a session on
-// --db loopback alone runs without Config.Workloads.
-const floorWorkloads = "floor"
-
 // Plan is what a session will run, before anything is built or started:
 // the one notion of a plan (the schedule of its runs is derived from it).
 type Plan struct {
-	// DBs are the databases of the session, the transport floor included
-	// when it joins a server run.
+	// DBs are the databases of the session, and the kinds of target that
+	// are not databases (bench.Kind: the transport floor), whether named
+	// or joining a server run they bound.
 	DBs []bench.DB
 	// Workloads are the workloads planned at the session's scale; Later
 	// are the IDs of those selected but too big for it (bench.Workload.MinScale).
@@ -54,7 +51,7 @@ func NewPlan(cfg *Config, env Env) (*Plan, error) {
 	}
 	list := cfg.Workloads
 	if len(list) == 0 && !slices.ContainsFunc(p.DBs, bench.DB.SQL) {
-		list = []string{floorWorkloads} // the floor alone: the floor, not classic
+		list = kindFamilies(p.DBs) // kinds alone (--db loopback): their families, not classic
 	}
 	ws, err := SelectWorkloads(list)
 	if err != nil {
@@ -71,11 +68,14 @@ func NewPlan(cfg *Config, env Env) (*Plan, error) {
 	if err != nil {
 		return nil, inputf("--targets: %v", err)
 	}
-	if floorImplied(p.DBs, p.Workloads) {
-		// The floor is measured in the same run as the servers it bounds.
-		p.DBs = append(p.DBs, bench.Loopback)
-		floor, _ := targets.Select("", []bench.DB{bench.Loopback})
-		specs = append(specs, floor...)
+	for _, k := range bench.Kinds() {
+		if k.Joins(p.DBs, p.Workloads) {
+			// A kind that bounds the servers (the transport floor) is
+			// measured in the same run as they are.
+			p.DBs = append(p.DBs, k.DB)
+			joined, _ := targets.Select("", []bench.DB{k.DB})
+			specs = append(specs, joined...)
+		}
 	}
 	if len(specs) == 0 {
 		return nil, inputf("no targets for --db %s", joinDBs(p.DBs))
@@ -115,14 +115,16 @@ func joinDBs(dbs []bench.DB) string {
 	return strings.Join(s, ",")
 }
 
-// floorImplied reports whether the transport floor joins a run that did not
-// name it: a networked database is selected, and so are workloads that run
-// on Loopback.
-func floorImplied(dbs []bench.DB, ws []bench.Workload) bool {
-	if slices.Contains(dbs, bench.Loopback) || !slices.ContainsFunc(dbs, bench.DB.Server) {
-		return false
+// kindFamilies lists the families of the kinds among dbs: what a session
+// of kinds only (no SQL database) runs by default.
+func kindFamilies(dbs []bench.DB) []string {
+	var fams []string
+	for _, db := range dbs {
+		if k, ok := bench.LookupKind(db); ok && !slices.Contains(fams, k.Family) {
+			fams = append(fams, k.Family)
+		}
 	}
-	return slices.ContainsFunc(ws, func(w bench.Workload) bool { return w.RunsOn(bench.Loopback) })
+	return fams
 }
 
 // anyRuns reports whether some workload runs on some target's database.

@@ -27,10 +27,6 @@ func SQLite(t testing.TB) bench.Config {
 	return bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "test.db")}
 }
 
-// Loopback is the transport floor's pseudo-database: the floor targets
-// start their own sink, so there is nothing to say.
-func Loopback(testing.TB) bench.Config { return bench.Config{DB: bench.Loopback} }
-
 // Open opens target at where with the session settings applied, and returns
 // it with the dialect of its database, scoped to the test so that tests
 // sharing a server database use tables of their own.

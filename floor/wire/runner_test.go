@@ -44,8 +44,8 @@ func TestThroughTheRunnerProtocol(t *testing.T) {
 	}
 	for i, st := range statuses {
 		if i == 4 {
-			if !strings.Contains(st, "not a SQL target") {
-				t.Errorf("SQL workload on the floor: status %q, want a not-a-SQL-target failure", st)
+			if !strings.Contains(st, "workload SimpleQuery does not run on loopback") {
+				t.Errorf("SQL workload on the floor: status %q, want a does-not-run-on-loopback failure", st)
 			}
 			continue
 		}

@@ -1,3 +1,11 @@
+// Package wire implements the transport floor's targets (see package
+// floor): raw TCP ("tcp", floor.Wire) and HTTP/1.1 through net/http
+// ("http", floor.Poster). Each opener starts a sink server goroutine inside
+// the runner process on 127.0.0.1:0 — loopback only — and connects a
+// client to it; the handle's Close stops both. No bytes leave the machine
+// and no database is involved: what these targets measure is the cost of
+// moving bytes through the kernel's loopback and Go's net (and net/http)
+// stack, the floor under every networked driver number.
 package wire
 
 import (
@@ -11,9 +19,16 @@ import (
 	"sync"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/floor"
 )
 
-func init() { bench.RegisterOpener("tcp", OpenTCP) }
+func init() { bench.RegisterHandleOpener("tcp", OpenTCP) }
+
+// Both targets' handles are what the floor's workloads type-assert.
+var (
+	_ floor.Wire   = (*TCPConn)(nil)
+	_ floor.Poster = (*HTTPConn)(nil)
+)
 
 // Connection modes: the first byte a client writes on a connection to the
 // TCP sink.
@@ -122,10 +137,10 @@ func (s *tcpSink) close() error {
 	return err
 }
 
-// TCPConn is the "tcp" target's Conn: two client connections to its own
-// sink, one framed (Send) and one echoing (RoundTrip).
+// TCPConn is the "tcp" target's handle (floor.Wire): two client
+// connections to its own sink, one framed (Send) and one echoing
+// (RoundTrip).
 type TCPConn struct {
-	noSQL
 	sink       *tcpSink
 	send, echo net.Conn
 	// sent is the payload bytes sent on send, which the sink's
@@ -140,7 +155,7 @@ type TCPConn struct {
 
 // OpenTCP starts a sink on 127.0.0.1 and connects to it. cfg is not
 // consulted: the target always speaks to its own sink.
-func OpenTCP(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+func OpenTCP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
 	sink, err := startTCPSink()
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-func init() { bench.RegisterOpener("http", OpenHTTP) }
+func init() { bench.RegisterHandleOpener("http", OpenHTTP) }
 
 // receivedHeader carries the byte count the sink read from a request body.
 const receivedHeader = "Sqlbench-Received"
@@ -77,10 +77,9 @@ func (s *httpSink) close() error {
 	return err
 }
 
-// HTTPConn is the "http" target's Conn: a net/http client with its own
-// transport, keeping one connection alive to its own sink.
+// HTTPConn is the "http" target's handle (floor.Poster): a net/http client
+// with its own transport, keeping one connection alive to its own sink.
 type HTTPConn struct {
-	noSQL
 	ctx    context.Context
 	sink   *httpSink
 	url    string
@@ -92,7 +91,7 @@ type HTTPConn struct {
 // OpenHTTP starts a net/http sink on 127.0.0.1 and makes a client for it.
 // cfg is not consulted. The client is net/http's with its defaults, but for
 // no proxy and no compression, and one idle connection kept.
-func OpenHTTP(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+func OpenHTTP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
 	sink, err := startHTTPSink()
 	if err != nil {
 		return nil, err

@@ -2,19 +2,91 @@ package wire
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/floor"
+	"github.com/sqlbench/sqlbench/targets"
+	_ "github.com/sqlbench/sqlbench/workloads" // the catalogue, the floor family included
 )
 
+// newEnv opens target's handle as a runner does, for the length of the
+// test.
+func newEnv(t testing.TB, target string) bench.Env {
+	t.Helper()
+	open, ok := bench.LookupHandleOpener(target)
+	if !ok {
+		t.Fatalf("target %q is not registered", target)
+	}
+	h, err := open(context.Background(), bench.Config{DB: floor.Loopback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return bench.Env{Ctx: context.Background(), Handle: h, Dialect: bench.DialectOf(floor.Loopback)}
+}
+
+// runWorkload sets up w in e, measures n operations after a short warm-up,
+// checks them, and tears the workload down.
+func runWorkload(e bench.Env, w bench.Workload, n int) error {
+	if err := w.Setup(e); err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	const warm = 10
+	e.Warm, e.N = warm, n
+	r, err := w.Begin(e)
+	if err != nil {
+		w.Teardown(e)
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err = bench.Warm(r, warm); err == nil {
+		_, err = bench.Measure(r, warm, n, bench.NewLatencyHistogram())
+	}
+	if r.End != nil {
+		if eerr := r.End(); err == nil && eerr != nil {
+			err = fmt.Errorf("end: %w", eerr)
+		}
+	}
+	if terr := w.Teardown(e); err == nil && terr != nil {
+		err = fmt.Errorf("teardown: %w", terr)
+	}
+	return err
+}
+
+// TestWorkloads runs every workload of each floor target (all but the
+// sizes planned only at --scale 1, see TestBigMessages) and expects each
+// to pass its own verification; every workload of the catalogue runs on
+// one of them or is a SQL workload that runs on neither.
 func TestWorkloads(t *testing.T) {
+	ran := map[string]bool{}
 	for _, target := range []string{"tcp", "http"} {
-		t.Run(target, func(t *testing.T) { targettest.Workloads(t, target, targettest.Loopback) })
+		spec, ok := targets.Lookup(target)
+		if !ok || spec.DB != floor.Loopback {
+			t.Fatalf("target %q is not a floor target of the catalogue: %+v", target, spec)
+		}
+		for _, w := range bench.Workloads() {
+			if !spec.Runs(w) {
+				continue
+			}
+			ran[w.ID()] = true
+			if w.MinScale > 0 {
+				continue
+			}
+			t.Run(target+"/"+w.ID(), func(t *testing.T) {
+				if err := runWorkload(newEnv(t, target), w, min(250, w.Ops)); err != nil {
+					t.Fatalf("%s on %s: %v", w.ID(), target, err)
+				}
+			})
+		}
+	}
+	for _, w := range bench.Workloads() {
+		if (w.Family == floor.Family) != ran[w.ID()] {
+			t.Errorf("%s (family %s): runs on a floor target %v", w.ID(), w.Family, ran[w.ID()])
+		}
 	}
 }
 
@@ -31,11 +103,12 @@ func TestBigMessages(t *testing.T) {
 				t.Skip("1 GB messages: set SQLBENCH_TEST_1GB=1")
 			}
 			target := "tcp"
-			if w.Needs == bench.CapHTTP {
+			if w.Needs == floor.CapHTTP {
 				target = "http"
 			}
-			e := targettest.NewEnv(t, target, targettest.Loopback)
-			r, err := w.Begin(bench.Env{Ctx: e.Ctx, Conn: e.Conn, Dialect: e.Dialect, Warm: 1, N: 2})
+			e := newEnv(t, target)
+			e.Warm, e.N = 1, 2
+			r, err := w.Begin(e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +136,7 @@ func TestTCPSendAllocatesNothing(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s not registered", id)
 		}
-		e := targettest.NewEnv(t, "tcp", targettest.Loopback)
+		e := newEnv(t, "tcp")
 		const warm, n = 100, 2000
 		e.Warm, e.N = warm, n
 		r, err := w.Begin(e)
@@ -87,7 +160,7 @@ func TestTCPSendAllocatesNothing(t *testing.T) {
 // is off by one: the sink's acknowledgement no longer matches, and the send
 // fails instead of being timed.
 func TestSinkCatchesShortCount(t *testing.T) {
-	c, err := OpenTCP(context.Background(), bench.Config{DB: bench.Loopback})
+	c, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,32 +176,34 @@ func TestSinkCatchesShortCount(t *testing.T) {
 	}
 }
 
-// TestNotSQL checks that the floor targets refuse SQL plainly.
+// TestNotSQL checks that the floor targets have no SQL to refuse: their
+// handles are no bench.Conn, and they are registered as targets of a kind,
+// not as SQL targets.
 func TestNotSQL(t *testing.T) {
-	for _, open := range []bench.Opener{OpenTCP, OpenHTTP} {
-		c, err := open(context.Background(), bench.Config{DB: bench.Loopback})
+	for target, open := range map[string]bench.HandleOpener{"tcp": OpenTCP, "http": OpenHTTP} {
+		h, err := open(context.Background(), bench.Config{DB: floor.Loopback})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Exec("SELECT 1"); !errors.Is(err, bench.ErrNotSQL) {
-			t.Errorf("Exec: %v, want ErrNotSQL", err)
+		if _, ok := h.(bench.Conn); ok {
+			t.Errorf("%s: the handle is a bench.Conn", target)
 		}
-		if _, err := c.Prepare("SELECT 1"); !errors.Is(err, bench.ErrNotSQL) {
-			t.Errorf("Prepare: %v, want ErrNotSQL", err)
+		if _, ok := bench.LookupOpener(target); ok {
+			t.Errorf("%s: registered as a SQL target", target)
 		}
-		if err := c.Close(); err != nil {
-			t.Errorf("close: %v", err)
+		if err := h.Close(); err != nil {
+			t.Errorf("%s: close: %v", target, err)
 		}
 	}
 }
 
 func BenchmarkTCPSend(b *testing.B) {
-	c, err := OpenTCP(context.Background(), bench.Config{DB: bench.Loopback})
+	c, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	w := c.(bench.Wire)
+	w := c.(floor.Wire)
 	for _, size := range []int{1 << 10, 64 << 10, 1 << 20} {
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
 			p := make([]byte, size)
@@ -147,12 +222,12 @@ func BenchmarkTCPSend(b *testing.B) {
 }
 
 func BenchmarkTCPRoundTrip(b *testing.B) {
-	c, err := OpenTCP(context.Background(), bench.Config{DB: bench.Loopback})
+	c, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	w := c.(bench.Wire)
+	w := c.(floor.Wire)
 	for _, size := range []int{1, 16} {
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
 			p := make([]byte, size)
@@ -170,12 +245,12 @@ func BenchmarkTCPRoundTrip(b *testing.B) {
 }
 
 func BenchmarkHTTPPost(b *testing.B) {
-	c, err := OpenHTTP(context.Background(), bench.Config{DB: bench.Loopback})
+	c, err := OpenHTTP(context.Background(), bench.Config{DB: floor.Loopback})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	h := c.(bench.Poster)
+	h := c.(floor.Poster)
 	for _, size := range []int{1 << 10, 64 << 10, 1 << 20} {
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
 			p := make([]byte, size)
