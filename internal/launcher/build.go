@@ -106,7 +106,14 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 	if b.Log != nil {
 		fmt.Fprintf(b.Log, "building runner %q (first use, or its source changed)...\n", group)
 	}
-	tmp := bin + ".tmp"
+	// A temp name of this build's own: two sessions building the same
+	// runner at once each rename a complete binary into place.
+	f, err := os.CreateTemp(b.Cache, filepath.Base(bin)+".*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("runner cache: %w", err)
+	}
+	tmp := f.Name()
+	f.Close()
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-tags", "sqlbench_"+group, "-o", tmp, RunnerPackage)
 	cmd.Dir = b.Src
 	cgoEnv := "CGO_ENABLED=0"
@@ -124,6 +131,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out.String()))
 	}
 	if err := os.Rename(tmp, bin); err != nil {
+		os.Remove(tmp)
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	return bin, nil

@@ -106,3 +106,47 @@ func TestProcessThatHangsIsKilled(t *testing.T) {
 		t.Errorf("the time-out took %s", time.Since(start))
 	}
 }
+
+// TestConcurrentFirstBuildsAllSucceed starts four builds of the same
+// runner into an empty cache at once, as sessions started together
+// do: all must end with the same complete binary, and no temp file may
+// be left.
+func TestConcurrentFirstBuildsAllSucceed(t *testing.T) {
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	type built struct {
+		bin string
+		err error
+	}
+	done := make(chan built, 4)
+	for range 4 {
+		go func() {
+			b := &Builder{Src: src, Cache: cache}
+			bin, err := b.Build(context.Background(), "none", false)
+			done <- built{bin, err}
+		}()
+	}
+	a := <-done
+	for range 3 {
+		if b := <-done; a.err != nil || b.err != nil || a.bin != b.bin {
+			t.Fatalf("concurrent builds: %q %v, %q %v; want one binary, no error", a.bin, a.err, b.bin, b.err)
+		}
+	}
+	entries, _ := os.ReadDir(cache)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temp file left in the cache: %s", e.Name())
+		}
+	}
+	p, err := Start(a.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if reply, err := p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 10*time.Second); err != nil || reply.Fail != "" {
+		t.Fatalf("hello to the built runner: %+v, %v", reply, err)
+	}
+}
