@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Formats returns the report formats with their file extensions; text has
@@ -55,8 +56,8 @@ func WriteFiles(r *Report, prefix string, formats []string) ([]string, error) {
 						return written, err
 					}
 					path := prefix + "-" + c.ID + ".png"
-					if err := os.WriteFile(path, img, 0o644); err != nil {
-						return written, &FileError{path, pathErr(err)}
+					if err := writeWhole(path, img); err != nil {
+						return written, err
 					}
 					written = append(written, path)
 				}
@@ -68,12 +69,37 @@ func WriteFiles(r *Report, prefix string, formats []string) ([]string, error) {
 			return written, err
 		}
 		path := prefix + Formats()[f]
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			return written, &FileError{path, pathErr(err)}
+		if err := writeWhole(path, buf.Bytes()); err != nil {
+			return written, err
 		}
 		written = append(written, path)
 	}
 	return written, nil
+}
+
+// writeWhole writes b to path through a temp file in the same directory,
+// renamed into place only when complete: a disk that fills leaves no
+// empty or cut-off report behind.
+func writeWhole(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return &FileError{path, pathErr(err)}
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return &FileError{path, pathErr(err)}
+	}
+	return nil
 }
 
 // pathErr returns the cause of a file error without the path, which the

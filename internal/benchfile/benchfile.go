@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -30,25 +32,61 @@ type UnitInfo struct{ Unit, Better string }
 // Writer writes a results file. Every record reaches the file as it is
 // written, so finished runs survive an interrupted session.
 type Writer struct {
+	closed bool
 	f      *os.File
 	bw     *benchfmt.Writer
 	config []benchfmt.Config
 }
 
-// Create creates (or truncates) the results file at path, making its
-// directory if needed. It fails early, before any benchmark runs, when the
-// path is not writable.
-func Create(path string) (*Writer, error) {
+// Mode says what Create does when the results file exists.
+type Mode int
+
+const (
+	// Exclusive refuses a path that exists: a results file is never
+	// overwritten by accident.
+	Exclusive Mode = iota
+	// Unique takes the first free path of path, path-2, path-3 ... (the
+	// suffix before the extension): two sessions started in the same
+	// second each get a file of their own.
+	Unique
+	// Overwrite truncates an existing file.
+	Overwrite
+)
+
+// ErrExists is returned by Create in Exclusive mode for a path that exists.
+var ErrExists = errors.New("exists")
+
+// Create creates the results file at path, making its directory if needed.
+// It fails early, before any benchmark runs, when the path is not writable;
+// what it does with an existing file is mode's.
+func Create(path string, mode Mode) (*Writer, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("results file %s: %w", path, errors.Unwrap(err))
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("results file %s: %w", path, unwrapPath(err))
+	flags := os.O_RDWR | os.O_CREATE | os.O_EXCL
+	if mode == Overwrite {
+		flags = os.O_RDWR | os.O_CREATE | os.O_TRUNC
 	}
-	return &Writer{f: f, bw: benchfmt.NewWriter(f)}, nil
+	name := path
+	for i := 2; ; i++ {
+		f, err := os.OpenFile(name, flags, 0o644)
+		if err == nil {
+			return &Writer{f: f, bw: benchfmt.NewWriter(f)}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("results file %s: %w", name, unwrapPath(err))
+		}
+		if mode != Unique {
+			return nil, fmt.Errorf("results file %s: %w", name, ErrExists)
+		}
+		if i > 1000 {
+			return nil, fmt.Errorf("results file %s: a thousand names taken", path)
+		}
+		ext := filepath.Ext(path)
+		name = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), i, ext)
+	}
 }
 
 func unwrapPath(err error) error {
@@ -95,13 +133,24 @@ func (w *Writer) Write(r *benchfmt.Result) error {
 // Name returns the file's path.
 func (w *Writer) Name() string { return w.f.Name() }
 
-// Close flushes the file to disk and closes it.
+// Close flushes the file to disk and closes it. Closing twice is a no-op.
 func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
 	if err := w.f.Sync(); err != nil {
 		w.f.Close()
 		return fmt.Errorf("write results: %w", err)
 	}
 	return w.f.Close()
+}
+
+// Discard closes the file and removes it: for a session that ended before
+// it wrote anything worth keeping.
+func (w *Writer) Discard() error {
+	w.Close()
+	return os.Remove(w.f.Name())
 }
 
 // Set is what was read from one or more results files.

@@ -1,6 +1,7 @@
 package benchfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 
 func TestWriteReadRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "out.txt")
-	w, err := Create(path)
+	w, err := Create(path, Exclusive)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +72,49 @@ func TestCreateFailsOnUnwritablePath(t *testing.T) {
 	if err := os.WriteFile(f, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Create(filepath.Join(f, "out.txt")); err == nil {
+	if _, err := Create(filepath.Join(f, "out.txt"), Exclusive); err == nil {
 		t.Error("Create under a regular file succeeded")
 	}
 	if _, err := ReadFile(filepath.Join(f, "missing")); err == nil {
 		t.Error("ReadFile of a missing file succeeded")
+	}
+}
+
+// TestCreateModes: Exclusive refuses an existing file and leaves it alone,
+// Unique takes the next free name (two sessions in the same second),
+// Overwrite truncates.
+func TestCreateModes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.txt")
+	if err := os.WriteFile(path, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(path, Exclusive); !errors.Is(err, ErrExists) {
+		t.Errorf("Exclusive on an existing file: %v, want ErrExists", err)
+	}
+	var names []string
+	for range 2 {
+		w, err := Create(path, Unique)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, filepath.Base(w.Name()))
+		w.Close()
+	}
+	if names[0] != "r-2.txt" || names[1] != "r-3.txt" {
+		t.Errorf("Unique names %v, want r-2.txt r-3.txt", names)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "keep" {
+		t.Errorf("the existing file holds %q", b)
+	}
+	w, err := Create(path, Overwrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("Discard left %s: %v", path, err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
@@ -69,7 +68,8 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	fs.Float64Var(&cfg.Warmup, "warmup", cfg.Warmup, "untimed operations before each run, as a fraction of the run")
 	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d --slices %d unless given", session.QuickScale, session.QuickCount, session.QuickSlices))
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
-	fs.StringVar(&cfg.Out, "o", "", "results file (default results/sqlbench-<time>.txt)")
+	fs.StringVar(&cfg.Out, "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force")
+	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "where built runner binaries are kept")
 	fs.Var(&f.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
@@ -100,10 +100,7 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	if err := f.apply(&cfg); err != nil {
 		return cfg, err
 	}
-	if cfg.Out == "" {
-		cfg.Out = filepath.Join("results", "sqlbench-"+time.Now().Format("20060102-150405")+".txt")
-	}
-	if !filepath.IsAbs(cfg.Out) {
+	if cfg.Out != "" && !filepath.IsAbs(cfg.Out) {
 		cfg.Out = filepath.Join(env.Dir, cfg.Out)
 	}
 	return cfg, nil

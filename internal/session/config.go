@@ -63,8 +63,11 @@ type Config struct {
 	Smoke bool
 	// Timeout bounds one run of one cell.
 	Timeout time.Duration
-	// Out is the results file.
-	Out string
+	// Out is the results file; empty means results/sqlbench-<time>.txt in
+	// Env.Dir, suffixed -2, -3 ... when taken. An Out that exists is
+	// refused unless Force.
+	Out   string
+	Force bool
 	// Cache is where built runners are kept.
 	Cache string
 	// DSNs are the user's servers by database; a server database without

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -85,11 +86,16 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	// The results file comes next: an unwritable path fails before any
 	// server starts or benchmark runs.
-	w, err := benchfile.Create(cfg.Out)
+	w, err := createResults(&cfg, env.Dir)
 	if err != nil {
-		return out, InputError{err.Error()}
+		return out, err
 	}
-	defer w.Close()
+	started := false
+	defer func() {
+		if !started {
+			w.Discard() // nothing ran: leave no empty results file
+		}
+	}()
 	out.Results = w.Name()
 	tmp, err := os.MkdirTemp("", "sqlbench-")
 	if err != nil {
@@ -120,6 +126,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement); err != nil {
 		return out, err
 	}
+	started = true
 	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, placement, out, env)
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
@@ -137,6 +144,28 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}
 	return out, runErr
+}
+
+// createResults creates the session's results file: cfg.Out, or a name of
+// its own under dir/results. An existing Out is refused unless cfg.Force:
+// a session never overwrites results by accident.
+func createResults(cfg *Config, dir string) (*benchfile.Writer, error) {
+	path, mode := cfg.Out, benchfile.Exclusive
+	switch {
+	case path == "":
+		path = filepath.Join(dir, "results", "sqlbench-"+time.Now().Format("20060102-150405")+".txt")
+		mode = benchfile.Unique
+	case cfg.Force:
+		mode = benchfile.Overwrite
+	}
+	w, err := benchfile.Create(path, mode)
+	if errors.Is(err, benchfile.ErrExists) {
+		return nil, inputf("%v: pass --force to overwrite it, or another -o", err)
+	}
+	if err != nil {
+		return nil, InputError{err.Error()}
+	}
+	return w, nil
 }
 
 // newSession returns the orchestrator of cfg's session: runners started
