@@ -68,6 +68,7 @@ commands:
   server   start, stop or list throwaway MariaDB/PostgreSQL servers
   report   tables, Markdown, HTML, CSV, JSON and PNG charts from results files
   compare  compare two results files cell by cell (Mann-Whitney U test)
+  clean    drop the tables a killed session left in your database
   version  print the version
   help     show this help
 
@@ -92,12 +93,14 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = reportCmd(args[1:], env)
 	case "compare":
 		err = compareCmd(args[1:], env)
+	case "clean":
+		err = cleanCmd(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintln(env.Stdout, "sqlbench", session.Version())
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 	default:
-		err = usagef("unknown command %q (valid: run, list, server, report, compare, version, help)", args[0])
+		err = usagef("unknown command %q (valid: run, list, server, report, compare, clean, version, help)", args[0])
 	}
 	return exitStatus(err, env.Stderr)
 }

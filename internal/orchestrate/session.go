@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strconv"
@@ -40,12 +41,42 @@ type Session struct {
 	Result func(*benchfmt.Result) error
 	// Progress, if set, is told about every step.
 	Progress func(Event)
+	// ID tells this session's cells from any other's: it begins every
+	// cell's scope (NewID makes one).
+	ID string
 	// PassStart, if set, is called before the first step of every pass
 	// (Step.Pass) that has one.
 	PassStart func(pass int)
 
 	conns  map[string]launcher.Conn
 	scopes map[string]string // cell name -> scope
+}
+
+// NewID returns a random session id: six lower-case letters and digits,
+// usable in table names on every database.
+func NewID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [6]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	// A letter first: an identifier that starts with a digit needs quoting.
+	b[0] = alphabet[int(b[0])%26]
+	return string(b[:])
+}
+
+// ValidID reports whether id has the form NewID gives.
+func ValidID(id string) bool {
+	if len(id) != 6 || id[0] < 'a' || id[0] > 'z' {
+		return false
+	}
+	for _, r := range id {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Event reports the progress of a session.
@@ -218,8 +249,10 @@ func (s *Session) closeCell(ctx context.Context, c Cell) {
 	}
 }
 
-// Scope returns the cell's short id, unique in the session: it names the
-// cell in the runner and its tables in the database.
+// Scope returns the cell's short id: the session's ID, "c", and the cell's
+// number in the session. It names the cell in the runner and its tables in
+// the database, so no two sessions' cells (on one shared database, say)
+// ever name the same table.
 func (s *Session) Scope(c Cell) string {
 	if s.scopes == nil {
 		s.scopes = map[string]string{}
@@ -227,7 +260,7 @@ func (s *Session) Scope(c Cell) string {
 	name := c.Name()
 	id, ok := s.scopes[name]
 	if !ok {
-		id = "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
+		id = s.ID + "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
 		s.scopes[name] = id
 	}
 	return id

@@ -15,8 +15,9 @@ import (
 
 // writeHeader writes the results file's configuration lines: the machine,
 // what each runner reported of its drivers (info), the SQLite session
-// settings, the servers, the CPU placement and the session's own settings.
-func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan) error {
+// settings, the servers, the CPU placement and the session's own settings
+// and id (the first part of every table name it creates).
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan, id string) error {
 	for _, f := range envinfo.Collect(ctx) {
 		w.SetConfig(f.Key, f.Value)
 	}
@@ -45,5 +46,6 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	}
 	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
+	w.SetConfig("session-id", id)
 	return w.WriteUnits()
 }

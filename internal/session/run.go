@@ -15,6 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/drift"
+	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
@@ -117,13 +118,18 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
-	sess := newSession(&cfg, dbs, bins, placement)
+	id, err := freshID(ctx, p)
+	if err != nil {
+		return out, err
+	}
+	defer sweepTables(p, id, env) // after the runners are gone (defers run last first)
+	sess := newSession(&cfg, dbs, bins, placement, id)
 	defer sess.Close()
 	info, err := prepareTargets(ctx, sess, p, dbs, env)
 	if err != nil {
 		return out, err
 	}
-	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement); err != nil {
+	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement, sess.ID); err != nil {
 		return out, err
 	}
 	started = true
@@ -169,8 +175,8 @@ func createResults(cfg *Config, dir string) (*benchfile.Writer, error) {
 }
 
 // newSession returns the orchestrator of cfg's session: runners started
-// from bins and pinned, cells connected to dbs.
-func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin.Plan) *orchestrate.Session {
+// from bins and pinned, cells connected to dbs, tables named after id.
+func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin.Plan, id string) *orchestrate.Session {
 	return &orchestrate.Session{
 		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
 			cmd := bins[group]
@@ -184,6 +190,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
+		ID: id,
 	}
 }
 
@@ -252,6 +259,73 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 		out.Drift, out.DriftPinned = &f, len(placement.Runner) > 0
 	}
 	return err
+}
+
+// DSNEnv names the environment variable that gives db's DSN.
+func DSNEnv(db bench.DB) string { return dsn.EnvVar(db) }
+
+// tablePrefix is how every table of session id begins.
+func tablePrefix(id string) string { return "sqlbench_" + id + "c" }
+
+// freshID returns a new session id that no table in the user's databases
+// (given by DSN) begins with, so that every table of that prefix found
+// later is this session's own: sqlbench drops no table it did not create.
+func freshID(ctx context.Context, p *Plan) (string, error) {
+	for range 5 {
+		id, taken := orchestrate.NewID(), false
+		for db, d := range p.DSNs {
+			names, err := dsn.Tables(ctx, db, d, tablePrefix(id))
+			if err != nil {
+				return "", fmt.Errorf("list the tables of the %s database: %w", db, err)
+			}
+			taken = taken || len(names) > 0
+		}
+		if !taken {
+			return id, nil
+		}
+	}
+	return "", errors.New("five random session ids were all taken by tables in the given databases")
+}
+
+// sweepTables drops what the session's cells left in the user's databases
+// (given by DSN): the tables of a cell whose runner was killed (a time-out,
+// a crash, Ctrl-C) before it could drop them.
+func sweepTables(p *Plan, id string, env Env) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for db, d := range p.DSNs {
+		names, err := DropTables(ctx, db, d, id, true) // checked at the start
+		if err != nil {
+			fmt.Fprintf(env.Log, "sqlbench: could not drop this session's tables in the %s database (sqlbench clean --db %s --session %s drops them): %v\n", db, db, id, err)
+		} else if len(names) > 0 {
+			fmt.Fprintf(env.Log, "dropped %d table(s) left in the %s database by interrupted cells: %s\n", len(names), db, strings.Join(names, ", "))
+		}
+	}
+}
+
+// DropTables drops the tables session id created in the database of a
+// user's DSN and returns their names: only tables of the session's prefix,
+// which the session made sure were none before it began, so no table
+// sqlbench did not create is ever dropped.
+func DropTables(ctx context.Context, db bench.DB, d, id string, allowRemote bool) ([]string, error) {
+	if !orchestrate.ValidID(id) {
+		return nil, inputf("%q is not a session id (six lower-case letters and digits, as the results file's session-id line has)", id)
+	}
+	e, err := dsn.Parse(db, d)
+	if err == nil {
+		err = dsn.CheckLocal(db, e, allowRemote)
+	}
+	if err == nil {
+		err = dsn.Reach(db, e)
+	}
+	if err != nil {
+		return nil, InputError{err.Error()}
+	}
+	names, err := dsn.Tables(ctx, db, d, tablePrefix(id))
+	if err == nil {
+		err = dsn.Drop(ctx, db, d, names)
+	}
+	return names, err
 }
 
 // WorkloadInfo tells a report the family, unit and catalogue rank of the
