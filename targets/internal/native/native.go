@@ -1,5 +1,5 @@
 // Package native adapts the statement-and-step APIs of native SQLite
-// libraries (crawshaw, zombiezen, ncruces) to bench.Conn. Each driver package
+// libraries (crawshaw, zombiezen, ncruces, bvinc, eatonphil) to bench.Conn. Each driver package
 // supplies a small Stmt adapter; this package turns it into the simple,
 // prepared and single-row calls the workloads make, the same way for all of
 // them:
