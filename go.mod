@@ -6,8 +6,11 @@ require (
 	crawshaw.io/sqlite v0.3.2
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
+	github.com/bvinc/go-sqlite-lite v0.6.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
+	github.com/cvilsmeier/sqinn-go v1.2.0
+	github.com/eatonphil/gosqlite v0.10.1-0.20250409163211-9c47979bc5b1
 	github.com/go-mysql-org/go-mysql v1.13.0
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/jackc/pgx/v5 v5.12.0
