@@ -58,6 +58,9 @@ type Spec struct {
 	// beyond bench.Handle) the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
 	Caps []bench.Cap
+	// Refuses lists, by workload ID, workloads of the target's families
+	// that its driver cannot run as written, each with the reason.
+	Refuses map[string]string
 }
 
 // Has reports whether the target has capability c.
@@ -68,7 +71,7 @@ func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 // implements.
 func (s Spec) Runs(w bench.Workload) bool {
 	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) &&
-		(s.Families == nil || slices.Contains(s.Families, w.Family))
+		(s.Families == nil || slices.Contains(s.Families, w.Family)) && s.Refuses[w.ID()] == ""
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
@@ -119,13 +122,16 @@ func catalog() []Spec {
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
 		{Name: "eatonphil", Package: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite, Group: "eatonphil", Cgo: true,
-			Module:       "github.com/eatonphil/gosqlite",
-			Unobtainable: "the Go module proxy refuses github.com/eatonphil/gosqlite (and its origin bvinc/go-sqlite-lite), so no version can be pinned",
-			Desc:         "eatonphil/gosqlite native API (cgo), the maintained fork of bvinc/go-sqlite-lite"},
+			Module: "github.com/eatonphil/gosqlite",
+			Desc:   "eatonphil/gosqlite native API (cgo, bundles SQLite), the maintained fork of bvinc/go-sqlite-lite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
+		{Name: "bvinc", Package: "bvinc", Driver: "bvinc", API: APINative, DB: bench.SQLite, Group: "bvinc", Cgo: true,
+			Module:  "github.com/bvinc/go-sqlite-lite",
+			Desc:    "bvinc/go-sqlite-lite native API (cgo, bundles SQLite), the original gosqlite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use",
+			Refuses: map[string]string{"BulkInsert/shape=16x32/path=multirow": "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are 1,600"}},
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
-			Unobtainable: "the Go module proxy refuses github.com/cvilsmeier/sqinn-go, so no version can be pinned",
-			Desc:         "cvilsmeier/sqinn-go: SQLite in a separate sqinn process, spoken to over stdin/stdout"},
+			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
+				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
@@ -142,9 +148,10 @@ func catalog() []Spec {
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
 		{Name: "go-mysql", Driver: "go-mysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "gomysql",
-			Module:       "github.com/go-mysql-org/go-mysql",
-			Unobtainable: "the Go module proxy refuses github.com/go-mysql-org/go-mysql (and its old path siddontang/go-mysql), so no version can be pinned",
-			Desc:         "go-mysql-org/go-mysql client package, native API"},
+			Module: "github.com/go-mysql-org/go-mysql",
+			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments interpolated as SQL literals by sqlbench; " +
+				"prepared = conn.Prepare once, stmt.Execute per use, binary protocol; Query streams rows (ExecuteSelectStreaming)",
+			Caps: pooled},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",

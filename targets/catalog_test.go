@@ -63,8 +63,8 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	all, err := Select("", []bench.DB{bench.SQLite})
-	if err != nil || len(all) != 9 {
-		t.Fatalf("Select all sqlite: %d targets, %v; want the 9 SQLite ones", len(all), err)
+	if err != nil || len(all) != 10 {
+		t.Fatalf("Select all sqlite: %d targets, %v; want the 10 SQLite ones", len(all), err)
 	}
 	for _, s := range all {
 		if s.DB != bench.SQLite {

@@ -4,6 +4,7 @@ package main
 
 // The MariaDB/MySQL drivers: pure Go.
 import (
-	_ "github.com/sqlbench/sqlbench/targets/mysql"
+	_ "github.com/sqlbench/sqlbench/targets/gomysql"
 	_ "github.com/sqlbench/sqlbench/targets/mymysql"
+	_ "github.com/sqlbench/sqlbench/targets/mysql"
 )

@@ -67,7 +67,8 @@ func TestListSaysWhyATargetIsUnavailable(t *testing.T) {
 	for _, want := range []string{
 		"mattn: needs a C compiler for cgo (gcc not found; install gcc)",
 		"crawshaw: needs a C compiler for cgo",
-		"eatonphil: the Go module proxy refuses",
+		"eatonphil: needs a C compiler for cgo",
+		"sqinn: needs the sqinn program: set SQINN_PATH or put it on PATH",
 		"jdbc-mysql: needs a JDK 17+ and Maven to build and run the JDBC runner (java and mvn not on PATH; install default-jdk-headless maven)",
 		"jdbc-sqlite: needs a JDK 17+ and Maven",
 	} {
@@ -83,7 +84,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
+		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: bvinc, crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
 		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, analytics, bulk, classic,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
 		{[]string{"run", "--count", "0"}, "--count must be from 1 to 1000, got 0"},

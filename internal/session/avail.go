@@ -40,8 +40,12 @@ func Unavailable(t targets.Spec, env Env) string {
 			return "needs a C compiler for cgo (" + name + " not found; install gcc)"
 		}
 	}
-	if t.External != "" && env.Getenv(t.ExternalEnv) == "" {
-		if _, err := env.LookPath(t.External); err != nil {
+	if t.External != "" {
+		if set := env.Getenv(t.ExternalEnv); set != "" {
+			if _, err := env.LookPath(set); err != nil {
+				return "needs the " + t.External + " program: $" + t.ExternalEnv + " (" + set + ") is not an executable"
+			}
+		} else if _, err := env.LookPath(t.External); err != nil {
 			return "needs the " + t.External + " program: set " + t.ExternalEnv + " or put it on PATH"
 		}
 	}

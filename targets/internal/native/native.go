@@ -1,7 +1,8 @@
 // Package native adapts the statement-and-step APIs of native SQLite
-// libraries (crawshaw, zombiezen, ncruces) to bench.Conn. A driver package
-// supplies a small Stmt adapter (crawshaw and zombiezen, whose APIs are the
-// same, share the one in RegisterStep); this package turns it into the simple,
+// libraries (crawshaw, zombiezen, ncruces, bvinc, eatonphil) to bench.Conn.
+// A driver package supplies a small Stmt adapter (crawshaw and zombiezen,
+// whose APIs are the same, share the one in RegisterStep; bvinc and
+// eatonphil share LiteAdapter); this package turns it into the simple,
 // prepared and single-row calls the workloads make, the same way for all of
 // them:
 //

@@ -1,0 +1,50 @@
+package bvinc_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
+	_ "github.com/sqlbench/sqlbench/targets/bvinc"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+)
+
+func TestWorkloads(t *testing.T) { targettest.Workloads(t, "bvinc", targettest.SQLite) }
+
+func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "bvinc", targettest.SQLite) }
+
+func TestDetectsWrongBulkData(t *testing.T) {
+	targettest.DetectsWrongBulkData(t, "bvinc", targettest.SQLite)
+}
+
+func TestSuiteDetectsWrongData(t *testing.T) {
+	targettest.SuiteDetectsWrongData(t, "bvinc", targettest.SQLite)
+}
+
+func TestSuiteEnforcesForeignKeys(t *testing.T) {
+	targettest.SuiteEnforcesForeignKeys(t, "bvinc", targettest.SQLite)
+}
+
+// TestRefusedWorkloadFailsAsTheCatalogueSays runs the workload the catalogue
+// keeps from bvinc and expects the failure its reason names: SQLite 3.28's
+// limit of 999 parameters a statement.
+func TestRefusedWorkloadFailsAsTheCatalogueSays(t *testing.T) {
+	const id = "BulkInsert/shape=16x32/path=multirow"
+	spec, _ := targets.Lookup("bvinc")
+	if !strings.Contains(spec.Refuses[id], "999 parameters") {
+		t.Fatalf("the catalogue no longer refuses %s for bvinc: %q", id, spec.Refuses[id])
+	}
+	w, ok := bench.LookupWorkload(id)
+	if !ok {
+		t.Fatalf("%s is not registered", id)
+	}
+	if spec.Runs(w) {
+		t.Fatalf("%s is planned on bvinc", id)
+	}
+	e := targettest.NewEnv(t, "bvinc", targettest.SQLite)
+	err := targettest.Run(e, w, 100)
+	if err == nil || !strings.Contains(err.Error(), "too many SQL variables") {
+		t.Fatalf("%s on bvinc: %v, want SQLite's too many SQL variables", id, err)
+	}
+}
