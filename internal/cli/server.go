@@ -50,6 +50,11 @@ func serverCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return usagef("server start: --profile: %v", err)
 		}
+		// Clean up after sqlbench processes that died with servers of
+		// theirs; a failure to is worth a line, not a refusal to start.
+		if _, err := servers.Sweep(env.Stderr); err != nil {
+			fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
+		}
 		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: prof, Detach: true})
 		if err != nil {
 			return err
