@@ -93,6 +93,14 @@ func checkHidden(t *testing.T, user, pw, host, tail string) {
 		return
 	}
 	for _, sh := range shapes {
+		if strings.HasSuffix(sh.name, "url") || strings.HasSuffix(sh.name, "url raw") {
+			// A raw '?' or '#' in a URL starts the query or fragment:
+			// where such a password ends is anybody's guess (the URL
+			// shapes with escapes cover every password).
+			if strings.ContainsAny(pw, "?#") {
+				continue
+			}
+		}
 		dsn := sh.build(user, pw, host, tail)
 		ref := sh.build(user, canary, host, tail)
 		if strings.Contains(ref, pw) {

@@ -98,7 +98,19 @@ func DSN(dsn string) string {
 // of the shapes above; a DSN without a password is returned unchanged.
 func ServerDSN(dsn string) string {
 	switch {
-	case keyValueStart.MatchString(dsn), myMySQLPrefix.MatchString(dsn), serverURLScheme.MatchString(dsn):
+	case keyValueStart.MatchString(dsn), myMySQLPrefix.MatchString(dsn):
+		return DSN(dsn)
+	case serverURLScheme.MatchString(dsn):
+		// "user:@..." with a later '@': a raw password starting with
+		// '@' that the URL rules, reading a raw '?' as the query, took
+		// for empty. Hide up to the last '@'.
+		loc := serverURLScheme.FindStringIndex(dsn)
+		rest := dsn[loc[1]:]
+		if c := strings.IndexByte(rest, ':'); c >= 0 && c+1 < len(rest) && rest[c+1] == '@' && !strings.Contains(rest[:c], "/") {
+			if last := strings.LastIndexByte(rest, '@'); last > c+1 {
+				return DSN(replace(dsn, loc[1]+c+1, loc[1]+last))
+			}
+		}
 		return DSN(dsn)
 	}
 	if _, ok := redactMySQL(dsn, true); ok {
@@ -106,6 +118,11 @@ func ServerDSN(dsn string) string {
 	}
 	if at := userinfoAt(dsn); at >= 0 {
 		if colon := strings.IndexByte(dsn[:at], ':'); colon >= 0 {
+			if colon+1 == at {
+				// "user:@x": an empty password, or one that starts
+				// with '@'; hide all of it.
+				return replace(dsn, colon+1, len(dsn))
+			}
 			return DSN(replace(dsn, colon+1, at))
 		}
 		return DSN(dsn)
