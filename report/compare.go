@@ -134,6 +134,49 @@ func (c *Comparison) Regressions(threshold float64) []Change {
 	return out
 }
 
+// CanBeSignificant reports whether the Mann-Whitney U test that Compare
+// runs (benchmath.AssumeNothing) can find any difference between n1 and n2
+// runs significant at Alpha: whether the p-value of two samples that do not
+// overlap at all, the smallest the test gives for those sizes, is below
+// Alpha.
+func CanBeSignificant(n1, n2 int) bool {
+	if n1 <= 0 || n2 <= 0 {
+		return false
+	}
+	v1, v2 := make([]float64, n1), make([]float64, n2)
+	for i := range v1 {
+		v1[i] = float64(i + 1)
+	}
+	for i := range v2 {
+		v2[i] = float64(n1 + i + 1)
+	}
+	s1 := benchmath.NewSample(v1, &benchmath.DefaultThresholds)
+	s2 := benchmath.NewSample(v2, &benchmath.DefaultThresholds)
+	return benchmath.AssumeNothing.Compare(s1, s2).P < Alpha
+}
+
+// MinRuns returns the fewest runs, the same number on both sides, with
+// which a comparison can find a change significant (CanBeSignificant).
+func MinRuns() int {
+	n := 1
+	for !CanBeSignificant(n, n) {
+		n++
+	}
+	return n
+}
+
+// Undecidable returns the changes whose run counts are too few for the
+// test ever to find them significant (CanBeSignificant).
+func (c *Comparison) Undecidable() []Change {
+	var out []Change
+	for _, ch := range c.Changes {
+		if !CanBeSignificant(ch.OldN, ch.NewN) {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
 // DeltaString formats the change: "~" when not significant, else the
 // signed percentage.
 func (ch Change) DeltaString() string {

@@ -63,3 +63,21 @@ func TestCompareFindsTheRegressionAndNotTheNoise(t *testing.T) {
 		}
 	}
 }
+
+func TestMinRunsForSignificance(t *testing.T) {
+	// Two-sided exact Mann-Whitney U test, no overlap: p = 2/C(n1+n2, n1).
+	// 3 against 3 gives 2/20 = 0.1, 4 against 4 gives 2/70 = 0.029.
+	if got := MinRuns(); got != 4 {
+		t.Errorf("MinRuns() = %d, want 4", got)
+	}
+	for _, c := range []struct {
+		n1, n2 int
+		want   bool
+	}{
+		{3, 3, false}, {4, 4, true}, {3, 5, true}, {2, 8, true}, {2, 5, false}, {1, 100, false}, {0, 5, false},
+	} {
+		if got := CanBeSignificant(c.n1, c.n2); got != c.want {
+			t.Errorf("CanBeSignificant(%d, %d) = %v, want %v", c.n1, c.n2, got, c.want)
+		}
+	}
+}

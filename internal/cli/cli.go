@@ -5,7 +5,8 @@
 //
 //	0  everything ran
 //	1  the session ran, but some targets were skipped or some cells failed;
-//	   or compare found a significant regression above --fail-over
+//	   or compare found a significant regression above --fail-over; or
+//	   server stop KIND found no such server to stop
 //	2  bad input: unknown names, bad flags, unwritable paths, corrupt files
 //	3  the machine failed the run: no target could be built or run here, a
 //	   disk or a server failed, a report could not be written
@@ -122,6 +123,9 @@ func exitStatus(err error, stderr io.Writer) int {
 		return ExitInterrupted
 	case errors.Is(err, errRegression):
 		fmt.Fprintln(stderr, "sqlbench:", err)
+		return ExitPartial
+	case errors.Is(err, errNoServer):
+		fmt.Fprintln(stderr, "sqlbench:", oneLine(err.Error()))
 		return ExitPartial
 	case errors.Is(err, errPartial):
 		fmt.Fprintln(stderr, "sqlbench:", err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,7 @@ func compareCmd(args []string, env Env) error {
 	threshold := -1.0
 	if *failOver != "" {
 		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(*failOver), "%"), 64)
-		if err != nil || v < 0 {
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 			return usagef("compare: --fail-over: want a percentage such as 5%%, got %q", *failOver)
 		}
 		threshold = v / 100
@@ -45,6 +46,13 @@ func compareCmd(args []string, env Env) error {
 	c := report.Compare(oldLabel, oldRs, newLabel, newRs)
 	if len(c.Changes) == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
+	}
+	if threshold >= 0 {
+		if few := c.Undecidable(); len(few) > 0 {
+			ch := few[0]
+			return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
+				len(few), len(c.Changes), report.Alpha, ch.Name, ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
+		}
 	}
 	if err := c.Text(env.Stdout); err != nil {
 		return err

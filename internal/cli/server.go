@@ -2,12 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
+
+// errNoServer marks a `server stop KIND` that found no such server to
+// stop: exit status 1, as the input was valid but there was nothing to do
+// what it asked. `server stop` and `server stop all` with nothing to stop
+// succeed: the wanted state, no server running, holds.
+var errNoServer = errors.New("nothing stopped")
 
 const serverUsage = `usage:
   sqlbench server start mariadb|postgres [--profile durable|fast|seed]
@@ -43,6 +50,11 @@ func serverCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return usagef("server start: --profile: %v", err)
 		}
+		// Clean up after sqlbench processes that died with servers of
+		// theirs; a failure to is worth a line, not a refusal to start.
+		if _, err := servers.Sweep(env.Stderr); err != nil {
+			fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
+		}
 		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: prof, Detach: true})
 		if err != nil {
 			return err
@@ -56,12 +68,19 @@ func serverCmd(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind, kind, srv.DSN("tcp"))
 		return nil
 	case "stop":
+		if what == "" {
+			what = "all"
+		}
+		if what != "all" {
+			kind, err := servers.ParseKind(what)
+			if err != nil {
+				return usagef("server stop: %v", err)
+			}
+			what = string(kind)
+		}
 		all, err := servers.LoadStates(*stateDir)
 		if err != nil {
 			return err
-		}
-		if what == "" {
-			what = "all"
 		}
 		stopped := 0
 		for _, s := range all {
@@ -77,8 +96,12 @@ func serverCmd(ctx context.Context, args []string, env Env) error {
 			fmt.Fprintf(env.Stdout, "stopped %s on port %d\n", s.Kind, s.Port)
 			stopped++
 		}
-		if stopped == 0 {
+		switch {
+		case stopped > 0:
+		case what == "all":
 			fmt.Fprintln(env.Stdout, "no server to stop")
+		default:
+			return fmt.Errorf("%w: no %s server started by sqlbench server start", errNoServer, what)
 		}
 		return nil
 	case "status":

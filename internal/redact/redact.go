@@ -39,8 +39,21 @@ var (
 	myMySQLPrefix = regexp.MustCompile(`^(?:tcp|unix):[^*]*\*`)
 	// mysqlNetAddr matches net(addr) in a go-sql-driver/mysql DSN.
 	mysqlNetAddr = regexp.MustCompile(`^[A-Za-z0-9_]*\(.*\)$`)
-	// mysqlNet matches net or net(addr) in a go-sql-driver/mysql DSN.
-	mysqlNet = regexp.MustCompile(`^[A-Za-z0-9_]*(?:\(.*\))?$`)
+	// mysqlNet matches the net part of a go-sql-driver/mysql DSN that has
+	// no '/': net, net(addr), and the malformed net(addr with no ')' and
+	// net(addr)dbname, which the driver rejects but a user may type.
+	mysqlNet = regexp.MustCompile(`^[A-Za-z0-9_]*(?:\(.*)?$`)
+	// mysqlAnonymous matches the start of a go-sql-driver/mysql DSN with no
+	// user information: net(.
+	mysqlAnonymous = regexp.MustCompile(`^[A-Za-z0-9_]*\(`)
+	// mysqlNetStart matches what follows the user information of a
+	// go-sql-driver/mysql DSN, malformed or not: a net, net(addr) or
+	// host:port, up to a '(' or '/' or the end.
+	mysqlNetStart = regexp.MustCompile(`^[A-Za-z0-9_.:\[\]-]*(?:[(/]|$)`)
+	// serverURLScheme matches the schemes of URL DSNs that server drivers
+	// take; "user://..." is otherwise a go-sql-driver/mysql DSN whose
+	// password starts with "//".
+	serverURLScheme = regexp.MustCompile(`(?i)^\s*(?:postgres|postgresql|mysql|mariadb)://`)
 	// secretPair finds a password key followed by '=' anywhere in a string.
 	secretPair = regexp.MustCompile(`(?i)(?:^|[\s;&?,])(?:[a-z0-9_.-]*password|passwd|pwd|pass)\s*=\s*`)
 )
@@ -68,6 +81,69 @@ func DSN(dsn string) string {
 		s = next
 	}
 	return Mask
+}
+
+// ServerDSN returns dsn, which is known to be the DSN of a database server
+// (the value of --dsn or of $SQLBENCH_MYSQL_DSN, say), with its password
+// hidden whatever its shape, malformed ones included.
+//
+// A libpq key/value string, a mymysql DSN, a postgres://, postgresql://,
+// mysql:// or mariadb:// URL, and a well-formed go-sql-driver/mysql DSN
+// (user:password@net(addr)/dbname) are redacted as DSN does. Anything else is
+// taken for a go-sql-driver/mysql DSN the driver may reject, and everything
+// that could be its password is hidden: from the first ':' to the last '@'
+// followed by a net, net(addr) or host:port or, when there is no such '@'
+// (as in "user:password"), from the first ':' to the end, unless the ':' belongs to a net(addr) with no user information
+// before it. This hides too much of some malformed DSNs, never too little
+// of the shapes above; a DSN without a password is returned unchanged.
+func ServerDSN(dsn string) string {
+	switch {
+	case keyValueStart.MatchString(dsn), myMySQLPrefix.MatchString(dsn):
+		return DSN(dsn)
+	case serverURLScheme.MatchString(dsn):
+		// "user:@..." with a later '@': a raw password starting with
+		// '@' that the URL rules, reading a raw '?' as the query, took
+		// for empty. Hide up to the last '@'.
+		loc := serverURLScheme.FindStringIndex(dsn)
+		rest := dsn[loc[1]:]
+		if c := strings.IndexByte(rest, ':'); c >= 0 && c+1 < len(rest) && rest[c+1] == '@' && !strings.Contains(rest[:c], "/") {
+			if last := strings.LastIndexByte(rest, '@'); last > c+1 {
+				return DSN(replace(dsn, loc[1]+c+1, loc[1]+last))
+			}
+		}
+		return DSN(dsn)
+	}
+	if _, ok := redactMySQL(dsn, true); ok {
+		return DSN(dsn)
+	}
+	if at := userinfoAt(dsn); at >= 0 {
+		if colon := strings.IndexByte(dsn[:at], ':'); colon >= 0 {
+			if colon+1 == at {
+				// "user:@x": an empty password, or one that starts
+				// with '@'; hide all of it.
+				return replace(dsn, colon+1, len(dsn))
+			}
+			return DSN(replace(dsn, colon+1, at))
+		}
+		return DSN(dsn)
+	}
+	if colon := strings.IndexByte(dsn, ':'); colon >= 0 && !mysqlAnonymous.MatchString(dsn[:colon]) {
+		return replace(dsn, colon+1, len(dsn))
+	}
+	return DSN(dsn)
+}
+
+// userinfoAt returns the index of the last '@' in s that a net, net(addr)
+// or host:port follows (up to a '(' or '/' or the end), or -1 if there is
+// none: the '@' that ends the user information of a malformed
+// go-sql-driver/mysql DSN.
+func userinfoAt(s string) int {
+	for at := strings.LastIndexByte(s, '@'); at >= 0; at = strings.LastIndexByte(s[:at], '@') {
+		if mysqlNetStart.MatchString(s[at+1:]) {
+			return at
+		}
+	}
+	return -1
 }
 
 // String returns s with every occurrence of each non-empty secret replaced
@@ -117,7 +193,7 @@ func Args(args []string) []string {
 		switch {
 		case dsnNext:
 			dsnNext = false
-			out[i] = value(a)
+			out[i] = dsnValue(a)
 		case onlyValues:
 			out[i] = value(a)
 		case a == "--":
@@ -128,6 +204,8 @@ func Args(args []string) []string {
 			dashes := a[:len(a)-len(body)]
 			name, val, hasValue := strings.Cut(body, "=")
 			switch {
+			case hasValue && isDSNFlag(name):
+				out[i] = dashes + name + "=" + dsnValue(val)
 			case hasValue:
 				out[i] = dashes + name + "=" + value(val)
 			case isDSNFlag(name):
@@ -154,6 +232,15 @@ func value(v string) string {
 		v = name + "=" + DSN(rest)
 	}
 	return DSN(v)
+}
+
+// dsnValue redacts the value of a DSN flag, a server DSN or a name=DSN pair
+// such as mariadb=user:pw@tcp(host)/db (see ServerDSN).
+func dsnValue(v string) string {
+	if name, rest, ok := strings.Cut(v, "="); ok && isName(name) && !isSecretKey(name) {
+		return name + "=" + ServerDSN(rest)
+	}
+	return ServerDSN(v)
 }
 
 // isName reports whether s is a plain identifier such as a database name.

@@ -49,6 +49,9 @@ var dsnTests = []struct {
 	{"mysql no slash", "user:secret@tcp(h:3306)", "user:xxxxx@tcp(h:3306)"},
 	{"mysql password param", "user@tcp(h)/db?password=s&x=1", "user@tcp(h)/db?password=xxxxx&x=1"},
 	{"mysql anonymous", "tcp(127.0.0.1:3306)/db", "tcp(127.0.0.1:3306)/db"},
+	{"mysql unclosed (", "bench:Canary11@tcp(127.0.0.1:3306", "bench:xxxxx@tcp(127.0.0.1:3306"},
+	{"mysql no slash before dbname", "bench:Canary11@tcp(127.0.0.1:3306)bench", "bench:xxxxx@tcp(127.0.0.1:3306)bench"},
+	{"mysql unclosed ( with slash", "bench:Canary11@tcp(127.0.0.1:3306/bench", "bench:xxxxx@tcp(127.0.0.1:3306/bench"},
 
 	// libpq key/value.
 	{"kv", "host=127.0.0.1 user=bench password=secret dbname=x", "host=127.0.0.1 user=bench password=xxxxx dbname=x"},
@@ -197,6 +200,38 @@ func TestDSNHidesRandomPasswords(t *testing.T) {
 	}
 }
 
+func TestServerDSN(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// The malformed shapes of the issue.
+		{"bench:Canary16", "bench:xxxxx"},
+		{"bench:Canary11@tcp(127.0.0.1:3306", "bench:xxxxx@tcp(127.0.0.1:3306"},
+		{"bench:Canary11@tcp(127.0.0.1:3306)bench", "bench:xxxxx@tcp(127.0.0.1:3306)bench"},
+		// A password holding '/' and '@' where the DSN has no /dbname.
+		{"bench:a@b/c@tcp(127.0.0.1:3306", "bench:xxxxx@tcp(127.0.0.1:3306"},
+		// A password starting with "//" is no URL.
+		{"bench://x@tcp(127.0.0.1:3306", "bench:xxxxx@tcp(127.0.0.1:3306"},
+		{"bench:Can/ary", "bench:xxxxx"},
+		// Well-formed DSNs are redacted as DSN does.
+		{"bench:pw@tcp(127.0.0.1:3306)/bench?x=a@b", "bench:xxxxx@tcp(127.0.0.1:3306)/bench?x=a@b"},
+		{"postgres://u:pw@h/db?sslmode=disable", "postgres://u:xxxxx@h/db?sslmode=disable"},
+		{"host=h password='pw", "host=h password=xxxxx"},
+		{"tcp:h:3306*db/u/pw", "tcp:h:3306*db/u/xxxxx"},
+		// Nothing to hide.
+		{"tcp(127.0.0.1:3306)/bench", "tcp(127.0.0.1:3306)/bench"},
+		{"bench@tcp(127.0.0.1:3306", "bench@tcp(127.0.0.1:3306"},
+		{"bench", "bench"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := ServerDSN(tt.in); got != tt.want {
+			t.Errorf("ServerDSN(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := ServerDSN(tt.want); got != tt.want {
+			t.Errorf("ServerDSN(%q) = %q, want it unchanged", tt.want, got)
+		}
+	}
+}
+
 func TestString(t *testing.T) {
 	tests := []struct {
 		s       string
@@ -275,6 +310,11 @@ func TestArgs(t *testing.T) {
 			[]string{"sqlbench", "run", "-db", "sqlite", "-quick", "-workloads", "insert,select", "/tmp/x.db", "-"},
 		},
 		{"dangling dsn flag", []string{"--dsn"}, []string{"--dsn"}},
+		{
+			"malformed dsn values",
+			[]string{"--dsn", "mariadb=bench:s3cret", "--dsn=mariadb=bench:s3cret@tcp(127.0.0.1:3306"},
+			[]string{"--dsn", "mariadb=bench:xxxxx", "--dsn=mariadb=bench:xxxxx@tcp(127.0.0.1:3306"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 		detachHelper(spec)
 		return
 	}
+	if spec := os.Getenv(sweepHelperEnv); spec != "" {
+		sweepHelper(spec)
+		return
+	}
 	m.Run()
 }
 

@@ -5,7 +5,9 @@
 // logs, pid file), listens only on 127.0.0.1 on a free port and on a unix
 // socket inside that directory, and gets a database "bench" owned by a user
 // "bench" with a random password. Start returns when that user can connect;
-// Stop kills the server and removes the directory.
+// Stop kills the server and removes the directory. The directory holds a
+// marker naming the process that started the server, so that Sweep can
+// clean up after a process that died without stopping its servers.
 //
 // When the calling process runs as root the servers run as the "mysql" and
 // "postgres" system users (initdb refuses root); otherwise they run as the
@@ -16,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -115,6 +118,10 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	}
 	dir, err := makeDir(opt.Parent, acct)
 	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", opt.Kind, err)
+	}
+	if err := writeOwner(dir, opt.Kind, opt.Detach); err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start %s: %w", opt.Kind, err)
 	}
 	s := &Server{
