@@ -19,29 +19,60 @@ type OverheadPair struct {
 // database/sql path is (above 1: database/sql is slower).
 func (p OverheadPair) Ratio() float64 { return p.Native.Ops.Center / p.SQL.Ops.Center }
 
-// Overhead pairs every cell run with api=sql with its api=native twin.
+// CrossPair is two drivers on one engine that a published study set side
+// by side, one through its native API and one through database/sql: the
+// overhead view pairs their cells as it pairs a driver's own two APIs,
+// under the column "Native vs SQL".
+type CrossPair struct {
+	// DB is the db key; Native and SQL the driver keys of the api=native
+	// and the api=sql cells.
+	DB, Native, SQL string
+	// Why says what the two share and who compared them.
+	Why string
+}
+
+// CrossPairs are the cross-driver pairs of the overhead view.
+func CrossPairs() []CrossPair {
+	return []CrossPair{
+		{"sqlite", "eatonphil", "mattn", "the database/sql-overhead study (databases-intuition, 2023) compared eatonphil/gosqlite with mattn/go-sqlite3: both cgo bindings of SQLite's C code"},
+		{"sqlite", "bvinc", "mattn", "bvinc/go-sqlite-lite, which gosqlite forked, against mattn/go-sqlite3: both cgo bindings of SQLite's C code"},
+		{"sqlite", "zombiezen", "modernc", "zombiezen.com/go/sqlite runs on modernc.org/sqlite's engine (SQLite's C translated to Go)"},
+	}
+}
+
+// Overhead pairs every cell run with api=sql with its api=native twin, and
+// the cells of the CrossPairs drivers.
 func (r *Report) Overhead() []OverheadPair {
 	native := map[string]*Cell{}
 	for _, c := range r.Cells {
 		if c.Keys["api"] == "native" {
-			native[twinKey(c)] = c
+			native[twinKey(c, c.Keys["driver"])] = c
 		}
 	}
 	var out []OverheadPair
-	for _, c := range r.Cells {
-		if c.Keys["api"] != "sql" {
-			continue
+	add := func(c *Cell, nativeDriver, label string) {
+		if n, ok := native[twinKey(c, nativeDriver)]; ok && c.Ops.Center > 0 && n.Ops.Center > 0 {
+			out = append(out, OverheadPair{Row: c.Row(), DB: c.Keys["db"], Driver: label, SQL: c, Native: n})
 		}
-		if n, ok := native[twinKey(c)]; ok && c.Ops.Center > 0 && n.Ops.Center > 0 {
-			out = append(out, OverheadPair{Row: c.Row(), DB: c.Keys["db"], Driver: c.Keys["driver"], SQL: c, Native: n})
+	}
+	for _, c := range r.Cells {
+		if c.Keys["api"] == "sql" {
+			add(c, c.Keys["driver"], c.Keys["driver"])
+		}
+	}
+	for _, x := range CrossPairs() {
+		for _, c := range r.Cells {
+			if c.Keys["api"] == "sql" && c.Keys["db"] == x.DB && c.Keys["driver"] == x.SQL {
+				add(c, x.Native, x.Native+" vs "+x.SQL)
+			}
 		}
 	}
 	return out
 }
 
-// twinKey is a cell's name without its api.
-func twinKey(c *Cell) string {
-	return c.Workload + "/" + c.Keys["db"] + "/" + c.Keys["driver"] + "/" + extraLabel(c.Name, "")
+// twinKey is a cell's name without its api, with driver for its driver.
+func twinKey(c *Cell, driver string) string {
+	return c.Workload + "/" + c.Keys["db"] + "/" + driver + "/" + extraLabel(c.Name, "")
 }
 
 // Floor workloads: the transport's own cost, measured in the same run.

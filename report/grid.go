@@ -209,7 +209,7 @@ func envGrids(groups []EnvGroup) []textGrid {
 
 // Texts used by both the Markdown and the HTML outputs.
 const (
-	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many times slower the database/sql path is (above 1: database/sql is slower; below 1: faster)."
+	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many times slower the database/sql path is (above 1: database/sql is slower; below 1: faster). Columns \"A vs B\" set two drivers on one engine side by side, A native and B through database/sql, as a published study did: eatonphil vs mattn is the database/sql-overhead study's gosqlite vs mattn/go-sqlite3 (both cgo SQLite), bvinc vs mattn its origin go-sqlite-lite, zombiezen vs modernc two APIs on modernc's SQLite engine."
 	floorText    = "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same results: how far the cell is from what the transport alone costs."
 	noFloorText  = "No loopback round trip (" + FloorWorkload + "/db=" + FloorDB + ") in these results, so no distance to the floor."
 	scalingText  = "Operations per second by number of concurrent connections; in parentheses the speed-up over the fewest connections. The ideal row is linear scaling."
