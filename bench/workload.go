@@ -106,8 +106,11 @@ func (w Workload) OpsAt(s float64) int {
 	return n
 }
 
-// Cap is an ability some targets have beyond Conn, named in the target
-// catalogue and checked by the catalogue's tests.
+// Cap is an ability some targets have beyond Conn. A target declares its
+// capabilities where it is implemented (a Go target with RegisterOpener, a
+// JDBC target in the JDBC runner's Target.java); its runner's hello reports
+// them, and the orchestrator skips a target whose declaration differs from
+// the target catalogue's.
 type Cap string
 
 // Capabilities.

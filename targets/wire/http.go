@@ -15,7 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-func init() { bench.RegisterOpener("http", OpenHTTP) }
+func init() { bench.RegisterOpener("http", OpenHTTP, bench.CapHTTP) }
 
 // receivedHeader carries the byte count the sink read from a request body.
 const receivedHeader = "Sqlbench-Received"

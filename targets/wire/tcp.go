@@ -13,7 +13,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-func init() { bench.RegisterOpener("tcp", OpenTCP) }
+func init() { bench.RegisterOpener("tcp", OpenTCP, bench.CapWire) }
 
 // Connection modes: the first byte a client writes on a connection to the
 // TCP sink.
