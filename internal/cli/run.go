@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -402,6 +403,15 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 		Scale: o.scale, ScaleOf: o.scaleOf, Warmup: o.warmup, Timeout: o.timeout, SQLite: o.sqlite,
 	}
 	defer sess.Close()
+	// Each runner's hello says what it implements: targets it does not link
+	// as the catalogue describes are skipped, and cells are planned from it.
+	declared, undeclared := sess.Declarations(ctx, p.workloads, p.runnable)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for name, err := range undeclared {
+		p.skip(name, err.Error(), !errors.Is(err, orchestrate.ErrRunsNone))
+	}
 	infoLines, infoSkipped := sess.Info(ctx, p.runnable, func(t targets.Spec) runner.Location {
 		return dbs.location(t, dbs.netsFor(t)[0], t.Name+"-info")
 	})
@@ -451,7 +461,7 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 	var places []orchestrate.Placement
 	for _, t := range p.runnable {
 		for _, n := range dbs.netsFor(t) {
-			places = append(places, orchestrate.Placement{Target: t, Net: n})
+			places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: declared[t.Group]})
 		}
 	}
 	steps := orchestrate.Schedule(p.workloads, places, o.count, o.slices)
