@@ -2,7 +2,10 @@
 // per driver and API. The orchestrator reads it to plan runs and to say which
 // targets this machine can run; the implementations live in one subpackage
 // per driver and register themselves with bench.RegisterOpener under the
-// same names.
+// same names, with the capabilities they declare (the JDBC targets in the
+// JDBC runner's Target.java). Each runner's hello is the source of truth for
+// what it links and implements; the orchestrator checks it against this
+// catalogue.
 package targets
 
 import (

@@ -76,8 +76,9 @@ type Step struct {
 }
 
 // Schedule orders count runs of every cell (a workload on a placement that
-// runs it, Placement.Runs), each run made of slices parts, so that drift over time hits
-// every target and every run alike.
+// runs it, by its runner's declaration: Placement.Runs), each run made of
+// slices parts, so that drift over time hits every target and every run
+// alike.
 //
 // The session is a sequence of count*slices passes; pass p runs slice
 // p/count+1 of run p%count+1 of every cell. A run's slices are thus spread
