@@ -90,11 +90,12 @@ func LookupKind(db DB) (Kind, bool) {
 }
 
 // RegisterHandleOpener makes target, a target of a Kind, openable in this
-// binary. It panics on a target registered twice (by either opener).
-func RegisterHandleOpener(target string, o HandleOpener) {
+// binary, with caps the capabilities its Handles have (as RegisterOpener).
+// It panics on a target registered twice (by either opener).
+func RegisterHandleOpener(target string, o HandleOpener, caps ...Cap) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
-	reg.checkNew(target)
+	reg.checkNew(target, caps)
 	reg.handles[target] = o
 }
 

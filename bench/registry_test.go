@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestParseDB(t *testing.T) {
 	for _, db := range AllDBs() {
@@ -53,4 +56,25 @@ func TestRegisterWorkloadRejectsSiblingsWithOtherSmokeScales(t *testing.T) {
 	}()
 	w.Keys, w.Smoke = "k=3", 0.01
 	RegisterWorkload(w)
+}
+
+func TestRegisterOpenerKeepsTheDeclaredCapabilitiesSorted(t *testing.T) {
+	open := func(context.Context, Config) (Conn, error) { return nil, nil }
+	RegisterOpener("registry-test-caps", open, CapLoad, CapBatch)
+	RegisterOpener("registry-test-none", open)
+	if caps, ok := TargetCaps("registry-test-caps"); !ok || len(caps) != 2 || caps[0] != CapBatch || caps[1] != CapLoad {
+		t.Errorf("TargetCaps = %v, %v; want [batch load], true", caps, ok)
+	}
+	if caps, ok := TargetCaps("registry-test-none"); !ok || len(caps) != 0 {
+		t.Errorf("TargetCaps of a target without capabilities = %v, %v", caps, ok)
+	}
+	if _, ok := TargetCaps("registry-test-absent"); ok {
+		t.Error("TargetCaps found a target that never registered")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a capability declared twice was accepted")
+		}
+	}()
+	RegisterOpener("registry-test-twice", open, CapPool, CapPool)
 }

@@ -107,8 +107,11 @@ func (w Workload) OpsAt(s float64) int {
 }
 
 // Cap is an ability some targets have beyond Conn (or, for a Kind, beyond
-// Handle), named in the target catalogue and checked by the catalogue's
-// tests. A Kind's package declares its own.
+// Handle; a Kind's package declares its own). A target declares its
+// capabilities where it is implemented (a Go target with RegisterOpener or
+// RegisterHandleOpener, a JDBC target in the JDBC runner's Target.java);
+// its runner's hello reports them, and the orchestrator skips a target
+// whose declaration differs from the target catalogue's.
 type Cap string
 
 // Capabilities.

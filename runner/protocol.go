@@ -2,7 +2,7 @@
 // serving loop inside a runner process (Server) and the request and reply
 // types the orchestrator uses to drive one.
 //
-// # Protocol, version 1
+// # Protocol, version 2
 //
 // A runner is a long-lived process that holds open cells (a workload set up
 // on a target) between runs, so that the orchestrator can interleave runs of
@@ -25,8 +25,25 @@
 // Requests:
 //
 //	hello
-//	    runner-protocol: 1
-//	    runner-targets: <comma-separated targets linked into this runner>
+//	    runner-protocol: 2
+//	    runner-target: T [CAP,CAP...]
+//	    runner-workload: W
+//	    The runner's declaration of what it implements (type Hello), the
+//	    source of truth the orchestrator plans from. One runner-target line
+//	    per target linked into the runner, with the capabilities it
+//	    declares (bench.Cap values: pool, copy, load, batch, rewrite, wire,
+//	    http), comma-separated and sorted, or nothing after the name for
+//	    none; one runner-workload line per workload the runner implements,
+//	    by ID (see run). The orchestrator skips a catalogue target its
+//	    runner does not link or whose declared capabilities differ from the
+//	    catalogue's, and plans a cell only when the runner implements its
+//	    workload and the target declares the capability it needs. A Go
+//	    runner declares every workload registered in it (the capability
+//	    decides which of its targets run one: the JDBC-only bulk-insert
+//	    paths need batch or rewrite, which no Go target declares) and each
+//	    target's capabilities as registered with its opener
+//	    (bench.RegisterOpener); the JDBC runner declares its Target and
+//	    Workloads catalogues.
 //	info target=T&db=D&<location>[&<sqlite>]
 //	    T-module: <module path and version>
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
@@ -80,7 +97,11 @@ import (
 )
 
 // ProtocolVersion is the version of the runner protocol this package speaks.
-const ProtocolVersion = 1
+// Version 2 changed the hello reply (version 1 named the linked targets on
+// one runner-targets line): the orchestrator now plans from it, so a runner
+// of version 1 is refused by ParseHello rather than planned as if it
+// implemented nothing.
+const ProtocolVersion = 2
 
 // Verbs of the protocol.
 const (

@@ -91,7 +91,7 @@ func TestServerAnswersEveryRequestWithAStatusLine(t *testing.T) {
 	if !strings.Contains(statuses[3], `unknown verb "garbage"`) {
 		t.Errorf("status 3 = %q", statuses[3])
 	}
-	if !strings.Contains(out.String(), "runner-protocol: 1\n") {
+	if !strings.Contains(out.String(), "runner-protocol: 2\n") {
 		t.Errorf("hello did not announce the protocol:\n%s", out.String())
 	}
 }

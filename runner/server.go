@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -90,9 +89,9 @@ func (s *Server) handle(ctx context.Context, line string) (err error) {
 	}()
 	switch req.Verb {
 	case VerbHello:
-		names := bench.Openers()
-		sort.Strings(names)
-		fmt.Fprintf(s.out, "runner-protocol: %d\nrunner-targets: %s\n", ProtocolVersion, strings.Join(names, ","))
+		for _, line := range goHello().Lines() {
+			fmt.Fprintln(s.out, line)
+		}
 		return nil
 	case VerbInfo:
 		return s.info(ctx, req)

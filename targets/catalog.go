@@ -2,7 +2,10 @@
 // per driver and API. The orchestrator reads it to plan runs and to say which
 // targets this machine can run; the implementations live in one subpackage
 // per driver and register themselves with bench.RegisterOpener under the
-// same names.
+// same names, with the capabilities they declare (the JDBC targets in the
+// JDBC runner's Target.java). Each runner's hello is the source of truth for
+// what it links and implements; the orchestrator checks it against this
+// catalogue.
 package targets
 
 import (
@@ -47,16 +50,15 @@ type Spec struct {
 	// Maven into one jar and run on a JVM, one process per Group. Module is
 	// then the driver's Maven coordinates.
 	JVM bool
-	// Families, when set, lists the only workload families the target's
-	// runner implements (the JDBC runner: the classic suite and single inserts so far); nil
-	// means every workload written against bench.Conn.
-	Families []string
 	// Nets lists the transports to a server the target can use; nil means
 	// every one.
 	Nets []string
 	// Caps lists the abilities beyond bench.Conn (for a kind's target,
 	// beyond bench.Handle) the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
+	// The target declares them itself, in its runner's hello (a Go target
+	// with bench.RegisterOpener, a JDBC target in Target.java); the
+	// orchestrator skips a target whose declaration differs from Caps.
 	Caps []bench.Cap
 	// Refuses lists, by workload ID, workloads of the target's families
 	// that its driver cannot run as written, each with the reason.
@@ -66,12 +68,13 @@ type Spec struct {
 // Has reports whether the target has capability c.
 func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 
-// Runs reports whether workload w runs on the target: on its database, with
-// the capability w needs if any, and in a family the target's runner
-// implements.
+// Runs reports whether workload w can run on the target as far as the
+// catalogue knows, before any runner is built: on its database, and with
+// the capability w needs if any. Which workloads the target's runner
+// implements only the runner says, in its hello (runner.Hello); the
+// orchestrator plans cells from that (orchestrate.Placement.Runs).
 func (s Spec) Runs(w bench.Workload) bool {
-	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) &&
-		(s.Families == nil || slices.Contains(s.Families, w.Family)) && s.Refuses[w.ID()] == ""
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) && s.Refuses[w.ID()] == ""
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
@@ -96,9 +99,8 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool}                  // database/sql: a *sql.DB serves many goroutines
-	loads := []bench.Cap{bench.CapPool, bench.CapLoad}    // go-sql-driver: LOAD DATA LOCAL from a reader
-	jdbcFamilies := []string{"classic", "insert", "bulk"} // what the JDBC runner (jdbc/) implements
+	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
 	return []Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -166,19 +168,19 @@ func catalog() []Spec {
 			Caps:   []bench.Cap{bench.CapCopy}},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
-		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true, Families: jdbcFamilies,
+		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
 			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite},
 			Module: "com.mysql:mysql-connector-j",
 			Desc:   "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through junixsocket's socket factory"},
-		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true, Families: jdbcFamilies,
+		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true,
 			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch},
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
-		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true, Families: jdbcFamilies,
+		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
 			Caps:   []bench.Cap{bench.CapCopy, bench.CapBatch},
 			Module: "org.postgresql:postgresql",
 			Desc:   "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; unix socket through junixsocket's socket factory"},
-		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true, Families: jdbcFamilies,
+		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",
 			Desc:   "xerial sqlite-jdbc (Java, JDBC runner; SQLite bundled as a JNI library)"},

@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/floor"
 )
 
-func init() { bench.RegisterHandleOpener("http", OpenHTTP) }
+func init() { bench.RegisterHandleOpener("http", OpenHTTP, floor.CapHTTP) }
 
 // receivedHeader carries the byte count the sink read from a request body.
 const receivedHeader = "Sqlbench-Received"

@@ -22,7 +22,7 @@ import (
 	"github.com/sqlbench/sqlbench/floor"
 )
 
-func init() { bench.RegisterHandleOpener("tcp", OpenTCP) }
+func init() { bench.RegisterHandleOpener("tcp", OpenTCP, floor.CapWire) }
 
 // Both targets' handles are what the floor's workloads type-assert.
 var (

@@ -8,14 +8,28 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
 // Placement is a target reached over one transport ("tcp", "unix"; empty
-// for SQLite, which has none).
+// for SQLite, which has none), with the declaration of the runner it is
+// linked into.
 type Placement struct {
 	Target targets.Spec
 	Net    string
+	// Runner is the hello of the target's runner (Session.Declarations): what
+	// the runner implements. The zero Hello implements nothing.
+	Runner runner.Hello
+}
+
+// Runs reports whether the placement runs workload w: w runs on the
+// target's database, the catalogue does not say the target refuses it, the
+// target's runner declares the workload, and the target declares the
+// capability w needs, if any.
+func (p Placement) Runs(w bench.Workload) bool {
+	return w.RunsOn(p.Target.DB) && p.Target.Refuses[w.ID()] == "" && p.Runner.Runs(p.Target.Name, w.ID()) &&
+		(w.Needs == "" || p.Runner.Has(p.Target.Name, w.Needs))
 }
 
 // Cell is one workload on one target over one transport.
@@ -63,8 +77,9 @@ type Step struct {
 }
 
 // Schedule orders count runs of every cell (a workload on a placement that
-// runs it), each run made of slices parts, so that drift over time hits
-// every target and every run alike.
+// runs it, by its runner's declaration: Placement.Runs), each run made of
+// slices parts, so that drift over time hits every target and every run
+// alike.
 //
 // The session is a sequence of count*slices passes; pass p runs slice
 // p/count+1 of run p%count+1 of every cell. A run's slices are thus spread
@@ -89,7 +104,7 @@ func Schedule(ws []bench.Workload, ps []Placement, count, slices int) []Step {
 			}
 			for i := range ps {
 				p := ps[(i+pass)%len(ps)]
-				if p.Target.Runs(w) {
+				if p.Runs(w) {
 					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n, Pass: pass})
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,6 +101,59 @@ type Outcome struct {
 	Failed map[string]error
 	// Order lists failed cells in the order they failed.
 	Order []string
+}
+
+// ErrRunsNone marks, in the skips Declarations returns, a target that its
+// runner links as the catalogue describes but that runs none of the
+// selected workloads: nothing is wrong, there is just nothing for it to do.
+var ErrRunsNone = errors.New("none of the selected workloads runs on it, by its runner's declaration (hello)")
+
+// Hello says hello to the runner of group, starting it if needed, and
+// returns its declaration of what it implements.
+func (s *Session) Hello(ctx context.Context, group string) (runner.Hello, error) {
+	reply, err := s.do(ctx, group, runner.Request{Verb: runner.VerbHello})
+	if err == nil && reply.Fail != "" {
+		err = errors.New(reply.Fail)
+	}
+	if err != nil {
+		return runner.Hello{}, fmt.Errorf("hello to runner %s: %w", group, err)
+	}
+	h, err := runner.ParseHello(reply.Lines)
+	if err != nil {
+		return runner.Hello{}, fmt.Errorf("runner %s: %w", group, err)
+	}
+	return h, nil
+}
+
+// Declarations says hello to the runner of every group of ts and returns
+// the declarations by group, for Placement.Runner. A target is returned in
+// skipped, with the reason, when its runner cannot answer, does not link it,
+// or declares capabilities other than the catalogue's (runner.Hello.Check);
+// and, with a reason that wraps ErrRunsNone, when it runs none of ws.
+func (s *Session) Declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]runner.Hello, skipped map[string]error) {
+	byGroup, skipped = map[string]runner.Hello{}, map[string]error{}
+	failed := map[string]error{}
+	for _, t := range ts {
+		h, ok := byGroup[t.Group]
+		err := failed[t.Group]
+		if !ok && err == nil {
+			if h, err = s.Hello(ctx, t.Group); err != nil {
+				failed[t.Group] = err
+			} else {
+				byGroup[t.Group] = h
+			}
+		}
+		if err == nil {
+			err = h.Check(t)
+		}
+		if err == nil && !slices.ContainsFunc(ws, Placement{Target: t, Runner: h}.Runs) {
+			err = ErrRunsNone
+		}
+		if err != nil {
+			skipped[t.Name] = err
+		}
+	}
+	return byGroup, skipped
 }
 
 // Info asks the runner of each target for its configuration lines (module

@@ -78,13 +78,24 @@ func init() {
 }
 
 // fakeTargets returns one placement of the fake target per mode; the driver
-// key carries the mode, so every cell has a name of its own.
+// key carries the mode, so every cell has a name of its own. Their runner
+// declares the fake target without capabilities and every workload the
+// tests schedule.
 func fakeTargets(modes ...string) []Placement {
 	var ps []Placement
 	for _, m := range modes {
-		ps = append(ps, Placement{Target: targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"}})
+		ps = append(ps, Placement{Target: targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"},
+			Runner: fakeHello(nil, "A", "M", "W", "W1", "W2", "Whole", "FakeExec", "FakeExec/conns=2")})
 	}
 	return ps
+}
+
+// fakeHello is a runner's declaration of the fake target with caps, and of
+// the workloads ids.
+func fakeHello(caps []bench.Cap, ids ...string) runner.Hello {
+	h := runner.Hello{Protocol: runner.ProtocolVersion, Targets: map[string][]bench.Cap{"fake": caps}}
+	h.Workloads = slices.Sorted(slices.Values(ids))
+	return h
 }
 
 func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
@@ -242,9 +253,12 @@ func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
 	if !ok {
 		t.Fatal("keyed variant not registered by its ID")
 	}
+	// The runner's declaration decides, not the catalogue's Caps (which
+	// the orchestrator checks against it before planning).
 	without := fakeTargets("a")
+	without[0].Target.Caps = []bench.Cap{"fakecap"}
 	with := fakeTargets("b")
-	with[0].Target.Caps = []bench.Cap{"fakecap"}
+	with[0].Runner = fakeHello([]bench.Cap{"fakecap"}, "FakeExec", "FakeExec/conns=2")
 	steps := Schedule([]bench.Workload{plain, keyed}, append(without, with...), 1, 1)
 	var names []string
 	for _, s := range steps {
@@ -339,5 +353,72 @@ func TestSessionCallsPassStartBeforeEachPass(t *testing.T) {
 	}
 	if !slices.Equal(log, want) {
 		t.Fatalf("calls\n got %v\nwant %v", log, want)
+	}
+}
+
+func TestScheduleLeavesOutWorkloadsTheRunnerDoesNotDeclare(t *testing.T) {
+	w1, w2 := bench.Workload{Name: "W1"}, bench.Workload{Name: "W2"}
+	ps := fakeTargets("a", "b")
+	ps[1].Runner = fakeHello(nil, "W1")
+	var cells []string
+	for _, st := range Schedule([]bench.Workload{w1, w2}, ps, 1, 1) {
+		cells = append(cells, st.Cell.Name())
+	}
+	want := []string{"W1/db=sqlite/driver=a/api=sql", "W1/db=sqlite/driver=b/api=sql", "W2/db=sqlite/driver=a/api=sql"}
+	if !slices.Equal(cells, want) {
+		t.Fatalf("cells %q, want %q", cells, want)
+	}
+	if (Placement{Target: ps[0].Target}).Runs(w1) {
+		t.Error("a placement without its runner's declaration runs a workload")
+	}
+}
+
+// TestDeclarationsCheckEveryTargetAgainstItsRunner says hello to in-process
+// runners, which link the fake target without capabilities and the fake
+// workloads.
+func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
+	s, _, dials := newSession(t)
+	s.Dial = func(ctx context.Context, group string) (launcher.Conn, error) {
+		*dials++
+		if group == "broken" {
+			return nil, errors.New("no such runner")
+		}
+		return launcher.InProcess(&runner.Server{}), nil
+	}
+	h, err := s.Hello(context.Background(), "g")
+	if err != nil || !h.Runs("fake", "FakeExec/conns=2") || h.Links("absent") {
+		t.Fatalf("Hello = %+v, %v", h, err)
+	}
+	spec := func(name, group string, caps ...bench.Cap) targets.Spec {
+		return targets.Spec{Name: name, Driver: name, API: "sql", DB: bench.SQLite, Group: group, Caps: caps}
+	}
+	plain, _ := bench.LookupWorkload("FakeExec")
+	ts := []targets.Spec{
+		spec("fake", "g"),
+		spec("absent", "g"),
+		spec("fake", "g2", "fakecap"),
+		spec("other", "broken"),
+	}
+	byGroup, skipped := s.Declarations(context.Background(), []bench.Workload{plain}, ts)
+	if *dials != 3 || len(byGroup) != 2 || !byGroup["g2"].Runs("fake", "FakeExec") {
+		t.Errorf("%d dials, declarations %v; want 3 dials (g, g2, broken) and two declarations", *dials, byGroup)
+	}
+	for name, want := range map[string]string{
+		"absent": "does not link it",
+		"fake":   "declares the capabilities none, the catalogue lists fakecap",
+		"other":  "no such runner",
+	} {
+		if err := skipped[name]; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s skipped for %v, want %q", name, err, want)
+		}
+	}
+	if len(skipped) != 3 {
+		t.Errorf("skipped %v, want absent, fake (g2) and other", skipped)
+	}
+	// A target that runs none of the workloads is skipped, marked as such.
+	mariaOnly := bench.Workload{Name: "FakeExec", Only: []bench.DB{bench.MariaDB}}
+	_, skipped = s.Declarations(context.Background(), []bench.Workload{mariaOnly}, ts[:1])
+	if !errors.Is(skipped["fake"], ErrRunsNone) {
+		t.Errorf("fake with a MariaDB-only workload: %v, want ErrRunsNone", skipped["fake"])
 	}
 }

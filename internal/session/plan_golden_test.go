@@ -3,11 +3,14 @@ package session
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // TestPlannedCellsGolden pins the cells a representative run plans: every
@@ -21,6 +24,21 @@ func TestPlannedCellsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What each runner declares in its hello: a Go runner every workload
+	// of the catalogue, the JDBC runner those of the families it has Java
+	// twins of (targets' TestEveryGoWorkloadOfAJDBCFamilyHasAJavaTwin and
+	// TestRunnersDeclareTheirCatalogueTargets hold the real runners to
+	// this).
+	declared := func(tg targets.Spec) runner.Hello {
+		h := runner.Hello{Protocol: runner.ProtocolVersion, Targets: map[string][]bench.Cap{tg.Name: tg.Caps}}
+		for _, w := range bench.Workloads() {
+			if !tg.JVM || slices.Contains([]string{"classic", "insert", "bulk"}, w.Family) {
+				h.Workloads = append(h.Workloads, w.ID())
+			}
+		}
+		slices.Sort(h.Workloads)
+		return h
+	}
 	var places []orchestrate.Placement
 	for _, tg := range p.Runnable {
 		nets := []string{""}
@@ -29,7 +47,7 @@ func TestPlannedCellsGolden(t *testing.T) {
 		}
 		for _, n := range nets {
 			if tg.RunsOver(n) {
-				places = append(places, orchestrate.Placement{Target: tg, Net: n})
+				places = append(places, orchestrate.Placement{Target: tg, Net: n, Runner: declared(tg)})
 			}
 		}
 	}

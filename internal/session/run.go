@@ -125,7 +125,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	defer sweepTables(p, id, env) // after the runners are gone (defers run last first)
 	sess := newSession(&cfg, dbs, bins, placement, id)
 	defer sess.Close()
-	info, err := prepareTargets(ctx, sess, p, dbs, env)
+	info, declared, err := prepareTargets(ctx, sess, p, dbs, env)
 	if err != nil {
 		return out, err
 	}
@@ -133,7 +133,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		return out, err
 	}
 	started = true
-	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, placement, out, env)
+	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, declared, placement, out, env)
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -195,20 +195,29 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 }
 
 // prepareTargets drops the targets that cannot reach their database over
-// any transport of the session, asks every runner for its configuration
-// lines (dropping the targets whose runner cannot answer), and logs every
-// skip. It returns the configuration lines.
-func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs *dbSet, env Env) ([]string, error) {
+// any transport of the session, asks every runner what it implements
+// (hello: the plan's cells come from that) and for its configuration lines,
+// dropping the targets whose runner does not declare them as the catalogue
+// does, runs none of the workloads or cannot answer, and logs every skip.
+// It returns the configuration lines and the declarations by group.
+func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs *dbSet, env Env) ([]string, map[string]runner.Hello, error) {
 	for _, t := range slices.Clone(p.Runnable) {
 		if len(dbs.netsFor(t)) == 0 {
 			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
 		}
 	}
+	declared, undeclared := sess.Declarations(ctx, p.Workloads, p.Runnable)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	for name, err := range undeclared {
+		p.skip(name, err.Error(), !errors.Is(err, orchestrate.ErrRunsNone))
+	}
 	info, skipped := sess.Info(ctx, p.Runnable, func(t targets.Spec) runner.Location {
 		return dbs.location(t, dbs.netsFor(t)[0], t.Name+"-info")
 	})
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 	for name, err := range skipped {
 		p.skip(name, "cannot open: "+err.Error(), true)
@@ -217,18 +226,18 @@ func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs
 		fmt.Fprintf(env.Log, "skipped %s: %s\n", n, oneLine(p.Skipped[n]))
 	}
 	if len(p.Runnable) == 0 {
-		return nil, ErrNoTarget
+		return nil, nil, ErrNoTarget
 	}
-	return info, nil
+	return info, declared, nil
 }
 
 // runSchedule runs every cell of the plan, interleaved, writing each
 // result as it finishes, and records in out what happened.
-func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, placement pin.Plan, out *Outcome, env Env) error {
+func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, declared map[string]runner.Hello, placement pin.Plan, out *Outcome, env Env) error {
 	var places []orchestrate.Placement
 	for _, t := range p.Runnable {
 		for _, n := range dbs.netsFor(t) {
-			places = append(places, orchestrate.Placement{Target: t, Net: n})
+			places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: declared[t.Group]})
 		}
 	}
 	steps := orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices)

@@ -34,7 +34,7 @@ func init() {
 			return openPool(ctx, cfg.Pool, cfg.Session, open)
 		}
 		return open(ctx)
-	})
+	}, bench.CapPool)
 }
 
 // connect opens one connection to e.

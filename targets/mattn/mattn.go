@@ -14,5 +14,5 @@ import (
 func init() {
 	bench.RegisterOpener("mattn", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, cfg)
-	})
+	}, bench.CapPool)
 }

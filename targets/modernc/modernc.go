@@ -14,5 +14,5 @@ import (
 func init() {
 	bench.RegisterOpener("modernc", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return sqldb.Open(ctx, "sqlite", "file:"+cfg.DSN, cfg)
-	})
+	}, bench.CapPool)
 }

@@ -25,7 +25,7 @@ func init() {
 			return nil, err
 		}
 		return sqldb.Open(ctx, "mymysql", dsn, cfg)
-	})
+	}, bench.CapPool)
 	bench.RegisterOpener("mymysql-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		e := cfg.Server
 		c := native.New(e.Net, "", e.Addr, e.User, e.Password, e.Database)

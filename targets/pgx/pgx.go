@@ -22,7 +22,7 @@ func init() {
 			return nil, err
 		}
 		return sqldb.Wrap(ctx, stdlib.OpenDB(*c), cfg)
-	})
+	}, bench.CapPool)
 	bench.RegisterOpener("pgx-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := config(cfg)
 		if err != nil {
@@ -33,7 +33,7 @@ func init() {
 			return nil, err
 		}
 		return &nativeConn{c: conn}, nil
-	})
+	}, bench.CapCopy)
 }
 
 func config(cfg bench.Config) (*pgx.ConnConfig, error) {

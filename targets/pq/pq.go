@@ -23,5 +23,5 @@ func init() {
 			return nil, err
 		}
 		return conn{c.(sqldb.Conn)}, nil
-	})
+	}, bench.CapPool, bench.CapCopy)
 }

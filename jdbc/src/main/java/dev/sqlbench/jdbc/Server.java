@@ -24,7 +24,7 @@ public final class Server {
     static final String OK = "--- ok";
     static final String FAIL = "--- FAIL: ";
     /** The version of the runner protocol this runner speaks. */
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
 
     private final BufferedReader in;
     private final PrintStream out, log;
@@ -87,17 +87,25 @@ public final class Server {
             secrets.add(req.endpoint.password());
         }
         switch (req.verb) {
-            case Request.HELLO -> {
-                StringBuilder names = new StringBuilder();
-                for (Target t : Target.values()) {
-                    names.append(names.length() == 0 ? "" : ",").append(t.name);
-                }
-                out.println("runner-protocol: " + PROTOCOL_VERSION);
-                out.println("runner-targets: " + names);
-            }
+            case Request.HELLO -> hello();
             case Request.INFO -> info(req);
             case Request.RUN -> run(req);
             default -> closeCell(key(req));
+        }
+    }
+
+    /**
+     * Declares what this runner implements (runner/protocol.go, hello): every
+     * target with its capabilities, then every workload by ID.
+     */
+    private void hello() {
+        out.println("runner-protocol: " + PROTOCOL_VERSION);
+        for (Target t : Target.values()) {
+            String caps = t.capList();
+            out.println("runner-target: " + t.name + (caps.isEmpty() ? "" : " " + caps));
+        }
+        for (Workload w : Workloads.all()) {
+            out.println("runner-workload: " + w.name());
         }
     }
 

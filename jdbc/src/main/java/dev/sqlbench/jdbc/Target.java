@@ -3,7 +3,12 @@ package dev.sqlbench.jdbc;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A JDBC target: one driver, its database, and how it connects to an
@@ -11,14 +16,17 @@ import java.util.Properties;
  * that no URL a driver puts in an error carries the password.
  */
 public enum Target {
-    /** MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory). */
-    MYSQL("jdbc-mysql", Db.MARIADB, true),
-    /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA). */
-    MARIADB("jdbc-mariadb", Db.MARIADB, true),
-    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory). */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, true),
-    /** xerial sqlite-jdbc on a SQLite file. */
-    SQLITE("jdbc-sqlite", Db.SQLITE, false);
+    /**
+     * MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory); LOAD DATA LOCAL
+     * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements).
+     */
+    MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE),
+    /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile), batches. */
+    MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
+    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches. */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH),
+    /** xerial sqlite-jdbc on a SQLite file; batches. */
+    SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH);
 
     /** The target's name on the command line and in requests. */
     public final String name;
@@ -26,11 +34,19 @@ public enum Target {
     public final Db db;
     /** Whether it can connect over a unix socket. */
     public final boolean unix;
+    /** The capabilities it declares in the hello reply. */
+    public final Set<Cap> caps;
 
-    Target(String name, Db db, boolean unix) {
+    Target(String name, Db db, boolean unix, Cap... caps) {
         this.name = name;
         this.db = db;
         this.unix = unix;
+        this.caps = caps.length == 0 ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(List.of(caps)));
+    }
+
+    /** Returns the capability names, sorted and comma-separated, as the hello reply gives them ("" for none). */
+    public String capList() {
+        return caps.stream().map(c -> c.key).sorted().collect(Collectors.joining(","));
     }
 
     /** Returns the target called name, or throws. */

@@ -14,6 +14,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,11 +52,30 @@ class ServerTest {
     }
 
     @Test
-    void helloListsTheTargets() {
+    void helloDeclaresTheTargetsWithTheirCapabilitiesAndEveryWorkload() {
         String[] a = ask("hello");
-        assertEquals("runner-protocol: 1", a[0]);
-        assertEquals("runner-targets: jdbc-mysql,jdbc-mariadb,jdbc-postgres,jdbc-sqlite", a[1]);
-        assertEquals("--- ok", a[2]);
+        assertEquals("runner-protocol: 2", a[0]);
+        assertEquals("runner-target: jdbc-mysql batch,load,rewrite", a[1]);
+        assertEquals("runner-target: jdbc-mariadb batch,load", a[2]);
+        assertEquals("runner-target: jdbc-postgres batch,copy", a[3]);
+        assertEquals("runner-target: jdbc-sqlite batch", a[4]);
+        List<String> declared = new ArrayList<>();
+        for (int i = 5; i < a.length - 1; i++) {
+            assertTrue(a[i].startsWith("runner-workload: "), a[i]);
+            declared.add(a[i].substring("runner-workload: ".length()));
+        }
+        assertEquals(Workloads.all().stream().map(Workload::name).toList(), declared);
+        assertEquals(declared.size(), Set.copyOf(declared).size(), "a workload declared twice");
+        assertTrue(declared.contains("SimpleQuery") && declared.contains("BulkInsert/shape=3x8/path=rewrite"), declared.toString());
+        assertEquals("--- ok", a[a.length - 1]);
+    }
+
+    @Test
+    void everyDeclaredWorkloadIsOneTheServerRuns() throws Exception {
+        for (Workload w : Workloads.all()) {
+            assertEquals(w, Workloads.lookup(w.name()));
+            assertFalse(w.name().contains(" ") || w.name().contains(","), w.name());
+        }
     }
 
     @Test
