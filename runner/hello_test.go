@@ -19,7 +19,7 @@ func init() {
 
 func TestServerDeclaresItsTargetsWithTheirCapabilities(t *testing.T) {
 	var out, log bytes.Buffer
-	s := &Server{In: strings.NewReader("hello\n"), Out: &out, Log: &log}
+	s := &Loop{In: strings.NewReader("hello\n"), Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Package runner implements both ends of the sqlbench runner protocol: the
-// serving loop inside a runner process (Server) and the request and reply
+// serving loop inside a runner process (Loop) and the request and reply
 // types the orchestrator uses to drive one.
 //
 // # Protocol, version 2

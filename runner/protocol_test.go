@@ -68,7 +68,7 @@ func TestServerAnswersEveryRequestWithAStatusLine(t *testing.T) {
 		"close target=nosuch&scope=c0",
 	}, "\n")
 	var out, log bytes.Buffer
-	s := &Server{In: strings.NewReader(in), Out: &out, Log: &log}
+	s := &Loop{In: strings.NewReader(in), Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func main() {
 	// it, or kills it. A Ctrl-C in the terminal is the orchestrator's to
 	// handle, so the runner ignores it and finishes the reply it is writing.
 	signal.Ignore(os.Interrupt)
-	s := &runner.Server{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
+	s := &runner.Loop{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
 	if err := s.Serve(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "sqlbench-runner:", err)
 		os.Exit(1)

@@ -22,7 +22,7 @@ func TestThroughTheRunnerProtocol(t *testing.T) {
 		"close target=http&scope=c1",
 	}, "\n")
 	var out, log bytes.Buffer
-	s := &runner.Server{In: strings.NewReader(in), Out: &out, Log: &log}
+	s := &runner.Loop{In: strings.NewReader(in), Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func Start(bin string, args ...string) (*Process, error) {
 // process, through pipes; srv's In and Out are set here. Killing it closes
 // the pipes: the server stops at its next request. It is for tests and for
 // targets that need no process of their own.
-func InProcess(srv *runner.Server) *Process {
+func InProcess(srv *runner.Loop) *Process {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	srv.In, srv.Out = inR, outW

@@ -104,7 +104,7 @@ func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
 	s := &Session{
 		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
 			dials++
-			return launcher.InProcess(&runner.Server{}), nil
+			return launcher.InProcess(&runner.Loop{}), nil
 		},
 		// The driver key carries the mode ("ok2" is a second healthy one).
 		Where: func(c Cell) runner.Location {
@@ -383,7 +383,7 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 		if group == "broken" {
 			return nil, errors.New("no such runner")
 		}
-		return launcher.InProcess(&runner.Server{}), nil
+		return launcher.InProcess(&runner.Loop{}), nil
 	}
 	h, err := s.Hello(context.Background(), "g")
 	if err != nil || !h.Runs("fake", "FakeExec/conns=2") || h.Links("absent") {

@@ -15,10 +15,11 @@ import (
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// Server is the runner side of the protocol. It serves the targets
+// Loop is the runner side of the protocol: it reads requests and answers
+// them until its input ends. It serves the targets
 // registered with bench.RegisterOpener (SQL targets) and
 // bench.RegisterHandleOpener (targets of a bench.Kind) in this binary.
-type Server struct {
+type Loop struct {
 	// In carries requests, Out answers, Log progress and diagnostics.
 	In       io.Reader
 	Out, Log io.Writer
@@ -46,7 +47,7 @@ type partial struct {
 }
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
-func (s *Server) Serve(ctx context.Context) error {
+func (s *Loop) Serve(ctx context.Context) error {
 	s.cells = map[cellKey]*cell{}
 	s.hist = bench.NewLatencyHistogram()
 	s.out = bufio.NewWriter(s.Out)
@@ -75,7 +76,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	return sc.Err()
 }
 
-func (s *Server) handle(ctx context.Context, line string) (err error) {
+func (s *Loop) handle(ctx context.Context, line string) (err error) {
 	req, err := ParseRequest(line)
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func (s *Server) handle(ctx context.Context, line string) (err error) {
 // environment without its workload's parts: for a SQL target a Conn with
 // the dialect's session settings applied (and Open, for more), for a
 // target of a bench.Kind its Handle.
-func (s *Server) open(ctx context.Context, req Request) (bench.Env, error) {
+func (s *Loop) open(ctx context.Context, req Request) (bench.Env, error) {
 	db, err := bench.ParseDB(req.DB)
 	if err != nil {
 		return bench.Env{}, err
@@ -135,7 +136,7 @@ func (s *Server) open(ctx context.Context, req Request) (bench.Env, error) {
 
 // openConn opens a Conn of req's SQL target at db with d's session
 // settings applied; pool > 1 asks for a pooled Conn.
-func (s *Server) openConn(ctx context.Context, req Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
+func (s *Loop) openConn(ctx context.Context, req Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
 	open, ok := bench.LookupOpener(req.Target)
 	if !ok {
 		return nil, fmt.Errorf("target %q is not linked into this runner", req.Target)
@@ -161,7 +162,7 @@ func closeEnv(e bench.Env) error {
 	return e.Conn.Close()
 }
 
-func (s *Server) info(ctx context.Context, req Request) error {
+func (s *Loop) info(ctx context.Context, req Request) error {
 	if spec, ok := targets.Lookup(req.Target); ok && spec.Module != "" {
 		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(spec.Module))
 	}
@@ -230,7 +231,7 @@ func moduleVersion(path string) string {
 	return path + " (not linked)"
 }
 
-func (s *Server) run(ctx context.Context, req Request) error {
+func (s *Loop) run(ctx context.Context, req Request) error {
 	key := cellKey{req.Target, req.Scope}
 	c, ok := s.cells[key]
 	if !ok {
@@ -275,7 +276,7 @@ func (s *Server) run(ctx context.Context, req Request) error {
 	return s.bw.Write(SampleResult(req.Name, sample))
 }
 
-func (s *Server) measure(c *cell, warm, n int) (bench.Sample, error) {
+func (s *Loop) measure(c *cell, warm, n int) (bench.Sample, error) {
 	e := c.env
 	e.Warm, e.N = warm, n
 	base, rssErr := resetPeakRSS()
@@ -365,7 +366,7 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
 }
 
-func (s *Server) closeCell(key cellKey) error {
+func (s *Loop) closeCell(key cellKey) error {
 	c, ok := s.cells[key]
 	if !ok {
 		return nil
@@ -378,7 +379,7 @@ func (s *Server) closeCell(key cellKey) error {
 	return err
 }
 
-func (s *Server) closeAll() {
+func (s *Loop) closeAll() {
 	for k := range s.cells {
 		if err := s.closeCell(k); err != nil {
 			fmt.Fprintf(s.Log, "close cell %s on %s: %v\n", k.scope, k.target, err)
