@@ -2,7 +2,6 @@ package wire
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -30,33 +29,6 @@ func newEnv(t testing.TB, target string) bench.Env {
 	return bench.Env{Ctx: context.Background(), Handle: h, Dialect: bench.DialectOf(floor.Loopback)}
 }
 
-// runWorkload sets up w in e, measures n operations after a short warm-up,
-// checks them, and tears the workload down.
-func runWorkload(e bench.Env, w bench.Workload, n int) error {
-	if err := w.Setup(e); err != nil {
-		return fmt.Errorf("setup: %w", err)
-	}
-	const warm = 10
-	e.Warm, e.N = warm, n
-	r, err := w.Begin(e)
-	if err != nil {
-		w.Teardown(e)
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err = bench.Warm(r, warm); err == nil {
-		_, err = bench.Measure(r, warm, n, bench.NewLatencyHistogram())
-	}
-	if r.End != nil {
-		if eerr := r.End(); err == nil && eerr != nil {
-			err = fmt.Errorf("end: %w", eerr)
-		}
-	}
-	if terr := w.Teardown(e); err == nil && terr != nil {
-		err = fmt.Errorf("teardown: %w", terr)
-	}
-	return err
-}
-
 // TestWorkloads runs every workload of each floor target (all but the
 // sizes planned only at --scale 1, see TestBigMessages) and expects each
 // to pass its own verification; every workload of the catalogue runs on
@@ -77,7 +49,7 @@ func TestWorkloads(t *testing.T) {
 				continue
 			}
 			t.Run(target+"/"+w.ID(), func(t *testing.T) {
-				if err := runWorkload(newEnv(t, target), w, min(250, w.Ops)); err != nil {
+				if err := bench.Exercise(newEnv(t, target), w, min(250, w.Ops)); err != nil {
 					t.Fatalf("%s on %s: %v", w.ID(), target, err)
 				}
 			})

@@ -82,31 +82,8 @@ func NewEnv(t testing.TB, target string, where Where) bench.Env {
 const Scale = 0.001
 
 // Run sets up w in e, measures n operations after a short warm-up, checks
-// them, and tears the workload down.
-func Run(e bench.Env, w bench.Workload, n int) error {
-	if err := w.Setup(e); err != nil {
-		return fmt.Errorf("setup: %w", err)
-	}
-	const warm = 10
-	e.Warm, e.N = warm, n
-	r, err := w.Begin(e)
-	if err != nil {
-		w.Teardown(e)
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err = bench.Warm(r, warm); err == nil {
-		_, err = bench.Measure(r, warm, n, bench.NewLatencyHistogram())
-	}
-	if r.End != nil {
-		if eerr := r.End(); err == nil && eerr != nil {
-			err = fmt.Errorf("end: %w", eerr)
-		}
-	}
-	if terr := w.Teardown(e); err == nil && terr != nil {
-		err = fmt.Errorf("teardown: %w", terr)
-	}
-	return err
-}
+// them, and tears the workload down (bench.Exercise).
+func Run(e bench.Env, w bench.Workload, n int) error { return bench.Exercise(e, w, n) }
 
 // setUp sets w up in e, failing t if it cannot, and tears it down when t
 // ends.
