@@ -27,7 +27,7 @@ func TestServerDeclaresItsTargetsWithTheirCapabilities(t *testing.T) {
 	if ok, fail := ParseStatus(lines[len(lines)-1]); !ok || fail != "" {
 		t.Fatalf("hello failed:\n%s", out.String())
 	}
-	for _, want := range []string{"runner-protocol: 2", "runner-target: hello-copier copy,pool", "runner-target: hello-plain"} {
+	for _, want := range []string{"runner-protocol: 3", "runner-target: hello-copier copy,pool", "runner-target: hello-plain"} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("hello reply lacks %q:\n%s", want, out.String())
 		}
@@ -75,18 +75,18 @@ func TestParseHelloRefusesWhatItCannotTrust(t *testing.T) {
 	for name, lines := range map[string][]string{
 		"protocol 1":       {"runner-protocol: 1", "runner-targets: a,b"},
 		"no protocol":      {"runner-target: a"},
-		"unknown line":     {"runner-protocol: 2", "runner-colour: blue"},
-		"target twice":     {"runner-protocol: 2", "runner-target: a", "runner-target: a pool"},
-		"cap twice":        {"runner-protocol: 2", "runner-target: a pool,pool"},
-		"empty cap":        {"runner-protocol: 2", "runner-target: a pool,"},
-		"workload twice":   {"runner-protocol: 2", "runner-workload: W", "runner-workload: W"},
-		"malformed":        {"runner-protocol: 2", "runner-workload"},
-		"space in caps":    {"runner-protocol: 2", "runner-target: a pool copy"},
+		"unknown line":     {"runner-protocol: 3", "runner-colour: blue"},
+		"target twice":     {"runner-protocol: 3", "runner-target: a", "runner-target: a pool"},
+		"cap twice":        {"runner-protocol: 3", "runner-target: a pool,pool"},
+		"empty cap":        {"runner-protocol: 3", "runner-target: a pool,"},
+		"workload twice":   {"runner-protocol: 3", "runner-workload: W", "runner-workload: W"},
+		"malformed":        {"runner-protocol: 3", "runner-workload"},
+		"space in caps":    {"runner-protocol: 3", "runner-target: a pool copy"},
 		"bad version":      {"runner-protocol: two"},
-		"space in an ID":   {"runner-protocol: 2", "runner-workload: W x"},
-		"empty target":     {"runner-protocol: 2", "runner-target: "},
-		"empty workload":   {"runner-protocol: 2", "runner-workload: "},
-		"lines after none": {"runner-protocol: 2", ""},
+		"space in an ID":   {"runner-protocol: 3", "runner-workload: W x"},
+		"empty target":     {"runner-protocol: 3", "runner-target: "},
+		"empty workload":   {"runner-protocol: 3", "runner-workload: "},
+		"lines after none": {"runner-protocol: 3", ""},
 	} {
 		if h, err := ParseHello(lines); err == nil {
 			t.Errorf("%s: accepted as %+v", name, h)

@@ -36,15 +36,8 @@ type cellKey struct{ target, scope string }
 type cell struct {
 	w   bench.Workload
 	env bench.Env
-	// runs holds the sums of the runs whose slices are still coming.
-	runs map[int]*partial
 }
 
-// partial is the sum of a run's slices so far.
-type partial struct {
-	slices int
-	sample bench.Sample
-}
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
 func (s *Loop) Serve(ctx context.Context) error {
@@ -252,7 +245,7 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		if err != nil {
 			return err
 		}
-		c = &cell{w: w, runs: map[int]*partial{}, env: env}
+		c = &cell{w: w, env: env}
 		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
 		if err := w.Setup(c.env); err != nil {
 			closeEnv(env)
@@ -266,12 +259,14 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		s.closeCell(key)
 		return err
 	}
-	if req.Slices > 1 {
-		done, err := c.addSlice(req, sample)
-		if err != nil || done == nil {
-			return err
+	if req.Slices > 1 && sample.Latency != nil {
+		// The orchestrator sums a run's slices; it merges their latencies
+		// from this line.
+		enc, err := sample.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+		if err != nil {
+			return fmt.Errorf("encode latencies: %w", err)
 		}
-		sample = *done
+		fmt.Fprintf(s.out, "%s: %s\n", LatencyKey, enc)
 	}
 	return s.bw.Write(SampleResult(req.Name, sample))
 }
@@ -303,39 +298,6 @@ func (s *Loop) measure(c *cell, warm, n int) (bench.Sample, error) {
 	return sample, err
 }
 
-// addSlice adds a slice's sample to its run's sums; after the run's last
-// slice it returns the whole run's sample.
-func (c *cell) addSlice(req Request, smp bench.Sample) (*bench.Sample, error) {
-	p := c.runs[req.Run]
-	if p == nil {
-		if req.Slice != 1 {
-			return nil, fmt.Errorf("slice %d of run %d arrived without the slices before it", req.Slice, req.Run)
-		}
-		p = &partial{sample: bench.Sample{Latency: bench.NewLatencyHistogram(), BytesPerOp: smp.BytesPerOp}}
-		c.runs[req.Run] = p
-	}
-	if req.Slice != p.slices+1 {
-		delete(c.runs, req.Run)
-		return nil, fmt.Errorf("slice %d of run %d arrived after slice %d", req.Slice, req.Run, p.slices)
-	}
-	p.slices++
-	p.sample.N += smp.N
-	p.sample.Elapsed += smp.Elapsed
-	p.sample.Bytes += smp.Bytes
-	p.sample.Allocs += smp.Allocs
-	p.sample.PeakRSS = max(p.sample.PeakRSS, smp.PeakRSS)
-	p.sample.RSSGrowth = max(p.sample.RSSGrowth, smp.RSSGrowth)
-	if smp.Latency != nil && p.sample.Latency != nil {
-		p.sample.Latency.Merge(smp.Latency)
-	} else {
-		p.sample.Latency = nil
-	}
-	if p.slices < req.Slices {
-		return nil, nil
-	}
-	delete(c.runs, req.Run)
-	return &p.sample, nil
-}
 
 // SampleResult turns one run's sample into the result line the protocol
 // sends for it.

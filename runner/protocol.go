@@ -2,7 +2,7 @@
 // serving loop inside a runner process (Loop) and the request and reply
 // types the orchestrator uses to drive one.
 //
-// # Protocol, version 2
+// # Protocol, version 3
 //
 // A runner is a long-lived process that holds open cells (a workload set up
 // on a target) between runs, so that the orchestrator can interleave runs of
@@ -25,7 +25,7 @@
 // Requests:
 //
 //	hello
-//	    runner-protocol: 2
+//	    runner-protocol: 3
 //	    runner-target: T [CAP,CAP...]
 //	    runner-workload: W
 //	    The runner's declaration of what it implements (type Hello), the
@@ -60,11 +60,17 @@
 //	    slices), where the runner can read them (Linux); the JDBC runner
 //	    leaves them out.
 //	    W is the workload's ID (its name, then its keys: "BulkInsert/shape=3x8/path=copy").
-//	    With run=R&slice=K&slices=S the request times slice K of S of run R:
-//	    the runner adds the slice's sample to the run's sums (operations,
-//	    time, memory, latency histogram) and answers with the result line
-//	    only after slice S, for all S slices together; the other slices
-//	    answer with just the status line.
+//	    With run=R&slice=K&slices=S the request times slice K of S of run R,
+//	    and the answer is that slice's own sample: its result line (OPS the
+//	    slice's operations), preceded, when the workload times operations
+//	    one by one, by
+//	        latency-hdr: <the slice's latency histogram, HdrHistogram's V2
+//	                      compressed encoding in base64>
+//	    The runner keeps nothing of a run between its slices: the
+//	    orchestrator sums them (operations, time, memory) and merges their
+//	    histograms into the run's result, so a slice's sample survives the
+//	    runner that measured it (a crash, an interrupted session).
+//	    (Version 2 runners summed the slices themselves.)
 //	    MB/s is reported by workloads that move a payload; percentiles by
 //	    every workload that times operations one by one. A runner that cannot
 //	    count allocations leaves allocs/op out.
@@ -101,7 +107,11 @@ import (
 // one runner-targets line): the orchestrator now plans from it, so a runner
 // of version 1 is refused by ParseHello rather than planned as if it
 // implemented nothing.
-const ProtocolVersion = 2
+const ProtocolVersion = 3
+
+// LatencyKey is the key of the line that carries a slice's latency
+// histogram in a run reply.
+const LatencyKey = "latency-hdr"
 
 // Verbs of the protocol.
 const (

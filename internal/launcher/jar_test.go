@@ -82,7 +82,7 @@ func TestJarBuildCachesAndServes(t *testing.T) {
 	defer p.Close()
 	reply, err := p.Do(ctx, runner.Request{Verb: runner.VerbHello}, time.Minute)
 	lines := strings.Join(reply.Lines, "\n")
-	if err != nil || reply.Fail != "" || !strings.Contains(lines, "runner-protocol: 2") || !strings.Contains(lines, "jdbc-sqlite") {
+	if err != nil || reply.Fail != "" || !strings.Contains(lines, "runner-protocol: 3") || !strings.Contains(lines, "jdbc-sqlite") {
 		t.Fatalf("hello: %+v, %v", reply, err)
 	}
 }

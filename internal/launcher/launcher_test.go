@@ -42,7 +42,7 @@ func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
 	}
 	defer p.Close()
 	reply, err := p.Do(ctx, runner.Request{Verb: runner.VerbHello}, 10*time.Second)
-	if err != nil || reply.Fail != "" || !strings.Contains(strings.Join(reply.Lines, "\n"), "runner-protocol: 2") {
+	if err != nil || reply.Fail != "" || !strings.Contains(strings.Join(reply.Lines, "\n"), "runner-protocol: 3") {
 		t.Fatalf("hello: %+v, %v", reply, err)
 	}
 }

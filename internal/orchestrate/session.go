@@ -49,8 +49,17 @@ type Session struct {
 	// (Step.Pass) that has one.
 	PassStart func(pass int)
 
+	// Journal, if set, receives every slice the runners measure, before it
+	// counts (a session stops when it fails): what a resumed session
+	// replays.
+	Journal func(SliceKey, Slice) error
+	// Replay holds slices measured by an earlier session with the same
+	// schedule: they are taken as measured, and their runners not asked.
+	Replay map[SliceKey]Slice
+
 	conns  map[string]launcher.Conn
-	scopes map[string]string // cell name -> scope
+	scopes map[string]string    // cell name -> scope
+	sums   map[SliceKey]*runSum // by cell and run: the slices so far
 }
 
 // NewID returns a random session id: six lower-case letters and digits,
@@ -200,6 +209,10 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
+			var je *journalError
+			if errors.As(err, &je) {
+				return out, err // finished slices could no longer be kept: stop
+			}
 			if err == nil && res != nil {
 				err = s.Result(res)
 				if err != nil {
@@ -247,24 +260,75 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite,
 	}
-	reply, err := s.do(ctx, st.Cell.Target.Group, req)
-	if err != nil {
-		return nil, err
-	}
-	if reply.Fail != "" {
-		return nil, errors.New(reply.Fail)
-	}
-	if st.Slice < slices {
-		if len(reply.Lines) > 0 {
-			return nil, fmt.Errorf("runner sent a result before the run's last slice")
+	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
+	sl, replayed := s.Replay[key]
+	if !replayed {
+		reply, err := s.do(ctx, st.Cell.Target.Group, req)
+		if err != nil {
+			return nil, err
 		}
+		if reply.Fail != "" {
+			return nil, errors.New(reply.Fail)
+		}
+		if sl, err = parseSlice(reply.Lines, req.Name); err != nil {
+			return nil, err
+		}
+		if want := n; sl.Result.Iters != want {
+			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters, st.Slice, st.Run, want)
+		}
+		if s.Journal != nil {
+			if err := s.Journal(key, sl); err != nil {
+				return nil, &journalError{err}
+			}
+		}
+	}
+	// The session sums a run's slices; the runner keeps none of them.
+	runKey := SliceKey{Cell: req.Name, Run: st.Run}
+	if s.sums == nil {
+		s.sums = map[SliceKey]*runSum{}
+	}
+	sum := s.sums[runKey]
+	if sum == nil {
+		sum = &runSum{}
+		s.sums[runKey] = sum
+	}
+	sum.slices = append(sum.slices, sl)
+	if st.Slice < slices {
 		return nil, nil
 	}
-	res, err := parseResult(reply.Lines, req.Name)
+	delete(s.sums, runKey)
+	if len(sum.slices) != slices {
+		return nil, fmt.Errorf("run %d has %d of its %d slices", st.Run, len(sum.slices), slices)
+	}
+	res, err := sum.merge(req.Name)
 	if err == nil && res.Iters != total {
-		err = fmt.Errorf("runner summed %d operations for the run, want %d", res.Iters, total)
+		err = fmt.Errorf("the run's slices sum to %d operations, want %d", res.Iters, total)
 	}
 	return res, err
+}
+
+// journalError is a slice that could not be journaled: the session stops,
+// as when the results file cannot be written.
+type journalError struct{ err error }
+
+func (e *journalError) Error() string { return "journal: " + e.err.Error() }
+func (e *journalError) Unwrap() error { return e.err }
+
+// parseSlice reads a run reply: its one result line and, if there is one,
+// the latency histogram line before it.
+func parseSlice(lines []string, name string) (Slice, error) {
+	var sl Slice
+	rest := lines[:0:0]
+	for _, l := range lines {
+		if v, ok := strings.CutPrefix(l, runner.LatencyKey+": "); ok {
+			sl.Latency = v
+			continue
+		}
+		rest = append(rest, l)
+	}
+	res, err := parseResult(rest, name)
+	sl.Result = res
+	return sl, err
 }
 
 // parseResult reads the one result line of a run reply.

@@ -1,0 +1,117 @@
+package orchestrate
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// TestRunnerLostMidRunCostsOnlyItsCell: a cell whose runner is killed (a
+// time-out here) fails alone; the other cells of the same runner, whose
+// runs were half done, go on in the new runner from the slices the session
+// holds, and finish every run.
+func TestRunnerLostMidRunCostsOnlyItsCell(t *testing.T) {
+	s, got, dials := newSession(t)
+	s.ScaleOf = func(bench.Workload) float64 { return 0.4 } // FakeExec: 40 operations a run
+	w, _ := bench.LookupWorkload("FakeExec")
+	out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "hang", "ok2"), 2, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failed) != 1 || out.Failed["FakeExec/db=sqlite/driver=hang/api=sql"] == nil {
+		t.Fatalf("failed %v, want the hanging cell alone", out.Failed)
+	}
+	if out.Runs != 4 || len(*got) != 4 {
+		t.Fatalf("%d runs, want both runs of both healthy cells", out.Runs)
+	}
+	for _, r := range *got {
+		if r.Iters != 40 {
+			t.Errorf("%s: %d operations, want 40", r.Name, r.Iters)
+		}
+	}
+	if *dials < 2 {
+		t.Errorf("%d runners started, want the lost one replaced", *dials)
+	}
+}
+
+// TestReplayTakesJournaledSlicesAsMeasured: a session that journals every
+// slice, then a second one with the same schedule replaying the journal,
+// gives the same results without asking any runner; replaying part of it
+// asks only for the missing slices.
+func TestReplayTakesJournaledSlicesAsMeasured(t *testing.T) {
+	s, got, _ := newSession(t)
+	s.ScaleOf = func(bench.Workload) float64 { return 0.4 }
+	journal := map[SliceKey]Slice{}
+	s.Journal = func(k SliceKey, sl Slice) error { journal[k] = sl; return nil }
+	w, _ := bench.LookupWorkload("FakeExec")
+	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 4)
+	if _, err := s.Run(context.Background(), steps); err != nil {
+		t.Fatal(err)
+	}
+	if len(journal) != 16 {
+		t.Fatalf("%d slices journaled, want 2 cells x 2 runs x 4 slices", len(journal))
+	}
+	again, got2, dials := newSession(t)
+	again.ScaleOf, again.Replay = s.ScaleOf, journal
+	if _, err := again.Run(context.Background(), steps); err != nil {
+		t.Fatal(err)
+	}
+	if *dials != 0 {
+		t.Errorf("a full replay started %d runners", *dials)
+	}
+	if len(*got2) != len(*got) {
+		t.Fatalf("replay gave %d results, want %d", len(*got2), len(*got))
+	}
+	for i := range *got {
+		a, b := (*got)[i], (*got2)[i]
+		va, _ := a.Value("sec/op")
+		vb, _ := b.Value("sec/op")
+		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || va != vb {
+			t.Errorf("result %d: %s %d %g, replayed %s %d %g", i, a.Name, a.Iters, va, b.Name, b.Iters, vb)
+		}
+	}
+	// Half the journal: the rest is measured.
+	half := map[SliceKey]Slice{}
+	for k, v := range journal {
+		if k.Slice <= 2 {
+			half[k] = v
+		}
+	}
+	third, got3, _ := newSession(t)
+	third.ScaleOf, third.Replay = s.ScaleOf, half
+	asked := 0
+	third.Journal = func(SliceKey, Slice) error { asked++; return nil }
+	if _, err := third.Run(context.Background(), steps); err != nil || len(*got3) != 4 || asked != 8 {
+		t.Fatalf("half replay: %d results, %d slices measured, %v; want 4 results from 8 measured slices", len(*got3), asked, err)
+	}
+}
+
+// TestMergeSumsSlicesByUnit checks the run a session makes of its slices:
+// operations summed, time and memory per operation weighted by each
+// slice's operations, rates recomputed, peaks the largest.
+func TestMergeSumsSlicesByUnit(t *testing.T) {
+	slice := func(n int, sec, bps, bop, rss float64) Slice {
+		return Slice{Result: &benchfmt.Result{Name: benchfmt.Name("X"), Iters: n, Values: []benchfmt.Value{
+			{Value: sec, Unit: "sec/op"}, {Value: 1 / sec, Unit: "ops/s"}, {Value: bop, Unit: "B/op"},
+			{Value: bps, Unit: "B/s"}, {Value: rss, Unit: "peak-RSS-B"}}}}
+	}
+	// 100 ops at 1 ms and 300 ops at 3 ms: 1 KB moved per operation.
+	r := &runSum{slices: []Slice{slice(100, 1e-3, 1e6, 10, 5), slice(300, 3e-3, 1e3/3e-3, 30, 7)}}
+	res, err := r.merge("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"sec/op": 2.5e-3, "ops/s": 400, "B/op": 25, "B/s": 1e3 / 2.5e-3, "peak-RSS-B": 7}
+	if res.Iters != 400 {
+		t.Errorf("%d operations, want 400", res.Iters)
+	}
+	for unit, v := range want {
+		if got, ok := res.Value(unit); !ok || math.Abs(got-v) > 1e-9*math.Abs(v) {
+			t.Errorf("%s = %g (%v), want %g", unit, got, ok, v)
+		}
+	}
+}
