@@ -3,6 +3,7 @@ package orchestrate
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
@@ -113,5 +114,33 @@ func TestMergeSumsSlicesByUnit(t *testing.T) {
 		if got, ok := res.Value(unit); !ok || math.Abs(got-v) > 1e-9*math.Abs(v) {
 			t.Errorf("%s = %g (%v), want %g", unit, got, ok, v)
 		}
+	}
+}
+
+// TestMergedResultKeepsTheRunnersUnits: a run summed from slices is
+// written in the units the runner wrote (ns/op, MB/s, p99-ns/op), as a
+// whole run is, not in benchfmt's tidied ones.
+func TestMergedResultKeepsTheRunnersUnits(t *testing.T) {
+	line := "BenchmarkX 10 1000 ns/op 1000000 ops/s 2 MB/s 5 B/op"
+	var sl []Slice
+	for range 2 {
+		res, err := parseResult([]string{line}, "X")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl = append(sl, Slice{Result: res})
+	}
+	r := &runSum{slices: sl}
+	res, err := r.merge("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w := benchfmt.NewWriter(&b)
+	if err := w.Write(res); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.TrimSpace(b.String()), "BenchmarkX 20 1000 ns/op 1e+06 ops/s 2 MB/s 5 B/op"; got != want {
+		t.Errorf("merged line %q, want %q", got, want)
 	}
 }

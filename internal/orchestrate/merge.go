@@ -47,6 +47,10 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 	type acc struct {
 		sum, max float64
 		seen     int
+		// origUnit and factor give the unit as the runner wrote it (ns/op
+		// for sec/op): the results file keeps the runner's units.
+		origUnit string
+		factor   float64
 	}
 	var order []string
 	accs := map[string]*acc{}
@@ -67,6 +71,9 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 				a = &acc{}
 				accs[v.Unit] = a
 				order = append(order, v.Unit)
+			}
+			if a.origUnit == "" && v.OrigUnit != "" && v.Value != 0 {
+				a.origUnit, a.factor = v.OrigUnit, v.OrigValue/v.Value
 			}
 			a.seen++
 			a.max = max(a.max, v.Value)
@@ -108,7 +115,11 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 		default:
 			v = a.sum / float64(ops)
 		}
-		vals = append(vals, benchfmt.Value{Value: v, Unit: unit})
+		val := benchfmt.Value{Value: v, Unit: unit}
+		if a.origUnit != "" {
+			val.OrigValue, val.OrigUnit = v*a.factor, a.origUnit
+		}
+		vals = append(vals, val)
 	}
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: ops, Values: vals}, nil
 }
