@@ -27,6 +27,9 @@ func runCmd(ctx context.Context, args []string, env Env) error {
 			err = perr
 		}
 	}
+	if out.Journal != "" {
+		fmt.Fprintf(env.Stderr, "the session did not finish; every slice it measured is in %s: sqlbench run --resume %s finishes it\n", out.Journal, out.Journal)
+	}
 	switch {
 	case err != nil:
 		return err
@@ -70,6 +73,7 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
 	fs.StringVar(&cfg.Out, "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force")
 	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
+	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache and --allow-remote")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "where built runner binaries are kept")
 	fs.Var(&f.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
@@ -83,6 +87,19 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if cfg.Resume != "" {
+		for name := range set {
+			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" {
+				return cfg, usagef("--resume takes the session's own settings from its journal: drop --%s", name)
+			}
+		}
+		if !filepath.IsAbs(cfg.Resume) {
+			cfg.Resume = filepath.Join(env.Dir, cfg.Resume)
+		}
+		var err error
+		cfg.DSNs, err = parseDSNFlags(f.dsns)
+		return cfg, err
+	}
 	if f.quick {
 		if !set["scale"] {
 			cfg.Scale, cfg.Smoke = session.QuickScale, true

@@ -87,6 +87,11 @@ type Config struct {
 	// Command is the command line that asked for the session, recorded
 	// (passwords redacted) in the results file.
 	Command []string
+	// Resume names the journal of an interrupted session to finish: the
+	// session it planned is planned again, its journaled slices are taken
+	// as measured, only the missing ones run. The rest of the Config but
+	// DSNs and Cache comes from the journal.
+	Resume string
 }
 
 // Env is what a session reads from and writes to its surroundings, so

@@ -55,6 +55,10 @@ type Outcome struct {
 	DriftPinned bool
 	// Reports are the Markdown and HTML reports written beside Results.
 	Reports []string
+	// Journal is the session's journal when it did not finish (an
+	// interrupt, a failure of the machine): sqlbench run --resume finishes
+	// it. Empty when the session finished (its journal is removed).
+	Journal string
 	// Scheduled is set once the schedule started: from then on the
 	// Outcome has results (or failures) to show, even if ctx was
 	// cancelled.
@@ -73,6 +77,13 @@ func (o *Outcome) Partial() bool {
 // (as far as the session got) whatever the error.
 func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	out := &Outcome{}
+	var resume *resumed
+	if cfg.Resume != "" {
+		var err error
+		if resume, err = loadResume(&cfg, env); err != nil {
+			return out, err
+		}
+	}
 	p, err := NewPlan(&cfg, env)
 	if err != nil {
 		return out, err
@@ -118,12 +129,20 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
-	id, err := freshID(ctx, p)
+	var id string
+	if resume != nil {
+		id, err = resume.id, dropLeftovers(ctx, p, resume.id, env)
+	} else {
+		id, err = freshID(ctx, p)
+	}
 	if err != nil {
 		return out, err
 	}
 	defer sweepTables(p, id, env) // after the runners are gone (defers run last first)
 	sess := newSession(&cfg, dbs, bins, placement, id)
+	if resume != nil {
+		sess.Replay = resume.replay
+	}
 	defer sess.Close()
 	info, declared, err := prepareTargets(ctx, sess, p, dbs, env)
 	if err != nil {
@@ -233,7 +252,7 @@ func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs
 
 // runSchedule runs every cell of the plan, interleaved, writing each
 // result as it finishes, and records in out what happened.
-func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, declared map[string]runner.Hello, placement pin.Plan, out *Outcome, env Env) error {
+func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, declared map[string]runner.Hello, placement pin.Plan, out *Outcome, env Env) (err error) {
 	var places []orchestrate.Placement
 	for _, t := range p.Runnable {
 		for _, n := range dbs.netsFor(t) {
@@ -241,6 +260,22 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 		}
 	}
 	steps := orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices)
+	runs := map[orchestrate.SliceKey]bool{}
+	for _, st := range steps {
+		runs[orchestrate.SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
+	}
+	jw, err := openJournal(cfg, sess, w.Name(), len(runs))
+	if err != nil {
+		return err
+	}
+	out.Journal = jw.Name()
+	defer func() {
+		jw.Close()
+		if err == nil {
+			os.Remove(jw.Name()) // finished: the results file has it all
+			out.Journal = ""
+		}
+	}()
 	out.Scheduled = true
 	disp := progress.New(env.Log, len(steps), cfg.Count, env.LogTTY)
 	sess.Result = func(r *benchfmt.Result) error {

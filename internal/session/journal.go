@@ -1,0 +1,129 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/journal"
+	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/redact"
+)
+
+// JournalPath is where the journal of a session writing results to
+// results is kept: beside it, with the extension .journal.
+func JournalPath(results string) string {
+	return strings.TrimSuffix(results, filepath.Ext(results)) + ".journal"
+}
+
+// journaled is the part of a journal's header that lets a session be
+// planned again: its configuration without the DSNs (no password is
+// written), and which databases had one, to be given again on resume.
+type journaled struct {
+	Config Config
+	DSNs   []bench.DB
+}
+
+// resumed is what a journal gives a resumed session.
+type resumed struct {
+	id     string
+	replay map[orchestrate.SliceKey]orchestrate.Slice
+}
+
+// loadResume reads the journal cfg.Resume names and turns cfg into the
+// configuration of the session that wrote it, with the DSNs cfg brings
+// (or the environment's), the results file rewritten from the journal.
+func loadResume(cfg *Config, env Env) (*resumed, error) {
+	h, recs, err := journal.Read(cfg.Resume)
+	if err != nil {
+		return nil, InputError{err.Error()}
+	}
+	var j journaled
+	if err := json.Unmarshal(h.Config, &j); err != nil || !orchestrate.ValidID(h.Session) {
+		return nil, inputf("journal %s: its header is not one this sqlbench wrote", cfg.Resume)
+	}
+	given := cfg.DSNs
+	path, cache := cfg.Resume, cfg.Cache
+	*cfg = j.Config
+	cfg.Resume, cfg.Cache, cfg.Out, cfg.Force = path, cache, h.Results, true
+	cfg.DSNs = map[bench.DB]string{}
+	for _, db := range j.DSNs {
+		d := given[db]
+		if d == "" {
+			d = env.Getenv(DSNEnv(db))
+		}
+		if d == "" {
+			return nil, inputf("the session in %s ran on a %s server given by DSN: give it again (--dsn %s=DSN or $%s)", cfg.Resume, db, db, DSNEnv(db))
+		}
+		cfg.DSNs[db] = d
+	}
+	r := &resumed{id: h.Session, replay: map[orchestrate.SliceKey]orchestrate.Slice{}}
+	for _, rec := range recs {
+		res, err := rec.Result()
+		if err != nil {
+			return nil, InputError{err.Error()}
+		}
+		r.replay[orchestrate.SliceKey{Cell: rec.Cell, Run: rec.Run, Slice: rec.Slice}] = orchestrate.Slice{Result: res, Latency: rec.Latency}
+	}
+	return r, nil
+}
+
+// openJournal creates the session's journal (or, resumed, opens it to
+// append) and connects it to sess: every slice measured is in it before it
+// counts.
+func openJournal(cfg *Config, sess *orchestrate.Session, results string, runs int) (*journal.Writer, error) {
+	if cfg.Resume != "" {
+		jw, err := journal.Append(cfg.Resume)
+		if err == nil {
+			sess.Journal = journalFunc(jw)
+		}
+		return jw, err
+	}
+	j := journaled{Config: *cfg}
+	j.Config.DSNs = nil
+	j.Config.Command = redact.Args(cfg.Command)
+	for db := range cfg.DSNs {
+		j.DSNs = append(j.DSNs, db)
+	}
+	slices.Sort(j.DSNs)
+	b, err := json.Marshal(j)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	jw, err := journal.Create(JournalPath(results), journal.Header{Session: sess.ID, Results: results, Runs: runs, Config: b})
+	if err != nil {
+		return nil, err
+	}
+	sess.Journal = journalFunc(jw)
+	return jw, nil
+}
+
+func journalFunc(jw *journal.Writer) func(orchestrate.SliceKey, orchestrate.Slice) error {
+	return func(k orchestrate.SliceKey, sl orchestrate.Slice) error {
+		line, err := journal.Line(sl.Result)
+		if err != nil {
+			return err
+		}
+		return jw.Add(journal.Record{Cell: k.Cell, Run: k.Run, Slice: k.Slice, Line: line, Latency: sl.Latency})
+	}
+}
+
+// dropLeftovers drops what the interrupted session being resumed left in
+// the user's databases: tables of its own prefix, which it made sure were
+// none before it began.
+func dropLeftovers(ctx context.Context, p *Plan, id string, env Env) error {
+	for db, d := range p.DSNs {
+		names, err := DropTables(ctx, db, d, id, true)
+		if err != nil {
+			return err
+		}
+		if len(names) > 0 {
+			fmt.Fprintf(env.Log, "dropped %d table(s) the interrupted session left in the %s database: %s\n", len(names), db, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
