@@ -14,7 +14,7 @@ import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
- * The runner side of the protocol, the twin of Go's runner.Server: one
+ * The runner side of the protocol, the twin of Go's runner.Loop: one
  * request per input line, each answered on out with zero or more lines and
  * a status line; cells stay open between runs, are set up on their first
  * run and torn down on close; a wrong result fails the run and closes the
