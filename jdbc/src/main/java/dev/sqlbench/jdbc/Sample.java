@@ -3,7 +3,7 @@ package dev.sqlbench.jdbc;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one timed run measured.
+ * What one timed run, or one slice of a run, measured.
  *
  * @param n the number of operations timed
  * @param elapsedNanos the wall time of the n operations

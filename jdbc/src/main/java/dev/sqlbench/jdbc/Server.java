@@ -14,7 +14,7 @@ import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
- * The runner side of the protocol, the twin of Go's runner.Server: one
+ * The runner side of the protocol, the twin of Go's runner.Loop: one
  * request per input line, each answered on out with zero or more lines and
  * a status line; cells stay open between runs, are set up on their first
  * run and torn down on close; a wrong result fails the run and closes the
@@ -23,8 +23,13 @@ import org.HdrHistogram.Histogram;
 public final class Server {
     static final String OK = "--- ok";
     static final String FAIL = "--- FAIL: ";
-    /** The version of the runner protocol this runner speaks. */
-    public static final int PROTOCOL_VERSION = 2;
+    /**
+     * The version of the runner protocol this runner speaks, Go's
+     * runner.ProtocolVersion. Version 3 answers every slice of a run with its
+     * own sample (a latency-hdr line and a result line) and leaves the
+     * summing of a run's slices to the orchestrator.
+     */
+    public static final int PROTOCOL_VERSION = 3;
 
     private final BufferedReader in;
     private final PrintStream out, log;
@@ -157,6 +162,12 @@ public final class Server {
         }
     }
 
+    /**
+     * Times one run, or one slice of a run, and answers with its result line;
+     * a slice (slices of 2 or more) answers with its own sample alone,
+     * preceded by its latency-hdr line when the workload samples latencies,
+     * and leaves no state behind: the orchestrator sums a run's slices.
+     */
     private void run(Request req) throws Exception {
         String key = key(req);
         Cell c = cells.get(key);
@@ -191,13 +202,12 @@ public final class Server {
             closeCell(key);
             throw e;
         }
-        log.printf("ran %s on %s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target, s.n(), s.nsPerOp(),
-                (double) s.cpuNanos() / s.n());
-        if (req.slices > 1) {
-            s = c.addSlice(req, s);
-            if (s == null) {
-                return; // more slices of this run to come
-            }
+        log.printf("ran %s on %s%s: %d ops, %.0f ns/op, %.0f cpu-ns/op%n", req.workload, req.target,
+                req.slices > 1 ? " (run " + req.run + ", slice " + req.slice + " of " + req.slices + ")" : "", s.n(),
+                s.nsPerOp(), (double) s.cpuNanos() / s.n());
+        if (req.slices > 1 && s.latency() != null) {
+            // A slice of a run: the orchestrator merges the slices' histograms.
+            out.println(LatencyHdr.line(s.latency()));
         }
         out.println(ResultLine.format(req.name, s));
     }

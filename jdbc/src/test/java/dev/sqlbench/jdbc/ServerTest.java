@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,8 +16,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,17 +29,22 @@ class ServerTest {
     @TempDir
     Path dir;
 
-    private ByteArrayOutputStream out;
+    private ByteArrayOutputStream out, log;
     private Server server;
     private String db;
 
     @BeforeEach
     void start() {
-        out = new ByteArrayOutputStream();
-        PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
-        server = new Server(new BufferedReader(new StringReader("")), ps, new PrintStream(new ByteArrayOutputStream()),
-                new JitWarmup(0, 0, 0));
+        startWith(new JitWarmup(0, 0, 0));
         db = dir.resolve("t.db").toString();
+    }
+
+    /** Replaces the server with one whose JIT warm-up is jit. */
+    private void startWith(JitWarmup jit) {
+        out = new ByteArrayOutputStream();
+        log = new ByteArrayOutputStream();
+        server = new Server(new BufferedReader(new StringReader("")), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(log, true, StandardCharsets.UTF_8), jit);
     }
 
     /** Sends one request and returns the answer's lines, status line last. */
@@ -54,7 +62,7 @@ class ServerTest {
     @Test
     void helloDeclaresTheTargetsWithTheirCapabilitiesAndEveryWorkload() {
         String[] a = ask("hello");
-        assertEquals("runner-protocol: 2", a[0]);
+        assertEquals("runner-protocol: 3", a[0]);
         assertEquals("runner-target: jdbc-mysql batch,load,rewrite", a[1]);
         assertEquals("runner-target: jdbc-mariadb batch,load", a[2]);
         assertEquals("runner-target: jdbc-postgres batch,copy", a[3]);
@@ -167,17 +175,94 @@ class ServerTest {
         }
     }
 
+    /** Decodes a latency-hdr line back into its histogram. */
+    private static Histogram decodeHdr(String line) throws Exception {
+        assertTrue(line.startsWith("latency-hdr: "), line);
+        byte[] b = Base64.getDecoder().decode(line.substring("latency-hdr: ".length()));
+        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(b), 0);
+    }
+
+    /** Returns how many latencies the harness samples in n operations on one thread (fixed by n). */
+    private static long sampledIn(int n) throws Exception {
+        return Harness.measure(new Workload.Run(i -> { }), 0, n, Harness.newHistogram()).latency().getTotalCount();
+    }
+
+    /** Returns the value before unit in a result line. */
+    private static long valueOf(String line, String unit) {
+        String[] f = line.split(" ");
+        for (int i = 1; i < f.length; i++) {
+            if (f[i].equals(unit)) {
+                return Long.parseLong(f[i - 1]);
+            }
+        }
+        throw new AssertionError(unit + " missing: " + line);
+    }
+
     @Test
-    void slicesOfARunAnswerOnceWithTheirSum() {
-        String base = run("SimpleExec", "c9", 40);
-        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=1&slices=3")));
-        assertEquals("--- ok", String.join("|", ask(base + "&run=2&slice=1&slices=3"))); // runs interleave
-        assertEquals("--- ok", String.join("|", ask(base + "&run=1&slice=2&slices=3")));
-        String[] a = ask(base + "&run=1&slice=3&slices=3");
-        assertTrue(a[0].startsWith("BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 120 "), a[0]);
+    void everySliceOfARunAnswersWithItsOwnSample() throws Exception {
+        String prefix = "BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc ";
+        int[][] steps = {{1, 1, 40}, {2, 1, 40}, {1, 2, 40}, {1, 3, 41}}; // run, slice, n: runs interleave
+        for (int[] st : steps) {
+            String[] a = ask(run("SimpleExec", "c9", st[2]) + "&run=" + st[0] + "&slice=" + st[1] + "&slices=3");
+            assertEquals(3, a.length, String.join("\n", a));
+            assertTrue(a[1].startsWith(prefix + st[2] + " "), a[1]); // the slice's own n
+            assertEquals("--- ok", a[2]);
+            Histogram h = decodeHdr(a[0]);
+            assertEquals(sampledIn(st[2]), h.getTotalCount(), a[0]);
+            assertEquals(Harness.MAX_LATENCY, h.getHighestTrackableValue());
+            assertEquals(3, h.getNumberOfSignificantValueDigits());
+            // The line's percentiles are the histogram's: both are the slice's alone.
+            assertEquals(h.getValueAtPercentile(50), valueOf(a[1], "p50-ns/op"), a[1]);
+            assertEquals(h.getValueAtPercentile(99), valueOf(a[1], "p99-ns/op"), a[1]);
+            assertEquals(h.getValueAtPercentile(99.9), valueOf(a[1], "p99.9-ns/op"), a[1]);
+        }
+    }
+
+    @Test
+    void aSliceKeepsNoStateOfItsRun() throws Exception {
+        String base = run("PreparedQuery", "c8", 30);
+        // Slice 3 of 5 without 1 and 2 (a resumed session), again, then out of order.
+        for (String slice : new String[] {"&run=1&slice=3&slices=5", "&run=1&slice=3&slices=5", "&run=1&slice=5&slices=5",
+                "&run=1&slice=1&slices=5"}) {
+            String[] a = ask(base + slice);
+            assertEquals(3, a.length, String.join("\n", a));
+            assertEquals(sampledIn(30), decodeHdr(a[0]).getTotalCount());
+            assertTrue(a[1].startsWith("BenchmarkPreparedQuery/db=sqlite/driver=xerial/api=jdbc 30 "), a[1]);
+            assertEquals("--- ok", a[2]);
+        }
+    }
+
+    @Test
+    void aWholeRunAnswersWithItsResultLineAlone() {
+        for (String whole : new String[] {"", "&run=1&slice=1&slices=1"}) {
+            String[] a = ask(run("SimpleExec", "c7", 25) + whole);
+            assertEquals(2, a.length, String.join("\n", a));
+            assertTrue(a[0].startsWith("BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 25 "), a[0]);
+            assertEquals("--- ok", a[1]);
+        }
+    }
+
+    @Test
+    void aSliceOfABatchRunHasNoLatencyHdr() {
+        String w = "BulkInsert%2Fshape%3D3x8%2Fpath%3Dbatch";
+        String[] a = ask(run(w, "c6", 120) + "&run=1&slice=2&slices=4");
+        assertEquals(2, a.length, String.join("\n", a));
+        assertTrue(a[0].startsWith("BenchmarkBulkInsert/shape=3x8/path=batch/db=sqlite/driver=xerial/api=jdbc 120 "), a[0]);
+        assertFalse(a[0].contains("p50-ns/op"), a[0]);
         assertEquals("--- ok", a[1]);
-        assertEquals("--- FAIL: slice 3 of run 2 arrived after slice 1", ask(base + "&run=2&slice=3&slices=3")[0]);
-        assertEquals("--- FAIL: slice 2 of run 3 arrived without the slices before it", ask(base + "&run=3&slice=2&slices=3")[0]);
+    }
+
+    @Test
+    void theJitWarmUpPrecedesACellsFirstSliceOnly() throws Exception {
+        startWith(new JitWarmup(100, 0, 10_000));
+        String base = run("SimpleExec", "c5", 20);
+        for (int slice : new int[] {2, 3, 1}) {
+            String[] a = ask(base + "&run=1&slice=" + slice + "&slices=3");
+            assertEquals("--- ok", a[a.length - 1], String.join("\n", a));
+        }
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertEquals(1, logged.split("jit warm-up of SimpleExec", -1).length - 1, logged);
+        assertTrue(logged.indexOf("jit warm-up") < logged.indexOf("ran SimpleExec on jdbc-sqlite (run 1, slice 2 of 3)"), logged);
     }
 
     @Test
