@@ -144,3 +144,25 @@ func TestMergedResultKeepsTheRunnersUnits(t *testing.T) {
 		t.Errorf("merged line %q, want %q", got, want)
 	}
 }
+
+// TestMergeReadsTheJavaRunnersHistograms: the JDBC runner's latency-hdr
+// value (Java HdrHistogram's compressed encoding of 1000, 2000 and 3000
+// ns, as jdbc's LatencyHdr writes it) merges like a Go runner's.
+func TestMergeReadsTheJavaRunnersHistograms(t *testing.T) {
+	const fromJava = "HISTFAAAACp4nJNpmSzMwMDAyQABzFCaEch0M9ixgMH+A0TgPD/TWX6mqRxMAIUVBrE="
+	res, err := parseResult([]string{"BenchmarkX 3 2000 ns/op 500000 ops/s 2000 p50-ns/op 3001 p99-ns/op 3001 p99.9-ns/op"}, "X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runSum{slices: []Slice{{Result: res, Latency: fromJava}, {Result: res, Latency: fromJava}}}
+	merged, err := r.merge("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p50, _ := merged.Value("p50-sec/op"); p50 != 2000e-9 {
+		t.Errorf("p50 of the merged Java histograms %g s, want 2000 ns", p50)
+	}
+	if p99, _ := merged.Value("p99-sec/op"); p99 != 3001e-9 {
+		t.Errorf("p99 of the merged Java histograms %g s, want 3001 ns", p99)
+	}
+}
