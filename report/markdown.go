@@ -64,6 +64,9 @@ func writeSourceLine(w io.Writer, r *Report) {
 	} else {
 		fmt.Fprintf(w, "%d results in %d cells.\n", r.Results, len(r.Cells))
 	}
+	if r.Partial != "" {
+		fmt.Fprintf(w, "\nPartial: %s\n", r.Partial)
+	}
 }
 
 func writeEnvMarkdown(w io.Writer, groups []EnvGroup) {

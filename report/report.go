@@ -77,6 +77,9 @@ type Report struct {
 	Failed []Failure
 	// Env is the configuration lines of the results, grouped.
 	Env []EnvGroup
+	// Partial, when set, says the results are of a session that did not
+	// finish (and how to finish it); the reports say so at the top.
+	Partial string
 }
 
 // New summarizes results into a Report. lookup may be nil.

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 )
@@ -44,6 +45,10 @@ func reportCmd(args []string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
+	r.Partial = partialNote(paths)
+	if r.Partial != "" {
+		fmt.Fprintln(env.Stderr, "partial:", r.Partial)
+	}
 	if slices.Contains(formats, "text") {
 		fmt.Fprintln(env.Stdout)
 		if err := report.Text(env.Stdout, report.Summarize(rs), nil); err != nil {
@@ -92,4 +97,24 @@ func readResults(paths []string) ([]*benchfmt.Result, error) {
 		all = append(all, set.Results...)
 	}
 	return all, nil
+}
+
+// partialNote says which of the results files are of a session that did
+// not finish (its journal is still beside it), with how far each got, or
+// "" when all finished.
+func partialNote(paths []string) string {
+	var notes []string
+	for _, p := range paths {
+		jp := session.JournalPath(p)
+		h, recs, err := journal.Read(jp)
+		if err != nil {
+			continue
+		}
+		runs := map[[2]any]bool{}
+		for _, r := range recs {
+			runs[[2]any{r.Cell, r.Run}] = true
+		}
+		notes = append(notes, fmt.Sprintf("%s is of a session that did not finish (%d of its %d runs begun); sqlbench run --resume %s finishes it", p, len(runs), h.Runs, jp))
+	}
+	return strings.Join(notes, "; ")
 }

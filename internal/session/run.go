@@ -109,9 +109,10 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}()
 	out.Results = w.Name()
-	tmp, err := os.MkdirTemp("", "sqlbench-")
+	sweepTemp(env.Log)
+	tmp, err := makeTemp()
 	if err != nil {
-		return out, fmt.Errorf("temp dir: %w", err)
+		return out, err
 	}
 	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
 

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/session"
+)
+
+// The fault suite: real sessions of the real binary, hit by signals at
+// random points, by a runner killed under them, by a disk that fills, and
+// by a second session started beside them; afterwards nothing measured is
+// lost, nothing is left behind, nothing is printed that should not be.
+
+// buildSqlbench builds cmd/sqlbench into dir and returns its path.
+func buildSqlbench(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "sqlbench")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/sqlbench")
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build sqlbench: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// faultRun is a session of the binary in its own directory and TMPDIR.
+type faultRun struct {
+	bin, dir, tmp, cache string
+}
+
+func newFaultRun(t *testing.T, bin string) *faultRun {
+	_, _, _, cache, tmp := realEnv(t)
+	return &faultRun{bin: bin, dir: t.TempDir(), tmp: tmp, cache: cache}
+}
+
+func (f *faultRun) command(args ...string) *exec.Cmd {
+	root, _ := filepath.Abs("../..")
+	cmd := exec.Command(f.bin, append(args, "--cache", f.cache)...)
+	cmd.Dir = f.dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+f.tmp, "SQLBENCH_SRC="+root)
+	return cmd
+}
+
+// cellCounts reads a results file into runs per cell.
+func cellCounts(t *testing.T, path string) map[string]int {
+	t.Helper()
+	set, err := benchfile.ReadFile(path)
+	if err != nil {
+		t.Fatalf("results %s: %v", path, err)
+	}
+	out := map[string]int{}
+	for _, r := range set.Results {
+		out[r.Name.String()]++
+	}
+	return out
+}
+
+// liveRunners lists the runner processes (not zombies) whose command line
+// names dir.
+func liveRunners(dir string) []string {
+	out, _ := exec.Command("ps", "-eo", "stat=,args=").Output()
+	var live []string
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, dir) && !strings.HasPrefix(line, "Z") && !strings.Contains(line, "ps -eo") {
+			live = append(live, line)
+		}
+	}
+	return live
+}
+
+// TestSignalsAndResumeLoseNothing interrupts the same session with
+// SIGINT, SIGTERM, SIGHUP and SIGKILL, each after a random number of its
+// slices, then
+// resumes it from its journal: every time, the resumed results are the
+// uninterrupted session's cells with every run, and no runner process or
+// temp file is left.
+func TestSignalsAndResumeLoseNothing(t *testing.T) {
+	bin := buildSqlbench(t, t.TempDir())
+	args := []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec", "--count", "3", "--slices", "5", "--scale", "0.3", "-o", "r.txt"}
+	base := newFaultRun(t, bin)
+	if out, err := base.command(args...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted session: %v\n%s", err, out)
+	}
+	want := cellCounts(t, filepath.Join(base.dir, "r.txt"))
+	if len(want) != 6 {
+		t.Fatalf("uninterrupted session: %d cells, want 6", len(want))
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			f := newFaultRun(t, bin)
+			cmd := f.command(args...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// At a random point of the session: after k of its 90 slices.
+			at := 1 + rand.IntN(85)
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+				if b, _ := os.ReadFile(filepath.Join(f.dir, "r.journal")); bytes.Count(b, []byte("\n")) > at {
+					break
+				}
+			}
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			journal := filepath.Join(f.dir, "r.journal")
+			if _, err := os.Stat(journal); err != nil {
+				t.Fatalf("signalled after %d slices: no journal left (%v)\n%s", at, err, out.String())
+			}
+			if sig != syscall.SIGKILL {
+				if !strings.Contains(out.String(), "--resume "+journal) {
+					t.Errorf("the interrupted session does not say how to resume:\n%s", out.String())
+				}
+				assertEmpty(t, f.tmp) // SIGKILL's are swept by the next session
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(liveRunners(f.cache)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond) // runners see their input close and exit
+			}
+			if live := liveRunners(f.cache); len(live) > 0 {
+				t.Errorf("runners left running after %s: %v", sig, live)
+			}
+			resume := f.command("run", "--resume", "r.journal")
+			if b, err := resume.CombinedOutput(); err != nil {
+				t.Fatalf("resume: %v\n%s", err, b)
+			}
+			got := cellCounts(t, filepath.Join(f.dir, "r.txt"))
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("resumed after %s after %d slices: %v, want %v", sig, at, got, want)
+			}
+			if _, err := os.Stat(journal); !os.IsNotExist(err) {
+				t.Errorf("the finished session's journal is still there (%v)", err)
+			}
+			assertEmpty(t, f.tmp)
+		})
+	}
+}
+
+// TestRunnerKilledCostsOnlyTheCellInFlight kills the mattn runner in the
+// middle of a session whose three mattn cells have half-done runs: one
+// cell fails, the other cells of that runner and the modernc ones finish
+// every run.
+func TestRunnerKilledCostsOnlyTheCellInFlight(t *testing.T) {
+	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
+	cmd := f.command("run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec", "--count", "3", "--slices", "5", "--scale", "0.5", "-o", "r.txt")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !killed; time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(filepath.Join(f.dir, "r.journal")); bytes.Count(b, []byte("\n")) > 12 {
+			killed = exec.Command("pkill", "-9", "-f", "sqlbench-runner-mattn").Run() == nil
+		}
+	}
+	err := cmd.Wait()
+	if !killed {
+		t.Fatalf("the mattn runner was never found to kill\n%s", out.String())
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitPartial {
+		t.Fatalf("exit %v, want 1 (one cell failed)\n%s", err, out.String())
+	}
+	got := cellCounts(t, filepath.Join(f.dir, "r.txt"))
+	full := 0
+	for name, n := range got {
+		if n == 3 {
+			full++
+		} else if !strings.Contains(name, "driver=mattn") {
+			t.Errorf("%s: %d runs, want 3", name, n)
+		}
+	}
+	if full < 5 {
+		t.Errorf("%d cells finished every run, want every cell but the one in flight: %v\n%s", full, got, out.String())
+	}
+	if strings.Count(out.String(), "FAIL") > 2 {
+		t.Errorf("more than the cell in flight failed:\n%s", out.String())
+	}
+}
+
+// TestFullDiskFailsCleanly runs a session whose results go to a 96 KB
+// tmpfs: the disk fills; the session stops with one line and exit 3, and
+// leaves no empty or cut-off report.
+func TestFullDiskFailsCleanly(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
+	disk := filepath.Join(t.TempDir(), "small")
+	if err := os.Mkdir(disk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", disk).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", disk).Run() })
+	cmd := f.command("run", "--targets", "mattn,modernc", "--count", "3", "--slices", "5", "--scale", "0.05", "-o", filepath.Join(disk, "r.txt"))
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailed {
+		t.Fatalf("exit %v, want 3 (the disk failed)\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "no space left on device") {
+		t.Errorf("the output does not say the disk is full:\n%s", out)
+	}
+	for _, ext := range []string{".md", ".html"} {
+		if b, err := os.ReadFile(filepath.Join(disk, "r"+ext)); err == nil && len(b) == 0 {
+			t.Errorf("an empty r%s was left", ext)
+		}
+	}
+	entries, _ := os.ReadDir(disk)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("a temp report was left: %s", e.Name())
+		}
+	}
+}
+
+// TestTwoSessionsSideBySide starts two sessions at once in one directory,
+// with default results names: each gets a results file of its own and
+// every run.
+func TestTwoSessionsSideBySide(t *testing.T) {
+	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 2 {
+		cmd := f.command("run", "--targets", "mattn,modernc", "--workloads", "SimpleExec", "--quick")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("session %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(f.dir, "results", "sqlbench-*.txt"))
+	if len(files) != 2 {
+		t.Fatalf("results files %v, want two", files)
+	}
+	for _, p := range files {
+		if got := cellCounts(t, p); len(got) != 2 || got["SimpleExec/db=sqlite/driver=mattn/api=sql"] != session.QuickCount {
+			t.Errorf("%s: %v, want both cells with every run", p, got)
+		}
+	}
+}
