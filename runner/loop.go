@@ -38,7 +38,6 @@ type cell struct {
 	env bench.Env
 }
 
-
 // Serve answers requests until In ends or ctx is done, then closes every cell.
 func (s *Loop) Serve(ctx context.Context) error {
 	s.cells = map[cellKey]*cell{}
@@ -297,7 +296,6 @@ func (s *Loop) measure(c *cell, warm, n int) (bench.Sample, error) {
 	}
 	return sample, err
 }
-
 
 // SampleResult turns one run's sample into the result line the protocol
 // sends for it.
