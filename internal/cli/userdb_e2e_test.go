@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +129,69 @@ func TestCleanDropsOnlyItsSessionsTables(t *testing.T) {
 	}
 	if strings.Contains(stdout.String()+stderr.String(), srv.Password) {
 		t.Error("the password was printed")
+	}
+}
+
+// TestTwoSessionsOnOneDatabase runs two sessions at once on one user
+// PostgreSQL database: neither drops the other's tables (each names its
+// own after its session id), both finish every run, and the database ends
+// as it began.
+func TestTwoSessionsOnOneDatabase(t *testing.T) {
+	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
+	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindPostgres, Profile: servers.ProfileFast, Parent: f.tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	db, err := sql.Open("pgx", srv.DSN("tcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for i := range 2 {
+		cmd := f.command("run", "--db", "postgres", "--dsn", "postgres="+srv.DSN("tcp"), "--targets", "pq,pgx-native",
+			"--workloads", "classic", "--quick", "-o", fmt.Sprintf("r%d.txt", i))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("session %d: %v\n%s", i, err, outs[i])
+		}
+		got := cellCounts(t, filepath.Join(f.dir, fmt.Sprintf("r%d.txt", i)))
+		for name, n := range got {
+			if n != 5 {
+				t.Errorf("session %d: %s has %d runs, want 5", i, name, n)
+			}
+		}
+		if len(got) != 14 {
+			t.Errorf("session %d: %d cells, want the classic suite's 7 PostgreSQL workloads on two targets", i, len(got))
+		}
+		if strings.Contains(outs[i].String(), srv.Password) {
+			t.Errorf("session %d printed the password", i)
+		}
+	}
+	var names []string
+	rows, err := db.Query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	rows.Close()
+	if len(names) != 1 || names[0] != "sqlbench_c0_test" {
+		t.Errorf("tables after both sessions: %v; want the user's alone", names)
 	}
 }
