@@ -60,13 +60,6 @@ func checkDSNs(p *Plan, allowRemote bool) (map[bench.DB]bench.Endpoint, error) {
 // stopped whatever happened.
 func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Plan, tmp string, log io.Writer) (*dbSet, error) {
 	set := &dbSet{tmp: tmp, byDB: map[bench.DB]*database{}}
-	if needsThrowaway(p, given) {
-		// What killed sessions left (their servers, data dirs, shared
-		// memory) goes before this session adds its own.
-		if _, err := servers.Sweep(log); err != nil {
-			fmt.Fprintln(log, "sqlbench:", err) // worth a line, not a failed session
-		}
-	}
 	for _, db := range p.DBs {
 		if !p.Uses(db) {
 			continue
@@ -120,16 +113,6 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
 	return set, nil
-}
-
-// needsThrowaway reports whether the session starts a server of its own.
-func needsThrowaway(p *Plan, given map[bench.DB]bench.Endpoint) bool {
-	for _, db := range p.DBs {
-		if _, ok := given[db]; db.Server() && !ok && p.Uses(db) {
-			return true
-		}
-	}
-	return false
 }
 
 // nets returns the transports of db's endpoints ("" for SQLite).

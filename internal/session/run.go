@@ -22,6 +22,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/redact"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
@@ -109,7 +110,12 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}()
 	out.Results = w.Name()
+	// What killed sessions left goes before this session adds its own:
+	// temp dirs, throwaway servers with their data dirs and shared memory.
 	sweepTemp(env.Log)
+	if _, err := servers.Sweep(env.Log); err != nil {
+		fmt.Fprintln(env.Log, "sqlbench:", err) // worth a line, not a failed session
+	}
 	tmp, err := makeTemp()
 	if err != nil {
 		return out, err
