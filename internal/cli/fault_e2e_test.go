@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,16 +66,24 @@ func cellCounts(t *testing.T, path string) map[string]int {
 	return out
 }
 
-// liveRunners lists the runner processes (not zombies) whose command line
-// names dir.
-func liveRunners(dir string) []string {
-	out, _ := exec.Command("ps", "-eo", "stat=,args=").Output()
+// liveRunners lists the runner processes still running (not zombies) that
+// a session with TMPDIR tmp started: runners inherit the session's
+// environment, which tells them from other tests' runners of the same
+// cache.
+func liveRunners(tmp string) []string {
 	var live []string
-	for _, line := range strings.Split(string(out), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.Contains(line, dir) && !strings.HasPrefix(line, "Z") && !strings.Contains(line, "ps -eo") {
-			live = append(live, line)
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmdline, _ := os.ReadFile(filepath.Join(p, "cmdline"))
+		environ, _ := os.ReadFile(filepath.Join(p, "environ"))
+		stat, _ := os.ReadFile(filepath.Join(p, "stat"))
+		if !bytes.Contains(cmdline, []byte("sqlbench-runner")) || !bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
+			continue
 		}
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			continue
+		}
+		live = append(live, p+" "+string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
 	}
 	return live
 }
@@ -125,10 +134,10 @@ func TestSignalsAndResumeLoseNothing(t *testing.T) {
 				assertEmpty(t, f.tmp) // SIGKILL's are swept by the next session
 			}
 			deadline := time.Now().Add(5 * time.Second)
-			for len(liveRunners(f.cache)) > 0 && time.Now().Before(deadline) {
+			for len(liveRunners(f.tmp)) > 0 && time.Now().Before(deadline) {
 				time.Sleep(100 * time.Millisecond) // runners see their input close and exit
 			}
-			if live := liveRunners(f.cache); len(live) > 0 {
+			if live := liveRunners(f.tmp); len(live) > 0 {
 				t.Errorf("runners left running after %s: %v", sig, live)
 			}
 			resume := f.command("run", "--resume", "r.journal")
@@ -162,7 +171,8 @@ func TestRunnerKilledCostsOnlyTheCellInFlight(t *testing.T) {
 	killed := false
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !killed; time.Sleep(50 * time.Millisecond) {
 		if b, _ := os.ReadFile(filepath.Join(f.dir, "r.journal")); bytes.Count(b, []byte("\n")) > 12 {
-			killed = exec.Command("pkill", "-9", "-f", "sqlbench-runner-mattn").Run() == nil
+			// This session's mattn runner only: other tests' runners share the cache.
+			killed = exec.Command("pkill", "-9", "-P", strconv.Itoa(cmd.Process.Pid), "-f", "sqlbench-runner-mattn").Run() == nil
 		}
 	}
 	err := cmd.Wait()
