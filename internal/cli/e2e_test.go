@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -183,16 +182,7 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		deadline := time.Now().Add(2 * time.Minute)
-		for time.Now().Before(deadline) {
-			if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("\nBenchmark")) {
-				cancel()
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
+	go cancelAtFirstResult(cancel, out)
 	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads", "SimpleQueryRow",
 		"--scale", "1", "--count", "5", "--slices", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitInterrupted {

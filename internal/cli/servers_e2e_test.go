@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,30 +63,10 @@ func TestRunStartsServersAndCleansUp(t *testing.T) {
 // sqlbench's own tables are dropped afterwards.
 func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
-	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindMariaDB, Profile: servers.ProfileFast, Parent: tmp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	db, err := sql.Open("mysql", srv.DSN("tcp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec("CREATE TABLE users_data (id INT PRIMARY KEY)"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("INSERT INTO users_data VALUES (1), (2), (3)"); err != nil {
-		t.Fatal(err)
-	}
 	// A table named as sqlbench once named its first cell's: no run may
 	// touch it.
-	if _, err := db.Exec("CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("INSERT INTO sqlbench_c0_test VALUES (7)"); err != nil {
-		t.Fatal(err)
-	}
+	srv, db := userDB(t, servers.KindMariaDB, tmp, "CREATE TABLE users_data (id INT PRIMARY KEY)", "INSERT INTO users_data VALUES (1), (2), (3)",
+		"CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)", "INSERT INTO sqlbench_c0_test VALUES (7)")
 	out := filepath.Join(t.TempDir(), "out.txt")
 	env.Getenv = func(k string) string {
 		if k == "SQLBENCH_MYSQL_DSN" {
