@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -122,3 +123,44 @@ func (a *LiteAdapter[S, R]) ColumnRaw(i int) []byte {
 	a.keep(i, err)
 	return []byte(v)
 }
+
+// LiteConn is the connection API of go-sqlite-lite and gosqlite.
+type LiteConn[S any] interface {
+	Prepare(sql string, args ...any) (S, error)
+	Close() error
+}
+
+// RegisterLite registers target name over a go-sqlite-lite style library:
+// open opens a connection on the target's DSN, and tail returns the SQL a
+// statement's Prepare left uncompiled (the libraries' Stmt.Tail). Simple
+// calls compile with Prepare (which caches nothing) and close the
+// statement after use; prepared statements are compiled once and reset per
+// use (see the package comment).
+func RegisterLite[C LiteConn[S], S LiteStmt[R], R ~[]byte](name string, open func(dsn string) (C, error), tail func(S) string) {
+	bench.RegisterOpener(name, func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		c, err := open(cfg.DSN)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", cfg.DSN, err)
+		}
+		return NewConn(liteDriver[C, S, R]{c: c, tail: tail}), nil
+	})
+}
+
+type liteDriver[C LiteConn[S], S LiteStmt[R], R ~[]byte] struct {
+	c    C
+	tail func(S) string
+}
+
+func (d liteDriver[C, S, R]) Compile(query string) (Stmt, error) {
+	s, err := d.c.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	var none S
+	if any(s) == any(none) { // the libraries return a nil Stmt for SQL that holds none
+		return nil, errors.New("no statement in the SQL text")
+	}
+	return NewLiteAdapter[S, R](s, d.tail(s))
+}
+
+func (d liteDriver[C, S, R]) Close() error { return d.c.Close() }
