@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/internal/journal"
+	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // TestRunRefusesToOverwriteResults: -o naming an existing file is bad
@@ -49,4 +52,38 @@ func TestRunThatCannotStartLeavesNoFile(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestReportMarksAnUnfinishedSessionPartial: a results file with its
+// session's journal still beside it is reported as partial, with how far
+// the session got and how to finish it.
+func TestReportMarksAnUnfinishedSessionPartial(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.txt")
+	b, err := os.ReadFile("testdata/results.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(results, b, 0o644)
+	jw, err := journal.Create(session.JournalPath(results), journal.Header{Session: "abc123", Results: results, Runs: 10, Config: []byte("{}")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw.Add(journal.Record{Cell: "SimpleQuery/db=sqlite/driver=mattn/api=sql", Run: 1, Slice: 1, Line: "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1 1 ns/op"})
+	jw.Close()
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	if code := Main(context.Background(), []string{"report", "--format", "markdown", "-o", "-", results}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := "did not finish (1 of its 10 runs begun); sqlbench run --resume " + session.JournalPath(results)
+	if !strings.Contains(out.String(), "Partial: "+results+" is of a session that "+want) {
+		t.Errorf("the report does not say the session is partial:\n%s", out.String()[:min(600, out.Len())])
+	}
+	os.Remove(session.JournalPath(results))
+	out.Reset()
+	Main(context.Background(), []string{"report", "--format", "markdown", "-o", "-", results}, env)
+	if strings.Contains(out.String(), "Partial: ") {
+		t.Errorf("a finished session's report says partial:\n%s", out.String())
+	}
 }
