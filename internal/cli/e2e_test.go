@@ -196,11 +196,14 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 		t.Errorf("%d results kept, want the ones finished before the interrupt", n)
 	}
 	assertEmpty(t, tmp) // SQLite files and the server's data dir
-	for _, pattern := range []string{cache, tmp} {
-		ps, _ := exec.Command("pgrep", "-f", pattern).Output()
-		if len(bytes.TrimSpace(ps)) > 0 {
-			t.Errorf("processes left running (%s): %s", pattern, ps)
-		}
+	// The session's runners (told from other tests' runners of the shared
+	// cache by the TMPDIR they inherit) and its server (whose data dir is
+	// in tmp).
+	if live := liveRunners(tmp); len(live) > 0 {
+		t.Errorf("runners left running: %v", live)
+	}
+	if ps, _ := exec.Command("pgrep", "-f", tmp).Output(); len(bytes.TrimSpace(ps)) > 0 {
+		t.Errorf("processes left running (%s): %s", tmp, ps)
 	}
 }
 
