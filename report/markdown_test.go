@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/internal/golden"
+
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // classicLookup knows the fixture's classic workloads, as the registry
 // would; the others fall back to "other".
@@ -70,19 +69,7 @@ func TestMarkdownGolden(t *testing.T) {
 	if err := Markdown(&buf, fixtureReport(t)); err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/fixture.md"
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("markdown differs from %s (go test -update rewrites it):\n%s", path, buf.String())
-	}
+	golden.Check(t, "fixture.md", buf.Bytes())
 }
 
 // TestMarkdownFiguresTraceToResultLines regenerates the Markdown from the

@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/sqlbench/sqlbench/internal/golden"
+)
 
 // fakeEnv is a machine with go and gcc on PATH and nothing else.
 func fakeEnv(stdout, stderr *bytes.Buffer) Env {
@@ -29,29 +28,12 @@ func fakeEnv(stdout, stderr *bytes.Buffer) Env {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
-
 func TestListGolden(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"list"}, fakeEnv(&out, &errb)); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	golden(t, "list.golden", out.Bytes())
+	golden.Check(t, "list.golden", out.Bytes())
 }
 
 func TestListSaysWhyATargetIsUnavailable(t *testing.T) {

@@ -51,6 +51,29 @@ func (f *faultRun) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// together runs the sessions args gives, all at once, and returns their
+// output; it fails t when one does not exit 0.
+func (f *faultRun) together(t *testing.T, args ...[]string) []*bytes.Buffer {
+	t.Helper()
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for _, a := range args {
+		cmd := f.command(a...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("session %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	return outs
+}
+
 // cellCounts reads a results file into runs per cell.
 func cellCounts(t *testing.T, path string) map[string]int {
 	t.Helper()

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,22 +55,8 @@ func TestFullDiskFailsCleanly(t *testing.T) {
 // every run.
 func TestTwoSessionsSideBySide(t *testing.T) {
 	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
-	var cmds []*exec.Cmd
-	var outs []*bytes.Buffer
-	for range 2 {
-		cmd := f.command("run", "--targets", "mattn,modernc", "--workloads", "SimpleExec", "--quick")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds, outs = append(cmds, cmd), append(outs, &out)
-	}
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("session %d: %v\n%s", i, err, outs[i])
-		}
-	}
+	args := []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleExec", "--quick"}
+	f.together(t, args, args)
 	files, _ := filepath.Glob(filepath.Join(f.dir, "results", "sqlbench-*.txt"))
 	if len(files) != 2 {
 		t.Fatalf("results files %v, want two", files)

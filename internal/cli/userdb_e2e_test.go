@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,22 +143,12 @@ func TestCleanDropsOnlyItsSessionsTables(t *testing.T) {
 func TestTwoSessionsOnOneDatabase(t *testing.T) {
 	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
 	srv, db := userDB(t, servers.KindPostgres, f.tmp, "CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)")
-	var cmds []*exec.Cmd
-	var outs []*bytes.Buffer
+	var args [][]string
 	for i := range 2 {
-		cmd := f.command("run", "--db", "postgres", "--dsn", "postgres="+srv.DSN("tcp"), "--targets", "pq,pgx-native",
-			"--workloads", "classic", "--quick", "-o", fmt.Sprintf("r%d.txt", i))
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds, outs = append(cmds, cmd), append(outs, &out)
+		args = append(args, []string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
+			"--workloads", "classic", "--quick", "-o", fmt.Sprintf("r%d.txt", i)})
 	}
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("session %d: %v\n%s", i, err, outs[i])
-		}
+	for i, out := range f.together(t, args...) {
 		got := cellCounts(t, filepath.Join(f.dir, fmt.Sprintf("r%d.txt", i)))
 		for name, n := range got {
 			if n != 5 {
@@ -169,7 +158,7 @@ func TestTwoSessionsOnOneDatabase(t *testing.T) {
 		if len(got) != 14 {
 			t.Errorf("session %d: %d cells, want the classic suite's 7 PostgreSQL workloads on two targets", i, len(got))
 		}
-		if strings.Contains(outs[i].String(), srv.Password) {
+		if strings.Contains(out.String(), srv.Password) {
 			t.Errorf("session %d printed the password", i)
 		}
 	}

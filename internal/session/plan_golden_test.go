@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/internal/golden"
+
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/runner"
@@ -55,5 +57,5 @@ func TestPlannedCellsGolden(t *testing.T) {
 	for _, st := range orchestrate.Schedule(p.Workloads, places, 1, 1) {
 		fmt.Fprintln(&b, st.Cell.Name())
 	}
-	golden(t, "planned-cells.golden", []byte(b.String()))
+	golden.Check(t, "planned-cells.golden", []byte(b.String()))
 }
