@@ -33,6 +33,7 @@ type UnitInfo struct{ Unit, Better string }
 // written, so finished runs survive an interrupted session.
 type Writer struct {
 	closed bool
+	name   string
 	f      *os.File
 	bw     *benchfmt.Writer
 	config []benchfmt.Config
@@ -73,7 +74,7 @@ func Create(path string, mode Mode) (*Writer, error) {
 	for i := 2; ; i++ {
 		f, err := os.OpenFile(name, flags, 0o644)
 		if err == nil {
-			return &Writer{f: f, bw: benchfmt.NewWriter(f)}, nil
+			return &Writer{name: name, f: f, bw: benchfmt.NewWriter(f)}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("results file %s: %w", name, unwrapPath(err))
@@ -131,7 +132,17 @@ func (w *Writer) Write(r *benchfmt.Result) error {
 }
 
 // Name returns the file's path.
-func (w *Writer) Name() string { return w.f.Name() }
+func (w *Writer) Name() string { return w.name }
+
+// Rename moves the file to path (replacing what is there) and goes on
+// writing it there.
+func (w *Writer) Rename(path string) error {
+	if err := os.Rename(w.name, path); err != nil {
+		return fmt.Errorf("results file %s: %w", path, unwrapPath(err))
+	}
+	w.name = path
+	return nil
+}
 
 // Close flushes the file to disk and closes it. Closing twice is a no-op.
 func (w *Writer) Close() error {
@@ -150,7 +161,7 @@ func (w *Writer) Close() error {
 // it wrote anything worth keeping.
 func (w *Writer) Discard() error {
 	w.Close()
-	return os.Remove(w.f.Name())
+	return os.Remove(w.name)
 }
 
 // Set is what was read from one or more results files.

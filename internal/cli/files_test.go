@@ -87,3 +87,32 @@ func TestReportMarksAnUnfinishedSessionPartial(t *testing.T) {
 		t.Errorf("a finished session's report says partial:\n%s", out.String())
 	}
 }
+
+// TestResumeThatCannotStartKeepsTheResults: a resume that ends before it
+// starts (here: its only target cannot be built on this machine) leaves
+// the interrupted session's results file as it was, and no other file.
+func TestResumeThatCannotStartKeepsTheResults(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.txt")
+	const kept = "goos: linux\n\nBenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 10 100 ns/op\n"
+	os.WriteFile(results, []byte(kept), 0o644)
+	cfg := `{"Config":{"DBs":["sqlite"],"Targets":["jdbc-sqlite"],"Workloads":["SimpleExec"],"Count":1,"Slices":1,"Scale":0.01,"Timeout":60000000000},"DSNs":null}`
+	jw, err := journal.Create(session.JournalPath(results), journal.Header{Session: "abc123", Results: results, Runs: 1, Config: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw.Close()
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	if code := Main(context.Background(), []string{"run", "--resume", "r.journal"}, env); code != ExitFailed || !strings.Contains(errb.String(), "no target can run") {
+		t.Fatalf("exit %d, stderr %q; want 3, no target can run", code, errb.String())
+	}
+	if b, _ := os.ReadFile(results); string(b) != kept {
+		t.Errorf("the interrupted session's results now hold %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left: %v; want the results and the journal", entries)
+	}
+}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -110,20 +109,4 @@ func journalFunc(jw *journal.Writer) func(orchestrate.SliceKey, orchestrate.Slic
 		}
 		return jw.Add(journal.Record{Cell: k.Cell, Run: k.Run, Slice: k.Slice, Line: line, Latency: sl.Latency})
 	}
-}
-
-// dropLeftovers drops what the interrupted session being resumed left in
-// the user's databases: tables of its own prefix, which it made sure were
-// none before it began.
-func dropLeftovers(ctx context.Context, p *Plan, id string, env Env) error {
-	for db, d := range p.DSNs {
-		names, err := DropTables(ctx, db, d, id, true)
-		if err != nil {
-			return err
-		}
-		if len(names) > 0 {
-			fmt.Fprintf(env.Log, "dropped %d table(s) the interrupted session left in the %s database: %s\n", len(names), db, strings.Join(names, ", "))
-		}
-	}
-	return nil
 }

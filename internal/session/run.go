@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -138,7 +139,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	var id string
 	if resume != nil {
-		id, err = resume.id, dropLeftovers(ctx, p, resume.id, env)
+		id, err = resume.id, dropSessionTables(ctx, p, resume.id, env, "by the interrupted session")
 	} else {
 		id, err = freshID(ctx, p)
 	}
@@ -157,6 +158,12 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement, sess.ID); err != nil {
 		return out, err
+	}
+	if resume != nil {
+		if err := w.Rename(cfg.Out); err != nil {
+			return out, err
+		}
+		out.Results = w.Name()
 	}
 	started = true
 	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, declared, placement, out, env)
@@ -187,6 +194,11 @@ func createResults(cfg *Config, dir string) (*benchfile.Writer, error) {
 	case path == "":
 		path = filepath.Join(dir, "results", "sqlbench-"+time.Now().Format("20060102-150405")+".txt")
 		mode = benchfile.Unique
+	case cfg.Resume != "":
+		// The interrupted session's results stay as they are until the
+		// resumed one has started: it writes beside them, then takes
+		// their place (startResults).
+		path, mode = resumingName(cfg.Out), benchfile.Overwrite
 	case cfg.Force:
 		mode = benchfile.Overwrite
 	}
@@ -199,6 +211,10 @@ func createResults(cfg *Config, dir string) (*benchfile.Writer, error) {
 	}
 	return w, nil
 }
+
+// resumingName is where a resumed session writes its results until it has
+// started.
+func resumingName(results string) string { return results + ".resuming" }
 
 // newSession returns the orchestrator of cfg's session: runners started
 // from bins and pinned, cells connected to dbs, tables named after id.
@@ -344,14 +360,25 @@ func freshID(ctx context.Context, p *Plan) (string, error) {
 func sweepTables(p *Plan, id string, env Env) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if err := dropSessionTables(ctx, p, id, env, "by interrupted cells"); err != nil {
+		fmt.Fprintf(env.Log, "sqlbench: could not drop this session's tables (sqlbench clean --session %s drops them): %v\n", id, err)
+	}
+}
+
+// dropSessionTables drops the tables of session id in every user database
+// of the plan and logs which, as left by whom; it goes on past a database
+// that fails and returns the first error.
+func dropSessionTables(ctx context.Context, p *Plan, id string, env Env, whom string) error {
+	var first error
 	for db, d := range p.DSNs {
 		names, err := DropTables(ctx, db, d, id, true) // checked at the start
 		if err != nil {
-			fmt.Fprintf(env.Log, "sqlbench: could not drop this session's tables in the %s database (sqlbench clean --db %s --session %s drops them): %v\n", db, db, id, err)
+			first = cmp.Or(first, fmt.Errorf("the %s database: %w", db, err))
 		} else if len(names) > 0 {
-			fmt.Fprintf(env.Log, "dropped %d table(s) left in the %s database by interrupted cells: %s\n", len(names), db, strings.Join(names, ", "))
+			fmt.Fprintf(env.Log, "dropped %d table(s) left in the %s database %s: %s\n", len(names), db, whom, strings.Join(names, ", "))
 		}
 	}
+	return first
 }
 
 // DropTables drops the tables session id created in the database of a
