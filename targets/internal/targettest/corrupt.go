@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // DetectsCorruptedResults runs the echo, large-value and single-insert
@@ -14,6 +15,10 @@ import (
 // writes, and expects each workload to fail: a driver that mangles a value,
 // or writes a wrong or missing row, must never be timed.
 func DetectsCorruptedResults(t *testing.T, target string, where Where) {
+	spec, ok := targets.Lookup(target)
+	if !ok {
+		t.Fatalf("target %q is not in the catalogue", target)
+	}
 	type tc struct {
 		id string
 		c  corruption
@@ -39,6 +44,9 @@ func DetectsCorruptedResults(t *testing.T, target string, where Where) {
 			w, ok := bench.LookupWorkload(c.id)
 			if !ok {
 				t.Fatalf("workload %s not registered", c.id)
+			}
+			if !spec.Runs(w) { // as a session plans: never a pool-less connection shared by two goroutines
+				t.Skipf("%s does not run %s (it needs %q)", target, c.id, w.Needs)
 			}
 			e := NewEnv(t, target, where)
 			e.Conn = corruptConn{e.Conn, c.c}
