@@ -7,29 +7,43 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
-// cleanCmd drops the tables one session left in a user's database (a run
-// killed with no chance to clean up): sqlbench clean --db DB --dsn DSN
-// (--session ID | RESULTS-FILE). Only that session's tables are dropped,
-// and each is named.
-func cleanCmd(ctx context.Context, args []string, env Env) error {
-	fs := newFlags("clean")
+// cleanCommand is sqlbench clean: it drops the tables one session left in
+// a user's database (a run killed with no chance to clean up).
+func cleanCommand(ctx context.Context, env Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "clean --db DB [--dsn DSN] (--session ID | RESULTS-FILE)",
+		Short: "drop the tables a killed session left in your database",
+		Long: `Clean drops the tables one session left in your database when it was killed
+with no chance to clean up. Only that session's tables are dropped, and each
+is named.`,
+		Example: `  sqlbench clean --db postgres results/sqlbench-20260101-120000.txt
+  sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session 1a2b3c4d`,
+	}
+	fs := c.Flags()
 	dbName := fs.String("db", "", "the database: mariadb or postgres")
 	dsnFlag := fs.String("dsn", "", "the server's DSN (default $SQLBENCH_MYSQL_DSN or $SQLBENCH_POSTGRES_DSN)")
 	id := fs.String("session", "", "the session id (the session-id line of its results file)")
 	allowRemote := fs.Bool("allow-remote", false, "allow a DSN whose server is not on this machine")
-	files, err := parseWithFiles(fs, args, env)
-	if err != nil {
-		return err
+	complete(c, "db", func() []string { return []string{"mariadb", "postgres"} })
+	c.RunE = func(_ *cobra.Command, files []string) error {
+		return clean(ctx, files, *dbName, *dsnFlag, *id, *allowRemote, env)
 	}
-	db, err := bench.ParseDB(*dbName)
+	return c
+}
+
+// clean drops the tables of one session: the session id, or the one in
+// the results file files names.
+func clean(ctx context.Context, files []string, dbName, dsnFlag, id string, allowRemote bool, env Env) error {
+	db, err := bench.ParseDB(dbName)
 	if err != nil || !db.Server() {
 		return usagef("clean: --db must be mariadb or postgres")
 	}
-	d := *dsnFlag
+	d := dsnFlag
 	if d == "" {
 		d = env.Getenv(session.DSNEnv(db))
 	}
@@ -37,22 +51,22 @@ func cleanCmd(ctx context.Context, args []string, env Env) error {
 		return usagef("clean: --dsn (or $%s) names the database to clean", session.DSNEnv(db))
 	}
 	switch {
-	case len(files) > 1 || (len(files) == 1) == (*id != ""):
+	case len(files) > 1 || (len(files) == 1) == (id != ""):
 		return usagef("clean: name the session: --session ID or one results file")
 	case len(files) == 1:
-		if *id, err = sessionID(files[0]); err != nil {
+		if id, err = sessionID(files[0]); err != nil {
 			return err
 		}
 	}
-	names, err := session.DropTables(ctx, db, d, *id, *allowRemote)
+	names, err := session.DropTables(ctx, db, d, id, allowRemote)
 	if err != nil {
 		return err
 	}
 	if len(names) == 0 {
-		fmt.Fprintf(env.Stdout, "no table of session %s in the %s database\n", *id, db)
+		fmt.Fprintf(env.Stdout, "no table of session %s in the %s database\n", id, db)
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "dropped %d table(s) of session %s: %s\n", len(names), *id, strings.Join(names, ", "))
+	fmt.Fprintf(env.Stdout, "dropped %d table(s) of session %s: %s\n", len(names), id, strings.Join(names, ", "))
 	return nil
 }
 

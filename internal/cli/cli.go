@@ -16,10 +16,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sqlbench/sqlbench/internal/session"
 )
@@ -46,6 +47,8 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
+	// args is the command line Main runs (without the program name).
+	args []string
 }
 
 // session returns what a benchmark session reads from env; its log is
@@ -61,49 +64,19 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-const usage = `usage: sqlbench <command> [flags]
-
-commands:
-  run      benchmark workloads on targets and write results (default: SQLite, every driver)
-  list     show every target and workload, and which targets this machine can run
-  server   start, stop or list throwaway MariaDB/PostgreSQL servers
-  report   tables, Markdown, HTML, CSV, JSON and PNG charts from results files
-  compare  compare two results files cell by cell (Mann-Whitney U test)
-  clean    drop the tables a killed session left in your database
-  version  print the version
-  help     show this help
-
-Run 'sqlbench <command> -h' for a command's flags.
-`
-
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
+	env.args = args
+	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
-		fmt.Fprint(env.Stderr, usage)
+		fmt.Fprint(env.Stderr, root.UsageString())
 		return ExitUsage
 	}
-	var err error
-	switch args[0] {
-	case "run":
-		err = runCmd(ctx, args[1:], env)
-	case "list":
-		err = listCmd(args[1:], env)
-	case "server":
-		err = serverCmd(ctx, args[1:], env)
-	case "report":
-		err = reportCmd(args[1:], env)
-	case "compare":
-		err = compareCmd(args[1:], env)
-	case "clean":
-		err = cleanCmd(ctx, args[1:], env)
-	case "version":
-		fmt.Fprintln(env.Stdout, "sqlbench", session.Version())
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(env.Stdout, usage)
-	default:
-		err = usagef("unknown command %q (valid: run, list, server, report, compare, clean, version, help)", args[0])
+	if args[0] == "-help" {
+		args = append([]string{"--help"}, args[1:]...)
 	}
-	return exitStatus(err, env.Stderr)
+	root.SetArgs(args)
+	return exitStatus(root.Execute(), env.Stderr)
 }
 
 // errPartial marks a session that ran but skipped or failed something; the
@@ -116,7 +89,7 @@ func exitStatus(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, pflag.ErrHelp):
 		return ExitOK
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "sqlbench: interrupted")
@@ -140,52 +113,3 @@ func exitStatus(err error, stderr io.Writer) int {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// newFlags returns a flag set that reports errors instead of exiting.
-func newFlags(name string) *flag.FlagSet {
-	return flag.NewFlagSet("sqlbench "+name, flag.ContinueOnError)
-}
-
-// parseFlags parses args, turning flag errors into usage errors; -h prints
-// the flags to stdout.
-func parseFlags(fs *flag.FlagSet, args []string, env Env) error {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(env.Stdout)
-		fmt.Fprintf(env.Stdout, "usage: %s [flags]\n\nflags:\n", fs.Name())
-		fs.PrintDefaults()
-		return err
-	}
-	if err != nil {
-		return usagef("%s: %v", fs.Name(), err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
-}
-
-// parseWithFiles parses args whose flags may come before, between or after
-// file names, and returns the file names; -h prints the flags to stdout.
-func parseWithFiles(fs *flag.FlagSet, args []string, env Env) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var files []string
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(env.Stdout)
-			fmt.Fprintf(env.Stdout, "usage: %s [flags] FILE...\n\nflags:\n", fs.Name())
-			fs.PrintDefaults()
-			return nil, err
-		}
-		if err != nil {
-			return nil, usagef("%s: %v", fs.Name(), err)
-		}
-		if fs.NArg() == 0 {
-			return files, nil
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}

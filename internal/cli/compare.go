@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/report"
 )
 
@@ -14,22 +15,35 @@ import (
 // above --fail-over: exit status 1.
 var errRegression = errors.New("significant regression above the --fail-over threshold")
 
-// compareCmd compares two results files (or label=path pairs) cell by cell.
-func compareCmd(args []string, env Env) error {
-	fs := newFlags("compare")
-	failOver := fs.String("fail-over", "", "exit 1 when a significant regression exceeds this change of the median, e.g. 5%")
-	operands, err := parseWithFiles(fs, args, env)
-	if err != nil {
-		return err
+// compareCommand is sqlbench compare.
+func compareCommand(env Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "compare [flags] OLD NEW",
+		Short: "compare two results files cell by cell (Mann-Whitney U test)",
+		Long: `Compare prints, for every cell two results files have in common, the change of
+its median and whether it is significant (Mann-Whitney U test), with the
+geometric mean of the medians. OLD and NEW are paths, or label=path pairs that name
+the columns.`,
+		Example: `  sqlbench compare results/before.txt results/after.txt
+  sqlbench compare main=results/main.txt pr=results/pr.txt
+  sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression above 5%`,
 	}
+	failOver := c.Flags().String("fail-over", "", "exit 1 when a significant regression exceeds this change of the median, e.g. 5%")
+	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, *failOver, env) }
+	return c
+}
+
+// compareFiles compares two results files (or label=path pairs) cell by
+// cell.
+func compareFiles(operands []string, failOver string, env Env) error {
 	if len(operands) != 2 {
 		return usagef("compare: name two results files: OLD NEW (or label=path pairs)")
 	}
 	threshold := -1.0
-	if *failOver != "" {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(*failOver), "%"), 64)
+	if failOver != "" {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(failOver), "%"), 64)
 		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return usagef("compare: --fail-over: want a percentage such as 5%%, got %q", *failOver)
+			return usagef("compare: --fail-over: want a percentage such as 5%%, got %q", failOver)
 		}
 		threshold = v / 100
 	}

@@ -26,6 +26,9 @@ type estimate struct {
 	cells map[string]int
 	// total sums byID.
 	total time.Duration
+	// perOp is each cell's median ns/op there, by cell name, as at scale 1
+	// for workloads whose tables grow with the scale (ScaledData).
+	perOp map[string]float64
 }
 
 // estimateCount and estimateWarmup are the run shape an estimate is for:
@@ -63,7 +66,7 @@ func estimateFrom(path string) (*estimate, error) {
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}}
+	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
@@ -77,6 +80,7 @@ func estimateFrom(path string) (*estimate, error) {
 		if w.ScaledData {
 			perOp /= scale
 		}
+		est.perOp[s.Name] = perOp
 		runs := float64(estimateCount) * (1 + estimateWarmup)
 		d := time.Duration(perOp * float64(w.OpsAt(1)) * runs)
 		est.byID[w.ID()] += d

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
@@ -118,4 +119,17 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 	if o.ScaleOf(bulk) != 0.05 || o.SmokeScales([]bench.Workload{bulk}) != "" {
 		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %q; want 0.05 and none", o.ScaleOf(bulk), o.SmokeScales([]bench.Workload{bulk}))
 	}
+}
+
+// parseRun parses sqlbench run's flags as the run command does, without
+// running anything.
+func parseRun(args []string, env Env) (session.Config, error) {
+	var f runFlags
+	c := &cobra.Command{Use: "run"}
+	cfg := f.define(c)
+	if err := c.Flags().Parse(args); err != nil {
+		return *cfg, err
+	}
+	err := f.parse(c, cfg, env)
+	return *cfg, err
 }

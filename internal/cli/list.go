@@ -5,33 +5,66 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// listCmd prints the catalogue: every target with its availability, and
-// every workload with its description per database and, when there are
-// results to extrapolate from, the estimated time of a --scale 1 run.
-func listCmd(args []string, env Env) error {
-	fs := newFlags("list")
-	from := fs.String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
-	if err := parseFlags(fs, args, env); err != nil {
-		return err
+// listCommand is sqlbench list: the catalogue, every target with its
+// availability and every workload with its description per database and,
+// when there are results to extrapolate from, the estimated time of a
+// --scale 1 run.
+func listCommand(env Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "list [flags]",
+		Short: "show every target and workload, and which targets this machine can run",
+		Long: `List prints every target (a driver through one API) with whether this machine
+can run it and why not, and every workload with its operations per run and
+what it does on each database. With results of this machine to extrapolate
+from, it estimates each workload's --scale 1 run time.`,
+		Example: `  sqlbench list
+  sqlbench list --json | jq '.targets[] | select(.available) | .name'
+  sqlbench list --markdown > catalogue.md
+  sqlbench list --estimate results/sqlbench-20260101-120000.txt`,
+		Args: noArgs,
 	}
-	if *from == "" {
-		*from = newestResults(env.Dir)
-	} else if !filepath.IsAbs(*from) {
-		*from = filepath.Join(env.Dir, *from)
-	}
-	var est *estimate
-	if *from != "" {
-		var err error
-		if est, err = estimateFrom(*from); err != nil {
+	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
+	asJSON := c.Flags().Bool("json", false, "print the targets and workloads as JSON, with availability and reasons")
+	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this machine's availability) as Markdown tables")
+	c.RunE = func(*cobra.Command, []string) error {
+		if *asMarkdown {
+			return listMarkdown(env.Stdout)
+		}
+		est, err := findEstimate(*from, env)
+		if err != nil {
 			return err
 		}
+		if *asJSON {
+			return listJSON(est, env)
+		}
+		return listText(est, env)
 	}
+	return c
+}
+
+// findEstimate reads the estimate of a --scale 1 run from the results file
+// from, or else the newest here; nil when there is none.
+func findEstimate(from string, env Env) (*estimate, error) {
+	if from == "" {
+		from = newestResults(env.Dir)
+	} else if !filepath.IsAbs(from) {
+		from = filepath.Join(env.Dir, from)
+	}
+	if from == "" {
+		return nil, nil
+	}
+	return estimateFrom(from)
+}
+
+// listText prints the catalogue as tables.
+func listText(est *estimate, env Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TARGET\tDB\tAPI\tAVAILABLE\tDESCRIPTION")
 	var why []string

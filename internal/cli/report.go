@@ -9,28 +9,42 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 )
 
-// reportCmd writes the report of one or more results files in the formats
-// asked for: the text tables on stdout, the others into files named after
-// -o (default: the first results file without its extension).
-func reportCmd(args []string, env Env) error {
-	fs := newFlags("report")
-	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
-	out := fs.String("o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
-	paths, err := parseWithFiles(fs, args, env)
-	if err != nil {
-		return err
+// reportCommand is sqlbench report.
+func reportCommand(env Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "report [flags] FILE...",
+		Short: "tables, Markdown, HTML, CSV, JSON and PNG charts from results files",
+		Long: `Report reads one or more results files and writes their report: the text
+tables on stdout, the other formats into files named after -o (default: the
+first results file without its extension).`,
+		Example: `  sqlbench report results/sqlbench-20260101-120000.txt
+  sqlbench report --format markdown,html results/a.txt results/b.txt
+  sqlbench report --format json -o - results/a.txt > a.json`,
 	}
+	fs := c.Flags()
+	fs.SortFlags = false
+	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
+	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
+	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
+	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, env) }
+	return c
+}
+
+// writeReport writes the report of the results files paths in the formats
+// asked for.
+func writeReport(paths []string, format, out string, env Env) error {
 	if len(paths) == 0 {
 		return usagef("report: name at least one results file")
 	}
 	var formats []string
-	for _, f := range strings.Split(*format, ",") {
+	for _, f := range strings.Split(format, ",") {
 		f = strings.TrimSpace(f)
 		if _, ok := report.Formats()[f]; !ok {
 			return usagef("report: --format: unknown format %q (valid: text, markdown, html, csv, json, png)", f)
@@ -59,13 +73,13 @@ func reportCmd(args []string, env Env) error {
 	if len(formats) == 0 {
 		return nil
 	}
-	if *out == "-" {
+	if out == "-" {
 		if len(formats) != 1 || formats[0] == "png" {
 			return usagef("report: -o - takes exactly one of markdown, html, csv, json")
 		}
 		return report.WriteFormat(env.Stdout, r, formats[0])
 	}
-	prefix := *out
+	prefix := out
 	if prefix == "" {
 		prefix = strings.TrimSuffix(paths[0], filepath.Ext(paths[0]))
 	}

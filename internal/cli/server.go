@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -16,114 +17,164 @@ import (
 // succeed: the wanted state, no server running, holds.
 var errNoServer = errors.New("nothing stopped")
 
-const serverUsage = `usage:
-  sqlbench server start mariadb|postgres [--profile durable|fast|seed]
-  sqlbench server stop [mariadb|postgres|all]
+// serverCommand is sqlbench server: it starts, stops and lists throwaway
+// servers that outlive the command, for use with sqlbench run --dsn or by
+// hand. Their state (with the password) is kept in files readable only by
+// the user.
+func serverCommand(ctx context.Context, env Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "server start|stop|status",
+		Short: "start, stop or list throwaway MariaDB/PostgreSQL servers",
+		Long: `Server starts, stops and lists throwaway MariaDB and PostgreSQL servers (from
+the distribution's binaries, loopback only) that outlive the command, for use
+with sqlbench run --dsn or by hand.`,
+		Example: `  sqlbench server start postgres --profile fast
   sqlbench server status
-`
+  sqlbench server stop            # every server sqlbench server start started`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("server: missing subcommand (start, stop, status)")
+			}
+			return usagef("server: unknown subcommand %q (valid: start, stop, status)", args[0])
+		},
+		RunE: func(*cobra.Command, []string) error { return nil },
+	}
+	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded (default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
+	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
+	start := &cobra.Command{
+		Use:     "start mariadb|postgres [--profile durable|fast|seed]",
+		Short:   "start a throwaway server and print its DSNs",
+		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast",
+		Args:    oneOptionalArg,
+	}
+	profile := start.Flags().String("profile", "durable", "server configuration: durable, fast or seed")
+	complete(start, "profile", func() []string { return names(servers.Profiles()) })
+	start.ValidArgs = names(servers.Kinds())
+	start.RunE = func(_ *cobra.Command, args []string) error {
+		return serverStart(ctx, firstArg(args), *profile, *stateDir, env)
+	}
+	stop := &cobra.Command{
+		Use:       "stop [mariadb|postgres|all]",
+		Short:     "stop the servers sqlbench server start started (default: all)",
+		Example:   "  sqlbench server stop\n  sqlbench server stop postgres",
+		Args:      oneOptionalArg,
+		ValidArgs: append(names(servers.Kinds()), "all"),
+		RunE:      func(_ *cobra.Command, args []string) error { return serverStop(firstArg(args), *stateDir, env) },
+	}
+	status := &cobra.Command{
+		Use:     "status",
+		Short:   "list the servers sqlbench server start started",
+		Example: "  sqlbench server status",
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return serverStatus(*stateDir, env) },
+	}
+	c.AddCommand(start, stop, status)
+	return c
+}
 
-// serverCmd starts, stops and lists throwaway servers that outlive the
-// command, for use with sqlbench run --dsn or by hand. Their state (with
-// the password) is kept in files readable only by the user.
-func serverCmd(ctx context.Context, args []string, env Env) error {
+// oneOptionalArg refuses more than one argument.
+func oneOptionalArg(c *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return usagef("%s: unexpected argument %q", c.CommandPath(), args[1])
+	}
+	return nil
+}
+
+// firstArg returns args[0], or "" when there is none.
+func firstArg(args []string) string {
 	if len(args) == 0 {
-		return usagef("server: missing subcommand (start, stop, status)")
+		return ""
 	}
-	fs := newFlags("server " + args[0])
-	profile := fs.String("profile", "durable", "server configuration: durable, fast or seed")
-	stateDir := fs.String("state", servers.DefaultStateDir(), "where running servers are recorded")
-	sub, rest := args[0], args[1:]
-	var what string
-	if len(rest) > 0 && rest[0] != "" && rest[0][0] != '-' {
-		what, rest = rest[0], rest[1:]
+	return args[0]
+}
+
+// serverStart starts a throwaway server of kind what and records it.
+func serverStart(ctx context.Context, what, profile, stateDir string, env Env) error {
+	kind, err := servers.ParseKind(what)
+	if err != nil {
+		return usagef("server start: %v", err)
 	}
-	if err := parseFlags(fs, rest, env); err != nil {
+	prof, err := servers.ParseProfile(profile)
+	if err != nil {
+		return usagef("server start: --profile: %v", err)
+	}
+	// Clean up after sqlbench processes that died with servers of
+	// theirs; a failure to is worth a line, not a refusal to start.
+	if _, err := servers.Sweep(env.Stderr); err != nil {
+		fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
+	}
+	srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: prof, Detach: true})
+	if err != nil {
 		return err
 	}
-	switch sub {
-	case "start":
+	if err := servers.SaveState(stateDir, srv); err != nil {
+		srv.Stop()
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s %s (%s profile) ready in %s, pid %d\n", kind, srv.Version, prof, srv.Ready.Round(1e6), srv.PID)
+	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
+	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind, kind, srv.DSN("tcp"))
+	return nil
+}
+
+// serverStop stops the servers of kind what (all when it is "" or "all").
+func serverStop(what, stateDir string, env Env) error {
+	if what == "" {
+		what = "all"
+	}
+	if what != "all" {
 		kind, err := servers.ParseKind(what)
 		if err != nil {
-			return usagef("server start: %v", err)
+			return usagef("server stop: %v", err)
 		}
-		prof, err := servers.ParseProfile(*profile)
-		if err != nil {
-			return usagef("server start: --profile: %v", err)
-		}
-		// Clean up after sqlbench processes that died with servers of
-		// theirs; a failure to is worth a line, not a refusal to start.
-		if _, err := servers.Sweep(env.Stderr); err != nil {
-			fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
-		}
-		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: prof, Detach: true})
-		if err != nil {
-			return err
-		}
-		if err := servers.SaveState(*stateDir, srv); err != nil {
-			srv.Stop()
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s %s (%s profile) ready in %s, pid %d\n", kind, srv.Version, prof, srv.Ready.Round(1e6), srv.PID)
-		fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
-		fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind, kind, srv.DSN("tcp"))
-		return nil
-	case "stop":
-		if what == "" {
-			what = "all"
-		}
-		if what != "all" {
-			kind, err := servers.ParseKind(what)
-			if err != nil {
-				return usagef("server stop: %v", err)
-			}
-			what = string(kind)
-		}
-		all, err := servers.LoadStates(*stateDir)
-		if err != nil {
-			return err
-		}
-		stopped := 0
-		for _, s := range all {
-			if what != "all" && string(s.Kind) != what {
-				continue
-			}
-			if err := s.Stop(); err != nil {
-				return fmt.Errorf("stop %s (pid %d): %w", s.Kind, s.PID, err)
-			}
-			if err := servers.RemoveState(*stateDir, s); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "stopped %s on port %d\n", s.Kind, s.Port)
-			stopped++
-		}
-		switch {
-		case stopped > 0:
-		case what == "all":
-			fmt.Fprintln(env.Stdout, "no server to stop")
-		default:
-			return fmt.Errorf("%w: no %s server started by sqlbench server start", errNoServer, what)
-		}
-		return nil
-	case "status":
-		all, err := servers.LoadStates(*stateDir)
-		if err != nil {
-			return err
-		}
-		if len(all) == 0 {
-			fmt.Fprintln(env.Stdout, "no server started by sqlbench server start")
-			return nil
-		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "KIND\tPROFILE\tPID\tSTATE\tTCP DSN\tSOCKET")
-		for _, s := range all {
-			state := "running"
-			if !s.Alive() {
-				state = "gone"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, s.Profile, s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
-		}
-		return tw.Flush()
-	default:
-		return usagef("server: unknown subcommand %q (valid: start, stop, status)", sub)
+		what = string(kind)
 	}
+	all, err := servers.LoadStates(stateDir)
+	if err != nil {
+		return err
+	}
+	stopped := 0
+	for _, s := range all {
+		if what != "all" && string(s.Kind) != what {
+			continue
+		}
+		if err := s.Stop(); err != nil {
+			return fmt.Errorf("stop %s (pid %d): %w", s.Kind, s.PID, err)
+		}
+		if err := servers.RemoveState(stateDir, s); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "stopped %s on port %d\n", s.Kind, s.Port)
+		stopped++
+	}
+	switch {
+	case stopped > 0:
+	case what == "all":
+		fmt.Fprintln(env.Stdout, "no server to stop")
+	default:
+		return fmt.Errorf("%w: no %s server started by sqlbench server start", errNoServer, what)
+	}
+	return nil
+}
+
+// serverStatus lists the servers sqlbench server start started.
+func serverStatus(stateDir string, env Env) error {
+	all, err := servers.LoadStates(stateDir)
+	if err != nil {
+		return err
+	}
+	if len(all) == 0 {
+		fmt.Fprintln(env.Stdout, "no server started by sqlbench server start")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tPROFILE\tPID\tSTATE\tTCP DSN\tSOCKET")
+	for _, s := range all {
+		state := "running"
+		if !s.Alive() {
+			state = "gone"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, s.Profile, s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
+	}
+	return tw.Flush()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
 )
@@ -40,7 +41,7 @@ type Plan struct {
 // NewPlan resolves cfg's databases, workloads and targets, and which of the
 // targets this machine can run. Unknown names are an InputError.
 func NewPlan(cfg *Config, env Env) (*Plan, error) {
-	p := &Plan{Skipped: map[string]string{}, Explicit: len(cfg.Targets) > 0, DSNs: map[bench.DB]string{}}
+	p := &Plan{Skipped: map[string]string{}, DSNs: map[bench.DB]string{}}
 	for _, db := range cfg.DBs {
 		if !slices.Contains(p.DBs, db) {
 			p.DBs = append(p.DBs, db)
@@ -50,8 +51,8 @@ func NewPlan(cfg *Config, env Env) (*Plan, error) {
 		p.DBs = []bench.DB{bench.SQLite}
 	}
 	list := cfg.Workloads
-	if len(list) == 0 && !slices.ContainsFunc(p.DBs, bench.DB.SQL) {
-		list = kindFamilies(p.DBs) // kinds alone (--db loopback): their families, not classic
+	if !pick.Includes(list) && !slices.ContainsFunc(p.DBs, bench.DB.SQL) {
+		list = append(kindFamilies(p.DBs), list...) // kinds alone (--db loopback): their families, not classic
 	}
 	ws, err := SelectWorkloads(list)
 	if err != nil {
@@ -64,7 +65,12 @@ func NewPlan(cfg *Config, env Env) (*Plan, error) {
 			p.Later = append(p.Later, w.ID())
 		}
 	}
-	specs, err := targets.Select(strings.Join(cfg.Targets, ","), p.DBs)
+	names, excluded, err := selectTargets(cfg.Targets, p.DBs)
+	if err != nil {
+		return nil, err
+	}
+	p.Explicit = pick.Includes(cfg.Targets)
+	specs, err := targets.Select(strings.Join(names, ","), p.DBs)
 	if err != nil {
 		return nil, inputf("--targets: %v", err)
 	}
@@ -77,6 +83,7 @@ func NewPlan(cfg *Config, env Env) (*Plan, error) {
 			specs = append(specs, joined...)
 		}
 	}
+	specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return slices.Contains(excluded, t.Name) })
 	if len(specs) == 0 {
 		return nil, inputf("no targets for --db %s", joinDBs(p.DBs))
 	}
@@ -166,32 +173,70 @@ func (p *Plan) SkippedNames() []string {
 
 // SelectWorkloads resolves a workload list. Each element names a family
 // ("classic", "bulk"), a workload with all its variants ("BulkInsert"), one
-// variant by its ID ("BulkInsert/shape=3x8/path=copy"), or "all"; an empty
-// list means DefaultWorkloads.
+// variant by its ID ("BulkInsert/shape=3x8/path=copy"), "all", or is a glob
+// of those ("Suite*"); a leading '-' excludes what it names ("-SuiteLarge*").
+// A list of exclusions only, or an empty list, starts from DefaultWorkloads.
 func SelectWorkloads(list []string) ([]bench.Workload, error) {
 	all := bench.Workloads()
-	if len(list) == 0 {
-		list = []string{DefaultWorkloads}
+	entries := make([]pick.Entry, len(all))
+	byID := map[string]bench.Workload{}
+	for i, w := range all {
+		entries[i] = pick.Entry{ID: w.ID(), Names: []string{w.Family, w.Name, w.ID()}}
+		byID[w.ID()] = w
 	}
-	var out []bench.Workload
-	seen := map[string]bool{}
-	for _, name := range list {
-		name = strings.TrimSpace(name)
-		found := false
-		for _, w := range all {
-			if name == "all" || w.Family == name || w.Name == name || w.ID() == name {
-				found = true
-				if !seen[w.ID()] {
-					seen[w.ID()] = true
-					out = append(out, w)
-				}
-			}
+	list = slices.Clone(list)
+	for i, el := range list {
+		if el = strings.TrimSpace(el); strings.TrimPrefix(el, "-") == "all" {
+			list[i] = strings.TrimSuffix(el, "all") + "*" // every workload's family
 		}
-		if !found {
-			return nil, inputf("--workloads: unknown workload or family %q (valid: all, %s)", name, strings.Join(workloadNames(all), ", "))
+	}
+	base := pick.Select([]string{DefaultWorkloads}, entries, nil).IDs
+	sel := pick.Select(list, entries, base)
+	if len(sel.Unmatched) > 0 {
+		what := "unknown workload or family"
+		if len(sel.Unmatched) > 1 || pick.IsGlob(sel.Unmatched[0]) {
+			what = "no workload or family matches"
 		}
+		return nil, inputf("--workloads: %s %s (valid: all, %s)", what, pick.Quote(sel.Unmatched), strings.Join(workloadNames(all), ", "))
+	}
+	if len(sel.IDs) == 0 {
+		return nil, inputf("--workloads: the exclusions leave no workload")
+	}
+	out := make([]bench.Workload, len(sel.IDs))
+	for i, id := range sel.IDs {
+		out[i] = byID[id]
 	}
 	return out, nil
+}
+
+// selectTargets resolves a --targets list against the catalogue: the
+// target names to select (every target of dbs less the exclusions when
+// the list names none) and the names excluded. Globs match the targets of
+// dbs only; a plain name of another database is left for targets.Select
+// to refuse by name.
+func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	var entries []pick.Entry
+	var base []string
+	for _, t := range targets.All() {
+		ours := slices.Contains(dbs, t.DB)
+		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours})
+		if ours {
+			base = append(base, t.Name)
+		}
+	}
+	sel := pick.Select(list, entries, base)
+	switch {
+	case len(sel.Unmatched) == 1 && !pick.IsGlob(strings.TrimPrefix(sel.Unmatched[0], "-")):
+		return nil, nil, inputf("--targets: unknown target %q (valid: %s)", strings.TrimPrefix(sel.Unmatched[0], "-"), strings.Join(targets.Names(), ", "))
+	case len(sel.Unmatched) > 0:
+		return nil, nil, inputf("--targets: no target of --db %s matches %s (valid: %s)", joinDBs(dbs), pick.Quote(sel.Unmatched), strings.Join(targets.Names(), ", "))
+	case len(sel.IDs) == 0:
+		return nil, nil, inputf("--targets: the exclusions leave no target of --db %s", joinDBs(dbs))
+	}
+	return sel.IDs, sel.Excluded, nil
 }
 
 // workloadNames lists the families and then the workload names, each once.

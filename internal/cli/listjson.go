@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// catalogJSON is sqlbench list --json: the catalogue for programs.
+type catalogJSON struct {
+	Targets   []targetJSON   `json:"targets"`
+	Workloads []workloadJSON `json:"workloads"`
+	// EstimateFrom is the results file the estimates come from, if any.
+	EstimateFrom string `json:"estimate_from,omitempty"`
+}
+
+// targetJSON is one target: what it is and whether this machine can run
+// it (Reason says why not).
+type targetJSON struct {
+	Name        string `json:"name"`
+	DB          string `json:"db"`
+	Driver      string `json:"driver"`
+	API         string `json:"api"`
+	Module      string `json:"module"`
+	Available   bool   `json:"available"`
+	Reason      string `json:"reason,omitempty"`
+	Description string `json:"description"`
+}
+
+// workloadJSON is one workload: its ID (what --workloads takes), family,
+// operations per run at scale 1, and what it does on each database it
+// runs on.
+type workloadJSON struct {
+	ID           string            `json:"id"`
+	Name         string            `json:"name"`
+	Family       string            `json:"family"`
+	Ops          int               `json:"ops"`
+	Unit         string            `json:"unit"`
+	Databases    []string          `json:"databases"`
+	Descriptions map[string]string `json:"descriptions"`
+	// EstimateSeconds is the estimated --scale 1 run time on the cells
+	// of the estimate's results file, when it has the workload.
+	EstimateSeconds float64 `json:"estimate_seconds,omitempty"`
+}
+
+// listJSON prints the catalogue as JSON.
+func listJSON(est *estimate, env Env) error {
+	var c catalogJSON
+	for _, t := range targets.All() {
+		reason := session.Unavailable(t, env.session())
+		c.Targets = append(c.Targets, targetJSON{Name: t.Name, DB: string(t.DB), Driver: t.Driver, API: t.API, Module: t.Module,
+			Available: reason == "", Reason: reason, Description: t.Desc})
+	}
+	for _, w := range bench.Workloads() {
+		j := workloadJSON{ID: w.ID(), Name: w.Name, Family: w.Family, Ops: w.Ops, Unit: w.Unit, Descriptions: map[string]string{}}
+		for _, db := range bench.KnownDBs() {
+			if w.RunsOn(db) {
+				j.Databases = append(j.Databases, string(db))
+				j.Descriptions[string(db)] = w.Describe(bench.DialectOf(db))
+			}
+		}
+		if est != nil {
+			j.EstimateSeconds = est.byID[w.ID()].Seconds()
+		}
+		c.Workloads = append(c.Workloads, j)
+	}
+	if est != nil {
+		c.EstimateFrom = est.source
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
+}
