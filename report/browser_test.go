@@ -126,6 +126,14 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium: inspect the charts: %v", err)
 	}
+	shown, err := chromedp.Run(bctx, chromedp.Evaluate[[]shownValue](`[...document.querySelectorAll('td[data-cell]')].map(td => {
+		const box = td.getBoundingClientRect();
+		return {cell: td.dataset.cell, unit: td.dataset.unit, text: td.innerText.trim(), visible: box.width > 0 && box.height > 0};
+	})`))
+	if err != nil {
+		t.Fatalf("chromium: inspect the tables: %v", err)
+	}
+	checkShownMeasures(t, r, shown)
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("chromium: screenshot: %v", err)
