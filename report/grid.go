@@ -133,6 +133,7 @@ func floorGrids(ds []FloorDistance) []textGrid {
 			}
 		}
 		cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
+		slices.SortStableFunc(cols, compareColumns)
 		times := map[[2]string]float64{}
 		for _, d := range sub {
 			times[[2]string{d.Cell.Row(), d.Cell.Column()}] = d.Times
