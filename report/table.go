@@ -26,7 +26,7 @@ type Failure struct {
 // family's memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row where two or more targets ran)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, where two or more targets differ)\n", r.RunsLabel(), r.ConfLabel())
 	for _, t := range r.Tables() {
 		for _, g := range familyGrids(t) {
 			if err := writeGridText(w, g); err != nil {
