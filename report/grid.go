@@ -19,13 +19,10 @@ type textGrid struct {
 }
 
 // gridCell is one cell of a textGrid: the value, an optional note shown after
-// it (the ±% interval), and whether it is the best in its row. Cell and Unit
-// name the result cell and unit of a measured value (the HTML marks them
-// for the browser test), "" for other text.
+// it (the ±% interval), and whether it is the best in its row.
 type gridCell struct {
 	Text, Note string
 	Bold       bool
-	Cell, Unit string
 }
 
 func label(s string) gridCell { return gridCell{Text: s} }
@@ -57,7 +54,7 @@ func spreadGrid(t *Table) textGrid {
 // familyGrid is the table of one family on one database.
 func familyGrid(t *Table) textGrid {
 	return cellGrid(t, "", func(c *Cell, best bool) (gridCell, bool) {
-		return gridCell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best, Cell: c.Name, Unit: "ops/s"}, true
+		return gridCell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best}, true
 	})
 }
 

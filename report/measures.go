@@ -103,7 +103,7 @@ func measureGrid(t *Table) *textGrid {
 				v := label("-")
 				if c := t.Cell(row, col); c != nil {
 					if st, ok := c.Stats[m.Unit]; ok {
-						v = gridCell{Text: m.Format(st.Median), Bold: slices.Contains(best, col), Cell: c.Name, Unit: m.Unit}
+						v = gridCell{Text: m.Format(st.Median), Bold: slices.Contains(best, col)}
 					}
 				}
 				line = append(line, v)

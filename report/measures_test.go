@@ -67,6 +67,60 @@ func checkShownMeasures(t *testing.T, r *Report, shown []shownValue) {
 	}
 }
 
+// shownTable is a memory-and-latency table as displayed: its title
+// ("family · db · memory and latency ..."), header and rows of cell texts,
+// each with whether it is visible.
+type shownTable struct {
+	Title  string      `json:"title"`
+	Header []string    `json:"header"`
+	Rows   [][]shownTD `json:"rows"`
+}
+
+// shownTD is one displayed table cell.
+type shownTD struct {
+	Text    string `json:"text"`
+	Visible bool   `json:"visible"`
+}
+
+// tableValues reads displayed memory-and-latency tables back into values
+// of r's cells: the database from the title, the workload row from the
+// first column (blank: the row above's), the unit from the measure's label,
+// the cell from the row, the database and the column's target.
+func tableValues(t *testing.T, r *Report, tables []shownTable) []shownValue {
+	t.Helper()
+	labels := map[string]string{}
+	for _, u := range shownUnits() {
+		labels[MeasureOf(u).Label] = u
+	}
+	byName := map[[3]string]*Cell{}
+	for _, c := range r.Cells {
+		byName[[3]string{c.Keys["db"], c.Row(), c.Column()}] = c
+	}
+	var out []shownValue
+	for _, tb := range tables {
+		parts := strings.Split(tb.Title, " · ")
+		if len(parts) < 3 {
+			t.Fatalf("table title %q", tb.Title)
+		}
+		db, row := parts[1], ""
+		for _, cells := range tb.Rows {
+			if cells[0].Text != "" {
+				row = cells[0].Text
+			}
+			unit, ok := labels[cells[1].Text]
+			if !ok {
+				continue
+			}
+			for i, v := range cells[2:] {
+				if c := byName[[3]string{db, row, tb.Header[i+2]}]; c != nil && v.Text != "-" {
+					out = append(out, shownValue{c.Name, unit, strings.ReplaceAll(v.Text, "**", ""), v.Visible})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // TestMarkdownMeasuresTraceToResultLines: the memory-and-latency tables of
 // the Markdown report hold every cell's B/op, allocs/op and p99 as the
 // fixture's lines give them.
@@ -76,38 +130,20 @@ func TestMarkdownMeasuresTraceToResultLines(t *testing.T) {
 	if err := Markdown(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	md := buf.String()
-	tableRe := regexp.MustCompile(`(?m)^### (\S+) · (\S+) · memory and latency.*\n\n(\|.*\|)\n\|[-:|]+\n((?:\|.*\|\n)+)`)
-	labels := map[string]string{}
-	for _, u := range shownUnits() {
-		labels[MeasureOf(u).Label] = u
-	}
-	byName := map[[3]string]*Cell{}
-	for _, c := range r.Cells {
-		byName[[3]string{c.Keys["db"], c.Row(), c.Column()}] = c
-	}
-	var shown []shownValue
-	{
-		for _, m := range tableRe.FindAllStringSubmatch(md, -1) {
-			cols, row := splitRow(m[3]), ""
-			for _, line := range strings.Split(strings.TrimSpace(m[4]), "\n") {
-				cells := splitRow(line)
-				if cells[0] != "" {
-					row = cells[0]
-				}
-				unit, ok := labels[cells[1]]
-				if !ok {
-					continue
-				}
-				for i, v := range cells[2:] {
-					if c := byName[[3]string{m[2], row, cols[i+2]}]; c != nil {
-						shown = append(shown, shownValue{c.Name, unit, strings.ReplaceAll(v, "**", ""), true})
-					}
-				}
+	tableRe := regexp.MustCompile(`(?m)^### (.* · memory and latency.*)\n\n(\|.*\|)\n\|[-:|]+\n((?:\|.*\|\n)+)`)
+	var tables []shownTable
+	for _, m := range tableRe.FindAllStringSubmatch(buf.String(), -1) {
+		tb := shownTable{Title: m[1], Header: splitRow(m[2])}
+		for _, line := range strings.Split(strings.TrimSpace(m[3]), "\n") {
+			var row []shownTD
+			for _, c := range splitRow(line) {
+				row = append(row, shownTD{c, true})
 			}
+			tb.Rows = append(tb.Rows, row)
 		}
+		tables = append(tables, tb)
 	}
-	checkShownMeasures(t, r, shown)
+	checkShownMeasures(t, r, tableValues(t, r, tables))
 }
 
 func TestFormatDurationAndBytes(t *testing.T) {
