@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // Section is a part of the report with its tables' charts: a family table,
@@ -230,7 +232,9 @@ func sweepChart(s *Sweep) *Chart {
 }
 
 // overheadChart is the bar chart of the database/sql overhead on one
-// database: a group per workload, a bar per driver.
+// database: a group per workload, a bar per driver, coloured by the API
+// that was faster (native above 1, database/sql below), each driver in its
+// own shade.
 func overheadChart(db string, pairs []OverheadPair) *Chart {
 	var ps []OverheadPair
 	for _, p := range pairs {
@@ -240,17 +244,28 @@ func overheadChart(db string, pairs []OverheadPair) *Chart {
 	}
 	cats := groupBy(ps, func(p OverheadPair) string { return p.Row })
 	bars := &BarData{Categories: cats}
-	for _, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
-		s := BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+	legend := []LegendEntry{
+		{Name: APILabel(targets.APINative) + " faster (above 1)", Colors: []color.Color{apiColor(targets.APINative)}},
+		{Name: APILabel(targets.APISQL) + " faster (below 1)", Colors: []color.Color{apiColor(targets.APISQL)}},
+	}
+	for i, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
+		s := BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
 		for _, p := range ps {
 			if p.Driver == d {
-				s.Values[slices.Index(cats, p.Row)] = p.Ratio()
+				j := slices.Index(cats, p.Row)
+				s.Values[j] = p.Ratio()
+				faster := targets.APINative
+				if p.Ratio() < 1 {
+					faster = targets.APISQL
+				}
+				s.Colors[j] = shade(apiColor(faster), i)
 			}
 		}
 		bars.Series = append(bars.Series, s)
+		legend = append(legend, LegendEntry{Name: d, Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)}})
 	}
 	return &Chart{ID: chartID("overhead", db), Title: "database/sql overhead · " + db, XLabel: "workload",
-		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars}
+		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars, Legend: legend}
 }
 
 // floorChart is the bar chart of the distance to the floor on one database:
