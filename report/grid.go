@@ -16,6 +16,9 @@ type textGrid struct {
 	Left int
 	// Wrap lets the second column's text wrap (the environment's values).
 	Wrap bool
+	// Groups marks rows whose first cell is not blank as the start of a
+	// group of rows (a workload's measures).
+	Groups bool
 }
 
 // gridCell is one cell of a textGrid: the value, an optional note shown after

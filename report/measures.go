@@ -84,7 +84,7 @@ func measuresOf(cells []*Cell) []Measure {
 // measure beyond ops/s and ns/op.
 func measureGrid(t *Table) *textGrid {
 	g := &textGrid{Title: t.Family + " · " + t.DB + " · memory and latency (medians of the runs)",
-		Header: append([]string{"workload", "measure"}, t.Cols...), Left: 2}
+		Header: append([]string{"workload", "measure"}, t.Cols...), Left: 2, Groups: true}
 	for _, row := range t.Rows {
 		var cells []*Cell
 		for _, col := range t.Cols {
