@@ -126,6 +126,17 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium: inspect the charts: %v", err)
 	}
+	tables, err := chromedp.Run(bctx, chromedp.Evaluate[[]shownTable](`[...document.querySelectorAll('h3')].filter(h => h.textContent.includes(' · memory and latency')).map(h => {
+		const table = h.nextElementSibling.querySelector('table');
+		const td = c => { const box = c.getBoundingClientRect(); return {text: c.innerText.trim(), visible: box.width > 0 && box.height > 0}; };
+		return {title: h.textContent.trim(), header: [...table.querySelectorAll('thead th')].map(th => th.innerText.trim()),
+			rows: [...table.querySelectorAll('tbody tr')].map(tr => [...tr.cells].map(td))};
+	})`))
+	if err != nil {
+		t.Fatalf("chromium: inspect the tables: %v", err)
+	}
+	shown := tableValues(t, r, tables)
+	checkShownMeasures(t, r, shown)
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("chromium: screenshot: %v", err)

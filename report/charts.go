@@ -27,6 +27,9 @@ type Chart struct {
 	Title, XLabel, YLabel string
 	Bars                  *BarData
 	Lines                 []LineSeries
+	// Legend, when set, is the legend of a bar chart, in place of the
+	// series names.
+	Legend []LegendEntry
 	// LogX draws a line chart's x axis on a log scale; XTicks are the x
 	// values to label.
 	LogX   bool
@@ -42,10 +45,11 @@ type BarData struct {
 
 // BarSeries is one series of a bar chart; Values, Lo and Hi have one entry
 // per category, NaN where the series has no value. Lo and Hi bound the
-// error bar (NaN: none).
+// error bar (NaN: none). Colors, when set, has one colour per category.
 type BarSeries struct {
 	Name           string
 	Values, Lo, Hi []float64
+	Colors         []color.Color
 }
 
 // LineSeries is one line of a line chart; Lo and Hi bound each point's
@@ -150,7 +154,7 @@ func (c *Chart) draw(cv vg.CanvasSizer) error {
 	dc := draw.New(cv)
 	switch {
 	case c.Bars != nil:
-		if err := c.addBars(p, dc); err != nil {
+		if err := c.addBars(p); err != nil {
 			return err
 		}
 	default:
@@ -162,42 +166,39 @@ func (c *Chart) draw(cv vg.CanvasSizer) error {
 	return nil
 }
 
-// addBars adds the bar series side by side in each category. Bars are
-// placed in data coordinates (category i spans i-0.4 to i+0.4), so their
-// width in points comes from the data area of the drawn plot.
-func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
+// addBars adds the bar series side by side in each category: category i
+// spans i-0.4 to i+0.4 in data coordinates, each series a slice of that.
+// A bar takes its series' colour for its category (BarSeries.Colors), else
+// the palette's colour of its series; the legend is the chart's Legend, else
+// the series names.
+func (c *Chart) addBars(p *plot.Plot) error {
 	b := c.Bars
 	k := len(b.Series)
 	n := len(b.Categories)
 	groupWidth := 0.8
 	step := groupWidth / float64(k)
-	var charts []*plotter.BarChart
 	cols := palette()
+	bars := &colouredBars{width: step * 0.92}
+	var whiskers []plot.Plotter
 	for i, s := range b.Series {
-		vals := make(plotter.Values, n)
 		var errs errorPoints
 		for j, v := range s.Values {
 			if math.IsNaN(v) {
 				continue
 			}
-			vals[j] = v
 			x := float64(j) - groupWidth/2 + step*(float64(i)+0.5)
+			col := cols[i%len(cols)]
+			if s.Colors != nil {
+				col = s.Colors[j]
+			}
+			bars.bars = append(bars.bars, colouredBar{x: x, y: v, color: col})
 			if !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
 				errs = append(errs, errorPoint{x: x, y: v, lo: v - s.Lo[j], hi: s.Hi[j] - v})
 			}
 		}
-		bc, err := plotter.NewBarChart(vals, 1)
-		if err != nil {
-			return fmt.Errorf("chart %s: %w", c.ID, err)
+		if c.Legend == nil && (k > 1 || s.Name != "") {
+			p.Legend.Add(s.Name, swatch{cols[i%len(cols)]})
 		}
-		bc.XMin = -groupWidth/2 + step*(float64(i)+0.5)
-		bc.Color = cols[i%len(cols)]
-		bc.LineStyle.Width = 0
-		p.Add(bc)
-		if k > 1 || s.Name != "" {
-			p.Legend.Add(s.Name, bc)
-		}
-		charts = append(charts, bc)
 		if len(errs) > 0 {
 			eb, err := plotter.NewYErrorBars(errs)
 			if err != nil {
@@ -205,8 +206,13 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 			}
 			eb.LineStyle.Width = vg.Points(1)
 			eb.CapWidth = vg.Points(4)
-			p.Add(eb)
+			whiskers = append(whiskers, eb)
 		}
+	}
+	p.Add(bars)
+	p.Add(whiskers...) // over the bars
+	for _, e := range c.Legend {
+		p.Legend.Add(e.Name, swatch(e.Colors))
 	}
 	p.NominalX(b.Categories...)
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
@@ -216,14 +222,70 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
-	headroom(p, len(b.Series), k > 1 || b.Series[0].Name != "")
-	// The data area's width in points gives the bar width.
-	area := p.DataCanvas(dc)
-	perUnit := float64(area.Max.X-area.Min.X) / (p.X.Max - p.X.Min)
-	for _, bc := range charts {
-		bc.Width = vg.Length(step * perUnit * 0.92)
+	entries := len(c.Legend)
+	if c.Legend == nil && (k > 1 || b.Series[0].Name != "") {
+		entries = k
 	}
+	headroom(p, entries, entries > 0)
 	return nil
+}
+
+// LegendEntry is one entry of a chart's legend: a name and the colours of
+// the bars it stands for (several: a swatch of stripes).
+type LegendEntry struct {
+	Name   string
+	Colors []color.Color
+}
+
+// colouredBar is one bar: its centre in data coordinates, its height and
+// its colour.
+type colouredBar struct {
+	x, y  float64
+	color color.Color
+}
+
+// colouredBars draws bars of any colour each, width wide in data
+// coordinates (plot.Plotter and plot.DataRanger).
+type colouredBars struct {
+	bars  []colouredBar
+	width float64
+}
+
+// Plot draws the bars.
+func (cb *colouredBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for _, b := range cb.bars {
+		x0, x1 := trX(b.x-cb.width/2), trX(b.x+cb.width/2)
+		y0, y1 := trY(0), trY(b.y)
+		pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
+		c.FillPolygon(b.color, c.ClipPolygonXY(pts))
+	}
+}
+
+// DataRange returns the bars' extent.
+func (cb *colouredBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, b := range cb.bars {
+		xmin, xmax = min(xmin, b.x-cb.width/2), max(xmax, b.x+cb.width/2)
+		ymin, ymax = min(ymin, b.y), max(ymax, b.y)
+	}
+	if len(cb.bars) == 0 {
+		xmin, xmax = 0, 1
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// swatch is a legend thumbnail: one stripe per colour.
+type swatch []color.Color
+
+// Thumbnail draws the stripes.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	w := (c.Max.X - c.Min.X) / vg.Length(len(s))
+	for i, col := range s {
+		x0 := c.Min.X + w*vg.Length(i)
+		pts := []vg.Point{{X: x0, Y: c.Min.Y}, {X: x0, Y: c.Max.Y}, {X: x0 + w, Y: c.Max.Y}, {X: x0 + w, Y: c.Min.Y}}
+		c.FillPolygon(col, c.ClipPolygonY(pts))
+	}
 }
 
 // headroom raises the top of the y axis to keep the legend, top right,

@@ -49,11 +49,22 @@ type Comparison struct {
 func Compare(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparison {
 	oldOrder, oldVals := sampleValues(old)
 	newOrder, newVals := sampleValues(new)
-	unit := "ops/s"
-	if !hasUnit(oldVals, unit) || !hasUnit(newVals, unit) {
-		unit = "ns/op"
+	return compareUnit(oldLabel, newLabel, primaryUnit(oldVals, newVals), oldOrder, oldVals, newOrder, newVals)
+}
+
+// primaryUnit is the unit a comparison leads with: ops/s, or ns/op when
+// either set lacks ops/s.
+func primaryUnit(oldVals, newVals map[string]map[string][]float64) string {
+	if !hasUnit(oldVals, "ops/s") || !hasUnit(newVals, "ops/s") {
+		return "ns/op"
 	}
-	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: unit == "ops/s"}
+	return "ops/s"
+}
+
+// compareUnit compares the cells of oldOrder with their namesakes in new in
+// one unit.
+func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64, newOrder []string, newVals map[string]map[string][]float64) *Comparison {
+	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: MeasureOf(unit).Higher}
 	var olds, news []float64
 	for _, name := range oldOrder {
 		ov := oldVals[name][unit]
@@ -190,27 +201,34 @@ func (ch Change) DeltaString() string {
 // with their run counts, the change (~ when not significant) and the
 // p-value, then the geometric mean.
 func (c *Comparison) Text(w io.Writer) error {
-	better := "lower"
-	if c.HigherIsBetter {
-		better = "higher"
-	}
-	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median, ~ when not significant (Mann-Whitney U test, alpha %g)\n", c.Unit, better, Alpha)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\t\n", c.OldLabel, c.NewLabel)
-	for _, ch := range c.Changes {
-		fmt.Fprintf(tw, "%s\t%s n=%d\t%s n=%d\t%s\tp=%.3f\t\n", ch.Name, FormatValue(ch.Old), ch.OldN, FormatValue(ch.New), ch.NewN, ch.DeltaString(), ch.P)
-	}
-	if c.GeoOld > 0 {
-		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\n", FormatValue(c.GeoOld), FormatValue(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("write comparison: %w", err)
+	if err := c.table(w); err != nil {
+		return err
 	}
 	for _, n := range c.OnlyOld {
 		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, n)
 	}
 	for _, n := range c.OnlyNew {
 		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, n)
+	}
+	return nil
+}
+
+// table writes the comparison's table: a line naming the unit, then per
+// cell the old and new medians (formatted for the unit) with their run
+// counts, the change and the p-value, then the geometric mean.
+func (c *Comparison) table(w io.Writer) error {
+	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median, ~ when not significant (Mann-Whitney U test, alpha %g)\n", c.Unit, c.better(), Alpha)
+	f := MeasureOf(c.Unit).Format
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\t\n", c.OldLabel, c.NewLabel)
+	for _, ch := range c.Changes {
+		fmt.Fprintf(tw, "%s\t%s n=%d\t%s n=%d\t%s\tp=%.3f\t\n", ch.Name, f(ch.Old), ch.OldN, f(ch.New), ch.NewN, ch.DeltaString(), ch.P)
+	}
+	if c.GeoOld > 0 {
+		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write comparison: %w", err)
 	}
 	return nil
 }

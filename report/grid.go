@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -13,6 +14,11 @@ type textGrid struct {
 	Rows   [][]gridCell
 	// Left is the number of leading columns that are labels (left-aligned).
 	Left int
+	// Wrap lets the second column's text wrap (the environment's values).
+	Wrap bool
+	// Groups marks rows whose first cell is not blank as the start of a
+	// group of rows (a workload's measures).
+	Groups bool
 }
 
 // gridCell is one cell of a textGrid: the value, an optional note shown after
@@ -30,6 +36,9 @@ func familyGrids(t *Table) []textGrid {
 	out := []textGrid{familyGrid(t)}
 	if t.Spread {
 		out = append(out, spreadGrid(t))
+	}
+	if g := measureGrid(t); g != nil {
+		out = append(out, *g)
 	}
 	return out
 }
@@ -65,7 +74,7 @@ func cellGrid(t *Table, suffix string, show func(c *Cell, best bool) (gridCell, 
 		for _, col := range t.Cols {
 			cell, ok := gridCell{}, false
 			if c := t.Cell(row, col); c != nil {
-				cell, ok = show(c, col == best)
+				cell, ok = show(c, slices.Contains(best, col))
 			}
 			switch {
 			case ok:
@@ -124,6 +133,7 @@ func floorGrids(ds []FloorDistance) []textGrid {
 			}
 		}
 		cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
+		slices.SortStableFunc(cols, compareColumns)
 		times := map[[2]string]float64{}
 		for _, d := range sub {
 			times[[2]string{d.Cell.Row(), d.Cell.Column()}] = d.Times
@@ -198,7 +208,7 @@ func scalingGrids(ss []Scaling) []textGrid {
 func envGrids(groups []EnvGroup) []textGrid {
 	var out []textGrid
 	for _, eg := range groups {
-		g := textGrid{Title: eg.Title, Header: []string{"setting", "value"}, Left: 2}
+		g := textGrid{Title: eg.Title, Header: []string{"setting", "value"}, Left: 2, Wrap: true}
 		for _, l := range eg.Lines {
 			g.Rows = append(g.Rows, []gridCell{label(l.Key), label(l.Value)})
 		}
@@ -212,5 +222,6 @@ const (
 	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many times slower the database/sql path is (above 1: database/sql is slower; below 1: faster). Columns \"A vs B\" set two drivers on one engine side by side, A native and B through database/sql, as a published study did: eatonphil vs mattn is the database/sql-overhead study's gosqlite vs mattn/go-sqlite3 (both cgo SQLite), bvinc vs mattn its origin go-sqlite-lite, zombiezen vs modernc two APIs on modernc's SQLite engine."
 	floorText    = "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same results: how far the cell is from what the transport alone costs."
 	noFloorText  = "No loopback round trip (" + FloorWorkload + "/db=" + FloorDB + ") in these results, so no distance to the floor."
+	measuresText = "Each family's memory-and-latency table gives, per cell, the medians over the runs of bytes and allocations per operation (B/op, allocs/op; absent on the JDBC runner), the 50th, 99th and 99.9th latency percentiles of single operations (from each run's HDR histogram), and any other unit measured (MB/s, the runner's peak resident memory and its growth)."
 	scalingText  = "Operations per second by number of concurrent connections; in parentheses the speed-up over the fewest connections. The ideal row is linear scaling."
 )

@@ -17,7 +17,7 @@ func Markdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# sqlbench results\n\n")
 	writeSourceLine(bw, r)
-	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row.\n",
+	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where two or more targets differ. "+measuresText+"\n",
 		r.RunsLabel(), r.ConfLabel())
 	for _, t := range r.Tables() {
 		for i, g := range familyGrids(t) {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // classicLookup knows the fixture's classic workloads, as the registry
@@ -102,8 +103,12 @@ func TestMarkdownFiguresTraceToResultLines(t *testing.T) {
 				if cell == "-" || cell == "FAIL" {
 					continue
 				}
-				driver, api, _ := strings.Cut(cols[i+2], "/")
-				name := fmt.Sprintf("%s/db=%s/driver=%s/api=%s", workload, db, driver, api)
+				spec, ok := targets.Lookup(cols[i+2])
+				if !ok {
+					t.Errorf("column %q is not a target's name", cols[i+2])
+					continue
+				}
+				name := fmt.Sprintf("%s/db=%s/driver=%s/api=%s", workload, db, spec.Driver, spec.API)
 				if extra != "" {
 					name += "/" + extra
 				}

@@ -71,7 +71,8 @@ type Report struct {
 	Sources []string
 	// Results is the number of result lines summarized.
 	Results int
-	// Cells in order of first appearance.
+	// Cells in report order, whatever order the results came in:
+	// database, workload and target in catalogue order (compareCells).
 	Cells []*Cell
 	// Failed is the cells that produced no result (from a run).
 	Failed []Failure
@@ -94,6 +95,7 @@ func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
 		}
 		r.Cells = append(r.Cells, c)
 	}
+	sortCells(r.Cells)
 	r.Env = groupEnv(r.Cells)
 	return r
 }
@@ -119,15 +121,40 @@ func (t *Table) Cell(row, col string) *Cell { return t.cells[[2]string{row, col}
 // Failed reports whether the cell at row, col failed in the run.
 func (t *Table) Failed(row, col string) bool { return t.failed[[2]string{row, col}] }
 
-// Best returns the column with the most operations per second in row.
-func (t *Table) Best(row string) string {
-	best, bestCol := math.Inf(-1), ""
+// Best returns the columns with the most operations per second in row
+// (BestIn).
+func (t *Table) Best(row string) []string {
+	return t.BestIn(row, "ops/s", true)
+}
+
+// BestIn returns the columns with the best median of unit in row (the
+// highest when higher is better, else the lowest; several when they tie),
+// or nil when there is no choice: fewer than two columns have a value of
+// unit there, or all have the same.
+func (t *Table) BestIn(row, unit string, higher bool) []string {
+	var cols []string
+	var vals []float64
 	for _, col := range t.Cols {
-		if c := t.Cell(row, col); c != nil && c.Ops.Center > best {
-			best, bestCol = c.Ops.Center, col
+		if c := t.Cell(row, col); c != nil {
+			if st, ok := c.Stats[unit]; ok && !math.IsNaN(st.Median) {
+				cols, vals = append(cols, col), append(vals, st.Median)
+			}
 		}
 	}
-	return bestCol
+	if len(vals) < 2 || slices.Min(vals) == slices.Max(vals) {
+		return nil
+	}
+	best := slices.Min(vals)
+	if higher {
+		best = slices.Max(vals)
+	}
+	var out []string
+	for i, v := range vals {
+		if v == best {
+			out = append(out, cols[i])
+		}
+	}
+	return out
 }
 
 // Tables returns one table per family and database: families in catalogue
@@ -173,6 +200,14 @@ func (r *Report) Tables() []*Table {
 			t.failed[[2]string{s.Row(), s.Column()}] = true
 		}
 	}
+	rowRank := map[string]int{}
+	for _, c := range r.Cells {
+		rowRank[c.Workload] = c.Rank
+	}
+	for _, t := range out {
+		slices.SortStableFunc(t.Cols, compareColumns)
+		slices.SortStableFunc(t.Rows, func(a, b string) int { return compareRows(a, b, rowRank) })
+	}
 	slices.SortStableFunc(out, func(a, b *Table) int {
 		ra, oka := rank[a.Family]
 		rb, okb := rank[b.Family]
@@ -182,9 +217,26 @@ func (r *Report) Tables() []*Table {
 		if !okb {
 			rb = math.MaxInt
 		}
-		return cmp.Compare(ra, rb)
+		return cmp.Or(cmp.Compare(ra, rb), compareDBs(a.DB, b.DB))
 	})
 	return out
+}
+
+// compareRows orders row labels by their workload's catalogue rank (rank,
+// by workload; a workload without one last), workload name, then the other
+// keys (compareExtras).
+func compareRows(a, b string, rank map[string]int) int {
+	wa, ea, _ := strings.Cut(a, "/")
+	wb, eb, _ := strings.Cut(b, "/")
+	ra, ok := rank[wa]
+	if !ok {
+		ra = math.MaxInt
+	}
+	rb, ok := rank[wb]
+	if !ok {
+		rb = math.MaxInt
+	}
+	return cmp.Or(cmp.Compare(ra, rb), strings.Compare(wa, wb), compareExtras(ea, eb))
 }
 
 // RunsLabel describes the run counts of the report's cells: "5 runs",

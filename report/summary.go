@@ -87,12 +87,14 @@ func newStat(vals []float64) Stat {
 	return s
 }
 
-// Column returns the column label of the cell: driver/api.
+// Column returns the column label of the cell: the name of its target as
+// the user types it in --targets (the catalogue's; driver/api for a target
+// the catalogue does not know).
 func (s Summary) Column() string {
 	if s.col != "" {
 		return s.col
 	}
-	return s.Keys["driver"] + "/" + s.Keys["api"]
+	return columnOf(s.Keys["driver"], s.Keys["api"]).Name
 }
 
 // Row returns the row label of the cell: the workload and any keys other

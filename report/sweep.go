@@ -125,6 +125,7 @@ func sweepsOver(workload, db, key string, cells []*Cell) []*Sweep {
 	}
 	return slices.DeleteFunc(out, func(s *Sweep) bool {
 		s.Lines = slices.DeleteFunc(s.Lines, func(l SweepLine) bool { return len(l.Points) < 2 })
+		slices.SortStableFunc(s.Lines, func(a, b SweepLine) int { return compareColumns(a.Name, b.Name) })
 		for i := range s.Lines {
 			slices.SortFunc(s.Lines[i].Points, func(a, b SweepPoint) int { return cmp.Compare(a.X, b.X) })
 		}

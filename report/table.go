@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // Failure is a cell that produced no result, and why.
@@ -17,85 +18,72 @@ type Failure struct {
 	Reason string
 }
 
-// Text writes one table per database: rows are workloads, columns are
-// drivers, each value the median operations per second over the runs with
-// its 95% confidence interval as ±%; the best value in each row is marked
-// with '*'. Failed cells show FAIL.
-func Text(w io.Writer, sums []Summary, failed []Failure) error {
-	dbs, byDB := splitByDB(sums, failed)
-	for i, db := range dbs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		t := byDB[db]
-		fmt.Fprintf(w, "%s: operations/s, median of %s (±: %s confidence interval; *: best in row)\n", db, runsLabel(t.sums), confLabel(t.sums))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprint(tw, "\t")
-		for _, c := range t.cols {
-			fmt.Fprintf(tw, "%s\t", c)
-		}
-		fmt.Fprintln(tw)
-		for _, row := range t.rows {
-			fmt.Fprintf(tw, "%s\t", row)
-			best := t.best(row)
-			for _, col := range t.cols {
-				fmt.Fprintf(tw, "%s\t", t.cell(row, col, best))
+// Text writes the report as text tables, one per workload family and
+// database: rows are workloads, columns targets in catalogue order, each
+// value the median operations per second over the runs with its confidence
+// interval as ±%; the best value in a row (where two or more targets have
+// one) is marked with '*'. Failed cells show FAIL. Each is followed by the
+// family's memory-and-latency table (B/op, allocs/op, latency percentiles,
+// any other unit) and the run-to-run spread.
+func Text(w io.Writer, r *Report) error {
+	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, where two or more targets differ)\n", r.RunsLabel(), r.ConfLabel())
+	for _, t := range r.Tables() {
+		for _, g := range familyGrids(t) {
+			if err := writeGridText(w, g); err != nil {
+				return err
 			}
-			fmt.Fprintln(tw)
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if med, worst, ok := t.spread(); ok {
+		if med, worst, ok := tableSpread(t); ok {
 			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
 		}
 	}
-	if len(failed) > 0 {
+	if len(r.Failed) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "failed cells:")
-		for _, f := range failed {
+		for _, f := range r.Failed {
 			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Reason)
 		}
 	}
 	return nil
 }
 
-// grid is one database's table.
-type grid struct {
-	rows, cols []string
-	sums       map[[2]string]Summary
-	failed     map[[2]string]bool
-}
-
-func splitByDB(sums []Summary, failed []Failure) ([]string, map[string]*grid) {
-	var dbs []string
-	byDB := map[string]*grid{}
-	get := func(db string) *grid {
-		g, ok := byDB[db]
-		if !ok {
-			g = &grid{sums: map[[2]string]Summary{}, failed: map[[2]string]bool{}}
-			byDB[db] = g
-			dbs = append(dbs, db)
-		}
-		return g
-	}
-	add := func(g *grid, row, col string) {
-		g.rows, g.cols = appendNew(g.rows, row), appendNew(g.cols, col)
-	}
-	for _, s := range sums {
-		g := get(s.Keys["db"])
-		add(g, s.Row(), s.Column())
-		g.sums[[2]string{s.Row(), s.Column()}] = s
-	}
-	for _, f := range failed {
-		fs := nameSummary(f.Name)
-		g := get(fs.Keys["db"])
-		add(g, fs.Row(), fs.Column())
-		if _, ok := g.sums[[2]string{fs.Row(), fs.Column()}]; !ok {
-			g.failed[[2]string{fs.Row(), fs.Column()}] = true
+// writeGridText writes g as a titled text table: label columns aligned
+// left, values right, the best marked with '*'.
+func writeGridText(w io.Writer, g textGrid) error {
+	fmt.Fprintf(w, "\n%s\n", g.Title)
+	widths := make([]int, g.Left)
+	for i := range g.Left {
+		widths[i] = utf8.RuneCountInString(g.Header[i])
+		for _, row := range g.Rows {
+			widths[i] = max(widths[i], utf8.RuneCountInString(row[i].Text))
 		}
 	}
-	return dbs, byDB
+	pad := func(s string, i int) string {
+		if i < g.Left {
+			return s + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(s))
+		}
+		return s
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for i, h := range g.Header {
+		fmt.Fprintf(tw, "%s\t", pad(h, i))
+	}
+	fmt.Fprintln(tw)
+	for _, row := range g.Rows {
+		for i, c := range row {
+			v := c.Text
+			if i >= g.Left {
+				mark := " "
+				if c.Bold {
+					mark = "*"
+				}
+				v = strings.TrimRight(mark+v+" "+c.Note, " ")
+			}
+			fmt.Fprintf(tw, "%s\t", pad(v, i))
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }
 
 // nameSummary parses a benchmark name into an empty Summary.
@@ -110,45 +98,22 @@ func nameSummary(name string) Summary {
 	return s
 }
 
-// spread returns the cells with the median and the largest coefficient of
-// variation; ok is false when no cell has two runs.
-func (g *grid) spread() (median, worst Summary, ok bool) {
-	var cells []Summary
-	for _, s := range g.sums {
-		if s.Runs > 1 {
-			cells = append(cells, s)
+// tableSpread returns the cells of t with the median and the largest
+// coefficient of variation; ok is false when no cell has two runs.
+func tableSpread(t *Table) (median, worst *Cell, ok bool) {
+	var cells []*Cell
+	for _, row := range t.Rows {
+		for _, col := range t.Cols {
+			if c := t.Cell(row, col); c != nil && c.Runs > 1 {
+				cells = append(cells, c)
+			}
 		}
 	}
 	if len(cells) == 0 {
-		return Summary{}, Summary{}, false
+		return nil, nil, false
 	}
-	slices.SortFunc(cells, func(a, b Summary) int { return cmp.Compare(a.CV, b.CV) })
+	slices.SortStableFunc(cells, func(a, b *Cell) int { return cmp.Compare(a.CV, b.CV) })
 	return cells[(len(cells)-1)/2], cells[len(cells)-1], true
-}
-
-func (g *grid) best(row string) string {
-	best, bestCol := math.Inf(-1), ""
-	for _, col := range g.cols {
-		if s, ok := g.sums[[2]string{row, col}]; ok && s.Ops.Center > best {
-			best, bestCol = s.Ops.Center, col
-		}
-	}
-	return bestCol
-}
-
-func (g *grid) cell(row, col, best string) string {
-	s, ok := g.sums[[2]string{row, col}]
-	if !ok {
-		if g.failed[[2]string{row, col}] {
-			return "FAIL"
-		}
-		return "-"
-	}
-	mark := " "
-	if col == best {
-		mark = "*"
-	}
-	return fmt.Sprintf("%s%s ±%s", mark, Thousands(s.Ops.Center), s.Ops.PctRangeString())
 }
 
 func runsLabel(sums map[[2]string]Summary) string {

@@ -1,9 +1,13 @@
 package report
 
 import (
+	"cmp"
+	"image/color"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // Section is a part of the report with its tables' charts: a family table,
@@ -40,6 +44,9 @@ func (r *Report) Sections() []*Section {
 				}
 			}
 			sec.Charts = append(sec.Charts, workloadChart(w, t.DB, wc))
+			if lc := latencyChart(w, t.DB, wc); lc != nil {
+				sec.Charts = append(sec.Charts, lc)
+			}
 		}
 		for _, s := range sweeps {
 			if s.DB == t.DB && s.Lines[0].Points[0].Cell.Family == t.Family {
@@ -89,24 +96,121 @@ func nans(n int) []float64 {
 }
 
 // workloadChart is the bar chart of one workload on one database: a group
-// per driver/api, a bar per combination of the other keys (net=tcp, ...),
-// the median ops/s with its confidence interval as error bars.
+// per target, a bar per combination of the other keys (net=tcp, ...), the
+// median ops/s with its confidence interval as error bars; bars coloured by
+// API, the other keys in shades of it.
 func workloadChart(workload, db string, cells []*Cell) *Chart {
 	cats := groupBy(cells, func(c *Cell) string { return c.Column() })
+	slices.SortStableFunc(cats, compareColumns)
 	names := groupBy(cells, func(c *Cell) string { return c.Extra() })
+	slices.SortStableFunc(names, compareExtras)
 	bars := &BarData{Categories: cats}
+	apis := make([]string, len(cats))
 	for _, name := range names {
 		s := BarSeries{Name: name, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
 		for _, c := range cells {
 			if c.Extra() == name {
 				i := slices.Index(cats, c.Column())
 				s.Values[i], s.Lo[i], s.Hi[i] = c.Ops.Center, bound(c.Ops.Lo), bound(c.Ops.Hi)
+				apis[i] = c.Keys["api"]
 			}
 		}
 		bars.Series = append(bars.Series, s)
 	}
-	return &Chart{ID: chartID(workload, db), Title: workload + " · " + db, XLabel: "driver/api",
-		YLabel: cells[0].Unit + "/s (median, CI)", Bars: bars}
+	return &Chart{ID: chartID(workload, db), Title: workload + " · " + db, XLabel: "target",
+		YLabel: cells[0].Unit + "/s (median, CI)", Bars: bars, Legend: colourByAPI(apis, bars.Series)}
+}
+
+// latencyPercentiles are the units of the latency charts and their names.
+func latencyPercentiles() [][2]string {
+	return [][2]string{{"p50-ns/op", "p50"}, {"p99-ns/op", "p99"}, {"p99.9-ns/op", "p99.9"}}
+}
+
+// latencyChart is the latency percentiles of one workload on one database:
+// a group per target (and combination of the other keys), a bar for each of
+// p50, p99 and p99.9 (medians over the runs), coloured by API in shades. It
+// is nil when no cell timed its operations one by one.
+func latencyChart(workload, db string, cells []*Cell) *Chart {
+	var with []*Cell
+	for _, c := range cells {
+		if _, ok := c.Stats["p99-ns/op"]; ok {
+			with = append(with, c)
+		}
+	}
+	if len(with) == 0 {
+		return nil
+	}
+	extras := len(groupBy(with, func(c *Cell) string { return c.Extra() })) > 1
+	cat := func(c *Cell) string {
+		if extras {
+			return c.Column() + " " + c.Extra()
+		}
+		return c.Column()
+	}
+	slices.SortStableFunc(with, func(a, b *Cell) int {
+		return cmp.Or(compareColumns(a.Column(), b.Column()), compareExtras(a.Extra(), b.Extra()))
+	})
+	cats := groupBy(with, cat)
+	apis := make([]string, len(cats))
+	bars := &BarData{Categories: cats}
+	for _, pc := range latencyPercentiles() {
+		s := BarSeries{Name: pc[1], Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+		for _, c := range with {
+			i := slices.Index(cats, cat(c))
+			apis[i] = c.Keys["api"]
+			if st, ok := c.Stats[pc[0]]; ok {
+				s.Values[i] = st.Median / 1e3
+			}
+		}
+		bars.Series = append(bars.Series, s)
+	}
+	return &Chart{ID: chartID(workload, db, "latency"), Title: workload + " · " + db + " · latency", XLabel: "target",
+		YLabel: "µs per operation (median of the runs)", Bars: bars, Legend: colourByAPI(apis, bars.Series, 1, 0, 2)} // p50 light, p99.9 dark
+}
+
+// colourByAPI colours each bar by the API of its category (apis, one per
+// category), the i-th series in the i-th shade of it, and returns the
+// legend: an entry per API, then, when the series are named, one per
+// series showing its shade of each API.
+// shades, when set, gives the shade of each series (shade's i).
+func colourByAPI(apis []string, series []BarSeries, shades ...int) []LegendEntry {
+	shadeOf := func(i int) int {
+		if i < len(shades) {
+			return shades[i]
+		}
+		return i
+	}
+	var present []string
+	for _, a := range apiOrder() {
+		if slices.Contains(apis, a) {
+			present = append(present, a)
+		}
+	}
+	for _, a := range apis {
+		if a != "" && !slices.Contains(present, a) {
+			present = append(present, a)
+		}
+	}
+	for i := range series {
+		series[i].Colors = make([]color.Color, len(apis))
+		for j, a := range apis {
+			series[i].Colors[j] = shade(apiColor(a), shadeOf(i))
+		}
+	}
+	var legend []LegendEntry
+	for _, a := range present {
+		legend = append(legend, LegendEntry{Name: APILabel(a), Colors: []color.Color{apiColor(a)}})
+	}
+	if len(series) > 1 || len(series) == 1 && series[0].Name != "" {
+		for i, s := range series {
+			e := LegendEntry{Name: s.Name}
+			for _, a := range present {
+				e.Colors = append(e.Colors, shade(apiColor(a), shadeOf(i)))
+			}
+			legend = append(legend, e)
+		}
+	}
+	return legend
 }
 
 // sweepChart is the line chart of a sweep: ops/s against the swept key,
@@ -128,7 +232,9 @@ func sweepChart(s *Sweep) *Chart {
 }
 
 // overheadChart is the bar chart of the database/sql overhead on one
-// database: a group per workload, a bar per driver.
+// database: a group per workload, a bar per driver, coloured by the API
+// that was faster (native above 1, database/sql below), each driver in its
+// own shade.
 func overheadChart(db string, pairs []OverheadPair) *Chart {
 	var ps []OverheadPair
 	for _, p := range pairs {
@@ -138,21 +244,33 @@ func overheadChart(db string, pairs []OverheadPair) *Chart {
 	}
 	cats := groupBy(ps, func(p OverheadPair) string { return p.Row })
 	bars := &BarData{Categories: cats}
-	for _, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
-		s := BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+	legend := []LegendEntry{
+		{Name: APILabel(targets.APINative) + " faster (above 1)", Colors: []color.Color{apiColor(targets.APINative)}},
+		{Name: APILabel(targets.APISQL) + " faster (below 1)", Colors: []color.Color{apiColor(targets.APISQL)}},
+	}
+	for i, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
+		s := BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
 		for _, p := range ps {
 			if p.Driver == d {
-				s.Values[slices.Index(cats, p.Row)] = p.Ratio()
+				j := slices.Index(cats, p.Row)
+				s.Values[j] = p.Ratio()
+				faster := targets.APINative
+				if p.Ratio() < 1 {
+					faster = targets.APISQL
+				}
+				s.Colors[j] = shade(apiColor(faster), i)
 			}
 		}
 		bars.Series = append(bars.Series, s)
+		legend = append(legend, LegendEntry{Name: d, Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)}})
 	}
 	return &Chart{ID: chartID("overhead", db), Title: "database/sql overhead · " + db, XLabel: "workload",
-		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars}
+		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars, Legend: legend}
 }
 
 // floorChart is the bar chart of the distance to the floor on one database:
-// a group per workload, a bar per driver/api.
+// a group per workload, a bar per target coloured by its API (targets of
+// one API in shades of it).
 func floorChart(db string, ds []FloorDistance) *Chart {
 	var sub []FloorDistance
 	for _, d := range ds {
@@ -162,17 +280,29 @@ func floorChart(db string, ds []FloorDistance) *Chart {
 	}
 	cats := groupBy(sub, func(d FloorDistance) string { return d.Cell.Row() })
 	bars := &BarData{Categories: cats}
-	for _, col := range groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() }) {
-		s := BarSeries{Name: col, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+	cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
+	slices.SortStableFunc(cols, compareColumns)
+	var legend []LegendEntry
+	perAPI := map[string]int{}
+	for _, col := range cols {
+		s := BarSeries{Name: col, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
+		api := ""
 		for _, d := range sub {
 			if d.Cell.Column() == col {
 				s.Values[slices.Index(cats, d.Cell.Row())] = d.Times
+				api = d.Cell.Keys["api"]
 			}
 		}
+		c := shade(apiColor(api), perAPI[api])
+		perAPI[api]++
+		for i := range s.Colors {
+			s.Colors[i] = c
+		}
+		legend = append(legend, LegendEntry{Name: col + " (" + APILabel(api) + ")", Colors: []color.Color{c}})
 		bars.Series = append(bars.Series, s)
 	}
 	return &Chart{ID: chartID("floor", db), Title: "Distance to the floor · " + db, XLabel: "workload",
-		YLabel: "ns/op ÷ loopback TCP round trip", Bars: bars}
+		YLabel: "ns/op ÷ loopback TCP round trip", Bars: bars, Legend: legend}
 }
 
 // scalingChart is the speed-up of each driver/api over its fewest

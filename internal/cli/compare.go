@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,33 +17,50 @@ var errRegression = errors.New("significant regression above the --fail-over thr
 func compareCommand(env Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "compare [flags] OLD NEW",
-		Short: "compare two results files cell by cell (Mann-Whitney U test)",
-		Long: `Compare prints, for every cell two results files have in common, the change of
-its median and whether it is significant (Mann-Whitney U test), with the
-geometric mean of the medians. OLD and NEW are paths, or label=path pairs that name
-the columns.`,
+		Short: "compare two results files cell by cell, every unit (Mann-Whitney U test)",
+		Long: `Compare prints, for every cell two results files have in common and every
+unit they record (ops/s, ns/op, B/op, allocs/op, latency percentiles, ...), the
+change of its median and whether it is significant (Mann-Whitney U test), with
+the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
+that name the columns. --format markdown writes a table for a pull-request
+comment.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
-  sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression above 5%`,
+  sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
+  sqlbench compare --fail-over ops/s=5%,B/op=10% --format markdown main.txt pr.txt`,
 	}
-	failOver := c.Flags().String("fail-over", "", "exit 1 when a significant regression exceeds this change of the median, e.g. 5%")
-	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, *failOver, env) }
+	o := compareOptions{}
+	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
+	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
+	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
+	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, o, env) }
 	return c
+}
+
+// compareOptions are compare's flags.
+type compareOptions struct {
+	failOver, format string
+	md               bool
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
 // cell.
-func compareFiles(operands []string, failOver string, env Env) error {
+func compareFiles(operands []string, o compareOptions, env Env) error {
 	if len(operands) != 2 {
 		return usagef("compare: name two results files: OLD NEW (or label=path pairs)")
 	}
-	threshold := -1.0
-	if failOver != "" {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(failOver), "%"), 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return usagef("compare: --fail-over: want a percentage such as 5%%, got %q", failOver)
+	if o.md {
+		o.format = "markdown"
+	}
+	if o.format != "text" && o.format != "markdown" {
+		return usagef("compare: --format: want text or markdown, got %q", o.format)
+	}
+	var th report.Thresholds
+	if o.failOver != "" {
+		var err error
+		if th, err = report.ParseThresholds(o.failOver); err != nil {
+			return usagef("compare: --fail-over: %v", err)
 		}
-		threshold = v / 100
 	}
 	oldLabel, oldPath := labelPath(operands[0], "old")
 	newLabel, newPath := labelPath(operands[1], "new")
@@ -57,27 +72,34 @@ func compareFiles(operands []string, failOver string, env Env) error {
 	if err != nil {
 		return err
 	}
-	c := report.Compare(oldLabel, oldRs, newLabel, newRs)
-	if len(c.Changes) == 0 {
+	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
+	if cs.Compared() == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
 	}
-	if threshold >= 0 {
-		if few := c.Undecidable(); len(few) > 0 {
-			ch := few[0]
-			return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
-				len(few), len(c.Changes), report.Alpha, ch.Name, ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
-		}
+	if th, err = cs.Resolve(th); err != nil {
+		return usagef("compare: --fail-over: %v", err)
 	}
-	if err := c.Text(env.Stdout); err != nil {
+	if few := cs.Undecidable(th); len(few) > 0 {
+		ch, cells := few[0], map[string]bool{}
+		for _, f := range few {
+			cells[f.Name] = true
+		}
+		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
+			len(cells), cs.Compared(), report.Alpha, ch.Name, ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
+	}
+	if o.format == "markdown" {
+		err = cs.Markdown(env.Stdout, th)
+	} else {
+		err = cs.Text(env.Stdout)
+	}
+	if err != nil {
 		return err
 	}
-	if threshold >= 0 {
-		if regs := c.Regressions(threshold); len(regs) > 0 {
-			for _, ch := range regs {
-				fmt.Fprintf(env.Stderr, "regression: %s %s (p=%.3f)\n", ch.Name, ch.DeltaString(), ch.P)
-			}
-			return errRegression
+	if regs := cs.Regressions(th); len(regs) > 0 {
+		for _, ch := range regs {
+			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", ch.Name, ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
 		}
+		return errRegression
 	}
 	return nil
 }

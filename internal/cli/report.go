@@ -65,7 +65,7 @@ func writeReport(paths []string, format, out string, env Env) error {
 	}
 	if slices.Contains(formats, "text") {
 		fmt.Fprintln(env.Stdout)
-		if err := report.Text(env.Stdout, report.Summarize(rs), nil); err != nil {
+		if err := report.Text(env.Stdout, r); err != nil {
 			return err
 		}
 		formats = slices.DeleteFunc(formats, func(f string) bool { return f == "text" })

@@ -14,7 +14,7 @@ import (
 // its results and reports are.
 func printOutcome(w io.Writer, out *session.Outcome) error {
 	fmt.Fprintln(w)
-	if err := report.Text(w, report.Summarize(out.Done), out.Failed); err != nil {
+	if err := report.Text(w, report.New(out.Done, out.Failed, session.WorkloadInfo)); err != nil {
 		return err
 	}
 	if out.StealKnown {

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// unitFiles writes two results files of 6 runs of one cell: ops/s and
+// allocs/op the same in both, B/op 20% higher and p99 30% lower in the new
+// one, and an extra unit, widgets/op, 50% higher.
+func unitFiles(t *testing.T) (old, new string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, bop, p99, widgets float64) string {
+		var b strings.Builder
+		for i := range 6 {
+			j := 1 + 0.001*float64(i) // the same spread in both files
+			fmt.Fprintf(&b, "BenchmarkR/db=sqlite/driver=mattn/api=sql 100 %g ns/op %g ops/s %g B/op 19 allocs/op %g p99-ns/op %g widgets/op\n",
+				1e9/(1000*j), 1000*j, bop*j, p99*j, widgets*j)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	return write("old.txt", 1000, 50000, 10), write("new.txt", 1200, 35000, 15)
+}
+
+func TestComparePerUnitThresholds(t *testing.T) {
+	old, new := unitFiles(t)
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"compare", old, new}, ExitOK, []string{"ops/s (higher is better)", "B/op (lower is better)", "allocs/op", "p99-ns/op (lower is better)", "widgets/op (lower is better)", "+20.00%", "-30.00%", "+50.00%"}},
+		{[]string{"compare", "--fail-over", "5%", old, new}, ExitOK, nil}, // ops/s did not change
+		{[]string{"compare", "--fail-over", "ops/s=5%,B/op=10%", old, new}, ExitPartial, []string{"regression: R/db=sqlite/driver=mattn/api=sql B/op +20.00%"}},
+		{[]string{"compare", "--fail-over", "ops/s=5%,B/op=25%", old, new}, ExitOK, nil},
+		{[]string{"compare", "--fail-over", "p99=5%", old, new}, ExitOK, nil}, // an improvement
+		{[]string{"compare", "--fail-over", "widgets/op=40%", old, new}, ExitPartial, []string{"widgets/op +50.00%"}},
+		{[]string{"compare", "--md", "--fail-over", "B/op=10%", "base=" + old, "head=" + new}, ExitPartial,
+			[]string{"## sqlbench: base → head", "**1 significant regression(s) beyond the thresholds** (B/op 10%)", "<details open><summary>B/op (lower is better): 1 worse, 0 better</summary>", "| `R/db=sqlite/driver=mattn/api=sql` | 1,003 n=6 | 1,203 n=6 | **+20.00%** |", "<details><summary>p99-ns/op (lower is better): 0 worse, 1 better</summary>", "| 50.1 µs n=6 | 35.1 µs n=6 | -30.00% |"}},
+		{[]string{"compare", "--format", "markdown", old, new}, ExitOK, []string{"| ops/s | higher | 1 | 0 | 0 | 1 |", "| B/op | lower | 1 | 1 | 0 | 0 | +20.00% |"}},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))
+		if code != c.code {
+			t.Errorf("sqlbench %s: exit %d, want %d\n%s%s", strings.Join(c.args, " "), code, c.code, out.String(), errb.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String()+errb.String(), w) {
+				t.Errorf("sqlbench %s: output lacks %q:\n%s%s", strings.Join(c.args, " "), w, out.String(), errb.String())
+			}
+		}
+	}
+}
+
+func TestCompareBadThresholds(t *testing.T) {
+	old, new := unitFiles(t)
+	for _, c := range []struct {
+		arg, want string
+	}{
+		{"ops/s=5%,B/op=x", `--fail-over: want a percentage such as 5% or per unit ops/s=5%,B/op=10%, got "B/op=x"`},
+		{"=5%", `--fail-over: want a percentage`},
+		{"ops/s=", `--fail-over: want a percentage`},
+		{"ops/s=-1%", `--fail-over: want a percentage`},
+		{"ops/s=5%,ops/s=6%", `--fail-over: "ops/s" has a threshold twice`},
+		{"5%,ops/s=6%", `--fail-over: "ops/s" has a threshold twice`},
+		{"MB/s=5%", `--fail-over: no unit "MB/s" in the results (they hold ops/s, ns/op, B/op, allocs/op, p99-ns/op, widgets/op)`},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), []string{"compare", "--fail-over", c.arg, old, new}, fakeEnv(&out, &errb))
+		msg := errb.String()
+		if code != ExitUsage || !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 || out.Len() != 0 {
+			t.Errorf("--fail-over %s: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.arg, code, out.String(), msg, c.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"compare", "--format", "pdf", old, new}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `--format: want text or markdown, got "pdf"`) {
+		t.Errorf("--format pdf: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -1,0 +1,318 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// Comparisons is two sets of results compared cell by cell in every unit
+// either holds.
+type Comparisons struct {
+	OldLabel, NewLabel string
+	// Units has one comparison per unit: the primary unit (ops/s, or ns/op
+	// for files without it) first, then the units sqlbench writes in their
+	// order, then any others by name. A unit only one set holds is
+	// compared in no cell (every cell is OnlyOld or OnlyNew there).
+	Units []*Comparison
+}
+
+// CompareUnits compares old and new cell by cell in every unit.
+func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparisons {
+	oldOrder, oldVals := sampleValues(old)
+	newOrder, newVals := sampleValues(new)
+	primary := primaryUnit(oldVals, newVals)
+	units := []string{primary}
+	seen := map[string]bool{primary: true}
+	var others []string
+	for _, vals := range []map[string]map[string][]float64{oldVals, newVals} {
+		for _, byUnit := range vals {
+			for u := range byUnit {
+				if !seen[u] {
+					seen[u] = true
+					others = append(others, u)
+				}
+			}
+		}
+	}
+	order := append([]string{"ops/s", "ns/op"}, knownUnits()...)
+	slices.SortFunc(others, func(a, b string) int {
+		ia, ib := slices.Index(order, a), slices.Index(order, b)
+		if ia < 0 {
+			ia = len(order)
+		}
+		if ib < 0 {
+			ib = len(order)
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	cs := &Comparisons{OldLabel: oldLabel, NewLabel: newLabel}
+	for _, u := range append(units, others...) {
+		cs.Units = append(cs.Units, compareUnit(oldLabel, newLabel, u, oldOrder, oldVals, newOrder, newVals))
+	}
+	return cs
+}
+
+// knownUnits are the units of knownMeasures, in order.
+func knownUnits() []string {
+	var out []string
+	for _, m := range knownMeasures() {
+		out = append(out, m.Unit)
+	}
+	return out
+}
+
+// Unit returns the comparison in unit, or nil.
+func (cs *Comparisons) Unit(unit string) *Comparison {
+	for _, c := range cs.Units {
+		if c.Unit == unit {
+			return c
+		}
+	}
+	return nil
+}
+
+// Thresholds are the largest changes for the worse that a comparison
+// tolerates, by unit (0.05: 5%).
+type Thresholds map[string]float64
+
+// PrimaryThreshold is the key of a threshold given without a unit: it
+// applies to the comparison's primary unit (ops/s, or ns/op).
+const PrimaryThreshold = ""
+
+// unitAliases are short names accepted for units in thresholds.
+func unitAliases() map[string]string {
+	return map[string]string{"p50": "p50-ns/op", "p99": "p99-ns/op", "p99.9": "p99.9-ns/op", "allocs": "allocs/op"}
+}
+
+// ParseThresholds parses --fail-over: comma-separated items UNIT=P% (the %
+// may be left out), or a bare P% for the primary unit: "5%",
+// "ops/s=5%,B/op=10%", "p99=20%".
+func ParseThresholds(s string) (Thresholds, error) {
+	th := Thresholds{}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		unit, pct := PrimaryThreshold, item
+		if i := strings.LastIndex(item, "="); i >= 0 {
+			unit, pct = strings.TrimSpace(item[:i]), item[i+1:]
+			if a, ok := unitAliases()[unit]; ok {
+				unit = a
+			}
+			if unit == "" {
+				return nil, fmt.Errorf("want a percentage such as 5%% or per unit ops/s=5%%,B/op=10%%, got %q", item)
+			}
+		}
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(pct), "%"), 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("want a percentage such as 5%% or per unit ops/s=5%%,B/op=10%%, got %q", item)
+		}
+		if _, dup := th[unit]; dup {
+			return nil, fmt.Errorf("%q has a threshold twice", cmpOr(unit, "the primary unit"))
+		}
+		th[unit] = v / 100
+	}
+	return th, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Resolve returns th with the primary unit's threshold under its unit's
+// name, and an error naming a unit neither set of results holds.
+func (cs *Comparisons) Resolve(th Thresholds) (Thresholds, error) {
+	out := Thresholds{}
+	for unit, v := range th {
+		if unit == PrimaryThreshold {
+			unit = cs.Units[0].Unit
+		}
+		if cs.Unit(unit) == nil {
+			var have []string
+			for _, c := range cs.Units {
+				have = append(have, c.Unit)
+			}
+			return nil, fmt.Errorf("no unit %q in the results (they hold %s)", unit, strings.Join(have, ", "))
+		}
+		if _, dup := out[unit]; dup {
+			return nil, fmt.Errorf("%q has a threshold twice", unit)
+		}
+		out[unit] = v
+	}
+	return out, nil
+}
+
+// Regressions returns, for each unit of th (resolved), the significant
+// changes for the worse beyond its threshold.
+func (cs *Comparisons) Regressions(th Thresholds) []UnitChange {
+	var out []UnitChange
+	for _, c := range cs.Units {
+		if v, ok := th[c.Unit]; ok {
+			for _, ch := range c.Regressions(v) {
+				out = append(out, UnitChange{Unit: c.Unit, Threshold: v, Change: ch})
+			}
+		}
+	}
+	return out
+}
+
+// UnitChange is a change in one unit, with the threshold it was held to.
+type UnitChange struct {
+	Unit      string
+	Threshold float64
+	Change
+}
+
+// Undecidable returns, over the units of th, the changes whose run counts
+// are too few for the test ever to find them significant.
+func (cs *Comparisons) Undecidable(th Thresholds) []UnitChange {
+	var out []UnitChange
+	for _, c := range cs.Units {
+		if v, ok := th[c.Unit]; ok {
+			for _, ch := range c.Undecidable() {
+				out = append(out, UnitChange{Unit: c.Unit, Threshold: v, Change: ch})
+			}
+		}
+	}
+	return out
+}
+
+// Compared returns the number of cells compared in the primary unit.
+func (cs *Comparisons) Compared() int { return len(cs.Units[0].Changes) }
+
+// Text writes one table per unit in which some cell was compared, then the
+// cells found in one set only.
+func (cs *Comparisons) Text(w io.Writer) error {
+	first := true
+	for _, c := range cs.Units {
+		if len(c.Changes) == 0 {
+			continue
+		}
+		if !first {
+			fmt.Fprintln(w)
+		}
+		first = false
+		if err := c.table(w); err != nil {
+			return err
+		}
+	}
+	c := cs.Units[0]
+	for _, n := range c.OnlyOld {
+		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, n)
+	}
+	for _, n := range c.OnlyNew {
+		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, n)
+	}
+	return nil
+}
+
+// Markdown writes the comparison for a pull-request comment: a summary
+// line per unit (cells worse, better, unchanged; the geometric mean's
+// change), the regressions beyond th (resolved; may be nil), then each
+// unit's table folded in a <details> block, open when it holds such a
+// regression.
+func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
+	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`.\n\n", Alpha)
+	regs := cs.Regressions(th)
+	if len(th) > 0 {
+		if len(regs) == 0 {
+			fmt.Fprintf(w, "**No significant regression beyond the thresholds** (%s).\n\n", thresholdList(th))
+		} else {
+			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n", len(regs), thresholdList(th))
+			for _, r := range regs {
+				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", r.Name, r.Unit, MeasureOf(r.Unit).Format(r.Old), MeasureOf(r.Unit).Format(r.New), r.DeltaString(), r.P)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | geomean |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|")
+	for _, c := range cs.Units {
+		if len(c.Changes) == 0 {
+			continue
+		}
+		worse, better := c.counts()
+		geo := "-"
+		if c.GeoOld > 0 {
+			geo = fmt.Sprintf("%+.2f%%", 100*(c.GeoNew/c.GeoOld-1))
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, geo)
+	}
+	for _, c := range cs.Units {
+		if len(c.Changes) == 0 {
+			continue
+		}
+		open := ""
+		for _, r := range regs {
+			if r.Unit == c.Unit {
+				open = " open"
+			}
+		}
+		worse, better := c.counts()
+		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
+		fmt.Fprintf(w, "| cell | %s | %s | change | p |\n|---|--:|--:|--:|--:|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+		f := MeasureOf(c.Unit).Format
+		for _, ch := range c.Changes {
+			d := ch.DeltaString()
+			if v, ok := th[c.Unit]; ok && ch.Significant && ch.Worse && math.Abs(ch.Delta) > v {
+				d = "**" + d + "**"
+			}
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P)
+		}
+		fmt.Fprintln(w, "\n</details>")
+	}
+	c := cs.Units[0]
+	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range c.OnlyOld {
+			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.OldLabel), mdEscape(n))
+		}
+		for _, n := range c.OnlyNew {
+			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.NewLabel), mdEscape(n))
+		}
+	}
+	return nil
+}
+
+// counts returns the number of significant changes for the worse and for
+// the better.
+func (c *Comparison) counts() (worse, better int) {
+	for _, ch := range c.Changes {
+		switch {
+		case !ch.Significant || ch.Delta == 0:
+		case ch.Worse:
+			worse++
+		default:
+			better++
+		}
+	}
+	return worse, better
+}
+
+func (c *Comparison) better() string {
+	if c.HigherIsBetter {
+		return "higher"
+	}
+	return "lower"
+}
+
+// thresholdList formats th: "B/op 10%, ops/s 5%".
+func thresholdList(th Thresholds) string {
+	var parts []string
+	for u, v := range th {
+		parts = append(parts, cmpOr(u, "primary")+" "+strconv.FormatFloat(100*v, 'g', -1, 64)+"%")
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}
