@@ -78,7 +78,8 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	fs.Var(&f.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
-	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: split, same or none")
+	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
 	fs.StringVar(&f.sync, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
@@ -119,6 +120,9 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	}
 	if cfg.Out != "" && !filepath.IsAbs(cfg.Out) {
 		cfg.Out = filepath.Join(env.Dir, cfg.Out)
+	}
+	if cfg.CPUProfile != "" && !filepath.IsAbs(cfg.CPUProfile) {
+		cfg.CPUProfile = filepath.Join(env.Dir, cfg.CPUProfile)
 	}
 	return cfg, nil
 }

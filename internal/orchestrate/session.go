@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,9 @@ type Session struct {
 	Warmup float64
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
+	// ProfileDir, when set, is where the runner of every Go cell writes the
+	// CPU profile of the cell's timed runs (Cell.FileName + ".pprof").
+	ProfileDir string
 	// Timeout bounds one run of one cell, set-up included.
 	Timeout time.Duration
 	// Result receives every finished run, in order, as it finishes.
@@ -259,6 +263,9 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite,
+	}
+	if s.ProfileDir != "" && !st.Cell.Target.JVM {
+		req.CPUProfile = filepath.Join(s.ProfileDir, st.Cell.FileName()+".pprof")
 	}
 	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
 	sl, replayed := s.Replay[key]

@@ -111,6 +111,11 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}()
 	out.Results = w.Name()
+	if cfg.CPUProfile != "" {
+		if err := os.MkdirAll(cfg.CPUProfile, 0o755); err != nil {
+			return out, inputf("--cpuprofile: %v", err)
+		}
+	}
 	// What killed sessions left goes before this session adds its own:
 	// temp dirs, throwaway servers with their data dirs and shared memory.
 	sweepTemp(env.Log)
@@ -232,7 +237,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
-		ID: id,
+		ID: id, ProfileDir: cfg.CPUProfile,
 	}
 }
 
