@@ -45,7 +45,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := fixtureReport(t)
+	r := browserReport(t) // the fixture and stacked time-share bars
 	if err := HTML(f, r); err != nil {
 		t.Fatal(err)
 	}

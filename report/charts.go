@@ -38,6 +38,9 @@ type Chart struct {
 type BarData struct {
 	Categories []string
 	Series     []BarSeries
+	// Stacked stacks the series in one bar per category (the first at the
+	// bottom) instead of setting them side by side.
+	Stacked bool
 }
 
 // BarSeries is one series of a bar chart; Values, Lo and Hi have one entry
@@ -171,6 +174,9 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 	n := len(b.Categories)
 	groupWidth := 0.8
 	step := groupWidth / float64(k)
+	if b.Stacked {
+		step = groupWidth
+	}
 	var charts []*plotter.BarChart
 	cols := palette()
 	for i, s := range b.Series {
@@ -181,6 +187,9 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 				continue
 			}
 			vals[j] = v
+			if b.Stacked {
+				continue // no error bars on a stacked part
+			}
 			x := float64(j) - groupWidth/2 + step*(float64(i)+0.5)
 			if !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
 				errs = append(errs, errorPoint{x: x, y: v, lo: v - s.Lo[j], hi: s.Hi[j] - v})
@@ -191,6 +200,12 @@ func (c *Chart) addBars(p *plot.Plot, dc draw.Canvas) error {
 			return fmt.Errorf("chart %s: %w", c.ID, err)
 		}
 		bc.XMin = -groupWidth/2 + step*(float64(i)+0.5)
+		if b.Stacked {
+			bc.XMin = 0
+			if i > 0 {
+				bc.StackOn(charts[i-1])
+			}
+		}
 		bc.Color = cols[i%len(cols)]
 		bc.LineStyle.Width = 0
 		p.Add(bc)

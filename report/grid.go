@@ -31,7 +31,7 @@ func familyGrids(t *Table) []textGrid {
 	if t.Spread {
 		out = append(out, spreadGrid(t))
 	}
-	return out
+	return append(out, timeShareGrids(t)...)
 }
 
 // spreadGrid is the spread of a family's runs on one database: per cell,

@@ -50,6 +50,9 @@ func Text(w io.Writer, sums []Summary, failed []Failure) error {
 			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
 		}
 	}
+	if err := writeTimeShareText(w, sums); err != nil {
+		return err
+	}
 	if len(failed) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "failed cells:")

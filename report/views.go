@@ -40,6 +40,9 @@ func (r *Report) Sections() []*Section {
 				}
 			}
 			sec.Charts = append(sec.Charts, workloadChart(w, t.DB, wc))
+			if tc := timeShareChart(w, t.DB, wc); tc != nil {
+				sec.Charts = append(sec.Charts, tc)
+			}
 		}
 		for _, s := range sweeps {
 			if s.DB == t.DB && s.Lines[0].Points[0].Cell.Family == t.Family {

@@ -1,0 +1,90 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+)
+
+// timeShareReport is the report of testdata/timeshare.txt: two MariaDB
+// cells with client and server CPU, one SQLite cell with client CPU only.
+func timeShareReport(t testing.TB) *Report {
+	t.Helper()
+	set, err := benchfile.ReadFile("testdata/timeshare.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(set.Results, nil, classicLookup)
+	r.Sources = []string{"timeshare.txt"}
+	return r
+}
+
+func TestTimeShareTablesAndCharts(t *testing.T) {
+	r := timeShareReport(t)
+	var md, txt bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### classic · mariadb · where the time goes (ns per operation, medians)",
+		"| SimpleExec/net=tcp | mysql/sql |",
+		"| SimpleExec | mattn/sql |",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	// SQLite: no server, so no server CPU; the client is nearly everything.
+	for _, line := range strings.Split(md.String(), "\n") {
+		if strings.HasPrefix(line, "| SimpleExec | mattn/sql |") {
+			f := strings.Split(line, "|")
+			if strings.TrimSpace(f[5]) != "-" || !strings.HasSuffix(strings.TrimSpace(f[7]), "%") {
+				t.Errorf("sqlite row %q: want no server CPU and a client share", line)
+			}
+		}
+	}
+	var sums []Summary
+	for _, c := range r.Cells {
+		sums = append(sums, c.Summary)
+	}
+	if err := Text(&txt, sums, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "mariadb: where the time goes") {
+		t.Errorf("text lacks the decomposition:\n%s", txt.String())
+	}
+	stacked := 0
+	for _, s := range r.Sections() {
+		for _, c := range s.Charts {
+			if c.Bars != nil && c.Bars.Stacked {
+				stacked++
+				if len(c.Bars.Series) != 3 || c.Points() == 0 {
+					t.Errorf("stacked chart %s: %d series, %d points", c.ID, len(c.Bars.Series), c.Points())
+				}
+			}
+		}
+	}
+	if stacked != 2 { // SimpleExec on mariadb and on sqlite
+		t.Errorf("%d stacked charts, want 2", stacked)
+	}
+}
+
+// browserReport is the fixture's report with the decomposition's cells
+// added, so that the browser test sees the stacked bars too.
+func browserReport(t testing.TB) *Report {
+	t.Helper()
+	r := fixtureReport(t)
+	set, err := benchfile.ReadFile("testdata/timeshare.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := benchfile.ReadFile("testdata/fixture.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := New(append(all.Results, set.Results...), r.Failed, classicLookup)
+	merged.Sources = []string{"fixture.txt", "timeshare.txt"}
+	return merged
+}
