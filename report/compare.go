@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/aclements/go-moremath/stats"
@@ -47,13 +48,20 @@ type Comparison struct {
 // Compare compares old and new cell by cell in ops/s, or in ns/op when
 // either set lacks ops/s (a plain go test -bench file).
 func Compare(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparison {
-	oldOrder, oldVals := sampleValues(old)
-	newOrder, newVals := sampleValues(new)
 	unit := "ops/s"
-	if !hasUnit(oldVals, unit) || !hasUnit(newVals, unit) {
+	if !hasUnit(old, unit) || !hasUnit(new, unit) {
 		unit = "ns/op"
 	}
-	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: unit == "ops/s"}
+	return CompareUnit(oldLabel, old, newLabel, new, unit)
+}
+
+// CompareUnit compares old and new cell by cell in unit, a unit whose
+// lower values are better unless it is a rate ("/s"); cells without it are
+// listed as present in one set only.
+func CompareUnit(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result, unit string) *Comparison {
+	oldOrder, oldVals := sampleValues(old)
+	newOrder, newVals := sampleValues(new)
+	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: strings.HasSuffix(unit, "/s")}
 	var olds, news []float64
 	for _, name := range oldOrder {
 		ov := oldVals[name][unit]
@@ -113,7 +121,9 @@ func sampleValues(rs []*benchfmt.Result) ([]string, map[string]map[string][]floa
 	return order, vals
 }
 
-func hasUnit(vals map[string]map[string][]float64, unit string) bool {
+// hasUnit reports whether any result of rs has unit (as written).
+func hasUnit(rs []*benchfmt.Result, unit string) bool {
+	_, vals := sampleValues(rs)
 	for _, byUnit := range vals {
 		if len(byUnit[unit]) > 0 {
 			return true
@@ -121,6 +131,13 @@ func hasUnit(vals map[string]map[string][]float64, unit string) bool {
 	}
 	return false
 }
+
+// TimeShareUnits returns the units of the time decomposition, in the
+// order comparisons show them.
+func TimeShareUnits() []string { return []string{clientCPUUnit, serverCPUUnit, waitUnit} }
+
+// HasUnit reports whether any result of rs carries unit.
+func HasUnit(rs []*benchfmt.Result, unit string) bool { return hasUnit(rs, unit) }
 
 // Regressions returns the significant changes for the worse by more than
 // threshold (0.05 is 5%).

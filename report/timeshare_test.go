@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
@@ -87,4 +89,36 @@ func browserReport(t testing.TB) *Report {
 	merged := New(append(all.Results, set.Results...), r.Failed, classicLookup)
 	merged.Sources = []string{"fixture.txt", "timeshare.txt"}
 	return merged
+}
+
+// TestCompareCoversTheTimeShare: the decomposition's units compare like
+// ns/op (lower is better), and a cell without a unit (SQLite has no
+// server CPU) is left out of that unit's comparison.
+func TestCompareCoversTheTimeShare(t *testing.T) {
+	set, err := benchfile.ReadFile("testdata/timeshare.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doubled []*benchfmt.Result
+	for _, r := range set.Results {
+		r = r.Clone()
+		for i, v := range r.Values {
+			if v.Unit == "client-cpu-sec/op" {
+				r.Values[i].Value, r.Values[i].OrigValue = 2*v.Value, 2*v.OrigValue
+			}
+		}
+		doubled = append(doubled, r)
+	}
+	c := CompareUnit("old", set.Results, "new", doubled, "client-cpu-ns/op")
+	if c.HigherIsBetter || len(c.Changes) != 3 {
+		t.Fatalf("client CPU: higher better %v, %d changes; want lower better, 3", c.HigherIsBetter, len(c.Changes))
+	}
+	for _, ch := range c.Changes {
+		if !ch.Significant || !ch.Worse || ch.Delta < 0.99 || ch.Delta > 1.01 {
+			t.Errorf("%s: %+v, want a significant +100%% for the worse", ch.Name, ch)
+		}
+	}
+	if s := CompareUnit("old", set.Results, "new", doubled, "server-cpu-ns/op"); len(s.Changes) != 2 || len(s.OnlyOld) != 1 {
+		t.Errorf("server CPU: %d changes, only-old %v; want the two MariaDB cells, SQLite apart", len(s.Changes), s.OnlyOld)
+	}
 }

@@ -57,6 +57,14 @@ func compareCmd(args []string, env Env) error {
 	if err := c.Text(env.Stdout); err != nil {
 		return err
 	}
+	for _, unit := range report.TimeShareUnits() {
+		if report.HasUnit(oldRs, unit) && report.HasUnit(newRs, unit) {
+			fmt.Fprintln(env.Stdout)
+			if err := report.CompareUnit(oldLabel, oldRs, newLabel, newRs, unit).Text(env.Stdout); err != nil {
+				return err
+			}
+		}
+	}
 	if threshold >= 0 {
 		if regs := c.Regressions(threshold); len(regs) > 0 {
 			for _, ch := range regs {
