@@ -84,7 +84,8 @@ type Config struct {
 	Pin pin.Mode
 	// CPUProfile, when set, is a directory where every cell's Go runner
 	// writes a CPU profile of the cell's timed runs (runtime/pprof, the
-	// slices merged), <cell file name>.pprof; JDBC cells have none.
+	// slices merged), <target>-<workload>-<net>.pprof; JDBC cells have
+	// none.
 	CPUProfile string
 	// SQLite holds the SQLite session settings.
 	SQLite bench.SQLiteSettings
