@@ -55,6 +55,9 @@ type Outcome struct {
 	// the runner's CPUs.
 	Drift       *drift.Floor
 	DriftPinned bool
+	// CPUShort, when set, says that some cells needed more CPUs than the
+	// placement gave them (see cpuShortfall).
+	CPUShort string
 	// Reports are the Markdown and HTML reports written beside Results.
 	Reports []string
 	// Journal is the session's journal when it did not finish (an
@@ -326,6 +329,9 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 	}
 	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
 		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
+	}
+	if out.Runs > 0 {
+		out.CPUShort = cpuShortfall(p, placement)
 	}
 	if f, e := machine.Floor(); e == nil {
 		out.Drift, out.DriftPinned = &f, len(placement.Runner) > 0
