@@ -1,37 +1,81 @@
 package proccpu
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
-// TestTreeCountsADescendantsCPU: a child process that burns CPU shows up
-// in its parent's tree, near the CPU it burned.
+// burnEnv makes the test binary a helper that waits for a line on stdin,
+// burns this much CPU on its thread, says "done" and waits for stdin to end.
+const burnEnv = "PROCCPU_TEST_BURN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(burnEnv) != "" {
+		runtime.LockOSThread()
+		in := bufio.NewReader(os.Stdin)
+		in.ReadString('\n')
+		var ts syscall.Timespec
+		read := func() time.Duration {
+			// CLOCK_THREAD_CPUTIME_ID (3): this thread's own CPU time.
+			syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0)
+			return time.Duration(ts.Nano())
+		}
+		for end := read() + 300*time.Millisecond; read() < end; {
+		}
+		fmt.Println("done")
+		io.Copy(io.Discard, in)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestTreeCountsADescendantsCPU: a grandchild that burns 300 ms of CPU
+// (by its own thread clock, whatever the wall time on a busy machine)
+// shows up in the tree of the shell that started it.
 func TestTreeCountsADescendantsCPU(t *testing.T) {
-	cmd := exec.Command("sh", "-c", "end=$(($(date +%s)+2)); while [ $(date +%s) -lt $end ]; do :; done & wait")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `"$0"; true`, self)
+	cmd.Env = append(os.Environ(), burnEnv+"=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer cmd.Wait()
+	defer stdin.Close()
 	tree := Tree{Root: cmd.Process.Pid}
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // the helper starts
 	before, err := tree.CPU()
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	fmt.Fprintln(stdin, "go")
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "done\n" {
+		t.Fatalf("helper: %q, %v", line, err)
+	}
 	after, err := tree.CPU()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
-	// The grandchild loops on one CPU; on a shared machine it gets less.
-	if d := after - before; d < 100*time.Millisecond || d > 600*time.Millisecond {
-		t.Fatalf("tree used %v in 500ms of a busy child, want 100-600ms", d)
+	// The burn, plus what the helper's runtime and the shell did meanwhile.
+	if d := after - before; d < 300*time.Millisecond || d > 400*time.Millisecond {
+		t.Fatalf("tree used %v while a grandchild burned 300ms, want 300-400ms", d)
 	}
+	stdin.Close()
+	cmd.Wait()
 	if _, err := (Tree{Root: cmd.Process.Pid}).CPU(); err == nil {
 		t.Error("a finished process's CPU was read")
 	}
