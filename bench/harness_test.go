@@ -228,3 +228,13 @@ func TestProbeIsReadOncePerRun(t *testing.T) {
 		t.Fatalf("probe started %d and stopped %d times, want once each", p.starts, p.stops)
 	}
 }
+
+// BenchmarkProcessCPU times the read of the process's CPU time that
+// Measure makes twice per run (never per operation).
+func BenchmarkProcessCPU(b *testing.B) {
+	for b.Loop() {
+		if _, err := processCPU(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

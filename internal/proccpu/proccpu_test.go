@@ -103,3 +103,15 @@ func TestListenerFindsThisProcess(t *testing.T) {
 		t.Error("found a listener on port 1")
 	}
 }
+
+// BenchmarkTreeCPU times one read of a process tree's CPU (this test
+// process: one process, a handful of threads), which a runner makes
+// twice per run.
+func BenchmarkTreeCPU(b *testing.B) {
+	tree := Tree{Root: os.Getpid()}
+	for b.Loop() {
+		if _, err := tree.CPU(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
