@@ -65,7 +65,8 @@
 //	    floor). Each is read once before and once after the timed
 //	    region, never per operation. With cpuprofile=FILE a Go runner
 //	    profiles the timed region (runtime/pprof) and merges the profile
-//	    into FILE; the JDBC runner refuses it.
+//	    into FILE; the orchestrator sends it to Go runners only (the JDBC
+//	    runner ignores it).
 //	    peak-RSS-B is the runner process's peak resident set size while the
 //	    run (all its slices) was begun, timed and verified, RSS-growth-B how
 //	    far it rose above the resident size at the start (the largest of the
