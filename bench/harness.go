@@ -36,6 +36,23 @@ type Sample struct {
 	// run itself added, whatever else the process holds. Both are 0 when
 	// unknown (set by the runner, not by Measure).
 	PeakRSS, RSSGrowth int64
+	// ClientCPU is the CPU time, user and system, of every thread of the
+	// process during the timed region (zero when ClientCPUKnown is false).
+	ClientCPU      time.Duration
+	ClientCPUKnown bool
+	// ServerCPU is the CPU time of the server's processes during the timed
+	// region, as the Probe given to MeasureProbed read it; ServerCPUKnown
+	// is false when no probe read it.
+	ServerCPU      time.Duration
+	ServerCPUKnown bool
+}
+
+// Probe is read right around the timed region of a run (see
+// MeasureProbed): Start just before the first operation, Stop just after
+// the last (and Finish). Neither is called per operation.
+type Probe interface {
+	Start()
+	Stop()
 }
 
 // NsPerOp returns the mean time per operation in nanoseconds.
@@ -88,6 +105,13 @@ const SampleGap = 8
 // first). Memory statistics are read before and after. An error from an
 // operation ends the run: a failed run has no sample.
 func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
+	return MeasureProbed(r, first, n, h, nil)
+}
+
+// MeasureProbed is Measure with the process's CPU time read around the
+// timed region (Sample.ClientCPU) and p, when not nil, started and
+// stopped around it, inside the CPU reads. Nothing is read per operation.
+func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sample, error) {
 	h.Reset()
 	var hs []*hdrhistogram.Histogram
 	if len(r.Parallel) > 0 {
@@ -100,6 +124,10 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	if p != nil {
+		p.Start()
+	}
+	cpu0, cpuErr := processCPU()
 	start := time.Now()
 	var err error
 	switch {
@@ -118,6 +146,10 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 		}
 	}
 	elapsed := time.Since(start)
+	cpu1, cpuErr1 := processCPU()
+	if p != nil {
+		p.Stop()
+	}
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		return Sample{}, err
@@ -128,6 +160,9 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 		Bytes:      after.TotalAlloc - before.TotalAlloc,
 		Allocs:     after.Mallocs - before.Mallocs,
 		BytesPerOp: r.BytesPerOp,
+	}
+	if cpuErr == nil && cpuErr1 == nil {
+		s.ClientCPU, s.ClientCPUKnown = cpu1-cpu0, true
 	}
 	if r.Batch == nil {
 		for _, o := range hs[min(1, len(hs)):] {

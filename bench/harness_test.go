@@ -2,11 +2,14 @@ package bench
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestMeasureRunsEveryOperationOnce(t *testing.T) {
@@ -175,5 +178,63 @@ func TestBatchAndFinishAreTimedOnce(t *testing.T) {
 	r.Finish = func() error { return errors.New("commit refused") }
 	if _, err := Measure(r, 0, 10, NewLatencyHistogram()); err == nil || !strings.Contains(err.Error(), "finish: commit refused") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// burn spins until the calling thread has used d of CPU.
+func burn(d time.Duration) {
+	var ts syscall.Timespec
+	read := func() time.Duration {
+		// CLOCK_THREAD_CPUTIME_ID (3): this thread's own CPU time.
+		syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0)
+		return time.Duration(ts.Nano())
+	}
+	for end := read() + d; read() < end; {
+	}
+}
+
+// TestClientCPUOfAFakeTarget: operations that burn a known CPU time each
+// are reported at that CPU per operation, within 10%, whatever the wall
+// time on a shared machine.
+func TestClientCPUOfAFakeTarget(t *testing.T) {
+	const per = 200 * time.Microsecond
+	runtime.LockOSThread() // the burn is read on the thread that runs it
+	defer runtime.UnlockOSThread()
+	s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 2000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.ClientCPUPerOp()
+	if !ok || got < 0.9*float64(per) || got > 1.1*float64(per) {
+		t.Fatalf("client CPU %.0f ns/op (known %v), want %v within 10%%", got, ok, per)
+	}
+	t.Logf("client CPU %.0f ns/op for %v burned", got, per)
+	if _, ok := s.ServerCPUPerOp(); ok {
+		t.Error("server CPU reported without a probe")
+	}
+}
+
+type countProbe struct{ starts, stops int }
+
+func (p *countProbe) Start() { p.starts++ }
+func (p *countProbe) Stop()  { p.stops++ }
+
+func TestProbeIsReadOncePerRun(t *testing.T) {
+	p := &countProbe{}
+	if _, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 1000, NewLatencyHistogram(), p); err != nil {
+		t.Fatal(err)
+	}
+	if p.starts != 1 || p.stops != 1 {
+		t.Fatalf("probe started %d and stopped %d times, want once each", p.starts, p.stops)
+	}
+}
+
+// BenchmarkProcessCPU times the read of the process's CPU time that
+// Measure makes twice per run (never per operation).
+func BenchmarkProcessCPU(b *testing.B) {
+	for b.Loop() {
+		if _, err := processCPU(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

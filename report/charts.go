@@ -41,6 +41,9 @@ type Chart struct {
 type BarData struct {
 	Categories []string
 	Series     []BarSeries
+	// Stacked stacks the series in one bar per category (the first at the
+	// bottom) instead of setting them side by side.
+	Stacked bool
 }
 
 // BarSeries is one series of a bar chart; Values, Lo and Hi have one entry
@@ -177,6 +180,10 @@ func (c *Chart) addBars(p *plot.Plot) error {
 	n := len(b.Categories)
 	groupWidth := 0.8
 	step := groupWidth / float64(k)
+	if b.Stacked { // one bar per category, the series on top of each other
+		step = groupWidth
+	}
+	base := make([]float64, n) // a stacked bar's height so far, per category
 	cols := palette()
 	bars := &colouredBars{width: step * 0.92}
 	var whiskers []plot.Plotter
@@ -185,6 +192,12 @@ func (c *Chart) addBars(p *plot.Plot) error {
 		for j, v := range s.Values {
 			if math.IsNaN(v) {
 				continue
+			}
+			if b.Stacked {
+				x := float64(j)
+				bars.bars = append(bars.bars, colouredBar{x: x, base: base[j], y: v, color: cols[i%len(cols)]})
+				base[j] += v
+				continue // no error bars on a stacked part
 			}
 			x := float64(j) - groupWidth/2 + step*(float64(i)+0.5)
 			col := cols[i%len(cols)]
@@ -237,10 +250,11 @@ type LegendEntry struct {
 	Colors []color.Color
 }
 
-// colouredBar is one bar: its centre in data coordinates, its height and
-// its colour.
+// colouredBar is one bar: its centre in data coordinates, its height, its
+// base and its colour.
 type colouredBar struct {
 	x, y  float64
+	base  float64 // where the bar starts: 0, or the bars below it in a stack
 	color color.Color
 }
 
@@ -256,7 +270,7 @@ func (cb *colouredBars) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	for _, b := range cb.bars {
 		x0, x1 := trX(b.x-cb.width/2), trX(b.x+cb.width/2)
-		y0, y1 := trY(0), trY(b.y)
+		y0, y1 := trY(b.base), trY(b.base+b.y)
 		pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
 		c.FillPolygon(b.color, c.ClipPolygonXY(pts))
 	}
@@ -267,7 +281,7 @@ func (cb *colouredBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	for _, b := range cb.bars {
 		xmin, xmax = min(xmin, b.x-cb.width/2), max(xmax, b.x+cb.width/2)
-		ymin, ymax = min(ymin, b.y), max(ymax, b.y)
+		ymin, ymax = min(ymin, b.base+b.y), max(ymax, b.base+b.y)
 	}
 	if len(cb.bars) == 0 {
 		xmin, xmax = 0, 1

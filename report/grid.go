@@ -40,7 +40,7 @@ func familyGrids(t *Table) []textGrid {
 	if g := measureGrid(t); g != nil {
 		out = append(out, *g)
 	}
-	return out
+	return append(out, timeShareGrids(t)...)
 }
 
 // spreadGrid is the spread of a family's runs on one database: per cell,

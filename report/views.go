@@ -47,6 +47,9 @@ func (r *Report) Sections() []*Section {
 			if lc := latencyChart(w, t.DB, wc); lc != nil {
 				sec.Charts = append(sec.Charts, lc)
 			}
+			if tc := timeShareChart(w, t.DB, wc); tc != nil {
+				sec.Charts = append(sec.Charts, tc)
+			}
 		}
 		for _, s := range sweeps {
 			if s.DB == t.DB && s.Lines[0].Points[0].Cell.Family == t.Family {

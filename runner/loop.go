@@ -253,9 +253,13 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		s.cells[key] = c
 	}
 	c.env.Ctx = ctx
-	sample, err := s.measure(c, req.Warmup, req.N)
+	pr := newProbe(req)
+	sample, err := s.measure(c, req.Warmup, req.N, pr)
 	if err != nil {
 		s.closeCell(key)
+		return err
+	}
+	if err := pr.saveProfile(req.CPUProfile); err != nil {
 		return err
 	}
 	if req.Slices > 1 && sample.Latency != nil {
@@ -267,10 +271,12 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		}
 		fmt.Fprintf(s.out, "%s: %s\n", LatencyKey, enc)
 	}
-	return s.bw.Write(SampleResult(req.Name, sample))
+	res := SampleResult(req.Name, sample)
+	res.Values = append(res.Values, timeShare(sample, serverless(req.DB))...)
+	return s.bw.Write(res)
 }
 
-func (s *Loop) measure(c *cell, warm, n int) (bench.Sample, error) {
+func (s *Loop) measure(c *cell, warm, n int, pr *probe) (bench.Sample, error) {
 	e := c.env
 	e.Warm, e.N = warm, n
 	base, rssErr := resetPeakRSS()
@@ -282,8 +288,9 @@ func (s *Loop) measure(c *cell, warm, n int) (bench.Sample, error) {
 		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.Measure(r, warm, n, s.hist)
+		return bench.MeasureProbed(r, warm, n, s.hist, pr)
 	}()
+	pr.record(&sample)
 	if r.End != nil {
 		if eerr := r.End(); err == nil && eerr != nil {
 			err = fmt.Errorf("end: %w", eerr)

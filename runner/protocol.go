@@ -51,9 +51,22 @@
 //	                                                 (SQLite targets: read back)
 //	    D-version: <server version>                 (server targets)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&<sqlite>]
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&<sqlite>][&cpuprofile=FILE]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
+//	        [<v> client-cpu-ns/op [<v> server-cpu-ns/op] [<v> wait-ns/op]]
+//	    client-cpu-ns/op is the runner process's CPU time (user and
+//	    system, every thread) during the timed region, per operation;
+//	    server-cpu-ns/op the server's (every thread of the process
+//	    server-pid names and of its descendants), when the location has a
+//	    server-pid; wait-ns/op the rest of ns/op (negative when more than
+//	    one CPU was busy at once), when nothing ran unmeasured: with a
+//	    server-pid, or on a database without a server (SQLite, the
+//	    floor). Each is read once before and once after the timed
+//	    region, never per operation. With cpuprofile=FILE a Go runner
+//	    profiles the timed region (runtime/pprof) and merges the profile
+//	    into FILE; the orchestrator sends it to Go runners only (the JDBC
+//	    runner ignores it).
 //	    peak-RSS-B is the runner process's peak resident set size while the
 //	    run (all its slices) was begun, timed and verified, RSS-growth-B how
 //	    far it rose above the resident size at the start (the largest of the
@@ -84,7 +97,8 @@
 //	    drops the cell's tables and closes it, if open
 //
 // A location is dsn=<SQLite file> for SQLite, and for a server
-// net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B.
+// net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B
+// [&server-pid=PID] (the server's main process, when it runs on this machine).
 // db=loopback (the transport floor) takes none: its targets start their own
 // sink inside the runner on 127.0.0.1.
 //
@@ -147,6 +161,10 @@ type Request struct {
 	Scale float64
 	// SQLite holds SQLite session settings other than the defaults.
 	SQLite bench.SQLiteSettings
+	// CPUProfile, when set, is the file a run request's timed region is
+	// profiled into (runtime/pprof), merged with the profile already
+	// there: a cell's slices accumulate in one file.
+	CPUProfile string
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens; it is not
 	// sent).
@@ -157,6 +175,10 @@ type Request struct {
 type Location struct {
 	DSN string
 	bench.Endpoint
+	// ServerPID, when set, is the main process of the server on this
+	// machine: the runner reads the CPU time of it and its descendants
+	// around every timed run (server-cpu-ns/op).
+	ServerPID int
 }
 
 // Encode returns the request as one line, without the newline.
@@ -180,6 +202,9 @@ func (r Request) Encode() string {
 	set("name", r.Name)
 	set("sqlite-journal", r.SQLite.Journal)
 	set("sqlite-sync", r.SQLite.Sync)
+	if r.ServerPID > 0 {
+		v.Set("server-pid", strconv.Itoa(r.ServerPID))
+	}
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
 		v.Set("warmup", strconv.Itoa(r.Warmup))
@@ -188,6 +213,7 @@ func (r Request) Encode() string {
 			v.Set("slice", strconv.Itoa(r.Slice))
 			v.Set("slices", strconv.Itoa(r.Slices))
 		}
+		set("cpuprofile", r.CPUProfile)
 		if r.Scale != 0 {
 			v.Set("scale", strconv.FormatFloat(r.Scale, 'g', -1, 64))
 		}
@@ -207,7 +233,7 @@ func ParseRequest(line string) (Request, error) {
 	}
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
-		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"),
+		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"),
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
 			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
@@ -219,6 +245,11 @@ func ParseRequest(line string) (Request, error) {
 	if y := v.Get("sqlite-sync"); y != "" {
 		if r.SQLite.Sync, err = bench.ParseSQLiteSync(y); err != nil {
 			return r, err
+		}
+	}
+	if p := v.Get("server-pid"); p != "" {
+		if r.ServerPID, err = strconv.Atoi(p); err != nil || r.ServerPID < 1 {
+			return r, fmt.Errorf("server-pid must be a process id, got %q", p)
 		}
 	}
 	switch verb {

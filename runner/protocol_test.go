@@ -11,9 +11,9 @@ import (
 
 func TestRequestRoundTrip(t *testing.T) {
 	in := Request{Verb: VerbRun, Target: "mysql", Workload: "SimpleQuery", DB: "mariadb", Scope: "c1",
-		Location: Location{Endpoint: bench.Endpoint{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"}},
+		Location: Location{Endpoint: bench.Endpoint{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"}, ServerPID: 4242},
 		Name:     "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10, Scale: 0.01,
-		SQLite: bench.SQLiteSettings{Journal: "WAL", Sync: "NORMAL"}}
+		SQLite: bench.SQLiteSettings{Journal: "WAL", Sync: "NORMAL"}, CPUProfile: "/tmp/p q/pgx-SimpleQuery-tcp.pprof"}
 	out, err := ParseRequest(in.Encode())
 	if err != nil || out != in {
 		t.Fatalf("round trip: %+v, %v; want %+v", out, err, in)
@@ -36,6 +36,8 @@ func TestParseRequestRejectsBadInput(t *testing.T) {
 		"run target=x&workload=W&scope=c&name=N&n=5&warmup=0&scale=x",
 		"info target=x&db=sqlite&sqlite-journal=fast",
 		"info target=x&db=sqlite&sqlite-sync=always",
+		"info target=x&db=mariadb&server-pid=0",
+		"info target=x&db=mariadb&server-pid=me",
 	} {
 		if _, err := ParseRequest(line); err == nil {
 			t.Errorf("ParseRequest(%q) accepted it", line)

@@ -64,13 +64,20 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range set.Results {
-		if !strings.Contains(r.Name.String(), "api=jdbc") {
-			continue
-		}
 		units := map[string]bool{}
 		for _, v := range r.Values {
 			units[v.OrigUnit] = true // the units the runner wrote (benchfmt renames ns/op to sec/op)
 			units[v.Unit] = true
+		}
+		// Where the time goes, on every line of both runners: the server's
+		// CPU on a server, never on SQLite.
+		sqlite := strings.Contains(r.Name.String(), "db=sqlite")
+		if !units["client-cpu-ns/op"] || !units["wait-ns/op"] || units["server-cpu-ns/op"] == sqlite {
+			t.Errorf("%s: client CPU %v, server CPU %v, wait %v; want all three on a server, no server CPU on SQLite",
+				r.Name, units["client-cpu-ns/op"], units["server-cpu-ns/op"], units["wait-ns/op"])
+		}
+		if !strings.Contains(r.Name.String(), "api=jdbc") {
+			continue
 		}
 		for _, u := range []string{"ns/op", "ops/s", "B/op", "p50-ns/op", "p99-ns/op", "p99.9-ns/op"} {
 			if !units[u] {
@@ -82,7 +89,8 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"jdbc-sqlite-module", "jdbc-mysql-module", "jdbc-mariadb-module", "jdbc-postgres-module",
-		"jdbc-sqlite-sqlite", "jdbc-jvm", "jdbc-jvm-flags", "jdbc-jit-warmup", "mariadb-version", "postgres-version"} {
+		"jdbc-sqlite-sqlite", "jdbc-jvm", "jdbc-jvm-flags", "jdbc-jit-warmup", "mariadb-version", "postgres-version",
+		"mariadb-server-cpu", "postgres-server-cpu"} {
 		if cfg.GetConfig(key) == "" {
 			t.Errorf("results file has no %q config line", key)
 		}

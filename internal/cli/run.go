@@ -97,8 +97,10 @@ func (f *runFlags) parse(c *cobra.Command, cfg *session.Config, env Env) error {
 	if err := f.apply(cfg); err != nil {
 		return err
 	}
-	if cfg.Out != "" && !filepath.IsAbs(cfg.Out) {
-		cfg.Out = filepath.Join(env.Dir, cfg.Out)
+	for _, p := range []*string{&cfg.Out, &cfg.CPUProfile} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(env.Dir, *p)
+		}
 	}
 	return nil
 }

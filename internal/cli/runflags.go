@@ -50,7 +50,8 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
-	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: split, same or none")
+	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
 	fs.StringVar(&f.sync, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
@@ -145,7 +146,7 @@ func completeRun(c *cobra.Command) {
 	completeList(c, "workloads", workloadChoices)
 	completeList(c, "net", func() []string { return []string{"tcp", "unix"} })
 	complete(c, "profile", func() []string { return names(servers.Profiles()) })
-	complete(c, "pin", func() []string { return []string{"split", "same", "none"} })
+	complete(c, "pin", func() []string { return []string{"none", "same", "split"} })
 	complete(c, "sqlite-journal", func() []string { return []string{"delete", "truncate", "persist", "memory", "wal", "off"} })
 	complete(c, "sqlite-sync", func() []string { return []string{"off", "normal", "full", "extra"} })
 }

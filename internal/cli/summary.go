@@ -32,6 +32,9 @@ func printOutcome(w io.Writer, out *session.Outcome) error {
 		fmt.Fprintf(w, "machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run\n",
 			f.Passes, where, 100*f.PassCV, 100*f.RunCV)
 	}
+	if out.CPUShort != "" {
+		fmt.Fprintf(w, "too few CPUs: %s\n", out.CPUShort)
+	}
 	fmt.Fprintf(w, "\nresults: %s (%d runs)\n", out.Results, out.Runs)
 	if len(out.Reports) > 0 {
 		fmt.Fprintf(w, "reports: %s\n", strings.Join(out.Reports, ", "))

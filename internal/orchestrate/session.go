@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,9 @@ type Session struct {
 	Warmup float64
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
+	// ProfileDir, when set, is where the runner of every Go cell writes the
+	// CPU profile of the cell's timed runs (see profileName).
+	ProfileDir string
 	// Timeout bounds one run of one cell, set-up included.
 	Timeout time.Duration
 	// Result receives every finished run, in order, as it finishes.
@@ -260,6 +264,9 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite,
 	}
+	if s.ProfileDir != "" && !st.Cell.Target.JVM {
+		req.CPUProfile = filepath.Join(s.ProfileDir, profileName(st.Cell))
+	}
 	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
 	sl, replayed := s.Replay[key]
 	if !replayed {
@@ -424,4 +431,21 @@ func (s *Session) Close() {
 	for g := range s.conns {
 		s.drop(g)
 	}
+}
+
+// profileName is the file name of a cell's CPU profile: the target, the
+// workload's ID and the transport, with only letters, digits, '-', '_'
+// and '.' ("pgx-native-SimpleQuery-tcp.pprof").
+func profileName(c Cell) string {
+	name := c.Target.Name + "-" + c.Workload.ID()
+	if c.Net != "" {
+		name += "-" + c.Net
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, name) + ".pprof"
 }

@@ -29,7 +29,7 @@ const (
 	DefaultScale   = 0.2
 	DefaultWarmup  = 0.1
 	DefaultSlices  = 20
-	DefaultPin     = pin.Same
+	DefaultPin     = pin.None
 	DefaultTimeout = 5 * time.Minute
 	QuickScale     = 0.01
 	QuickCount     = 5
@@ -82,6 +82,11 @@ type Config struct {
 	Profile servers.Profile
 	// Pin is the CPU placement of server and runner.
 	Pin pin.Mode
+	// CPUProfile, when set, is a directory where every cell's Go runner
+	// writes a CPU profile of the cell's timed runs (runtime/pprof, the
+	// slices merged), <target>-<workload>-<net>.pprof; JDBC cells have
+	// none.
+	CPUProfile string
 	// SQLite holds the SQLite session settings.
 	SQLite bench.SQLiteSettings
 	// Command is the command line that asked for the session, recorded

@@ -30,6 +30,9 @@ type database struct {
 	// started is the throwaway server the session started, if any.
 	started *servers.Server
 	config  [][2]string
+	// pid is the server's main process on this machine, whose CPU the
+	// runners read; 0 when unknown (a remote server).
+	pid int
 }
 
 // checkDSNs reads and checks every user DSN of the plan before anything
@@ -75,8 +78,11 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			continue
 		}
 		if e, ok := given[db]; ok {
-			set.byDB[db] = &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
+			d := &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
 				config: [][2]string{{string(db) + "-server", "given by DSN (" + e.Net + ")"}}}
+			d.pid = givenServerPID(db, e)
+			d.config = append(d.config, serverCPULine(db, d.pid, "found by its socket"))
+			set.byDB[db] = d
 			continue
 		}
 		kind, err := servers.ParseKind(string(db))
@@ -96,7 +102,7 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			}
 			continue
 		}
-		d := &database{ends: map[string]bench.Endpoint{}, started: srv}
+		d := &database{ends: map[string]bench.Endpoint{}, started: srv, pid: srv.PID}
 		set.byDB[db] = d
 		if err := pin.Process(srv.PID, placement.Server); err != nil {
 			return set, err
@@ -109,7 +115,8 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			d.ends[n] = e.Bench()
 			d.net = append(d.net, n)
 		}
-		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))})
+		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))},
+			serverCPULine(db, d.pid, "the throwaway server"))
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
 	return set, nil
@@ -145,7 +152,7 @@ func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
 	if !ok {
 		return runner.Location{}
 	}
-	return runner.Location{Endpoint: d.ends[net]}
+	return runner.Location{Endpoint: d.ends[net], ServerPID: d.pid}
 }
 
 // config returns the configuration lines of the servers.

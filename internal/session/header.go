@@ -36,6 +36,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig(kv[0], kv[1])
 	}
 	w.SetConfig("pin", placement.String())
+	if cfg.CPUProfile != "" {
+		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
+	}
 	w.SetConfig("sqlbench", Version())
 	w.SetConfig("sqlbench-command", strings.Join(redact.Args(cfg.Command), " "))
 	w.SetConfig("count", fmt.Sprint(cfg.Count))

@@ -55,6 +55,9 @@ type Outcome struct {
 	// the runner's CPUs.
 	Drift       *drift.Floor
 	DriftPinned bool
+	// CPUShort, when set, says that some cells needed more CPUs than the
+	// placement gave them (see cpuShortfall).
+	CPUShort string
 	// Reports are the Markdown and HTML reports written beside Results.
 	Reports []string
 	// Journal is the session's journal when it did not finish (an
@@ -111,6 +114,11 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}()
 	out.Results = w.Name()
+	if cfg.CPUProfile != "" {
+		if err := os.MkdirAll(cfg.CPUProfile, 0o755); err != nil {
+			return out, inputf("--cpuprofile: %v", err)
+		}
+	}
 	// What killed sessions left goes before this session adds its own:
 	// temp dirs, throwaway servers with their data dirs and shared memory.
 	sweepTemp(env.Log)
@@ -232,7 +240,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
-		ID: id,
+		ID: id, ProfileDir: cfg.CPUProfile,
 	}
 }
 
@@ -321,6 +329,9 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 	}
 	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
 		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
+	}
+	if out.Runs > 0 {
+		out.CPUShort = cpuShortfall(p, placement)
 	}
 	if f, e := machine.Floor(); e == nil {
 		out.Drift, out.DriftPinned = &f, len(placement.Runner) > 0

@@ -62,8 +62,20 @@ public final class Harness {
      * filled. The first exception ends the run: a failed run has no sample.
      */
     public static Sample measure(Workload.Run r, int first, int n, Histogram h) throws Exception {
+        return measure(r, first, n, h, null);
+    }
+
+    /**
+     * Measure with probe, when not null, started right before the timed
+     * region and stopped right after it (after the collection that precedes
+     * it): never per operation.
+     */
+    public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe) throws Exception {
         h.reset();
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
+        if (probe != null) {
+            probe.start();
+        }
         long bytes0 = Allocations.current();
         long cpu0 = Allocations.cpuNanos();
         long start = System.nanoTime();
@@ -84,11 +96,14 @@ public final class Harness {
             }
         }
         long elapsed = System.nanoTime() - start;
+        if (probe != null) {
+            probe.stop();
+        }
         long cpu = Allocations.cpuNanos() - cpu0;
         long bytes = Allocations.current() - bytes0;
         if (r.parallel() != null) {
             // the client threads' own counts, plus what this thread did (the finish)
-            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp());
+            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), s.cpuNanos());
         }
         return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp());
     }

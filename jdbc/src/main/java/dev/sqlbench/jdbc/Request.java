@@ -30,6 +30,8 @@ public final class Request {
      * {@code slices} (1-based) of run {@code run}; slices is 0 for a whole run.
      */
     public final int run, slice, slices;
+    /** The server's main process on this machine, whose CPU is read around each run; 0 when not given. */
+    public final int serverPid;
 
     private Request(String verb, Map<String, String> v, int n, int warmup, int[] slicing) {
         this.verb = verb;
@@ -46,6 +48,13 @@ public final class Request {
         this.run = slicing[0];
         this.slice = slicing[1];
         this.slices = slicing[2];
+        int pid = 0;
+        try {
+            pid = Integer.parseInt(v.getOrDefault("server-pid", "0"));
+        } catch (NumberFormatException e) {
+            pid = 0; // not a process: the server's CPU goes unread
+        }
+        this.serverPid = Math.max(0, pid);
     }
 
     /**

@@ -193,11 +193,13 @@ public final class Server {
             cells.put(key, c);
         }
         Sample s;
+        TimeShare probe;
         try {
             if (first && jit.on()) {
                 jitWarm(c, req);
             }
-            s = measure(c, req.warmup, req.n);
+            probe = new TimeShare(req.serverPid);
+            s = measure(c, req.warmup, req.n, probe);
         } catch (Exception e) {
             closeCell(key);
             throw e;
@@ -209,7 +211,7 @@ public final class Server {
             // A slice of a run: the orchestrator merges the slices' histograms.
             out.println(LatencyHdr.line(s.latency()));
         }
-        out.println(ResultLine.format(req.name, s));
+        out.println(ResultLine.format(req.name, s) + probe.units(s, "sqlite".equals(req.db)));
     }
 
     /** Runs untimed full runs of the cell until the JIT warm-up is done. */
@@ -236,7 +238,7 @@ public final class Server {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private Sample measure(Cell c, int warm, int n) throws Exception {
+    private Sample measure(Cell c, int warm, int n, TimeShare probe) throws Exception {
         Workload.Run r;
         try {
             r = c.workload.begin(c.env.forRun(warm, n));
@@ -246,7 +248,7 @@ public final class Server {
         Sample s;
         try {
             Harness.warm(r, warm);
-            s = Harness.measure(r, warm, n, hist);
+            s = Harness.measure(r, warm, n, hist, probe);
         } catch (Exception e) {
             try {
                 r.end().end();

@@ -1,0 +1,33 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/dsn"
+	"github.com/sqlbench/sqlbench/internal/proccpu"
+)
+
+// givenServerPID returns the main process of the server a DSN names when
+// it runs on this machine and this user may read it (found by the socket
+// it listens on), else 0: its CPU then goes unmeasured.
+func givenServerPID(db bench.DB, e bench.Endpoint) int {
+	if dsn.CheckLocal(db, e, false) != nil {
+		return 0
+	}
+	pid, err := proccpu.Listener(e.Net, e.Addr)
+	if err != nil {
+		return 0
+	}
+	return pid
+}
+
+// serverCPULine is the configuration line that says whose CPU the
+// server-cpu-ns/op unit of db's cells counts, or why there is none.
+func serverCPULine(db bench.DB, pid int, how string) [2]string {
+	v := fmt.Sprintf("pid %d and its descendants (%s); client-cpu-ns/op is the runner's", pid, how)
+	if pid == 0 {
+		v = "not measured: the server is not a process of this user on this machine (wait-ns/op left out, it would hold the server's CPU)"
+	}
+	return [2]string{string(db) + "-server-cpu", v}
+}

@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/proccpu"
+)
+
+// Units of the decomposition of a run's time per operation (see the
+// protocol's run request): the runner's CPU, the server's CPU and the
+// rest of the wall time.
+const (
+	ClientCPUUnit = "client-cpu-ns/op"
+	ServerCPUUnit = "server-cpu-ns/op"
+	WaitUnit      = "wait-ns/op"
+)
+
+// probe reads what a run request asks for around the timed region: the
+// server's CPU (when the request names its process) and a CPU profile
+// (when it names a file). Errors are kept, not returned: a probe that
+// cannot read leaves its unit out, the run stands.
+type probe struct {
+	server     proccpu.Tree
+	cpu0, cpu1 time.Duration
+	serverErr  error
+	profile    bytes.Buffer
+	profiling  bool
+	profileErr error
+}
+
+func newProbe(req Request) *probe {
+	p := &probe{server: proccpu.Tree{Root: req.ServerPID}}
+	p.profiling = req.CPUProfile != ""
+	return p
+}
+
+// Start reads the server's CPU and starts the profile.
+func (p *probe) Start() {
+	if p.server.Root > 0 {
+		p.cpu0, p.serverErr = p.server.CPU()
+	}
+	if p.profiling {
+		if err := pprof.StartCPUProfile(&p.profile); err != nil {
+			p.profileErr, p.profiling = fmt.Errorf("start CPU profile: %w", err), false
+		}
+	}
+}
+
+// Stop stops the profile and reads the server's CPU again.
+func (p *probe) Stop() {
+	if p.profiling {
+		pprof.StopCPUProfile()
+	}
+	if p.server.Root > 0 && p.serverErr == nil {
+		p.cpu1, p.serverErr = p.server.CPU()
+	}
+}
+
+// record puts the server's CPU into s.
+func (p *probe) record(s *bench.Sample) {
+	if p.server.Root > 0 && p.serverErr == nil {
+		s.ServerCPU, s.ServerCPUKnown = p.cpu1-p.cpu0, true
+	}
+}
+
+// saveProfile merges the run's profile into file.
+func (p *probe) saveProfile(file string) error {
+	if p.profileErr != nil {
+		return p.profileErr
+	}
+	if !p.profiling {
+		return nil
+	}
+	return mergeProfile(file, p.profile.Bytes())
+}
+
+// timeShare returns the decomposition units of s. serverless says that no
+// server runs for the cell (SQLite, the floor): then the wait is the wall
+// time but the client's CPU, else it is given only when the server's CPU
+// was read.
+func timeShare(s bench.Sample, serverless bool) []benchfmt.Value {
+	client, ok := s.ClientCPUPerOp()
+	if !ok {
+		return nil
+	}
+	vals := []benchfmt.Value{{Value: client, Unit: ClientCPUUnit}}
+	server, known := s.ServerCPUPerOp()
+	if known {
+		vals = append(vals, benchfmt.Value{Value: server, Unit: ServerCPUUnit})
+	}
+	if known || serverless {
+		vals = append(vals, benchfmt.Value{Value: s.NsPerOp() - client - server, Unit: WaitUnit})
+	}
+	return vals
+}
+
+// serverless reports whether no server process serves db.
+func serverless(db string) bool {
+	d, err := bench.ParseDB(db)
+	return err == nil && (d == bench.SQLite || !d.SQL())
+}
+
+// writeFileAtomic writes data to file through a temporary file beside it.
+func writeFileAtomic(file string, data []byte) error {
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
+}
