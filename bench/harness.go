@@ -52,6 +52,9 @@ func Warm(r Run, n int) error {
 	if n <= 0 {
 		return nil
 	}
+	if r.Timer != nil {
+		r.Timer.reset()
+	}
 	var err error
 	switch {
 	case r.Batch != nil:
@@ -100,6 +103,12 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	if r.Timer != nil {
+		if r.Parallel != nil {
+			return Sample{}, errors.New("a parallel run cannot pause its timer")
+		}
+		r.Timer.reset()
+	}
 	start := time.Now()
 	var err error
 	switch {
@@ -108,7 +117,7 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 	case r.Parallel != nil:
 		err = runParallel(r.Parallel, first, n, hs)
 	case r.Op != nil:
-		err = sequential(r.Op, first, n, h)
+		err = sequential(r.Op, first, n, h, r.Timer)
 	default:
 		err = errors.New("run has no operations")
 	}
@@ -118,6 +127,10 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 		}
 	}
 	elapsed := time.Since(start)
+	if r.Timer != nil {
+		r.Timer.Start() // a run that ended paused
+		elapsed -= r.Timer.Paused()
+	}
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		return Sample{}, err
@@ -139,8 +152,9 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 }
 
 // sequential is the loop of a plain run; it adds nothing to an unsampled
-// operation but a comparison.
-func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram) error {
+// operation but a comparison. The latency of a sampled operation excludes
+// what it paused on t (which may be nil).
+func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *Timer) error {
 	rng := rand.New(rand.NewPCG(uint64(n), SampleGap))
 	end := first + n
 	next := first + rng.IntN(min(SampleGap, n)) // at least one sample per run
@@ -152,9 +166,9 @@ func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram) err
 			}
 			continue
 		}
-		t0 := time.Since(start)
+		t0, p0 := time.Since(start), t.pausedNow()
 		err := op(i)
-		d := int64(time.Since(start) - t0)
+		d := int64(time.Since(start) - t0 - (t.pausedNow() - p0))
 		if err != nil {
 			return fmt.Errorf("operation %d: %w", i-first, err)
 		}

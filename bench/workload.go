@@ -194,4 +194,7 @@ type Run struct {
 	// BytesPerOp, when set, is the payload one operation moves; the result
 	// then reports MB/s.
 	BytesPerOp float64
+	// Timer, when set, is the clock the run's Op or Batch may pause (see
+	// Timer); the paused time is excluded from the run's figure.
+	Timer *Timer
 }
