@@ -60,8 +60,8 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 		e := NewEnv(t, target, where)
 		e.N = 20
 		setUp(t, w, e)
-		// The first Begin fills the table; then one row is made to count
-		// no more, and the next run of the same size must see it.
+		// Setup filled the table; a first run passes, then one row is made
+		// to count no more, and the next run must see it.
 		r, err := w.Begin(e)
 		if err != nil {
 			t.Fatal(err)
