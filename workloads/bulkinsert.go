@@ -109,6 +109,7 @@ func bulkWorkloads() []bench.Workload {
 		w.Name, w.Family, w.Ops, w.Unit = bulkName, bulkFamily, bulkOps, "rows"
 		w.Whole = true // a run is one transaction or one stream
 		w.Smoke, w.Spread = bulkSmoke, true
+		w.NoWarmup = true                              // the study timed each run from an empty table
 		w.Setup = func(bench.Env) error { return nil } // each run creates its table
 		w.Teardown = func(e bench.Env) error { return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(bulkTable)) }
 	}

@@ -125,6 +125,7 @@ func singleInsertWorkloads() []bench.Workload {
 			ws = append(ws, bench.Workload{
 				Name: "SingleInsert", Keys: "data=" + data + "/conns=" + strconv.Itoa(n),
 				Family: insertFamily, Ops: 100_000, Unit: "rows", Smoke: insertSmoke,
+				NoWarmup: true, // the published benchmark inserted into an empty table
 				Describe: func(d bench.Dialect) string {
 					return fmt.Sprintf("`%s` autocommitted, one row per operation, %s data, %s; row count and checksum verified", singleInsert(d), data, clients(n))
 				},

@@ -52,6 +52,7 @@ func init() {
 	for _, ws := range [][]bench.Workload{suiteSimple(), suiteComplex(), suiteMany(), suiteLarge(), suiteConcurrent()} {
 		for _, w := range ws {
 			w.Family = suiteFamily
+			w.NoWarmup = true // the published suite starts each test on a fresh database
 			switch w.Name {
 			case "SuiteMany": // fixed table sizes
 			case "SuiteComplexInsert", "SuiteComplexQuery":

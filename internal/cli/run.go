@@ -69,6 +69,7 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&cfg.Warmup, "warmup", cfg.Warmup, "untimed operations before each run, as a fraction of the run")
+	fs.BoolVar(&cfg.WarmupAll, "warmup-all", false, "warm up the workloads whose published program had none (bulk and single-row inserts, the SQLite suites) too; recorded as warmup-all")
 	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d --slices %d unless given", session.QuickScale, session.QuickCount, session.QuickSlices))
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
 	fs.StringVar(&cfg.Out, "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force")
