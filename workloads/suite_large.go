@@ -37,7 +37,7 @@ func suiteLarge() []bench.Workload {
 				Name: "SuiteLargeQuery", Keys: key, Ops: 5, Unit: "queries", ScaledData: true,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) + " users (times --scale) with " +
-						strconv.Itoa(size) + "-byte emails in one query, every row checked"
+						strconv.Itoa(size) + "-byte emails in one query into a slice of structs, every row checked after the query, clock paused"
 				},
 				Setup: suiteSetup(func(e bench.Env) error {
 					return suiteFillUsers(e, e.Scaled(rows), suiteLargeCol, size)
