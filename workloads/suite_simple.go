@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -74,21 +75,24 @@ func errRows(base string, got, want int64) error {
 // suiteInsertUsers begins a run that recreates the suite's tables and
 // inserts one user per operation (its email drawn from generator column col,
 // width bytes) through one statement prepared in one transaction, commits
-// in the timed region, and then reads every user back.
+// in the timed region, and then reads every user back. The users are
+// generated before the clock starts, as the published suite's are; the
+// created time is turned into its column's integer in the timed loop, as
+// the published suite binds it.
 func suiteInsertUsers(col, width int) func(bench.Env) (bench.Run, error) {
 	return func(e bench.Env) (bench.Run, error) {
 		if err := suiteCreate(e); err != nil {
 			return bench.Run{}, err
 		}
+		users := suiteUserRecs(e.Warm+e.N, col, width)
 		t, err := beginTxInsert(e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()))
 		if err != nil {
 			return bench.Run{}, err
 		}
 		return bench.Run{
 			Op: func(i int) error {
-				id := int64(i + 1)
-				created, email, active := suiteUser(id, col, width)
-				return t.stmts[0].Exec(id, created, email, active)
+				u := &users[i]
+				return t.stmts[0].Exec(u.id, u.created.UnixMilli(), u.email, boolInt(u.active))
 			},
 			Finish: t.commit,
 			End: func() error {
@@ -100,4 +104,24 @@ func suiteInsertUsers(col, width int) func(bench.Env) (bench.Run, error) {
 			},
 		}, nil
 	}
+}
+
+// suiteUserRecs returns users 1..n as generated, emails from generator
+// column col, width bytes.
+func suiteUserRecs(n, col, width int) []userRec {
+	users := make([]userRec, n)
+	for i := range users {
+		id := int64(i + 1)
+		created, email, active := suiteUser(id, col, width)
+		users[i] = userRec{id: id, created: time.UnixMilli(created), email: email, active: active != 0}
+	}
+	return users
+}
+
+// boolInt is the integer column value of b.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
