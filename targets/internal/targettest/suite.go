@@ -17,6 +17,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 		{"SuiteLargeQuery/size=2000", "UPDATE %users SET created = 1 WHERE id = 1"},
 		{"SuiteConcurrent/conns=2", "DELETE FROM %users WHERE id = 42"},
 		{"SuiteComplexQuery", "UPDATE %comments SET text = 'corrupt' WHERE id = 42"},
+		{"SuiteRealQuery", "UPDATE %comments SET text = 'corrupt' WHERE id = 42"},
 	} {
 		t.Run(c.workload, func(t *testing.T) {
 			w, ok := bench.LookupWorkload(c.workload)
