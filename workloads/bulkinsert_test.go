@@ -3,6 +3,7 @@ package workloads
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -253,6 +254,30 @@ func TestInsertSQL(t *testing.T) {
 	for _, db := range bench.AllDBs() {
 		if n := batchRows(db, 16) * 16; n > maxParams(db) {
 			t.Errorf("%s: %d parameters per statement", db, n)
+		}
+	}
+}
+
+// TestBulkInputStaysBounded: a run generates its rows a block at a time,
+// so what it allocates does not grow with the rows it inserts (the whole
+// input of 1,000,000 rows of 16 × 32 would be over 500 MB of values alone).
+func TestBulkInputStaysBounded(t *testing.T) {
+	for _, a := range bulkArgTypes() {
+		w, _ := bench.LookupWorkload(bulkName + "/shape=16x32/path=prepared/" + a.key())
+		const n = 1_000_000
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r, err := w.Begin(bench.Env{Conn: &sink{}, Dialect: bench.DialectOf(bench.SQLite), N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram()); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			t.Errorf("%s: a run of %d rows allocated %d MB, want it bounded by the block (under 16 MB)", a.key(), n, got>>20)
 		}
 	}
 }
