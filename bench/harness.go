@@ -69,6 +69,9 @@ func Warm(r Run, n int) error {
 	if n <= 0 {
 		return nil
 	}
+	if r.Timer != nil {
+		r.Timer.reset()
+	}
 	var err error
 	switch {
 	case r.Batch != nil:
@@ -124,6 +127,12 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	if r.Timer != nil {
+		if r.Parallel != nil {
+			return Sample{}, errors.New("a parallel run cannot pause its timer")
+		}
+		r.Timer.reset()
+	}
 	if p != nil {
 		p.Start()
 	}
@@ -136,7 +145,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 	case r.Parallel != nil:
 		err = runParallel(r.Parallel, first, n, hs)
 	case r.Op != nil:
-		err = sequential(r.Op, first, n, h)
+		err = sequential(r.Op, first, n, h, r.Timer)
 	default:
 		err = errors.New("run has no operations")
 	}
@@ -150,6 +159,12 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 	if p != nil {
 		p.Stop()
 	}
+	var paused time.Duration
+	if r.Timer != nil {
+		r.Timer.Start() // a run that ended paused
+		paused = r.Timer.Paused()
+		elapsed -= paused
+	}
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		return Sample{}, err
@@ -162,7 +177,11 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 		BytesPerOp: r.BytesPerOp,
 	}
 	if cpuErr == nil && cpuErr1 == nil {
-		s.ClientCPU, s.ClientCPUKnown = cpu1-cpu0, true
+		// The paused regions generate data on this one goroutine with
+		// nothing else of the run in flight: their wall time stands for
+		// their CPU time (a pause has no CPU clock of its own: reading
+		// one would cost more than the pause).
+		s.ClientCPU, s.ClientCPUKnown = max(cpu1-cpu0-paused, 0), true
 	}
 	if r.Batch == nil {
 		for _, o := range hs[min(1, len(hs)):] {
@@ -174,8 +193,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 }
 
 // sequential is the loop of a plain run; it adds nothing to an unsampled
-// operation but a comparison.
-func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram) error {
+// operation but a comparison. The latency of a sampled operation excludes
+// what it paused on t (which may be nil).
+func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *Timer) error {
 	rng := rand.New(rand.NewPCG(uint64(n), SampleGap))
 	end := first + n
 	next := first + rng.IntN(min(SampleGap, n)) // at least one sample per run
@@ -187,9 +207,9 @@ func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram) err
 			}
 			continue
 		}
-		t0 := time.Since(start)
+		t0, p0 := time.Since(start), t.pausedNow()
 		err := op(i)
-		d := int64(time.Since(start) - t0)
+		d := int64(time.Since(start) - t0 - (t.pausedNow() - p0))
 		if err != nil {
 			return fmt.Errorf("operation %d: %w", i-first, err)
 		}

@@ -61,6 +61,13 @@ type Workload struct {
 	// maximum of the runs beside the usual confidence interval: the
 	// statistics the published bulk-insert study gave. Siblings share it.
 	Spread bool
+	// NoWarmup marks a workload whose published program times its runs
+	// with no warm-up (a bulk or single-row insert, an insert or read of a
+	// published SQLite suite that starts from a fresh database): a session
+	// runs it without untimed operations first unless asked to warm up
+	// every workload (session.Config.WarmupAll, recorded as the results'
+	// "warmup-all" config line).
+	NoWarmup bool
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its
@@ -194,4 +201,7 @@ type Run struct {
 	// BytesPerOp, when set, is the payload one operation moves; the result
 	// then reports MB/s.
 	BytesPerOp float64
+	// Timer, when set, is the clock the run's Op or Batch may pause (see
+	// Timer); the paused time is excluded from the run's figure.
+	Timer *Timer
 }

@@ -127,9 +127,12 @@ func catalog() []Spec {
 			Module: "github.com/eatonphil/gosqlite",
 			Desc:   "eatonphil/gosqlite native API (cgo, bundles SQLite), the maintained fork of bvinc/go-sqlite-lite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
 		{Name: "bvinc", Package: "bvinc", Driver: "bvinc", API: APINative, DB: bench.SQLite, Group: "bvinc", Cgo: true,
-			Module:  "github.com/bvinc/go-sqlite-lite",
-			Desc:    "bvinc/go-sqlite-lite native API (cgo, bundles SQLite), the original gosqlite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use",
-			Refuses: map[string]string{"BulkInsert/shape=16x32/path=multirow": "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are 1,600"}},
+			Module: "github.com/bvinc/go-sqlite-lite",
+			Desc:   "bvinc/go-sqlite-lite native API (cgo, bundles SQLite), the original gosqlite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use",
+			Refuses: map[string]string{
+				"BulkInsert/shape=16x32/path=multirow/args=bytes":  bvincParams,
+				"BulkInsert/shape=16x32/path=multirow/args=string": bvincParams,
+			}},
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
 			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
@@ -177,7 +180,13 @@ func catalog() []Spec {
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
-			Caps:   []bench.Cap{bench.CapCopy, bench.CapBatch},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch},
+			Refuses: map[string]string{
+				"BulkInsert/shape=16x32/path=prepared/args=bytes": pgjdbcBytes,
+				"BulkInsert/shape=16x32/path=multirow/args=bytes": pgjdbcBytes,
+				"BulkInsert/shape=3x8/path=prepared/args=bytes":   pgjdbcBytes,
+				"BulkInsert/shape=3x8/path=multirow/args=bytes":   pgjdbcBytes,
+			},
 			Module: "org.postgresql:postgresql",
 			Desc:   "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; unix socket through junixsocket's socket factory"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
@@ -253,3 +262,9 @@ func Select(list string, dbs []bench.DB) ([]Spec, error) {
 	}
 	return out, nil
 }
+
+// Reasons the catalogue gives for refusing workloads.
+const (
+	bvincParams = "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are 1,600"
+	pgjdbcBytes = "pgjdbc binds a byte[] (setBytes) as bytea, which PostgreSQL refuses for the TEXT columns"
+)

@@ -6,37 +6,29 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-// genRows is a bench.RowSource of generated rows [first, first+n): one row
-// at a time, in one reused argument list, so a row costs no allocation.
-type genRows struct {
+// blockRows is a bench.RowSource of rows [first, first+n) of a run's
+// pre-generated input.
+type blockRows struct {
+	in        *bulkBlock
 	next, end int
-	gen       bench.RowGen
-	args      *bench.TextArgs
-	list      []any
+	cur       []any
 }
 
-// newGenRows returns a source of rows of cols columns of width bytes; reset
-// sets the range it produces.
-func newGenRows(cols, width int) *genRows {
-	a := bench.NewTextArgs(cols)
-	return &genRows{gen: bench.NewRowGen(cols, width), args: a, list: a.List()}
-}
-
-// reset makes g produce rows [first, first+n).
-func (g *genRows) reset(first, n int) { g.next, g.end = first, first+n }
+// reset makes b produce rows [first, first+n).
+func (b *blockRows) reset(first, n int) { b.next, b.end = first, first+n }
 
 // Next implements bench.RowSource.
-func (g *genRows) Next() bool {
-	if g.next >= g.end {
+func (b *blockRows) Next() bool {
+	if b.next >= b.end {
 		return false
 	}
-	g.args.SetRow(0, g.next, &g.gen)
-	g.next++
+	b.cur = b.in.row(b.next)
+	b.next++
 	return true
 }
 
 // Values implements bench.RowSource.
-func (g *genRows) Values() []any { return g.list }
+func (b *blockRows) Values() []any { return b.cur }
 
 // tsvReader is an io.Reader of generated rows [first, first+n) as
 // tab-separated text, one row per line: the input of LOAD DATA's default

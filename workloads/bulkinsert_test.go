@@ -3,6 +3,7 @@ package workloads
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,7 +30,12 @@ type sinkStmt sink
 
 func (s *sinkStmt) Exec(args ...any) error {
 	for _, a := range args {
-		s.bytes += int64(len(a.(string)))
+		switch v := a.(type) {
+		case string:
+			s.bytes += int64(len(v))
+		case []byte:
+			s.bytes += int64(len(v))
+		}
 	}
 	return nil
 }
@@ -45,7 +51,7 @@ func (s *sinkStmt) Close() error                         { return nil }
 func BenchmarkBulkInsertSink(b *testing.B) {
 	for _, s := range bulkShapes() {
 		b.Run(s.key(), func(b *testing.B) {
-			w, ok := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared")
+			w, ok := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared/args=bytes")
 			if !ok {
 				b.Fatal("prepared path not registered")
 			}
@@ -88,53 +94,67 @@ func cpuTime(b *testing.B) int64 {
 // driver without one allocation per row.
 func TestBulkInsertSinkAllocatesNothing(t *testing.T) {
 	for _, s := range bulkShapes() {
-		w, _ := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared")
-		const n = 100_000
-		r, err := w.Begin(bench.Env{Conn: &sink{}, Dialect: bench.DialectOf(bench.Postgres), N: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		smp, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
-		}
-		// A few allocations per run (the commit, the latency sampler) are
-		// not per row.
-		if smp.Allocs > 100 {
-			t.Errorf("%s: %d allocations for %d rows", s.key(), smp.Allocs, n)
+		for _, a := range bulkArgTypes() {
+			w, _ := bench.LookupWorkload(bulkName + "/" + s.key() + "/path=prepared/" + a.key())
+			const n = 100_000
+			r, err := w.Begin(bench.Env{Conn: &sink{}, Dialect: bench.DialectOf(bench.Postgres), N: n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			smp, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A few allocations per run (the commit, the latency sampler) are
+			// not per row.
+			if smp.Allocs > 100 {
+				t.Errorf("%s %s: %d allocations for %d rows", s.key(), a.key(), smp.Allocs, n)
+			}
 		}
 	}
 }
 
-func TestGenRowsProduceTheGeneratedRows(t *testing.T) {
-	g := newGenRows(3, 8)
-	for _, pass := range []struct{ first, n int }{{0, 5}, {1000, 7}, {42, 0}} {
-		g.reset(pass.first, pass.n)
-		got := 0
-		for ; got <= pass.n && g.Next(); got++ {
-			row := pass.first + got
-			vals := g.Values()
-			if len(vals) != 3 {
-				t.Fatalf("row %d: %d values", row, len(vals))
-			}
-			for c, v := range vals {
-				if v != bench.Value(row, c, 3, 8) {
-					t.Fatalf("row %d col %d: %v, want %q", row, c, v, bench.Value(row, c, 3, 8))
+// TestBlockRowsProduceTheGeneratedRows: the COPY source hands the driver
+// the generated rows of its range, in the argument type asked for, across
+// blocks, without allocating.
+func TestBlockRowsProduceTheGeneratedRows(t *testing.T) {
+	for _, a := range bulkArgTypes() {
+		in := newBulkBlock(bulkShape{3, 8}, a, 3*bulkBlockRows)
+		g := &blockRows{in: in}
+		for _, pass := range []struct{ first, n int }{{0, 5}, {bulkBlockRows - 3, 7}, {42, 0}} {
+			g.reset(pass.first, pass.n)
+			got := 0
+			for ; got <= pass.n && g.Next(); got++ {
+				row := pass.first + got
+				vals := g.Values()
+				if len(vals) != 3 {
+					t.Fatalf("row %d: %d values", row, len(vals))
+				}
+				for c, v := range vals {
+					s, ok := v.(string)
+					if b, isBytes := v.([]byte); isBytes {
+						s, ok = string(b), a == argsBytes
+					} else if a == argsBytes {
+						ok = false
+					}
+					if !ok || s != bench.Value(row, c, 3, 8) {
+						t.Fatalf("%s: row %d col %d: %#v, want %q", a.key(), row, c, v, bench.Value(row, c, 3, 8))
+					}
 				}
 			}
+			if got != pass.n {
+				t.Errorf("%s: rows [%d, %d): produced %d rows", a.key(), pass.first, pass.first+pass.n, got)
+			}
 		}
-		if got != pass.n {
-			t.Errorf("rows [%d, %d): produced %d rows", pass.first, pass.first+pass.n, got)
+		allocs := testing.AllocsPerRun(10, func() {
+			g.reset(0, 2*bulkBlockRows)
+			for g.Next() {
+				_ = g.Values()
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: generating %d rows allocates %.0f times", a.key(), 2*bulkBlockRows, allocs)
 		}
-	}
-	allocs := testing.AllocsPerRun(10, func() {
-		g.reset(0, 1000)
-		for g.Next() {
-			_ = g.Values()
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("generating 1000 rows allocates %.0f times", allocs)
 	}
 }
 
@@ -234,6 +254,30 @@ func TestInsertSQL(t *testing.T) {
 	for _, db := range bench.AllDBs() {
 		if n := batchRows(db, 16) * 16; n > maxParams(db) {
 			t.Errorf("%s: %d parameters per statement", db, n)
+		}
+	}
+}
+
+// TestBulkInputStaysBounded: a run generates its rows a block at a time,
+// so what it allocates does not grow with the rows it inserts (the whole
+// input of 1,000,000 rows of 16 × 32 would be over 500 MB of values alone).
+func TestBulkInputStaysBounded(t *testing.T) {
+	for _, a := range bulkArgTypes() {
+		w, _ := bench.LookupWorkload(bulkName + "/shape=16x32/path=prepared/" + a.key())
+		const n = 1_000_000
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r, err := w.Begin(bench.Env{Conn: &sink{}, Dialect: bench.DialectOf(bench.SQLite), N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram()); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			t.Errorf("%s: a run of %d rows allocated %d MB, want it bounded by the block (under 16 MB)", a.key(), n, got>>20)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -81,6 +82,21 @@ func batchRows(db bench.DB, cols int) int {
 	return max(1, min(multirowBatch, maxParams(db)/cols))
 }
 
+// unhex returns v, or the text it encodes when v is a bytea hex literal
+// (\x followed by hex digits): what lib/pq's COPY stores for a []byte
+// argument. Generated values are letters and digits, so no generated value
+// is mistaken for one.
+func unhex(v string) string {
+	if !strings.HasPrefix(v, `\x`) {
+		return v
+	}
+	b, err := hex.DecodeString(v[2:])
+	if err != nil {
+		return v
+	}
+	return string(b)
+}
+
 // verifyBulk checks that table holds exactly the generated rows [0, rows) of
 // cols columns of width bytes: its count, and the order-independent
 // checksum of every row read back. It streams: one row is held at a time.
@@ -104,7 +120,7 @@ func verifyBulk(c bench.Conn, table string, rows, cols, width int) error {
 		}
 		h := bench.NewRowHasher()
 		for _, v := range vals {
-			h.Add(v)
+			h.Add(unhex(v))
 		}
 		got.Add(h.Sum())
 		return nil

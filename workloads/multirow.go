@@ -22,6 +22,14 @@ type multirowWriter struct {
 	args       *bench.TextArgs
 	list       []any
 	pending    int
+	src        func(row int) []any // the rows' arguments, when set (see from)
+}
+
+// from makes the writer take each row's arguments from src instead of
+// generating them.
+func (w *multirowWriter) from(src func(row int) []any) {
+	w.src = src
+	w.list = make([]any, len(w.list))
 }
 
 // newMultirowWriter prepares, in tx, the statements for inserting total
@@ -48,7 +56,11 @@ func newMultirowWriter(tx bench.Tx, d bench.Dialect, table string, cols, width, 
 
 // add queues generated row row, inserting the batch when it is full.
 func (w *multirowWriter) add(row int) error {
-	w.args.SetRow(w.pending*w.cols, row, &w.gen)
+	if w.src != nil {
+		copy(w.list[w.pending*w.cols:], w.src(row))
+	} else {
+		w.args.SetRow(w.pending*w.cols, row, &w.gen)
+	}
 	if w.pending++; w.pending < w.batch {
 		return nil
 	}

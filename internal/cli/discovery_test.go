@@ -57,7 +57,7 @@ func TestDryRunPrintsThePlanAndWritesNothing(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "m*,*zen,-zombie*", "--workloads", "SimpleQuery*,SimpleExec,-SimpleExec", "--count", "6", "--slices", "3"}
+	args := []string{"run", "--dry-run", "--targets", "m*,*zen,-zombie*", "--workloads", "SimpleQuery*,-*Select1,SimpleExec,-SimpleExec", "--count", "6", "--slices", "3"}
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

@@ -21,7 +21,7 @@ import (
 func TestRunQuickOnTheGosqliteTargets(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	bulk := "BulkInsert/shape=3x8/path=prepared"
+	bulk := "BulkInsert/shape=3x8/path=prepared/args=bytes"
 	code := Main(context.Background(), []string{"run", "--targets", "eatonphil,bvinc,mattn", "--workloads", "classic," + bulk,
 		"--quick", "--count", "2", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
@@ -41,7 +41,7 @@ func TestRunQuickOnTheGosqliteTargets(t *testing.T) {
 	}
 	for _, name := range []string{"eatonphil", "bvinc", "mattn"} {
 		spec, _ := targets.Lookup(name)
-		if id := "BulkInsert/" + spec.Key() + "/shape=3x8/path=prepared"; runs[id] != 2 {
+		if id := "BulkInsert/" + spec.Key() + "/shape=3x8/path=prepared/args=bytes"; runs[id] != 2 {
 			t.Errorf("%s: %d runs, want 2", id, runs[id])
 		}
 	}
@@ -70,7 +70,7 @@ func TestRunGoMySQLOnMariaDB(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5", "SingleInsert/data=random/conns=2",
-		"PreparedQueryConcurrent/conns=4", "BulkInsert/shape=3x8/path=prepared", "BulkInsert/shape=3x8/path=multirow"}
+		"PreparedQueryConcurrent/conns=4", "BulkInsert/shape=3x8/path=prepared/args=bytes", "BulkInsert/shape=3x8/path=multirow/args=bytes"}
 	code := Main(context.Background(), []string{"run", "--db", "mariadb", "--targets", "go-mysql,mysql", "--workloads", strings.Join(ws, ","),
 		"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {

@@ -60,8 +60,18 @@ func dryRun(cfg session.Config, env Env) error {
 	if len(p.Later) > 0 {
 		fmt.Fprintf(w, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
 	}
-	fmt.Fprintf(w, "\n%d cells x %d runs (+%g%% warm-up each), each run in up to %d slices: %d passes, %d steps\n",
-		len(cells), cfg.Count, 100*cfg.Warmup, cfg.Slices, passes, len(steps))
+	cold := 0 // cells of a workload whose published program had no warm-up
+	for _, st := range cells {
+		if st.Cell.Workload.NoWarmup && !cfg.WarmupAll {
+			cold++
+		}
+	}
+	warm := fmt.Sprintf("+%g%% warm-up each", 100*cfg.Warmup)
+	if cold > 0 {
+		warm += fmt.Sprintf(", none for %d of them, as their published programs", cold)
+	}
+	fmt.Fprintf(w, "\n%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps\n",
+		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps))
 	switch {
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"

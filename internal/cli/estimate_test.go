@@ -100,7 +100,7 @@ func TestFormatEstimate(t *testing.T) {
 // BulkInsert its smoke scale and lists it for the results file; with an
 // explicit --scale every workload runs at that scale.
 func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
-	bulk, _ := bench.LookupWorkload("BulkInsert/shape=3x8/path=copy")
+	bulk, _ := bench.LookupWorkload("BulkInsert/shape=3x8/path=copy/args=bytes")
 	classic, _ := bench.LookupWorkload("SimpleQuery")
 	var out, errb bytes.Buffer
 	o, err := parseRun([]string{"--quick"}, fakeEnv(&out, &errb))

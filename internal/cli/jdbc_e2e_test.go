@@ -176,7 +176,7 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres",
-		"--workloads", "SingleInsert/data=random/conns=2,BulkInsert/shape=3x8/path=multirow,BulkInsert/shape=3x8/path=copy," +
+		"--workloads", "SingleInsert/data=random/conns=2,BulkInsert/shape=3x8/path=multirow/args=string,BulkInsert/shape=3x8/path=copy/args=string," +
 			"BulkInsert/shape=3x8/path=load,BulkInsert/shape=3x8/path=batch,BulkInsert/shape=3x8/path=rewrite",
 		"--scale", "0.001", "--count", "1", "--net", "tcp", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
@@ -192,8 +192,8 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 		"BulkInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/shape=3x8/path=rewrite",
 		"BulkInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/shape=3x8/path=load",
 		"BulkInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/shape=3x8/path=batch",
-		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=copy",
-		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=multirow",
+		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=copy/args=string",
+		"BulkInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/shape=3x8/path=multirow/args=string",
 	} {
 		if runs[name] != 1 {
 			t.Errorf("%s: %d runs, want 1", name, runs[name])

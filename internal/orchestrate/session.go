@@ -33,8 +33,10 @@ type Session struct {
 	// ScaleOf gives the scale each workload runs at: the factor on its
 	// operation count (nil: 1, the published size).
 	ScaleOf func(bench.Workload) float64
-	// Warmup is the fraction of a run's operations run untimed before it.
-	Warmup float64
+	// Warmup is the fraction of a run's operations run untimed before it;
+	// workloads marked NoWarmup get none unless WarmupAll.
+	Warmup    float64
+	WarmupAll bool
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
 	// ProfileDir, when set, is where the runner of every Go cell writes the
@@ -260,7 +262,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	req := runner.Request{
 		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
-		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
+		Name: st.Cell.Name(), N: n, Warmup: s.warmupOf(w, n),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite,
 	}
@@ -448,4 +450,13 @@ func profileName(c Cell) string {
 		}
 		return '-'
 	}, name) + ".pprof"
+}
+
+// warmupOf returns the untimed operations before a run of n operations of
+// w: none for a workload whose study had no warm-up, unless WarmupAll.
+func (s *Session) warmupOf(w bench.Workload, n int) int {
+	if w.NoWarmup && !s.WarmupAll {
+		return 0
+	}
+	return int(float64(n) * s.Warmup)
 }

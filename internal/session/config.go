@@ -58,6 +58,10 @@ type Config struct {
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64
+	// WarmupAll applies Warmup to the workloads whose published program
+	// had no warm-up too (bench.Workload.NoWarmup), which otherwise run
+	// cold.
+	WarmupAll bool
 	// Smoke runs the workloads that have a smoke scale of their own
 	// (bench.Workload.Smoke) at it, instead of Scale.
 	Smoke bool

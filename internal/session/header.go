@@ -48,6 +48,7 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig("smoke-scales", own)
 	}
 	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
+	w.SetConfig("warmup-all", fmt.Sprint(cfg.WarmupAll))
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
 	w.SetConfig("session-id", id)
 	return w.WriteUnits()

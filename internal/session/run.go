@@ -239,7 +239,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 		Where: func(c orchestrate.Cell) runner.Location {
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
-		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
+		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
 		ID: id, ProfileDir: cfg.CPUProfile,
 	}
 }

@@ -14,14 +14,20 @@ import (
 
 func init() {
 	bench.RegisterOpener("pq", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		dsn, err := pgdsn.ConnString(cfg.Server)
-		if err != nil {
-			return nil, err
-		}
-		c, err := sqldb.Open(ctx, "postgres", dsn, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return conn{c.(sqldb.Conn)}, nil
+		return open(ctx, cfg, "postgres")
 	}, bench.CapPool, bench.CapCopy)
+}
+
+// open opens the target through the database/sql driver registered as
+// driverName: lib/pq's "postgres" (a test wraps it to see what pq is given).
+func open(ctx context.Context, cfg bench.Config, driverName string) (bench.Conn, error) {
+	dsn, err := pgdsn.ConnString(cfg.Server)
+	if err != nil {
+		return nil, err
+	}
+	c, err := sqldb.Open(ctx, driverName, dsn, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return conn{c.(sqldb.Conn)}, nil
 }

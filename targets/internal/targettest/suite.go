@@ -7,7 +7,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-// SuiteDetectsWrongData checks the suite family's verification on target:
+// SuiteDetectsWrongData checks the suite and sqinn families' verification on target:
 // with one row changed after set-up, every reading workload fails, and an
 // insert workload whose table is changed after its commit fails in End.
 func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
@@ -17,6 +17,12 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 		{"SuiteLargeQuery/size=2000", "UPDATE %users SET created = 1 WHERE id = 1"},
 		{"SuiteConcurrent/conns=2", "DELETE FROM %users WHERE id = 42"},
 		{"SuiteComplexQuery", "UPDATE %comments SET text = 'corrupt' WHERE id = 42"},
+		{"SuiteRealQuery", "UPDATE %comments SET text = 'corrupt' WHERE id = 42"},
+		{"SqinnSimpleQuery", "UPDATE %users SET name = 'corrupt' WHERE id = 42"},
+		{"SqinnMany/n=100", "UPDATE %cars SET model = 'corrupt' WHERE id = 42"},
+		{"SqinnLarge/size=2000", "UPDATE %plants SET name = 'corrupt' WHERE id = 42"},
+		{"SqinnConcurrent/goroutines=2", "DELETE FROM %books WHERE id = 42"},
+		{"SqinnComplexQuery", "UPDATE %locations SET name = 'corrupt' WHERE id = 'location_0_42_1'"},
 	} {
 		t.Run(c.workload, func(t *testing.T) {
 			w, ok := bench.LookupWorkload(c.workload)
@@ -83,10 +89,10 @@ func SuiteEnforcesForeignKeys(t *testing.T, target string, where Where) {
 	}
 }
 
-// suiteSQL replaces %users, %articles and %comments with the dialect's
-// table names.
+// suiteSQL replaces %users, %articles and %comments (and the sqinn
+// family's tables) with the dialect's table names.
 func suiteSQL(d bench.Dialect, q string) string {
-	for _, base := range []string{"users", "articles", "comments"} {
+	for _, base := range []string{"users", "articles", "comments", "cars", "plants", "books", "locations"} {
 		q = strings.ReplaceAll(q, "%"+base, d.Table(base))
 	}
 	return q

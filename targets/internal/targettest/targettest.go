@@ -116,7 +116,13 @@ func Workloads(t *testing.T, target string, where Where) {
 				return // not a workload of this target, or too big to test here
 			}
 			e := NewEnv(t, target, where)
-			if err := Run(e, w, min(250, w.Ops)); err != nil {
+			// At most 250 operations, and no more than a smoke run's
+			// (at least 5) for a workload with a smoke scale of its own.
+			n := min(250, w.Ops)
+			if w.Smoke > 0 {
+				n = min(n, max(5, w.OpsAt(w.Smoke)))
+			}
+			if err := Run(e, w, n); err != nil {
 				t.Fatalf("%s on %s: %v", w.ID(), target, err)
 			}
 		})

@@ -41,15 +41,28 @@ public final class BulkInsertWorkloads {
     public static List<Workload> all() {
         List<Workload> ws = new ArrayList<>();
         for (Shape s : List.of(new Shape(16, 32), new Shape(3, 8))) {
-            ws.add(workload(s, "prepared", Set.of(Db.values())));
-            ws.add(workload(s, "multirow", Set.of(Db.values())));
-            ws.add(workload(s, "copy", Set.of(Db.POSTGRES)));
-            ws.add(workload(s, "load", Set.of(Db.MARIADB)));
-            ws.add(workload(s, "batch", Set.of(Db.values())));
-            ws.add(workload(s, "rewrite", Set.of(Db.MARIADB)));
+            for (String args : List.of(BYTES, STRING)) {
+                ws.add(workload(s, "prepared", args, Set.of(Db.values())));
+                ws.add(workload(s, "multirow", args, Set.of(Db.values())));
+                if (args.equals(STRING)) {
+                    // COPY streams text (TsvStream): no argument is bound, so
+                    // there is no byte[] variant to run.
+                    ws.add(workload(s, "copy", args, Set.of(Db.POSTGRES)));
+                }
+            }
+            ws.add(workload(s, "load", null, Set.of(Db.MARIADB)));
+            ws.add(workload(s, "batch", null, Set.of(Db.values())));
+            ws.add(workload(s, "rewrite", null, Set.of(Db.MARIADB)));
         }
         return ws;
     }
+
+    /**
+     * The argument types of the paths that bind values (the Go catalogue's
+     * args=bytes|string): a byte[] per value (setBytes) or a String
+     * (setString).
+     */
+    static final String BYTES = "bytes", STRING = "string";
 
     static List<String> columns(int cols) {
         List<String> c = new ArrayList<>();
@@ -77,8 +90,9 @@ public final class BulkInsertWorkloads {
         return Math.max(1, Math.min(BATCH, max / cols));
     }
 
-    private static Workload workload(Shape s, String path, Set<Db> only) {
-        String id = "BulkInsert/" + s.key() + "/path=" + path;
+    private static Workload workload(Shape s, String path, String args, Set<Db> only) {
+        String id = "BulkInsert/" + s.key() + "/path=" + path + (args == null ? "" : "/args=" + args);
+        boolean bytes = BYTES.equals(args);
         return new Workload() {
             @Override
             public String name() {
@@ -97,7 +111,7 @@ public final class BulkInsertWorkloads {
 
             @Override
             public Run begin(Env e) throws Exception {
-                return new BulkRun(e, s, path).run();
+                return new BulkRun(e, s, path, bytes).run();
             }
 
             @Override
@@ -112,15 +126,17 @@ public final class BulkInsertWorkloads {
         final Env e;
         final Shape s;
         final String path, table;
+        final boolean bytes;
         final long total;
         Connection conn; // the connection that writes: the cell's, or rewrite's own
         boolean ownConn, tx, committed;
         final List<PreparedStatement> stmts = new ArrayList<>();
 
-        BulkRun(Env e, Shape s, String path) {
+        BulkRun(Env e, Shape s, String path, boolean bytes) {
             this.e = e;
             this.s = s;
             this.path = path;
+            this.bytes = bytes;
             this.table = e.dialect().table(TABLE);
             this.total = (long) e.warm() + e.n();
         }
@@ -162,7 +178,7 @@ public final class BulkInsertWorkloads {
                         PreparedStatement ps = prepare(insertSql(table, s.cols, 1));
                         return new Workload.Run(i -> {
                             for (int c = 0; c < s.cols; c++) {
-                                ps.setString(c + 1, DataGen.value(i, c, s.cols, s.width));
+                                bind(ps, c + 1, DataGen.value(i, c, s.cols, s.width));
                             }
                             ps.executeUpdate();
                         }, null, null, this::commit, this::end, payload);
@@ -179,6 +195,15 @@ public final class BulkInsertWorkloads {
                     // the set-up error is the one to report
                 }
                 throw ex;
+            }
+        }
+
+        /** Binds a generated value as the run's argument type. */
+        void bind(PreparedStatement ps, int index, String value) throws SQLException {
+            if (bytes) {
+                ps.setBytes(index, value.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } else {
+                ps.setString(index, value);
             }
         }
 
@@ -201,7 +226,7 @@ public final class BulkInsertWorkloads {
             Workload.Batch b = (first, n) -> {
                 for (long i = first; i < (long) first + n; i++) {
                     for (int c = 0; c < s.cols; c++) {
-                        full.setString(pending[0] * s.cols + c + 1, DataGen.value(i, c, s.cols, s.width));
+                        bind(full, pending[0] * s.cols + c + 1, DataGen.value(i, c, s.cols, s.width));
                     }
                     if (++pending[0] == batch) {
                         pending[0] = 0;
@@ -224,7 +249,7 @@ public final class BulkInsertWorkloads {
                     long firstRow = total - pending[0];
                     for (int r = 0; r < pending[0]; r++) {
                         for (int c = 0; c < s.cols; c++) {
-                            st.setString(r * s.cols + c + 1, DataGen.value(firstRow + r, c, s.cols, s.width));
+                            bind(st, r * s.cols + c + 1, DataGen.value(firstRow + r, c, s.cols, s.width));
                         }
                     }
                     pending[0] = 0;

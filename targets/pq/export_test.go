@@ -1,0 +1,4 @@
+package pq
+
+// OpenWithDriver is open, for the external tests.
+var OpenWithDriver = open

@@ -1,0 +1,456 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The sqinn family is the Sqinn-Go benchmark suite (cvilsmeier/sqinn-go-bench,
+// published with mattn, crawshaw and sqinn figures), a different suite from
+// the 2026 go-sqlite-bench one (the suite family), with its own tables:
+//
+//   - simple: users(id, name, age, rating), 1,000,000 rows inserted in one
+//     transaction, then read whole;
+//   - complex: profiles, devices (100 a profile) and locations (10 a
+//     device) with foreign keys and an index on every name, active flag and
+//     foreign key; 200 profiles, 20,000 devices, 200,000 locations, each
+//     table inserted in a transaction of its own, then read in one
+//     three-way LEFT JOIN;
+//   - many: cars(id, company, model) of N = 10, 100, 1,000 rows read whole
+//     1,000 times;
+//   - large: plants(id, name) of 500 rows whose name is N = 2,000, 4,000,
+//     8,000 bytes, read whole 100 times;
+//   - concurrent: books(id, name) of 1,000,000 rows read whole by N = 2,
+//     4, 8 goroutines at once, each opening its own connection.
+//
+// As in the published program, the inserts format each row's values in
+// the timed loop, and the reads scan every row and check it in the timed
+// loop (the published program checks that each value is plausible; here
+// each is compared with the value written, precomputed before the run).
+// The published program times the whole insert and one pass of each read;
+// here one operation is one row inserted or one query (one round for
+// concurrent).
+const (
+	sqinnFamily = "sqinn"
+	// Table sizes of the published suite.
+	sqinnUsers              = 1_000_000
+	sqinnProfiles           = 200
+	sqinnDevicesPerProfile  = 100
+	sqinnLocationsPerDevice = 10
+	sqinnLocations          = sqinnProfiles * sqinnDevicesPerProfile * sqinnLocationsPerDevice
+	sqinnManyQueries        = 1000
+	sqinnPlants             = 500
+	sqinnPlantQueries       = 100
+	sqinnBooks              = 1_000_000
+	// Smoke scales: 1,000 users or books, one profile (1,000 locations).
+	sqinnSmoke        = 0.001
+	sqinnComplexSmoke = 0.005
+)
+
+func init() {
+	for _, ws := range [][]bench.Workload{sqinnSimple(), sqinnComplex(), sqinnMany(), sqinnLarge(), sqinnConcurrent()} {
+		for _, w := range ws {
+			w.Family = sqinnFamily
+			w.NoWarmup = true // the published program times each test once on a fresh database
+			bench.RegisterWorkload(w)
+		}
+	}
+}
+
+// sqinnVarchar returns the type of a text column of d that may be indexed:
+// VARCHAR as published, with a length on MariaDB, which needs one.
+func sqinnVarchar(d bench.Dialect) string {
+	if d.DB == bench.MariaDB {
+		return "VARCHAR(64)"
+	}
+	return "VARCHAR"
+}
+
+// sqinnTypes returns the published BOOL and REAL columns' types on d: the
+// flags are written as the integers 0 and 1, and the rating needs 64 bits
+// (SQLite's REAL; PostgreSQL's REAL is 32).
+func sqinnTypes(d bench.Dialect) (boolean, real string) {
+	switch d.DB {
+	case bench.SQLite:
+		return "BOOL", "REAL"
+	case bench.MariaDB:
+		return "INTEGER", "DOUBLE"
+	default:
+		return "INTEGER", "DOUBLE PRECISION"
+	}
+}
+
+// sqinnRecreate drops tables (children first) and runs create, in one
+// transaction.
+func sqinnRecreate(e bench.Env, drop []string, create ...string) error {
+	tx, err := bench.Begin(e.Conn)
+	if err != nil {
+		return err
+	}
+	var qs []string
+	for _, base := range drop {
+		qs = append(qs, "DROP TABLE IF EXISTS "+e.Dialect.Table(base))
+	}
+	for _, q := range append(qs, create...) {
+		if err := tx.Exec(q); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("schema: %s: %w", q, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("schema: commit: %w", err)
+	}
+	return nil
+}
+
+// sqinnDropper returns the Teardown dropping tables.
+func sqinnDropper(tables ...string) func(bench.Env) error {
+	return func(e bench.Env) error { return sqinnRecreate(e, tables) }
+}
+
+// sqinnOneTable is a table of the simple, many, large and concurrent
+// tests: an integer key and text or numeric columns, written through one
+// prepared statement in one transaction, read whole in id order.
+type sqinnOneTable struct {
+	base string
+	cols []string                     // the columns after id
+	ddl  func(d bench.Dialect) string // the column definitions after id
+	row  func(id int64) []any         // the values after id, formatted as the published program does
+	want func(id int64) []any         // the values after id as read back (pointers' targets)
+	dest func() []any                 // fresh scan destinations after id
+	same func(got, want []any) bool   // compares a row read with the one written
+}
+
+func (t sqinnOneTable) create(d bench.Dialect) string {
+	engine := ""
+	if d.DB == bench.MariaDB {
+		engine = " ENGINE=InnoDB"
+	}
+	in := "INTEGER"
+	if d.DB != bench.SQLite {
+		in = "BIGINT"
+	}
+	return "CREATE TABLE " + d.Table(t.base) + " (id " + in + " PRIMARY KEY NOT NULL, " + t.ddl(d) + ")" + engine
+}
+
+func (t sqinnOneTable) insert(d bench.Dialect) string {
+	ps := []string{d.Param(1)}
+	for i := range t.cols {
+		ps = append(ps, d.Param(i+2))
+	}
+	return "INSERT INTO " + d.Table(t.base) + " (id, " + strings.Join(t.cols, ", ") + ") VALUES (" + strings.Join(ps, ", ") + ")"
+}
+
+func (t sqinnOneTable) query(d bench.Dialect) string {
+	return "SELECT id, " + strings.Join(t.cols, ", ") + " FROM " + d.Table(t.base) + " ORDER BY id"
+}
+
+// fill recreates the table and inserts rows 1..n untimed.
+func (t sqinnOneTable) fill(e bench.Env, n int) error {
+	if err := sqinnRecreate(e, []string{t.base}, t.create(e.Dialect)); err != nil {
+		return err
+	}
+	ins, err := beginTxInsert(e.Conn, t.insert(e.Dialect))
+	if err != nil {
+		return err
+	}
+	for id := int64(1); id <= int64(n); id++ {
+		if err := ins.stmts[0].Exec(append([]any{id}, t.row(id)...)...); err != nil {
+			ins.abort()
+			return fmt.Errorf("fill %s: %w", e.Dialect.Table(t.base), err)
+		}
+	}
+	return ins.commit()
+}
+
+// reader returns a reader of the whole table of n rows: the values
+// expected, computed now, and scan destinations of its own.
+func (t sqinnOneTable) reader(n int) *sqinnReader {
+	r := &sqinnReader{t: t, want: make([][]any, n)}
+	for i := range r.want {
+		r.want[i] = t.want(int64(i + 1))
+	}
+	r.vals = t.dest()
+	r.dest = append([]any{&r.id}, r.vals...)
+	return r
+}
+
+// sqinnReader reads the table whole and checks every row in the timed
+// loop against the precomputed values.
+type sqinnReader struct {
+	t    sqinnOneTable
+	want [][]any
+	id   int64
+	vals []any
+	dest []any
+	n    int
+}
+
+func (r *sqinnReader) row(row bench.Row) error {
+	if err := row.Scan(r.dest...); err != nil {
+		return err
+	}
+	r.n++
+	if r.id != int64(r.n) {
+		return fmt.Errorf("row %d has id %d: out of order or missing", r.n, r.id)
+	}
+	if r.n > len(r.want) || !r.t.same(r.vals, r.want[r.n-1]) {
+		return fmt.Errorf("wrong %s row %d", r.t.base, r.id)
+	}
+	return nil
+}
+
+// check ends one read: it passes err through or checks the count.
+func (r *sqinnReader) check(err error) error {
+	n := r.n
+	r.n = 0
+	if err != nil {
+		return err
+	}
+	if n != len(r.want) {
+		return fmt.Errorf("read %d rows of %s, want %d", n, r.t.base, len(r.want))
+	}
+	return nil
+}
+
+// sqinnInsertRun begins a run inserting one row of t per operation (ids
+// from 1) through one statement prepared in one transaction; the commit is
+// timed; the table is read back afterwards.
+func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
+	return func(e bench.Env) (bench.Run, error) {
+		if err := sqinnRecreate(e, []string{t.base}, t.create(e.Dialect)); err != nil {
+			return bench.Run{}, err
+		}
+		ins, err := beginTxInsert(e.Conn, t.insert(e.Dialect))
+		if err != nil {
+			return bench.Run{}, err
+		}
+		args := make([]any, 1+len(t.cols))
+		return bench.Run{
+			Op: func(i int) error {
+				id := int64(i + 1)
+				args[0] = id
+				copy(args[1:], t.row(id))
+				return ins.stmts[0].Exec(args...)
+			},
+			Finish: ins.commit,
+			End: func() error {
+				if !ins.done {
+					ins.abort()
+					return nil
+				}
+				r := t.reader(e.Warm + e.N)
+				if err := r.check(e.Conn.Query(t.query(e.Dialect), r.row)); err != nil {
+					return fmt.Errorf("verify: %w", err)
+				}
+				return nil
+			},
+		}, nil
+	}
+}
+
+// sqinnReadRun begins a run whose operation reads the whole table of rows
+// rows (times --scale unless fixed).
+func sqinnReadRun(t sqinnOneTable, rows int, fixed bool) func(bench.Env) (bench.Run, error) {
+	return func(e bench.Env) (bench.Run, error) {
+		n := rows
+		if !fixed {
+			n = e.Scaled(rows)
+		}
+		c, q, r := e.Conn, t.query(e.Dialect), t.reader(n)
+		row := r.row
+		return bench.Run{Op: func(int) error { return r.check(c.Query(q, row)) }}, nil
+	}
+}
+
+// sqinnUsersTable is the simple test's table.
+func sqinnUsersTable() sqinnOneTable {
+	return sqinnOneTable{
+		base: "users", cols: []string{"name", "age", "rating"},
+		ddl: func(d bench.Dialect) string {
+			_, real := sqinnTypes(d)
+			return "name " + sqinnVarchar(d) + ", age INTEGER, rating " + real
+		},
+		row: func(id int64) []any { return []any{fmt.Sprintf("User_%d", id), 33 + id, 0.13 * float64(id)} },
+		want: func(id int64) []any {
+			return []any{"User_" + strconv.FormatInt(id, 10), 33 + id, 0.13 * float64(id)}
+		},
+		dest: func() []any { return []any{new(string), new(int64), new(float64)} },
+		same: func(got, want []any) bool {
+			return *got[0].(*string) == want[0].(string) && *got[1].(*int64) == want[1].(int64) && *got[2].(*float64) == want[2].(float64)
+		},
+	}
+}
+
+// sqinnTextTable is a table of an id and text columns whose values are
+// text(id, column).
+func sqinnTextTable(base string, cols []string, text func(id int64, col int) string, ddl func(d bench.Dialect) string) sqinnOneTable {
+	vals := func(id int64) []any {
+		v := make([]any, len(cols))
+		for c := range cols {
+			v[c] = text(id, c)
+		}
+		return v
+	}
+	return sqinnOneTable{
+		base: base, cols: cols, ddl: ddl, row: vals, want: vals,
+		dest: func() []any {
+			d := make([]any, len(cols))
+			for c := range d {
+				d[c] = new(string)
+			}
+			return d
+		},
+		same: func(got, want []any) bool {
+			for c := range got {
+				if *got[c].(*string) != want[c].(string) {
+					return false
+				}
+			}
+			return true
+		},
+	}
+}
+
+func sqinnCarsTable() sqinnOneTable {
+	return sqinnTextTable("cars", []string{"company", "model"}, func(id int64, col int) string {
+		return fmt.Sprintf([]string{"Company %d", "Model %d"}[col], id)
+	}, func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
+}
+
+// sqinnPlantName returns the large test's name: "Name " repeated to at
+// least size bytes.
+func sqinnPlantName(size int) string { return strings.Repeat("Name ", (size+4)/5) }
+
+func sqinnPlantsTable(size int) sqinnOneTable {
+	name := sqinnPlantName(size)
+	return sqinnTextTable("plants", []string{"name"}, func(int64, int) string { return name }, func(d bench.Dialect) string {
+		if d.DB == bench.MariaDB {
+			return "name TEXT"
+		}
+		return "name VARCHAR"
+	})
+}
+
+func sqinnBooksTable() sqinnOneTable {
+	return sqinnTextTable("books", []string{"name"}, func(id int64, _ int) string { return fmt.Sprintf("Book %d", id) },
+		func(d bench.Dialect) string { return "name " + sqinnVarchar(d) })
+}
+
+func sqinnSimple() []bench.Workload {
+	t := sqinnUsersTable()
+	return []bench.Workload{
+		{
+			Name: "SqinnSimpleInsert", Whole: true, Ops: sqinnUsers, Unit: "rows", Smoke: sqinnSmoke,
+			Describe: func(d bench.Dialect) string {
+				return "`" + t.insert(d) + "` through one statement prepared in one transaction, one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
+			},
+			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
+			Begin: sqinnInsertRun(t),
+		},
+		{
+			Name: "SqinnSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnSmoke,
+			Describe: func(d bench.Dialect) string {
+				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query, each row scanned and checked in the timed loop"
+			},
+			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnUsers)) },
+			Teardown: sqinnDropper(t.base),
+			Begin:    sqinnReadRun(t, sqinnUsers, false),
+		},
+	}
+}
+
+func sqinnMany() []bench.Workload {
+	var ws []bench.Workload
+	t := sqinnCarsTable()
+	for _, n := range []int{10, 100, 1000} {
+		ws = append(ws, bench.Workload{
+			Name: "SqinnMany", Keys: "n=" + strconv.Itoa(n), Ops: sqinnManyQueries, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared, each row scanned and checked in the timed loop"
+			},
+			Setup:    func(e bench.Env) error { return t.fill(e, n) },
+			Teardown: sqinnDropper(t.base),
+			Begin:    sqinnReadRun(t, n, true),
+		})
+	}
+	return ws
+}
+
+func sqinnLarge() []bench.Workload {
+	var ws []bench.Workload
+	for _, size := range []int{2000, 4000, 8000} {
+		t := sqinnPlantsTable(size)
+		ws = append(ws, bench.Workload{
+			Name: "SqinnLarge", Keys: "size=" + strconv.Itoa(size), Ops: sqinnPlantQueries, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) + "-byte name, unprepared, each row scanned and checked in the timed loop"
+			},
+			Setup:    func(e bench.Env) error { return t.fill(e, sqinnPlants) },
+			Teardown: sqinnDropper(t.base),
+			Begin: func(e bench.Env) (bench.Run, error) {
+				r, err := sqinnReadRun(t, sqinnPlants, true)(e)
+				r.BytesPerOp = float64(sqinnPlants * len(sqinnPlantName(size)))
+				return r, err
+			},
+		})
+	}
+	return ws
+}
+
+func sqinnConcurrent() []bench.Workload {
+	var ws []bench.Workload
+	t := sqinnBooksTable()
+	for _, n := range []int{2, 4, 8} {
+		ws = append(ws, bench.Workload{
+			Name: "SqinnConcurrent", Keys: "goroutines=" + strconv.Itoa(n), Ops: 2, Unit: "rounds", ScaledData: true, Smoke: sqinnSmoke,
+			Describe: func(d bench.Dialect) string {
+				return strconv.Itoa(n) + " goroutines at once each open a connection of their own, run `" + t.query(d) +
+					"` reading all 1,000,000 books (times --scale), scanning and checking each row, and close it; one operation is one round"
+			},
+			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnBooks)) },
+			Teardown: sqinnDropper(t.base),
+			Begin: func(e bench.Env) (bench.Run, error) {
+				q, rows := t.query(e.Dialect), e.Scaled(sqinnBooks)
+				readers := make([]*sqinnReader, n)
+				readers[0] = t.reader(rows)
+				for k := 1; k < n; k++ { // the expected values are shared
+					readers[k] = &sqinnReader{t: t, want: readers[0].want, vals: t.dest()}
+					readers[k].dest = append([]any{&readers[k].id}, readers[k].vals...)
+				}
+				errs := make([]error, n)
+				return bench.Run{Op: func(int) error {
+					done := make(chan struct{}, n)
+					for k, r := range readers {
+						go func() {
+							defer func() { done <- struct{}{} }()
+							// The published program opens the connection
+							// inside the timed region.
+							c, err := e.Open(e.Ctx, 0)
+							if err != nil {
+								errs[k] = fmt.Errorf("goroutine %d: open: %w", k, err)
+								return
+							}
+							err = r.check(c.Query(q, r.row))
+							errs[k] = errors.Join(err, c.Close())
+							if errs[k] != nil {
+								errs[k] = fmt.Errorf("goroutine %d: %w", k, errs[k])
+							}
+						}()
+					}
+					for range readers {
+						<-done
+					}
+					err := errors.Join(errs...)
+					clear(errs)
+					return err
+				}}, nil
+			},
+		})
+	}
+	return ws
+}

@@ -1,0 +1,169 @@
+package workloads
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// A suite read does what the published suite's application code does,
+// inside the clock: it scans every row into a struct, turns the created
+// column into a time.Time, and appends the struct to a slice grown from
+// empty for each query (the join also files each row's user, article and
+// comment under their ids, once each). The rows are checked against the
+// generator after the query with the run's clock paused (bench.Timer), as
+// the published suite checks them after its timer stops.
+
+// userRec is a user as the application holds it.
+type userRec struct {
+	id      int64
+	created time.Time
+	email   string
+	active  bool
+}
+
+// articleRec is an article as the application holds it.
+type articleRec struct {
+	id, userID int64
+	created    time.Time
+	text       string
+}
+
+// commentRec is a comment as the application holds it.
+type commentRec struct {
+	id, articleID int64
+	created       time.Time
+	text          string
+}
+
+// userCollect collects one read of the users table.
+type userCollect struct {
+	id, created, active int64
+	email               string
+	dest                []any // built once: a fresh variadic slice would escape
+	rows                []userRec
+}
+
+func newUserCollect() *userCollect {
+	s := &userCollect{}
+	s.dest = []any{&s.id, &s.created, &s.email, &s.active}
+	return s
+}
+
+// row scans one row and appends it.
+func (s *userCollect) row(r bench.Row) error {
+	if err := r.Scan(s.dest...); err != nil {
+		return err
+	}
+	s.rows = append(s.rows, userRec{id: s.id, created: time.UnixMilli(s.created), email: s.email, active: s.active != 0})
+	return nil
+}
+
+// take returns the rows collected and starts a new, empty collection.
+func (s *userCollect) take() []userRec {
+	rows := s.rows
+	s.rows = nil
+	return rows
+}
+
+// verifyUserRecs checks that rows are users 1..want in id order, each as
+// generated with its email from generator column col, width bytes.
+func verifyUserRecs(rows []userRec, want int64, col, width int) error {
+	for i, u := range rows {
+		if u.id != int64(i+1) {
+			return fmt.Errorf("row %d has id %d: out of order or missing", i+1, u.id)
+		}
+		created, email, active := suiteUser(u.id, col, width)
+		if u.created.UnixMilli() != created || u.active != (active != 0) || u.email != email {
+			return fmt.Errorf("wrong user %d: (%d, %q, %v), want (%d, %q, %v)", u.id, u.created.UnixMilli(), clip(u.email), u.active, created, clip(email), active != 0)
+		}
+	}
+	if int64(len(rows)) != want {
+		return fmt.Errorf("read %d users, want %d", len(rows), want)
+	}
+	return nil
+}
+
+// joinCollect collects one read of the three-way join, filing each user,
+// article and comment once under its id.
+type joinCollect struct {
+	uid, ucreated, uactive       int64
+	aid, acreated, cid, ccreated int64
+	email, atext, ctext          string
+	dest                         []any
+	users                        []userRec
+	articles                     []articleRec
+	comments                     []commentRec
+	userAt, articleAt, commentAt map[int64]int
+}
+
+func newJoinCollect() *joinCollect {
+	s := &joinCollect{}
+	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.atext, &s.cid, &s.ccreated, &s.ctext}
+	s.reset()
+	return s
+}
+
+// reset starts a new, empty collection.
+func (s *joinCollect) reset() {
+	s.users, s.articles, s.comments = nil, nil, nil
+	s.userAt, s.articleAt, s.commentAt = map[int64]int{}, map[int64]int{}, map[int64]int{}
+}
+
+// row scans one joined row and files its user, article and comment.
+func (s *joinCollect) row(r bench.Row) error {
+	if err := r.Scan(s.dest...); err != nil {
+		return err
+	}
+	if _, ok := s.userAt[s.uid]; !ok {
+		s.userAt[s.uid] = len(s.users)
+		s.users = append(s.users, userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0})
+	}
+	if _, ok := s.articleAt[s.aid]; !ok {
+		s.articleAt[s.aid] = len(s.articles)
+		s.articles = append(s.articles, articleRec{id: s.aid, userID: s.uid, created: time.UnixMilli(s.acreated), text: s.atext})
+	}
+	if _, ok := s.commentAt[s.cid]; !ok {
+		s.commentAt[s.cid] = len(s.comments)
+		s.comments = append(s.comments, commentRec{id: s.cid, articleID: s.aid, created: time.UnixMilli(s.ccreated), text: s.ctext})
+	}
+	return nil
+}
+
+// verify checks the collection against the generator: users 1..users,
+// their articles and the articles' comments, in id order (users < 0: any
+// number of whole users).
+func (s *joinCollect) verify(users int64) error {
+	for i, c := range s.comments {
+		if c.id != int64(i+1) {
+			return fmt.Errorf("comment %d has id %d: out of order or missing", i+1, c.id)
+		}
+		created, aid, text := suiteComment(c.id)
+		if c.created.UnixMilli() != created || c.articleID != aid || c.text != text {
+			return fmt.Errorf("wrong comment %d: (%d, %d, %q)", c.id, c.created.UnixMilli(), c.articleID, clip(c.text))
+		}
+	}
+	for i, a := range s.articles {
+		if a.id != int64(i+1) {
+			return fmt.Errorf("article %d has id %d: out of order or missing", i+1, a.id)
+		}
+		created, uid, text := suiteArticle(a.id)
+		if a.created.UnixMilli() != created || a.userID != uid || a.text != text {
+			return fmt.Errorf("wrong article %d: (%d, %d, %q)", a.id, a.created.UnixMilli(), a.userID, clip(a.text))
+		}
+	}
+	if users < 0 {
+		users = int64(len(s.users))
+	}
+	if err := verifyUserRecs(s.users, users, suiteEmailCol, suiteEmailWidth); err != nil {
+		return err
+	}
+	if n, want := int64(len(s.articles)), users*suiteArticlesPerUser; n != want {
+		return fmt.Errorf("read %d articles, want %d", n, want)
+	}
+	if n, want := int64(len(s.comments)), users*suiteArticlesPerUser*suiteCommentsPerArticle; n != want {
+		return fmt.Errorf("read %d comments, want %d", n, want)
+	}
+	return nil
+}

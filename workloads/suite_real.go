@@ -1,0 +1,292 @@
+package workloads
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// The real test of the 2026 suite: 100 users, each with 20 articles, each
+// with 20 comments, inserted a user at a time in a transaction of its own,
+// every row through a statement prepared for it (the published program
+// prepares, executes and closes one per row); then each user looked up by
+// email with its articles and comments in one LEFT JOIN, the rows filed
+// into three slices as an application does. Rows are created a second
+// apart in insertion order (a user, an article, its comments, the next
+// article...), and the text of every article and comment is the same
+// 59-byte string.
+const (
+	realUsers              = 100
+	realArticlesPerUser    = 20
+	realCommentsPerArticle = 20
+	// realRowsPerUser is the rows one user's transaction inserts.
+	realRowsPerUser = 1 + realArticlesPerUser*(1+realCommentsPerArticle)
+	realText        = "text text text text text text text text text text text text"
+	// realEpoch is the created time of the first row, in milliseconds.
+	realEpoch = 1_755_388_800_000
+)
+
+func suiteReal() []bench.Workload {
+	return []bench.Workload{
+		{
+			Name: "SuiteRealInsert", Whole: true, Ops: realUsers, Unit: "users",
+			Describe: func(d bench.Dialect) string {
+				return "per operation one user, its 20 articles and their 20 comments each (421 rows) in a transaction of its own, every row through a statement prepared, executed and closed for it (`" +
+					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; tables recreated before each run"
+			},
+			Setup:    suiteNoSetup,
+			Teardown: suiteDrop,
+			Begin:    realInsert,
+		},
+		{
+			Name: "SuiteRealQuery", Ops: realUsers, Unit: "queries",
+			Describe: func(d bench.Dialect) string {
+				return "`" + realQuery(d) + "` for each of the 100 users in turn, unprepared, the rows filed into users, articles and comments (a map per table finds the ones seen); 1 user, 20 articles and 400 comments checked after each query, clock paused"
+			},
+			Setup:    suiteSetup(realFill),
+			Teardown: suiteDrop,
+			Begin:    realRead,
+		},
+	}
+}
+
+// realEmail returns the email of user uid.
+func realEmail(uid int64) string { return fmt.Sprintf("user%08d@example.com", uid) }
+
+// realUserCreated returns the created time (ms) of user uid; article k
+// (0-based) of the user was created 1+21k seconds later, its comment j
+// (0-based) 1+j seconds after the article.
+func realUserCreated(uid int64) int64 { return realEpoch + (uid-1)*realRowsPerUser*1000 }
+
+func realArticleCreated(uid int64, k int) int64 {
+	return realUserCreated(uid) + int64(1+k*(1+realCommentsPerArticle))*1000
+}
+
+// realArticleID returns the id of article k (0-based) of user uid;
+// realCommentID that of comment j of article aid.
+func realArticleID(uid int64, k int) int64 { return (uid-1)*realArticlesPerUser + int64(k) + 1 }
+func realCommentID(aid int64, j int) int64 { return (aid-1)*realCommentsPerArticle + int64(j) + 1 }
+
+// realInsert begins a run that recreates the tables and inserts one user
+// with its articles and comments per operation.
+func realInsert(e bench.Env) (bench.Run, error) {
+	if err := suiteCreate(e); err != nil {
+		return bench.Run{}, err
+	}
+	d := e.Dialect
+	qUser, qArticle, qComment := suiteInsert(d, "users", suiteUserCols()), suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
+	// The emails are made before the clock starts, as the published
+	// program makes them; the rows themselves are built in the loop.
+	total := e.Warm + e.N
+	emails := make([]string, total)
+	for i := range emails {
+		emails[i] = realEmail(int64(i + 1))
+	}
+	var (
+		tx        bench.Tx
+		committed = true
+	)
+	// one prepares q in the transaction, executes it once and closes it.
+	one := func(q string, args ...any) error {
+		s, err := tx.Prepare(q)
+		if err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		if err := s.Exec(args...); err != nil {
+			s.Close()
+			return err
+		}
+		return s.Close()
+	}
+	return bench.Run{
+		Op: func(i int) error {
+			var err error
+			if tx, err = bench.Begin(e.Conn); err != nil {
+				return err
+			}
+			committed = false
+			uid := int64(i + 1)
+			created := time.UnixMilli(realUserCreated(uid))
+			if err := one(qUser, uid, created.UnixMilli(), emails[i], boolInt(true)); err != nil {
+				return fmt.Errorf("insert user %d: %w", uid, err)
+			}
+			for k := range realArticlesPerUser {
+				aid := realArticleID(uid, k)
+				created = created.Add(time.Second)
+				if err := one(qArticle, aid, created.UnixMilli(), uid, realText); err != nil {
+					return fmt.Errorf("insert article %d: %w", aid, err)
+				}
+				for j := range realCommentsPerArticle {
+					cid := realCommentID(aid, j)
+					created = created.Add(time.Second)
+					if err := one(qComment, cid, created.UnixMilli(), aid, realText); err != nil {
+						return fmt.Errorf("insert comment %d: %w", cid, err)
+					}
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				return fmt.Errorf("commit user %d: %w", uid, err)
+			}
+			committed = true
+			return nil
+		},
+		End: func() error {
+			if !committed {
+				tx.Rollback()
+				return nil // the run failed already
+			}
+			return realVerifyAll(e, int64(total))
+		},
+	}, nil
+}
+
+// realFill inserts the 100 users with their articles and comments, untimed.
+func realFill(e bench.Env) error {
+	if err := suiteFill(e, "users", "id, created, active, email", realUsers, func(b []byte, uid int64) []byte {
+		return appendRow(b, uid, realUserCreated(uid), 1, realEmail(uid))
+	}); err != nil {
+		return err
+	}
+	if err := suiteFill(e, "articles", suiteArticleCols(), realUsers*realArticlesPerUser, func(b []byte, aid int64) []byte {
+		uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
+		return appendRow(b, aid, realArticleCreated(uid, k), uid, realText)
+	}); err != nil {
+		return err
+	}
+	return suiteFill(e, "comments", suiteCommentCols(), realUsers*realArticlesPerUser*realCommentsPerArticle, func(b []byte, cid int64) []byte {
+		aid, j := (cid-1)/realCommentsPerArticle+1, int((cid-1)%realCommentsPerArticle)
+		uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
+		return appendRow(b, cid, realArticleCreated(uid, k)+int64(1+j)*1000, aid, realText)
+	})
+}
+
+// realQuery is the lookup of one user by email with its articles and
+// their comments.
+func realQuery(d bench.Dialect) string {
+	return "SELECT u.id, u.created, u.email, u.active, a.id, a.created, a.userId, a.text, c.id, c.created, c.articleId, c.text FROM " +
+		d.Table("users") + " u LEFT JOIN " + d.Table("articles") + " a ON a.userId = u.id LEFT JOIN " +
+		d.Table("comments") + " c ON c.articleId = a.id WHERE u.email = " + d.Param(1) + " ORDER BY u.created, a.created, c.created"
+}
+
+// realRead begins a run whose operation i looks up user i%100+1.
+func realRead(e bench.Env) (bench.Run, error) {
+	c, q := e.Conn, realQuery(e.Dialect)
+	emails := make([]string, realUsers)
+	for i := range emails {
+		emails[i] = realEmail(int64(i + 1))
+	}
+	s, t := newRealCollect(), &bench.Timer{}
+	row := s.row
+	return bench.Run{Timer: t, Op: func(i int) error {
+		s.reset()
+		uid := int64(i%realUsers + 1)
+		if err := c.Query(q, row, emails[uid-1]); err != nil {
+			return err
+		}
+		// The published program checks the counts in its timed loop.
+		if len(s.users) != 1 || len(s.articles) != realArticlesPerUser || len(s.comments) != realArticlesPerUser*realCommentsPerArticle {
+			return fmt.Errorf("user %d: read %d users, %d articles, %d comments, want 1, %d, %d", uid, len(s.users), len(s.articles), len(s.comments),
+				realArticlesPerUser, realArticlesPerUser*realCommentsPerArticle)
+		}
+		t.Stop()
+		defer t.Start()
+		return s.verify(uid)
+	}}, nil
+}
+
+// realVerifyAll reads every user back through the lookup and checks it.
+func realVerifyAll(e bench.Env, users int64) error {
+	n, err := suiteCount(e, "users")
+	if err != nil {
+		return err
+	}
+	if n != users {
+		return errRows(e.Dialect.Table("users"), n, users)
+	}
+	s, q := newRealCollect(), realQuery(e.Dialect)
+	for uid := int64(1); uid <= users; uid++ {
+		s.reset()
+		if err := e.Conn.Query(q, s.row, realEmail(uid)); err != nil {
+			return fmt.Errorf("verify user %d: %w", uid, err)
+		}
+		if err := s.verify(uid); err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+	}
+	return nil
+}
+
+// realCollect collects one lookup: every column of the three tables,
+// each user, article and comment filed once under its id.
+type realCollect struct {
+	uid, ucreated, uactive       int64
+	aid, acreated, auid          int64
+	cid, ccreated, caid          int64
+	email, atext, ctext          string
+	dest                         []any
+	users                        []userRec
+	articles                     []articleRec
+	comments                     []commentRec
+	userAt, articleAt, commentAt map[int64]int
+}
+
+func newRealCollect() *realCollect {
+	s := &realCollect{}
+	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.auid, &s.atext, &s.cid, &s.ccreated, &s.caid, &s.ctext}
+	s.reset()
+	return s
+}
+
+// reset starts a new collection: fresh slices and maps, as the published
+// program's lookup makes.
+func (s *realCollect) reset() {
+	s.users, s.articles, s.comments = nil, nil, nil
+	s.userAt, s.articleAt, s.commentAt = map[int64]int{}, map[int64]int{}, map[int64]int{}
+}
+
+func (s *realCollect) row(r bench.Row) error {
+	if err := r.Scan(s.dest...); err != nil {
+		return err
+	}
+	if _, ok := s.userAt[s.uid]; !ok {
+		s.userAt[s.uid] = len(s.users)
+		s.users = append(s.users, userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0})
+	}
+	if _, ok := s.articleAt[s.aid]; !ok {
+		s.articleAt[s.aid] = len(s.articles)
+		s.articles = append(s.articles, articleRec{id: s.aid, userID: s.auid, created: time.UnixMilli(s.acreated), text: s.atext})
+	}
+	if _, ok := s.commentAt[s.cid]; !ok {
+		s.commentAt[s.cid] = len(s.comments)
+		s.comments = append(s.comments, commentRec{id: s.cid, articleID: s.caid, created: time.UnixMilli(s.ccreated), text: s.ctext})
+	}
+	return nil
+}
+
+// verify checks a lookup of user uid against what was inserted, in order.
+func (s *realCollect) verify(uid int64) error {
+	if len(s.users) != 1 {
+		return fmt.Errorf("lookup of user %d found %d users", uid, len(s.users))
+	}
+	if u := s.users[0]; u.id != uid || u.created.UnixMilli() != realUserCreated(uid) || u.email != realEmail(uid) || !u.active {
+		return fmt.Errorf("wrong user %d: (%d, %d, %q, %v)", uid, u.id, u.created.UnixMilli(), u.email, u.active)
+	}
+	if len(s.articles) != realArticlesPerUser || len(s.comments) != realArticlesPerUser*realCommentsPerArticle {
+		return fmt.Errorf("user %d: %d articles and %d comments, want %d and %d", uid, len(s.articles), len(s.comments),
+			realArticlesPerUser, realArticlesPerUser*realCommentsPerArticle)
+	}
+	for k, a := range s.articles {
+		created := realArticleCreated(uid, k)
+		if a.id != realArticleID(uid, k) || a.userID != uid || a.created.UnixMilli() != created || a.text != realText {
+			return fmt.Errorf("wrong article %d of user %d: (%d, %d, %d, %q)", k, uid, a.id, a.userID, a.created.UnixMilli(), a.text)
+		}
+		for j := range realCommentsPerArticle {
+			c := s.comments[k*realCommentsPerArticle+j]
+			if c.id != realCommentID(a.id, j) || c.articleID != a.id || c.created.UnixMilli() != created+int64(1+j)*1000 || c.text != realText {
+				return fmt.Errorf("wrong comment %d: (%d, %d, %q)", c.id, c.articleID, c.created.UnixMilli(), c.text)
+			}
+		}
+	}
+	return nil
+}
