@@ -48,7 +48,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 // runFlags are sqlbench run's flags as typed; parseRun checks them and
 // turns them into the one parsed configuration, a session.Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu string
 	quick                                                      bool
 	dsns                                                       listFlag
 }
@@ -78,6 +78,7 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	fs.Var(&f.dsns, "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
+	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: split, same or none")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
@@ -167,6 +168,9 @@ func (f *runFlags) apply(cfg *session.Config) error {
 			return usagef("--db: %v", err)
 		}
 		cfg.DBs = append(cfg.DBs, db)
+	}
+	if cfg.CPUs, err = parseCPUs(f.cpu); err != nil {
+		return err
 	}
 	cfg.Targets, cfg.Workloads = splitList(f.targets), splitList(f.workloads)
 	cfg.DSNs, err = parseDSNFlags(f.dsns)

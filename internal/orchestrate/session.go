@@ -258,7 +258,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: int(float64(n) * s.Warmup),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
-		Scale: scale, SQLite: s.SQLite,
+		Scale: scale, SQLite: s.SQLite, CPU: st.Cell.CPU,
 	}
 	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
 	sl, replayed := s.Replay[key]

@@ -87,6 +87,15 @@ type Config struct {
 	// Command is the command line that asked for the session, recorded
 	// (passwords redacted) in the results file.
 	Command []string
+	// CPUs are the GOMAXPROCS values every cell of a Go runner runs with,
+	// one cell per value (go test -cpu); the result names end in "-N".
+	// Empty leaves GOMAXPROCS alone and the names without a suffix. The
+	// JDBC runner has no GOMAXPROCS: its cells run once, without one.
+	CPUs []int
+	// Study, when set, is the published study the session reproduces
+	// (package studies), recorded as the results file's reproduce-study
+	// line so that reports set the study's figures beside the measured.
+	Study string
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
