@@ -49,8 +49,8 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 // turns them into the one parsed configuration, a session.Config.
 type runFlags struct {
 	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu string
-	quick                                                      bool
-	dsns                                                       listFlag
+	quick                                                           bool
+	dsns                                                            listFlag
 }
 
 // parseRun parses sqlbench run's flags into a session configuration.
