@@ -1,0 +1,131 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// studyResults reads result lines written under a reproduce-study line.
+func studyResults(t *testing.T, study string, lines []string) []*benchfmt.Result {
+	t.Helper()
+	text := StudyKey + ": " + study + "\n" + strings.Join(lines, "\n") + "\n"
+	var rs []*benchfmt.Result
+	r := benchfmt.NewReader(strings.NewReader(text), "t")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			rs = append(rs, res.Clone())
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// runs writes five result lines of a cell at about ops operations per
+// second.
+func runs(name string, ops float64) []string {
+	var out []string
+	for i := range 5 {
+		v := ops * (1 + 0.01*float64(i-2))
+		out = append(out, fmt.Sprintf("Benchmark%s 100 %.0f ns/op %.2f ops/s", name, 1e9/v, v))
+	}
+	return out
+}
+
+func key(t *testing.T, target string) string {
+	t.Helper()
+	s, ok := targets.Lookup(target)
+	if !ok {
+		t.Fatalf("no target %s", target)
+	}
+	return s.Key()
+}
+
+// TestPublishedBesideMeasured rebuilds the 2013 Windows study's table from
+// a results file: a ratio near the published one agrees, one on the other
+// side of 1 disagrees, a driver without results is not measured, and the
+// Markdown and HTML reports carry the table.
+func TestPublishedBesideMeasured(t *testing.T) {
+	var lines []string
+	// Published SimpleQuery: 4697 / 3111 = 1.51; measured 1.5.
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mysql")+"/net=tcp", 15000)...)
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mymysql")+"/net=tcp", 10000)...)
+	// The unix cells must not be taken when the study ran over TCP.
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mysql")+"/net=unix", 90000)...)
+	// Published PreparedQueryRow: 16436 / 14452 = 1.14; measured 0.5.
+	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mysql")+"/net=tcp", 5000)...)
+	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mymysql")+"/net=tcp", 10000)...)
+	r := New(studyResults(t, "sqlbench-2013-win", lines), nil, nil)
+	tables := r.Published()
+	if len(tables) != 1 || tables[0].Study.ID != "sqlbench-2013-win" {
+		t.Fatalf("published tables %v", tables)
+	}
+	got := map[string]PublishedRow{}
+	for _, row := range tables[0].Rows {
+		got[row.Label()] = row
+	}
+	sq := got["SimpleQuery: Go-MySQL-Driver / mymysql godrv"]
+	if sq.Verdict != VerdictAgrees || sq.Measured < 1.49 || sq.Measured > 1.51 || !(sq.Lo < sq.Measured && sq.Measured < sq.Hi) {
+		t.Errorf("SimpleQuery row %+v", sq)
+	}
+	if v := got["PreparedQueryRow: Go-MySQL-Driver / mymysql godrv"].Verdict; v != VerdictDisagrees {
+		t.Errorf("PreparedQueryRow verdict %q, want %q", v, VerdictDisagrees)
+	}
+	if v := got["SimpleQuery: Go-MySQL-Driver / Connector/J"].Verdict; v != VerdictNotMeasured {
+		t.Errorf("Connector/J verdict %q, want %q", v, VerdictNotMeasured)
+	}
+	var md, html, text bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := PublishedText(&text, tables[0]); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"markdown": md.String(), "html": html.String(), "text": text.String()} {
+		for _, want := range []string{"SimpleQuery", "1.51×", "1.50×", VerdictAgrees, VerdictDisagrees} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", what, want, out)
+			}
+		}
+	}
+	if !strings.Contains(md.String(), "## Published beside measured: sqlbench-2013-win") || !strings.Contains(html.String(), `id="published-1"`) {
+		t.Error("the reports lack the published section")
+	}
+}
+
+// TestPublishedMatchesGOMAXPROCS: the MariaDB study's rows at -cpu=N take
+// the cells whose names end in -N, and nothing else.
+func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
+	var lines []string
+	for _, cpu := range []int{2, 4} {
+		lines = append(lines, runs(fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1-%d", key(t, "mysql"), cpu), 3000)...)
+		lines = append(lines, runs(fmt.Sprintf("TCPSend/%s/size=2048-%d", key(t, "tcp"), cpu), 3000*float64(10*cpu))...)
+	}
+	lines = append(lines, runs("TCPSend/"+key(t, "tcp")+"/size=2048", 1)...) // no suffix: not a -cpu row
+	s, _ := studies.Lookup("mariadb-tcp-http")
+	tbl := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s)
+	measured := map[string]float64{}
+	for _, row := range tbl.Rows {
+		measured[row.Label()] = row.Measured
+	}
+	for label, want := range map[string]float64{
+		"insert vs 2 KB send, -cpu=2: TCP send 2KB / MariaDB single insert": 20,
+		"insert vs 2 KB send, -cpu=4: TCP send 2KB / MariaDB single insert": 40,
+		"insert vs 2 KB send, -cpu=8: TCP send 2KB / MariaDB single insert": 0,
+	} {
+		if got := measured[label]; got < want*0.99 || got > want*1.01 {
+			t.Errorf("%s: measured %g, want %g", label, got, want)
+		}
+	}
+}
