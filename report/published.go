@@ -89,10 +89,12 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 }
 
 // verdict compares a measured ratio (median m, interval [lo, hi]) with the
-// published one: it agrees when it is on the same side of 1 and its
-// interval reaches the band of ±tol around the published ratio.
+// published one: it agrees when its median is on the same side of 1 and
+// within the band of ±tol around the published ratio; it is undecided when
+// not and its interval spans 1; it disagrees when its whole interval is on
+// the other side of 1.
 func verdict(pub, m, lo, hi, tol float64) string {
-	within := !(lo > pub*(1+tol)) && !(hi < pub/(1+tol))
+	within := m <= pub*(1+tol) && m >= pub/(1+tol)
 	same := (m > 1) == (pub > 1)
 	switch {
 	case same && within:
@@ -184,7 +186,7 @@ func publishedGrid(t *PublishedTable) textGrid {
 // and the tolerance.
 func PublishedNote(t *PublishedTable) string {
 	s := t.Study
-	return fmt.Sprintf("%s. Published: %s, %s (%s; %s). Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured from the medians of ops/s here, with the interval from the two cells' confidence intervals. A measured ratio agrees when it is on the same side of 1 and its interval reaches within ±%.0f%% of the published one.",
+	return fmt.Sprintf("%s. Published: %s, %s (%s; %s). Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured from the medians of ops/s here, with the interval from the two cells' confidence intervals. A measured ratio agrees when its median is on the same side of 1 as the published one and within ±%.0f%% of it; undecided when it does not and its interval spans 1.",
 		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Unit, s.Tolerance*100)
 }
 

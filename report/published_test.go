@@ -129,3 +129,21 @@ func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct {
+		pub, m, lo, hi float64
+		want           string
+	}{
+		{2, 2.2, 2.1, 2.3, VerdictAgrees},
+		{2, 1.5, 0.9, 3, VerdictUndecided},   // outside ±25%, interval spans 1
+		{2, 1.2, 1.1, 1.3, VerdictDirection}, // faster, by less than published
+		{2, 0.5, 0.4, 0.6, VerdictDisagrees}, // the other way round
+		{0.5, 0.45, 0.3, 1.2, VerdictAgrees}, // median within the band: agrees even if the interval spans 1
+		{0.5, 2, 1.5, 2.5, VerdictDisagrees},
+	} {
+		if got := verdict(c.pub, c.m, c.lo, c.hi, 0.25); got != c.want {
+			t.Errorf("verdict(%g, %g [%g, %g]) = %q, want %q", c.pub, c.m, c.lo, c.hi, got, c.want)
+		}
+	}
+}

@@ -69,6 +69,7 @@ commands:
   server   start, stop or list throwaway MariaDB/PostgreSQL servers
   report   tables, Markdown, HTML, CSV, JSON and PNG charts from results files
   compare  compare two results files cell by cell (Mann-Whitney U test)
+  reproduce  list the published studies, or rerun one: published and measured side by side
   clean    drop the tables a killed session left in your database
   version  print the version
   help     show this help
@@ -94,6 +95,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = reportCmd(args[1:], env)
 	case "compare":
 		err = compareCmd(args[1:], env)
+	case "reproduce":
+		err = reproduceCmd(ctx, args[1:], env)
 	case "clean":
 		err = cleanCmd(ctx, args[1:], env)
 	case "version":
@@ -101,7 +104,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 	default:
-		err = usagef("unknown command %q (valid: run, list, server, report, compare, clean, version, help)", args[0])
+		err = usagef("unknown command %q (valid: run, list, server, report, compare, reproduce, clean, version, help)", args[0])
 	}
 	return exitStatus(err, env.Stderr)
 }
