@@ -194,8 +194,20 @@ func PublishedNote(t *PublishedTable) string {
 // every study the results reproduce.
 func writePublishedMarkdown(w io.Writer, r *Report) {
 	for _, t := range r.Published() {
-		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n", t.Study.ID, PublishedNote(t))
-		writeGridMarkdown(w, "###", publishedGrid(t))
+		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, mdEscape(PublishedNote(t)))
+		g := publishedGrid(t)
+		rows := make([][]string, len(g.Rows))
+		for i, r := range g.Rows {
+			for _, c := range r {
+				v := mdEscape(c.Text)
+				if c.Bold {
+					v = "**" + v + "**"
+				}
+				rows[i] = append(rows[i], v)
+			}
+		}
+		mdTableAligned(w, g.Header, rows, g.Left)
+		fmt.Fprintln(w)
 		for _, g := range t.Study.Unavailable {
 			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
 		}
