@@ -102,8 +102,10 @@ type Plan struct {
 	// Scale is the default scale of a reproduction: one that finishes in
 	// minutes here (--scale 1 is the published size).
 	Scale float64 `json:"scale"`
-	// Count is the number of runs per cell.
-	Count int `json:"count"`
+	// Count is the number of runs per cell; Slices the parts each run is
+	// made of, spread over the session (session.Config.Slices).
+	Count  int `json:"count"`
+	Slices int `json:"slices"`
 	// Note says how the study's method maps onto sqlbench's.
 	Note string `json:"note,omitempty"`
 }

@@ -45,7 +45,7 @@ func TestEveryStudyPlanRunsOnTheCatalogue(t *testing.T) {
 		if s.Source.Document == "" || s.Source.Date == "" || s.Source.Machine == "" || s.Source.Table == "" {
 			t.Errorf("%s: source incomplete: %+v", s.ID, s.Source)
 		}
-		if !(s.Tolerance > 0 && s.Tolerance < 1) || !(s.Plan.Scale > 0 && s.Plan.Scale <= 1) || s.Plan.Count < 1 {
+		if !(s.Tolerance > 0 && s.Tolerance < 1) || !(s.Plan.Scale > 0 && s.Plan.Scale <= 1) || s.Plan.Count < 1 || s.Plan.Slices < 1 {
 			t.Errorf("%s: tolerance %g, scale %g, count %d", s.ID, s.Tolerance, s.Plan.Scale, s.Plan.Count)
 		}
 		if _, err := servers.ParseProfile(s.Plan.Profile); err != nil {

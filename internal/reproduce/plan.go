@@ -67,7 +67,7 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 	}
 	p := &Plan{Study: s, Gaps: slices.Clone(s.Unavailable)}
 	cfg := session.Config{
-		Count: s.Plan.Count, Slices: session.DefaultSlices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
+		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
 		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
