@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -78,7 +79,11 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 func conditions(p *Plan) string {
 	var parts []string
 	if len(p.Config.CPUs) > 0 {
-		parts = append(parts, "GOMAXPROCS "+strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.Config.CPUs)), ","), "[]"))
+		cpus := make([]string, len(p.Config.CPUs))
+		for i, n := range p.Config.CPUs {
+			cpus[i] = strconv.Itoa(n)
+		}
+		parts = append(parts, "GOMAXPROCS "+strings.Join(cpus, ","))
 	}
 	if p.Study.Plan.Profile != "" {
 		parts = append(parts, "server profile "+p.Study.Plan.Profile)
