@@ -107,8 +107,23 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 		}
 		cfg.Targets = append(cfg.Targets, name)
 	}
+	cfg.Cells = cells(s)
 	p.Config = cfg
 	return p, nil
+}
+
+// cells returns, by target, the workloads the study compares it on: a
+// reproduction runs no cell the study has no figure for.
+func cells(s *studies.Study) map[string][]string {
+	out := map[string][]string{}
+	for _, c := range s.Comparisons() {
+		for _, side := range []studies.Side{c.Num, c.Den} {
+			if id := studies.WorkloadOf(side, c.Test); !slices.Contains(out[side.Target], id) {
+				out[side.Target] = append(out[side.Target], id)
+			}
+		}
+	}
+	return out
 }
 
 // lookupJVM reports whether the target called name runs in the JDBC

@@ -89,3 +89,27 @@ func TestPlanOptions(t *testing.T) {
 		t.Errorf("unknown study: %v, want an InputError", err)
 	}
 }
+
+// TestPlanRunsOnlyTheComparedCells: the dbi-2023 study compared lib/pq on
+// COPY only, gosqlite on the prepared insert only.
+func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
+	p, err := NewPlan(Options{Study: "dbi-2023"}, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Config
+	for _, x := range []struct {
+		target, id string
+		runs       bool
+	}{
+		{"pq", "BulkInsert/shape=16x32/path=copy/args=bytes", true},
+		{"pq", "BulkInsert/shape=16x32/path=prepared/args=bytes", false},
+		{"eatonphil", "BulkInsert/shape=3x8/path=prepared/args=bytes", true},
+		{"eatonphil", "BulkInsert/shape=3x8/path=copy/args=bytes", false},
+		{"modernc", "BulkInsert/shape=3x8/path=copy/args=bytes", true}, // a target the study does not name is not limited
+	} {
+		if got := c.Runs(x.target, x.id); got != x.runs {
+			t.Errorf("Runs(%s, %s) = %v, want %v", x.target, x.id, got, x.runs)
+		}
+	}
+}

@@ -96,6 +96,11 @@ type Config struct {
 	// (package studies), recorded as the results file's reproduce-study
 	// line so that reports set the study's figures beside the measured.
 	Study string
+	// Cells, when set, limits the cells of the targets it names to the
+	// workload IDs it lists for them (a study that compared one target on
+	// some of its tests only); targets it does not name run every planned
+	// workload.
+	Cells map[string][]string
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
@@ -126,6 +131,13 @@ func (c *Config) ScaleOf(w bench.Workload) float64 {
 		return w.QuickScale(c.Scale)
 	}
 	return c.Scale
+}
+
+// Runs reports whether the session runs the cell of target on workload
+// id, as far as Cells says.
+func (c *Config) Runs(target, id string) bool {
+	ids, limited := c.Cells[target]
+	return !limited || slices.Contains(ids, id)
 }
 
 // SmokeScales lists, for the results file, the workloads of ws that run at

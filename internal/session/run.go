@@ -284,7 +284,9 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 			}
 		}
 	}
-	steps := orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices)
+	steps := slices.DeleteFunc(orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices), func(st orchestrate.Step) bool {
+		return !cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	})
 	runs := map[orchestrate.SliceKey]bool{}
 	for _, st := range steps {
 		runs[orchestrate.SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
