@@ -148,13 +148,9 @@ func workloadKeys(c *Cell) string {
 // cellCPU returns the GOMAXPROCS suffix of a benchmark name (go test -cpu's
 // "-N"), 0 when it has none.
 func cellCPU(name string) int {
-	_, parts := benchfmt.Name(name).Parts()
-	for _, p := range parts {
-		if n, err := strconv.Atoi(strings.TrimPrefix(string(p), "-")); err == nil && strings.HasPrefix(string(p), "-") {
-			return n
-		}
-	}
-	return 0
+	_, suffix := splitCPU(name)
+	n, _ := strconv.Atoi(strings.TrimPrefix(suffix, "-"))
+	return n
 }
 
 // publishedGrid is the table of a study's comparisons.

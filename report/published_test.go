@@ -147,3 +147,31 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUSuffixKeepsCellsApart: cells that differ only in GOMAXPROCS are
+// different rows (the suffix after the last key, even when that key is
+// api), and their overhead twins pair -N with -N.
+func TestCPUSuffixKeepsCellsApart(t *testing.T) {
+	var lines []string
+	for _, cpu := range []int{1, 2} {
+		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=sql-%d", cpu), 1000*float64(cpu))...)
+		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=native-%d", cpu), 3000*float64(cpu))...)
+	}
+	r := New(studyResults(t, "dbi-2023", lines), nil, nil)
+	rows := map[string]bool{}
+	for _, c := range r.Cells {
+		rows[c.Row()+" "+c.Column()] = true
+	}
+	if len(rows) != 4 || !rows["SimpleExec-1 ncruces/sql"] || !rows["SimpleExec-2 ncruces/native"] {
+		t.Errorf("rows %v, want four cells apart by -1 and -2", rows)
+	}
+	pairs := r.Overhead()
+	if len(pairs) != 2 {
+		t.Fatalf("%d overhead pairs, want 2", len(pairs))
+	}
+	for _, p := range pairs {
+		if r := p.Ratio(); r < 2.9 || r > 3.1 {
+			t.Errorf("%s %s: ratio %g, want 3 (a -1 cell paired with a -2 twin?)", p.Driver, p.Row, r)
+		}
+	}
+}

@@ -96,19 +96,20 @@ func (s Summary) Column() string {
 }
 
 // Row returns the row label of the cell: the workload and any keys other
-// than db, driver and api.
+// than db, driver and api, then its GOMAXPROCS suffix ("-4"), if any.
 func (s Summary) Row() string {
 	if s.row != "" {
 		return s.row
 	}
+	base, cpu := splitCPU(s.Name)
 	row := s.Workload
-	for _, kv := range strings.Split(s.Name, "/")[1:] {
+	for _, kv := range strings.Split(base, "/")[1:] {
 		k, _, _ := strings.Cut(kv, "=")
 		if k != "db" && k != "driver" && k != "api" {
 			row += "/" + kv
 		}
 	}
-	return row
+	return row + cpu
 }
 
 // Summarize groups results by name, in order of first appearance, and
