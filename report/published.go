@@ -31,10 +31,8 @@ const (
 // beside the measured one.
 type PublishedRow struct {
 	studies.Comparison
-	// Measured is the ratio of the two cells' median ops/s (Num over Den);
-	// Lo and Hi bound it: the numerator's interval over the denominator's
-	// (Lo = Num.Lo/Den.Hi, Hi = Num.Hi/Den.Lo), at Confidence, the lower
-	// of the two cells' confidence levels. Zero when not measured.
+	// Measured is the measured ratio of ops/s, Num over Den (measure), Lo
+	// and Hi its interval at Confidence. Zero when not measured.
 	Measured, Lo, Hi, Confidence float64
 	// NumCell and DenCell are the cells measured (nil when missing).
 	NumCell, DenCell *Cell
@@ -78,14 +76,38 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 		row.NumCell = r.studyCell(s, c.Num, c.Test)
 		row.DenCell = r.studyCell(s, c.Den, c.Test)
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
-			row.Measured = n.Ops.Center / d.Ops.Center
-			row.Lo, row.Hi = n.Ops.Lo/d.Ops.Hi, n.Ops.Hi/d.Ops.Lo
-			row.Confidence = min(n.Ops.Confidence, d.Ops.Confidence)
+			row.measure(n, d)
 			row.Verdict = verdict(c.Published, row.Measured, row.Lo, row.Hi, s.Tolerance)
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// measure sets the measured ratio of cells n and d. With as many runs in
+// each, run i of the one paired with run i of the other (they ran in the
+// same passes of the interleaved schedule), it is the median of the
+// per-run ratios with its confidence interval (benchmath, as every cell's
+// own); else the ratio of the medians, bounded by n's interval over d's.
+func (row *PublishedRow) measure(n, d *Cell) {
+	if len(n.OpsRuns) == len(d.OpsRuns) && len(n.OpsRuns) >= 2 {
+		ratios := make([]float64, len(n.OpsRuns))
+		for i := range ratios {
+			if d.OpsRuns[i] <= 0 {
+				ratios = nil
+				break
+			}
+			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
+		}
+		if ratios != nil {
+			sum := summarize(ratios)
+			row.Measured, row.Lo, row.Hi, row.Confidence = sum.Center, sum.Lo, sum.Hi, sum.Confidence
+			return
+		}
+	}
+	row.Measured = n.Ops.Center / d.Ops.Center
+	row.Lo, row.Hi = n.Ops.Lo/d.Ops.Hi, n.Ops.Hi/d.Ops.Lo
+	row.Confidence = min(n.Ops.Confidence, d.Ops.Confidence)
 }
 
 // verdict compares a measured ratio (median m, interval [lo, hi]) with the
@@ -182,7 +204,7 @@ func publishedGrid(t *PublishedTable) textGrid {
 // and the tolerance.
 func PublishedNote(t *PublishedTable) string {
 	s := t.Study
-	return fmt.Sprintf("%s. Published: %s, %s (%s; %s). Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured from the medians of ops/s here, with the interval from the two cells' confidence intervals. A measured ratio agrees when its median is on the same side of 1 as the published one and within ±%.0f%% of it; undecided when it does not and its interval spans 1.",
+	return fmt.Sprintf("%s. Published: %s, %s (%s; %s). Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. A measured ratio agrees when its median is on the same side of 1 as the published one and within ±%.0f%% of it; undecided when it does not and its interval spans 1.",
 		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Unit, s.Tolerance*100)
 }
 

@@ -52,7 +52,7 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 	fmt.Fprintf(w, "\n%s\n", s.Title)
 	fmt.Fprintf(w, "published: %s, %s (%s; %s)\n", s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine)
 	fmt.Fprintf(w, "measured here: %s, scale %g, %d runs per cell%s\n", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, conditions(p))
-	fmt.Fprintf(w, "ratios: the first side's speed over the second's (above 1: the first is faster); agrees = the median on the same side of 1 and within ±%.0f%% of the published ratio; undecided = not, and the interval spans 1\n\n", 100*s.Tolerance)
+	fmt.Fprintf(w, "ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval; agrees = the median on the same side of 1 and within ±%.0f%% of the published ratio; undecided = not, and the interval spans 1\n\n", 100*s.Tolerance)
 	if err := report.PublishedText(w, t); err != nil {
 		return err
 	}
