@@ -53,6 +53,7 @@ func HTML(w io.Writer, r *Report) error {
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),
 	}
+	page.Sections = publishedSections(r)
 	floor := r.Floor()
 	for _, sec := range r.Sections() {
 		hs := htmlSection{ID: sec.ID, Title: sec.Title}

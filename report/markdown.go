@@ -19,6 +19,7 @@ func Markdown(w io.Writer, r *Report) error {
 	writeSourceLine(bw, r)
 	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where two or more targets differ. "+measuresText+"\n",
 		r.RunsLabel(), r.ConfLabel())
+	writePublishedMarkdown(bw, r)
 	for _, t := range r.Tables() {
 		for i, g := range familyGrids(t) {
 			writeGridMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0], g)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"math"
 	"slices"
@@ -52,16 +53,28 @@ type Cell struct {
 func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
 
 // extraLabel returns the key=value parts of a benchmark name other than
-// db, driver, api and skip, joined by '/'.
+// db, driver, api and skip, joined by '/', then the name's GOMAXPROCS
+// suffix ("-4"), if any.
 func extraLabel(name, skip string) string {
+	base, cpu := splitCPU(name)
 	var parts []string
-	for _, kv := range strings.Split(name, "/")[1:] {
+	for _, kv := range strings.Split(base, "/")[1:] {
 		k, _, _ := strings.Cut(kv, "=")
 		if k != "db" && k != "driver" && k != "api" && k != skip {
 			parts = append(parts, kv)
 		}
 	}
-	return strings.Join(parts, "/")
+	return strings.Join(parts, "/") + cpu
+}
+
+// splitCPU splits a benchmark name into the name without its GOMAXPROCS
+// suffix and the suffix ("-4", as go test -cpu writes it; "" without one).
+func splitCPU(name string) (base, suffix string) {
+	_, parts := benchfmt.Name(name).Parts()
+	if n := len(parts); n > 0 && bytes.HasPrefix(parts[n-1], []byte("-")) {
+		suffix = string(parts[n-1])
+	}
+	return strings.TrimSuffix(name, suffix), suffix
 }
 
 // Report is one or more results files, summarized: what every output

@@ -10,6 +10,7 @@ package report
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/aclements/go-moremath/stats"
@@ -58,6 +59,10 @@ type Summary struct {
 	// Stats holds every statistic of every unit, by unit as written
 	// (ns/op, ops/s, B/op, ...).
 	Stats map[string]Stat
+	// OpsRuns is ops/s of each run, in the order the runs were written:
+	// run i of two cells of one session ran in the same passes of its
+	// interleaved schedule, so they pair (PublishedFor's ratios).
+	OpsRuns []float64
 	// Config is the file configuration the cell's first run ran under.
 	Config []Config
 	// row and col cache Row and Column.
@@ -98,19 +103,20 @@ func (s Summary) Column() string {
 }
 
 // Row returns the row label of the cell: the workload and any keys other
-// than db, driver and api.
+// than db, driver and api, then its GOMAXPROCS suffix ("-4"), if any.
 func (s Summary) Row() string {
 	if s.row != "" {
 		return s.row
 	}
+	base, cpu := splitCPU(s.Name)
 	row := s.Workload
-	for _, kv := range strings.Split(s.Name, "/")[1:] {
+	for _, kv := range strings.Split(base, "/")[1:] {
 		k, _, _ := strings.Cut(kv, "=")
 		if k != "db" && k != "driver" && k != "api" {
 			row += "/" + kv
 		}
 	}
-	return row
+	return row + cpu
 }
 
 // Summarize groups results by name, in order of first appearance, and
@@ -155,6 +161,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 	for _, g := range order {
 		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs,
 			Medians: map[string]float64{}, Stats: map[string]Stat{}, Config: fileConfig(g.config, seen)}
+		s.OpsRuns = slices.Clone(g.byUnit["ops/s"])
 		for unit, vals := range g.byUnit {
 			st := newStat(vals)
 			sum := benchmath.Summary{Center: st.Median, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -224,6 +225,10 @@ func moduleVersion(path string) string {
 }
 
 func (s *Loop) run(ctx context.Context, req Request) error {
+	if req.CPU > 0 {
+		// go test -cpu: the run's GOMAXPROCS, set around setup and run.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(req.CPU))
+	}
 	key := cellKey{req.Target, req.Scope}
 	c, ok := s.cells[key]
 	if !ok {

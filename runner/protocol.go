@@ -51,7 +51,7 @@
 //	                                                 (SQLite targets: read back)
 //	    D-version: <server version>                 (server targets)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&<sqlite>][&cpuprofile=FILE]
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
 //	        [<v> client-cpu-ns/op [<v> server-cpu-ns/op] [<v> wait-ns/op]]
@@ -92,7 +92,10 @@
 //	    for later runs. WARM untimed operations precede the OPS timed ones.
 //	    A wrong result fails the run and closes the cell. S is the run's
 //	    --scale (default 1): workloads whose one operation reads a whole
-//	    table size that table by it when the cell is set up.
+//	    table size that table by it when the cell is set up. P, when sent,
+//	    is the GOMAXPROCS a Go runner sets while it sets up and runs the
+//	    request (go test -cpu; NAME then ends in "-P"), restoring it after;
+//	    the orchestrator sends it to Go runners only.
 //	close target=T&scope=C
 //	    drops the cell's tables and closes it, if open
 //
@@ -165,6 +168,9 @@ type Request struct {
 	// profiled into (runtime/pprof), merged with the profile already
 	// there: a cell's slices accumulate in one file.
 	CPUProfile string
+	// CPU, when above 0, is the GOMAXPROCS the runner sets while it sets
+	// up and runs the cell (go test -cpu); 0 (not sent) leaves it as it is.
+	CPU int
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens; it is not
 	// sent).
@@ -217,6 +223,9 @@ func (r Request) Encode() string {
 		if r.Scale != 0 {
 			v.Set("scale", strconv.FormatFloat(r.Scale, 'g', -1, 64))
 		}
+		if r.CPU > 0 {
+			v.Set("cpu", strconv.Itoa(r.CPU))
+		}
 	}
 	if len(v) == 0 {
 		return r.Verb
@@ -264,6 +273,11 @@ func ParseRequest(line string) (Request, error) {
 		if sc := v.Get("scale"); sc != "" {
 			if r.Scale, err = strconv.ParseFloat(sc, 64); err != nil || !(r.Scale > 0) {
 				return r, fmt.Errorf("run: scale must be a positive number, got %q", sc)
+			}
+		}
+		if c := v.Get("cpu"); c != "" {
+			if r.CPU, err = strconv.Atoi(c); err != nil || r.CPU < 1 {
+				return r, fmt.Errorf("run: cpu must be a positive integer, got %q", c)
 			}
 		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {

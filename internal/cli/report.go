@@ -68,6 +68,12 @@ func writeReport(paths []string, format, out string, env Env) error {
 		if err := report.Text(env.Stdout, r); err != nil {
 			return err
 		}
+		for _, t := range r.Published() {
+			fmt.Fprintf(env.Stdout, "\npublished beside measured: %s\n", t.Study.ID)
+			if err := report.PublishedText(env.Stdout, t); err != nil {
+				return err
+			}
+		}
 		formats = slices.DeleteFunc(formats, func(f string) bool { return f == "text" })
 	}
 	if len(formats) == 0 {

@@ -18,9 +18,9 @@ import (
 // runFlags are sqlbench run's flags as typed that are not fields of the
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync string
-	quick, dryRun                                              bool
-	dsns                                                       []string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu string
+	quick, dryRun                                                   bool
+	dsns                                                            []string
 }
 
 // define defines sqlbench run's flags on c and returns the Config they
@@ -51,6 +51,7 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
+	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
@@ -104,6 +105,9 @@ func (f *runFlags) apply(cfg *session.Config) error {
 			return usagef("--db: %v", err)
 		}
 		cfg.DBs = append(cfg.DBs, db)
+	}
+	if cfg.CPUs, err = parseCPUs(f.cpu); err != nil {
+		return err
 	}
 	cfg.Targets, cfg.Workloads = splitList(f.targets), splitList(f.workloads)
 	cfg.DSNs, err = parseDSNFlags(f.dsns)

@@ -5,6 +5,7 @@
 package orchestrate
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -21,6 +22,10 @@ type Placement struct {
 	// Runner is the hello of the target's runner (Session.Declarations): what
 	// the runner implements. The zero Hello implements nothing.
 	Runner runner.Hello
+	// CPU, when above 0, is the GOMAXPROCS the runner runs the cell's
+	// workload with (go test -cpu); the cell's name ends in "-CPU" as a go
+	// test benchmark name does.
+	CPU int
 }
 
 // Runs reports whether the placement runs workload w: w runs on the
@@ -40,7 +45,8 @@ type Cell struct {
 
 // Name returns the cell's benchmark name, without the "Benchmark" prefix:
 // the workload, then the target's keys, then net= where there is one, then
-// the workload's own keys.
+// the workload's own keys, then "-N" when the cell sets GOMAXPROCS to N
+// (the suffix go test -cpu writes, which benchfmt reads as GOMAXPROCS).
 func (c Cell) Name() string {
 	name := c.Workload.Name + "/" + c.Target.Key()
 	if c.Net != "" {
@@ -48,6 +54,9 @@ func (c Cell) Name() string {
 	}
 	if c.Workload.Keys != "" {
 		name += "/" + c.Workload.Keys
+	}
+	if c.CPU > 0 {
+		name += "-" + strconv.Itoa(c.CPU)
 	}
 	return name
 }
@@ -61,7 +70,15 @@ func (c Cell) FileName() string {
 			return r
 		}
 		return '-'
-	}, c.Target.Name+"-"+c.Workload.ID())
+	}, c.Target.Name+"-"+c.Workload.ID()+c.cpuSuffix())
+}
+
+// cpuSuffix tells apart the files of cells that differ only in GOMAXPROCS.
+func (c Cell) cpuSuffix() string {
+	if c.CPU > 0 {
+		return "-cpu" + strconv.Itoa(c.CPU)
+	}
+	return ""
 }
 
 // Step is one slice of one run of one cell.

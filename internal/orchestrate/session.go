@@ -264,7 +264,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
 		Name: st.Cell.Name(), N: n, Warmup: s.warmupOf(w, n),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
-		Scale: scale, SQLite: s.SQLite,
+		Scale: scale, SQLite: s.SQLite, CPU: st.Cell.CPU,
 	}
 	if s.ProfileDir != "" && !st.Cell.Target.JVM {
 		req.CPUProfile = filepath.Join(s.ProfileDir, profileName(st.Cell))

@@ -88,7 +88,8 @@ func pgQuote(v string) string {
 
 // ConfigLines returns key/value pairs describing the server for a results
 // file: <kind>-version, <kind>-profile, then every variable in Vars as
-// <kind>-<name with dashes>, sorted by name. Keys are lowercase without
+// <kind>-<name with dashes>, sorted by name, and every seed setting as
+// <kind>-seed-<option> (seedConfigLines), then all sorted by key. Keys are lowercase without
 // spaces; values are on one line.
 func (s *Server) ConfigLines() [][2]string {
 	k := string(s.Kind)
@@ -107,6 +108,12 @@ func (s *Server) ConfigLines() [][2]string {
 			continue // already the first lines
 		}
 		lines = append(lines, [2]string{key, oneLine(s.Vars[n])})
+	}
+	if len(s.Seed) > 0 {
+		// The seed lines go among the variables, by key (MariaDB's
+		// variable names are lowercase: the variables' order is kept).
+		lines = append(lines, seedConfigLines(k, s.Seed)...)
+		slices.SortStableFunc(lines[2:], func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	}
 	return lines
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -19,7 +20,6 @@ import (
 type mariadb struct {
 	daemon, installer string
 	flushNosync       bool // innodb_flush_method=nosync is accepted
-	poolInstances     bool // innodb_buffer_pool_instances still exists
 }
 
 func findMariaDB() (*mariadb, error) {
@@ -63,12 +63,15 @@ func (m *mariadb) configure(ctx context.Context, r *run) error {
 }
 
 // probe runs mariadbd --verbose --help with the profile's options: the
-// values it prints are the ones it would use, and its option list shows
-// which variables exist.
+// values it prints are the ones it would use, its option list shows which
+// variables exist, and its warnings which options it drops.
 func (m *mariadb) probe(ctx context.Context, r *run) error {
-	args := append([]string{"--no-defaults"},
-		mariadbProfileArgs(r.opt.Profile, cacheBytes(r.opt), true, false)...)
-	args = append(args, "--verbose", "--help")
+	opts := mariadbProfileArgs(r.opt.Profile, true)
+	if r.opt.Profile == ProfileSeed {
+		r.srv.Seed = seedPlan(r.opt)
+		opts = seedArgs(r.srv.Seed)
+	}
+	args := append(append([]string{"--no-defaults"}, opts...), "--verbose", "--help")
 	cmd := exec.CommandContext(ctx, m.daemon, args...)
 	cmd.Dir, cmd.Env = r.srv.Dir, childEnv(r.srv.Dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -79,17 +82,18 @@ func (m *mariadb) probe(ctx context.Context, r *run) error {
 		return fmt.Errorf("%s --verbose --help failed (%v): %s", m.daemon, err,
 			meaningfulLine(errOut.String(), ""))
 	}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 2 {
-			continue
-		}
-		switch f[0] {
-		case "innodb-flush-method":
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "innodb-flush-method" {
 			m.flushNosync = f[1] == "nosync"
-		case "innodb-buffer-pool-instances":
-			m.poolInstances = true
+		}
+	}
+	if r.opt.Profile == ProfileSeed {
+		markUnsupported(r.srv.Seed, out.String(), errOut.String())
+		for _, s := range r.srv.Seed {
+			if s.Unsupported != "" {
+				r.logf("%s: seed option %s=%s not applied: %s", r.srv.Kind, s.Option, s.Requested, s.Unsupported)
+			}
 		}
 	}
 	if r.opt.Profile == ProfileFast && !m.flushNosync {
@@ -114,8 +118,10 @@ func (m *mariadb) command(r *run) (string, []string) {
 		// default, said explicitly so that no packaging changes it.
 		"--local-infile=1",
 	}
-	args = append(args, mariadbProfileArgs(r.opt.Profile, cacheBytes(r.opt), m.flushNosync, m.poolInstances)...)
-	return m.daemon, args
+	if r.opt.Profile == ProfileSeed {
+		return m.daemon, append(args, seedArgs(s.Seed)...)
+	}
+	return m.daemon, append(args, mariadbProfileArgs(r.opt.Profile, m.flushNosync)...)
 }
 
 // mariadbDB opens a one-connection pool with the given credentials.
@@ -200,7 +206,7 @@ func (a mariadbAdmin) readBack(ctx context.Context, s *Server) error {
 	if err := a.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&s.Version); err != nil {
 		return fmt.Errorf("SELECT VERSION(): %w", err)
 	}
-	names := mariadbVarNames()
+	names := append(mariadbVarNames(), seedVarNames(s.Seed)...)
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = sqlString(n)
@@ -221,6 +227,17 @@ func (a mariadbAdmin) readBack(ctx context.Context, s *Server) error {
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("SHOW GLOBAL VARIABLES: %w", err)
+	}
+	// The seed settings' values go beside what they asked for, not
+	// among the profile-independent variables.
+	for i, set := range s.Seed {
+		if set.Variable == "" {
+			continue
+		}
+		s.Seed[i].InForce = s.Vars[set.Variable]
+		if !slices.Contains(mariadbVarNames(), set.Variable) {
+			delete(s.Vars, set.Variable)
+		}
 	}
 	return nil
 }

@@ -19,14 +19,16 @@ import (
 //     innodb_doublewrite=0 and innodb_flush_method=nosync when the server
 //     accepts it; PostgreSQL fsync, synchronous_commit and full_page_writes
 //     off.
-//   - seed: the configuration of MariaDB's published benchmarks: strict
-//     sql_mode, utf8mb4, innodb_flush_log_at_trx_commit=1,
-//     innodb_log_buffer_size=256M, innodb_buffer_pool_size from
-//     Options.CacheBytes (default 25% of memory), innodb_buffer_pool_instances
-//     where the server still has it, max_allowed_packet=2G (MariaDB caps it
-//     at 1G; Vars records what is in force) and max_connections=3000. For
-//     PostgreSQL: durable plus shared_buffers from Options.CacheBytes and
-//     max_connections=3000, the same connection ceiling as MariaDB.
+//   - seed: for MariaDB, the server.cnf of the MariaDB single-insert study
+//     (../shared/studies/003; seedCnf), every option this server takes
+//     (sql_mode with NO_BACKSLASH_ESCAPES, utf8mb4_unicode_ci, time zone
+//     +00:00, 512M log buffer, join/sort/tmp buffers, the 8G redo log,
+//     ...); the 16G buffer pool is Options.CacheBytes when given, or half
+//     the memory of a machine with less than 32G. Server.Seed records each
+//     option as requested, as read back, or why this server does not take
+//     it (removed in its version, a value it ignores). For PostgreSQL:
+//     durable plus shared_buffers from Options.CacheBytes (default 25% of
+//     memory) and max_connections=3000, the same ceiling as MariaDB.
 type Profile string
 
 // The configuration profiles.
@@ -92,31 +94,16 @@ func memTotal() (int64, error) {
 	return n, nil
 }
 
-// mariadbProfileArgs returns the mariadbd options for a profile. flushNosync
-// and poolInstances say whether this mariadbd accepts
-// innodb_flush_method=nosync and still has innodb_buffer_pool_instances.
-func mariadbProfileArgs(p Profile, cache int64, flushNosync, poolInstances bool) []string {
+// mariadbProfileArgs returns the mariadbd options for the durable and fast
+// profiles (seed's come from its server.cnf: seedArgs). flushNosync says
+// whether this mariadbd accepts innodb_flush_method=nosync.
+func mariadbProfileArgs(p Profile, flushNosync bool) []string {
 	switch p {
 	case ProfileFast:
 		args := []string{"--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0",
 			fmt.Sprintf("--max-connections=%d", benchMaxConnections)}
 		if flushNosync {
 			args = append(args, "--innodb-flush-method=nosync")
-		}
-		return args
-	case ProfileSeed:
-		pool := cache / mib
-		args := []string{
-			"--sql-mode=STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
-			"--character-set-server=utf8mb4",
-			"--innodb-flush-log-at-trx-commit=1",
-			"--innodb-log-buffer-size=256M",
-			fmt.Sprintf("--innodb-buffer-pool-size=%dM", pool),
-			"--max-allowed-packet=2G",
-			fmt.Sprintf("--max-connections=%d", seedMaxConnections),
-		}
-		if poolInstances {
-			args = append(args, fmt.Sprintf("--innodb-buffer-pool-instances=%d", min(8, max(1, pool/1024))))
 		}
 		return args
 	default:

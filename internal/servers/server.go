@@ -82,6 +82,9 @@ type Server struct {
 	// Vars holds the settings in force, read back from the server after
 	// start, keyed by the server's own variable names.
 	Vars map[string]string `json:"vars"`
+	// Seed is, for a MariaDB server of ProfileSeed, each option of the
+	// seed server.cnf: requested, read back, or why not taken.
+	Seed []SeedSetting `json:"seed,omitempty"`
 	// Ready is the time from the Start call until the bench user could
 	// connect.
 	Ready time.Duration `json:"ready"`

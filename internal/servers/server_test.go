@@ -116,19 +116,7 @@ func testProfile(t *testing.T, kind Kind, p Profile) {
 		wantVars(t, s, map[string]string{"innodb_flush_log_at_trx_commit": "0", "innodb_doublewrite": "OFF", "max_connections": "1000"})
 		t.Logf("mariadb fast: innodb_flush_method = %s", s.Vars["innodb_flush_method"])
 	case kind == KindMariaDB && p == ProfileSeed:
-		wantVars(t, s, map[string]string{
-			"innodb_flush_log_at_trx_commit": "1",
-			"character_set_server":           "utf8mb4",
-			"max_connections":                "3000",
-			"innodb_log_buffer_size":         "268435456",
-			"innodb_buffer_pool_size":        "268435456",
-		})
-		if !strings.Contains(s.Vars["sql_mode"], "STRICT_ALL_TABLES") {
-			t.Errorf("mariadb seed: sql_mode = %q, want STRICT_ALL_TABLES in it", s.Vars["sql_mode"])
-		}
-		if n, err := strconv.ParseInt(s.Vars["max_allowed_packet"], 10, 64); err != nil || n < 1<<30 {
-			t.Errorf("mariadb seed: max_allowed_packet = %q, want at least 1G", s.Vars["max_allowed_packet"])
-		}
+		checkSeed(t, s)
 	case kind == KindPostgres && p == ProfileFast:
 		wantVars(t, s, map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "1000"})
 	case kind == KindPostgres && p == ProfileSeed:
@@ -165,4 +153,54 @@ func checkConfigLines(t *testing.T, s *Server) {
 	if s.Kind == KindPostgres && !seen["postgres-fsync"] {
 		t.Errorf("ConfigLines lack postgres-fsync: %v", lines)
 	}
+}
+
+// checkSeed checks a seed MariaDB against the study's server.cnf: every
+// option is either in force as requested (read back) or named as not taken.
+func checkSeed(t *testing.T, s *Server) {
+	t.Helper()
+	if len(s.Seed) != len(seedCnf) {
+		t.Fatalf("mariadb seed: %d settings recorded, server.cnf has %d", len(s.Seed), len(seedCnf))
+	}
+	want := map[string]string{
+		"sql_mode": "NO_BACKSLASH_ESCAPES,STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", "collation_server": "utf8mb4_unicode_ci",
+		"character_set_server": "utf8mb4", "time_zone": "+00:00", "innodb_log_buffer_size": "536870912",
+		"join_buffer_size": "536870912", "sort_buffer_size": "134217728", "tmp_table_size": "536870912",
+		"table_definition_cache": "2000", "innodb_log_file_size": "8589934592", "innodb_autoextend_increment": "256",
+		"innodb_old_blocks_time": "500", "net_read_timeout": "3600", "net_write_timeout": "3600",
+		"max_connections": "3000", "innodb_flush_log_at_trx_commit": "1",
+		"innodb_buffer_pool_size": strconv.FormatInt(testCache, 10),
+	}
+	lines := map[string]string{}
+	for _, l := range s.ConfigLines() {
+		lines[l[0]] = l[1]
+	}
+	for _, set := range s.Seed {
+		line := lines["mariadb-seed-"+set.Option]
+		if !strings.HasPrefix(line, "requested="+set.Requested) {
+			t.Errorf("mariadb seed: line for %s = %q", set.Option, line)
+		}
+		if set.Unsupported != "" {
+			t.Logf("mariadb seed: %s not taken: %s", set.Option, set.Unsupported)
+			if !strings.Contains(line, "unsupported: ") {
+				t.Errorf("mariadb seed: %s not taken but its line says %q", set.Option, line)
+			}
+			continue
+		}
+		if w, ok := want[set.Variable]; ok && set.InForce != w {
+			t.Errorf("mariadb seed: %s in force %q, want %q", set.Variable, set.InForce, w)
+		}
+	}
+	if n, err := strconv.ParseInt(seedVar(s, "max_allowed_packet"), 10, 64); err != nil || n < 1<<30 {
+		t.Errorf("mariadb seed: max_allowed_packet = %q, want at least 1G", seedVar(s, "max_allowed_packet"))
+	}
+}
+
+func seedVar(s *Server, name string) string {
+	for _, set := range s.Seed {
+		if set.Variable == name {
+			return set.InForce
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -127,3 +128,33 @@ func TestHelpers(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestSeedMarksWhatTheServerDoesNotTake feeds markUnsupported the option
+// list and warnings of a MariaDB 10.11 mariadbd --verbose --help.
+func TestSeedMarksWhatTheServerDoesNotTake(t *testing.T) {
+	plan := seedPlan(Options{CacheBytes: 256 * mib})
+	var listed strings.Builder
+	for _, c := range seedCnf {
+		if c[0] != "innodb-log-files-in-group" && c[0] != "innodb-file-per-table" {
+			fmt.Fprintf(&listed, "%-60s %s\n", c[0], "x")
+		}
+	}
+	stderr := "[Warning] /usr/sbin/mariadbd: ignoring option '--character-set-client-handshake' due to invalid value 'utf8mb4'\n" +
+		"[Warning] 'innodb-thread-concurrency' was removed. It does nothing now and exists only for compatibility with old my.cnf files.\n"
+	markUnsupported(plan, "Variables (--variable-name=value)\n"+listed.String(), stderr)
+	got := map[string]string{}
+	for _, s := range plan {
+		if s.Unsupported != "" {
+			got[s.Option] = s.Unsupported
+		}
+	}
+	if len(got) != 4 || !strings.Contains(got["character-set-client-handshake"], `ignores the value "utf8mb4"`) ||
+		!strings.Contains(got["innodb-thread-concurrency"], "removed") || got["innodb-log-files-in-group"] == "" || got["innodb-file-per-table"] == "" {
+		t.Errorf("unsupported = %v", got)
+	}
+	args := strings.Join(seedArgs(plan), " ")
+	if strings.Contains(args, "thread-concurrency") || !strings.Contains(args, "--innodb-buffer-pool-size=256M") ||
+		!strings.Contains(args, "--sql-mode=STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_BACKSLASH_ESCAPES") {
+		t.Errorf("seed args %s", args)
+	}
+}

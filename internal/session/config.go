@@ -96,6 +96,20 @@ type Config struct {
 	// Command is the command line that asked for the session, recorded
 	// (passwords redacted) in the results file.
 	Command []string
+	// CPUs are the GOMAXPROCS values every cell of a Go runner runs with,
+	// one cell per value (go test -cpu); the result names end in "-N".
+	// Empty leaves GOMAXPROCS alone and the names without a suffix. The
+	// JDBC runner has no GOMAXPROCS: its cells run once, without one.
+	CPUs []int
+	// Study, when set, is the published study the session reproduces
+	// (package studies), recorded as the results file's reproduce-study
+	// line so that reports set the study's figures beside the measured.
+	Study string
+	// Cells, when set, limits the cells of the targets it names to the
+	// workload IDs it lists for them (a study that compared one target on
+	// some of its tests only); targets it does not name run every planned
+	// workload.
+	Cells map[string][]string
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
@@ -126,6 +140,13 @@ func (c *Config) ScaleOf(w bench.Workload) float64 {
 		return w.QuickScale(c.Scale)
 	}
 	return c.Scale
+}
+
+// Runs reports whether the session runs the cell of target on workload
+// id, as far as Cells says.
+func (c *Config) Runs(target, id string) bool {
+	ids, limited := c.Cells[target]
+	return !limited || slices.Contains(ids, id)
 }
 
 // SmokeScales lists, for the results file, the workloads of ws that run at

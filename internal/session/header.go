@@ -49,7 +49,22 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	}
 	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
 	w.SetConfig("warmup-all", fmt.Sprint(cfg.WarmupAll))
+	if len(cfg.CPUs) > 0 {
+		w.SetConfig("cpu", joinInts(cfg.CPUs))
+	}
+	if cfg.Study != "" {
+		w.SetConfig("reproduce-study", cfg.Study)
+	}
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
 	w.SetConfig("session-id", id)
 	return w.WriteUnits()
+}
+
+// joinInts writes ns as go test -cpu takes them: "2,4,8".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ",")
 }

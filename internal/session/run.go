@@ -287,10 +287,14 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 	var places []orchestrate.Placement
 	for _, t := range p.Runnable {
 		for _, n := range dbs.netsFor(t) {
-			places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: declared[t.Group]})
+			for _, cpu := range cpusFor(cfg, t) {
+				places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: declared[t.Group], CPU: cpu})
+			}
 		}
 	}
-	steps := orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices)
+	steps := slices.DeleteFunc(orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices), func(st orchestrate.Step) bool {
+		return !cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	})
 	runs := map[orchestrate.SliceKey]bool{}
 	for _, st := range steps {
 		runs[orchestrate.SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
@@ -430,3 +434,12 @@ func WorkloadInfo(name string) (report.WorkloadInfo, bool) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cpusFor returns the GOMAXPROCS values target t's cells run with: the
+// session's --cpu values for a Go runner, else one cell with none (0).
+func cpusFor(cfg *Config, t targets.Spec) []int {
+	if len(cfg.CPUs) == 0 || t.JVM {
+		return []int{0}
+	}
+	return cfg.CPUs
+}

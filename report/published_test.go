@@ -1,0 +1,194 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// studyResults reads result lines written under a reproduce-study line.
+func studyResults(t *testing.T, study string, lines []string) []*benchfmt.Result {
+	t.Helper()
+	text := StudyKey + ": " + study + "\n" + strings.Join(lines, "\n") + "\n"
+	var rs []*benchfmt.Result
+	r := benchfmt.NewReader(strings.NewReader(text), "t")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			rs = append(rs, res.Clone())
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// runs writes five result lines of a cell at about ops operations per
+// second.
+func runs(name string, ops float64) []string {
+	var out []string
+	for i := range 5 {
+		v := ops * (1 + 0.01*float64(i-2))
+		out = append(out, fmt.Sprintf("Benchmark%s 100 %.0f ns/op %.2f ops/s", name, 1e9/v, v))
+	}
+	return out
+}
+
+func key(t *testing.T, target string) string {
+	t.Helper()
+	s, ok := targets.Lookup(target)
+	if !ok {
+		t.Fatalf("no target %s", target)
+	}
+	return s.Key()
+}
+
+// TestPublishedBesideMeasured rebuilds the 2013 Windows study's table from
+// a results file: a ratio near the published one agrees, one on the other
+// side of 1 disagrees, a driver without results is not measured, and the
+// Markdown and HTML reports carry the table.
+func TestPublishedBesideMeasured(t *testing.T) {
+	var lines []string
+	// Published SimpleQuery: 4697 / 3111 = 1.51; measured 1.5.
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mysql")+"/net=tcp", 15000)...)
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mymysql")+"/net=tcp", 10000)...)
+	// The unix cells must not be taken when the study ran over TCP.
+	lines = append(lines, runs("SimpleQuery/"+key(t, "mysql")+"/net=unix", 90000)...)
+	// Published PreparedQueryRow: 16436 / 14452 = 1.14; measured 0.5.
+	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mysql")+"/net=tcp", 5000)...)
+	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mymysql")+"/net=tcp", 10000)...)
+	r := New(studyResults(t, "sqlbench-2013-win", lines), nil, nil)
+	tables := r.Published()
+	if len(tables) != 1 || tables[0].Study.ID != "sqlbench-2013-win" {
+		t.Fatalf("published tables %v", tables)
+	}
+	got := map[string]PublishedRow{}
+	for _, row := range tables[0].Rows {
+		got[row.Label()] = row
+	}
+	sq := got["SimpleQuery: Go-MySQL-Driver / mymysql godrv"]
+	if sq.Verdict != VerdictAgrees || sq.Measured < 1.49 || sq.Measured > 1.51 || !(sq.Lo <= sq.Measured && sq.Measured <= sq.Hi) {
+		t.Errorf("SimpleQuery row %+v", sq)
+	}
+	if v := got["PreparedQueryRow: Go-MySQL-Driver / mymysql godrv"].Verdict; v != VerdictDisagrees {
+		t.Errorf("PreparedQueryRow verdict %q, want %q", v, VerdictDisagrees)
+	}
+	if v := got["SimpleQuery: Go-MySQL-Driver / Connector/J"].Verdict; v != VerdictNotMeasured {
+		t.Errorf("Connector/J verdict %q, want %q", v, VerdictNotMeasured)
+	}
+	var md, html, text bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := PublishedText(&text, tables[0]); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"markdown": md.String(), "html": html.String(), "text": text.String()} {
+		for _, want := range []string{"SimpleQuery", "1.51×", "1.50×", VerdictAgrees, VerdictDisagrees} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", what, want, out)
+			}
+		}
+	}
+	if !strings.Contains(md.String(), "## Published beside measured: sqlbench-2013-win") || !strings.Contains(html.String(), `id="published-1"`) {
+		t.Error("the reports lack the published section")
+	}
+}
+
+// TestPublishedMatchesGOMAXPROCS: the MariaDB study's rows at -cpu=N take
+// the cells whose names end in -N, and nothing else.
+func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
+	var lines []string
+	for _, cpu := range []int{2, 4} {
+		lines = append(lines, runs(fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1-%d", key(t, "mysql"), cpu), 3000)...)
+		lines = append(lines, runs(fmt.Sprintf("TCPSend/%s/size=2048-%d", key(t, "tcp"), cpu), 3000*float64(10*cpu))...)
+	}
+	lines = append(lines, runs("TCPSend/"+key(t, "tcp")+"/size=2048", 1)...) // no suffix: not a -cpu row
+	s, _ := studies.Lookup("mariadb-tcp-http")
+	tbl := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s)
+	measured := map[string]float64{}
+	for _, row := range tbl.Rows {
+		measured[row.Label()] = row.Measured
+	}
+	for label, want := range map[string]float64{
+		"insert vs 2 KB send, -cpu=2: TCP send 2KB / MariaDB single insert": 20,
+		"insert vs 2 KB send, -cpu=4: TCP send 2KB / MariaDB single insert": 40,
+		"insert vs 2 KB send, -cpu=8: TCP send 2KB / MariaDB single insert": 0,
+	} {
+		if got := measured[label]; got < want*0.99 || got > want*1.01 {
+			t.Errorf("%s: measured %g, want %g", label, got, want)
+		}
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct {
+		pub, m, lo, hi float64
+		want           string
+	}{
+		{2, 2.2, 2.1, 2.3, VerdictAgrees},
+		{2, 1.5, 0.9, 3, VerdictUndecided},   // outside ±25%, interval spans 1
+		{2, 1.2, 1.1, 1.3, VerdictDirection}, // faster, by less than published
+		{2, 0.5, 0.4, 0.6, VerdictDisagrees}, // the other way round
+		{0.5, 0.45, 0.3, 1.2, VerdictAgrees}, // median within the band: agrees even if the interval spans 1
+		{0.5, 2, 1.5, 2.5, VerdictDisagrees},
+	} {
+		if got := verdict(c.pub, c.m, c.lo, c.hi, 0.25); got != c.want {
+			t.Errorf("verdict(%g, %g [%g, %g]) = %q, want %q", c.pub, c.m, c.lo, c.hi, got, c.want)
+		}
+	}
+}
+
+// TestCPUSuffixKeepsCellsApart: cells that differ only in GOMAXPROCS are
+// different rows (the suffix after the last key, even when that key is
+// api), and their overhead twins pair -N with -N.
+func TestCPUSuffixKeepsCellsApart(t *testing.T) {
+	var lines []string
+	for _, cpu := range []int{1, 2} {
+		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=sql-%d", cpu), 1000*float64(cpu))...)
+		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=native-%d", cpu), 3000*float64(cpu))...)
+	}
+	r := New(studyResults(t, "dbi-2023", lines), nil, nil)
+	rows := map[string]bool{}
+	for _, c := range r.Cells {
+		rows[c.Row()+" "+c.Column()] = true
+	}
+	if len(rows) != 4 || !rows["SimpleExec-1 ncruces"] || !rows["SimpleExec-2 ncruces-native"] {
+		t.Errorf("rows %v, want four cells apart by -1 and -2", rows)
+	}
+	pairs := r.Overhead()
+	if len(pairs) != 2 {
+		t.Fatalf("%d overhead pairs, want 2", len(pairs))
+	}
+	for _, p := range pairs {
+		if r := p.Ratio(); r < 2.9 || r > 3.1 {
+			t.Errorf("%s %s: ratio %g, want 3 (a -1 cell paired with a -2 twin?)", p.Driver, p.Row, r)
+		}
+	}
+}
+
+// TestPublishedPairsRuns: a machine that drifts slows both sides of run i
+// alike; the per-run ratios see through it where the cells' own intervals
+// cannot.
+func TestPublishedPairsRuns(t *testing.T) {
+	var lines []string
+	for i, speed := range []float64{1000, 3000, 2000, 5000, 4000} {
+		lines = append(lines,
+			fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s", key(t, "mysql"), 1e9/(1.5*speed), 1.5*speed),
+			fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s", key(t, "mymysql"), 1e9/(speed*(1+0.01*float64(i))), speed*(1+0.01*float64(i))))
+	}
+	s, _ := studies.Lookup("sqlbench-2013-win")
+	row := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
+	if row.Label() != "SimpleQuery: Go-MySQL-Driver / mymysql godrv" || row.Lo < 1.4 || row.Hi > 1.51 || row.Measured < 1.45 || row.Measured > 1.5 {
+		t.Errorf("%s: measured %g [%g, %g], want about 1.47 with a tight interval", row.Label(), row.Measured, row.Lo, row.Hi)
+	}
+}

@@ -1,0 +1,137 @@
+package studies_test
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/targets"
+	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
+)
+
+// TestEveryStudyPlanRunsOnTheCatalogue checks each study's plan against the
+// target catalogue and the workload registry: every side compared is a
+// target that runs the side's workload on its database, every workload
+// exists, and what is not compared is named as unavailable
+// with a reason.
+func TestEveryStudyPlanRunsOnTheCatalogue(t *testing.T) {
+	all := studies.All()
+	if len(all) != 7 {
+		t.Errorf("%d studies, want the 7 published result sets", len(all))
+	}
+	seen := map[string]bool{}
+	for _, s := range all {
+		if seen[s.ID] || s.ID == "" || strings.ContainsAny(s.ID, " /") {
+			t.Errorf("bad or repeated study ID %q", s.ID)
+		}
+		seen[s.ID] = true
+		if s.Source.Document == "" || s.Source.Date == "" || s.Source.Machine == "" || s.Source.Table == "" {
+			t.Errorf("%s: source incomplete: %+v", s.ID, s.Source)
+		}
+		if !(s.Tolerance > 0 && s.Tolerance < 1) || !(s.Plan.Scale > 0 && s.Plan.Scale <= 1) || s.Plan.Count < 1 || s.Plan.Slices < 1 {
+			t.Errorf("%s: tolerance %g, scale %g, count %d", s.ID, s.Tolerance, s.Plan.Scale, s.Plan.Count)
+		}
+		if _, err := servers.ParseProfile(s.Plan.Profile); err != nil {
+			t.Errorf("%s: %v", s.ID, err)
+		}
+		if len(s.Comparisons()) == 0 {
+			t.Errorf("%s: no comparison has both figures", s.ID)
+		}
+		for _, p := range s.Pairs {
+			for _, name := range p {
+				if _, ok := s.Side(name); !ok {
+					t.Errorf("%s: pair side %q is no side", s.ID, name)
+				}
+			}
+		}
+		for _, side := range s.Sides {
+			if !slices.Contains(s.Targets(), side.Target) && !named(s, side) {
+				t.Errorf("%s: side %q is compared nowhere and not named as unavailable", s.ID, side.Name)
+			}
+		}
+		for _, c := range s.Comparisons() {
+			checkComparison(t, s, c)
+		}
+	}
+}
+
+func checkComparison(t *testing.T, s *studies.Study, c studies.Comparison) {
+	t.Helper()
+	for _, side := range []studies.Side{c.Num, c.Den} {
+		spec, ok := targets.Lookup(side.Target)
+		if !ok {
+			t.Errorf("%s %s: target %q is not in the catalogue", s.ID, c.Label(), side.Target)
+			continue
+		}
+		id := studies.WorkloadOf(side, c.Test)
+		w, ok := bench.LookupWorkload(id)
+		switch {
+		case !ok:
+			t.Errorf("%s %s: workload %q is not in the registry", s.ID, c.Label(), id)
+		case ok && !spec.Runs(w):
+			t.Errorf("%s %s: target %s does not run %s", s.ID, c.Label(), spec.Name, id)
+		}
+		if c.Test.CPU > 0 && spec.JVM {
+			t.Errorf("%s %s: GOMAXPROCS on the JVM target %s", s.ID, c.Label(), spec.Name)
+		}
+	}
+	if !(c.Published > 0) || math.IsInf(c.Published, 0) {
+		t.Errorf("%s %s: published ratio %g", s.ID, c.Label(), c.Published)
+	}
+}
+
+// named reports whether a side is named among the study's unavailable
+// parts.
+func named(s *studies.Study, side studies.Side) bool {
+	return slices.ContainsFunc(s.Unavailable, func(g studies.Gap) bool {
+		return g.Why != "" && (strings.Contains(g.What, side.Name) || strings.Contains(g.What, side.Target))
+	})
+}
+
+// TestPublishedRatiosFollowTheFigures anchors the ratios computed from the
+// figures to the studies' own headlines.
+func TestPublishedRatiosFollowTheFigures(t *testing.T) {
+	for _, c := range []struct {
+		study, label string
+		want         float64
+	}{
+		// "pgx CopyFrom 2.25x lib/pq CopyIn at 16x32" (rows/s, higher is better).
+		{"dbi-2023", "PostgreSQL COPY 16x32: pgx / lib/pq", 214869.42 / 95665.37},
+		// Sqinn-Go: times in ms, lower is better: crawshaw's 2140 ms against mattn's 2901 ms.
+		{"sqinn-go", "simple/insert: crawshaw / mattn", 2901.0 / 2140},
+		// The TCP send is the faster side: 311992 ns against 5318 ns at -cpu=2.
+		{"mariadb-tcp-http", "insert vs 2 KB send, -cpu=2: TCP send 2KB / MariaDB single insert", 311992.0 / 5318},
+	} {
+		s, ok := studies.Lookup(c.study)
+		if !ok {
+			t.Fatalf("no study %s", c.study)
+		}
+		i := slices.IndexFunc(s.Comparisons(), func(x studies.Comparison) bool { return x.Label() == c.label })
+		if i < 0 {
+			t.Errorf("%s: no comparison %q", c.study, c.label)
+			continue
+		}
+		if got := s.Comparisons()[i].Published; math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s %s: published ratio %g, want %g", c.study, c.label, got, c.want)
+		}
+	}
+	if got := mustStudy(t, "mariadb-tcp-http").CPUs(); !slices.Equal(got, []int{2, 4, 8}) {
+		t.Errorf("mariadb-tcp-http CPUs %v, want go test -cpu=2,4,8", got)
+	}
+	if _, ok := studies.Lookup("nosuch"); ok || !strings.Contains(studies.UnknownError("nosuch").Error(), "dbi-2023") {
+		t.Error("an unknown study is found, or its error does not list the valid ones")
+	}
+}
+
+func mustStudy(t *testing.T, id string) *studies.Study {
+	t.Helper()
+	s, ok := studies.Lookup(id)
+	if !ok {
+		t.Fatalf("no study %s", id)
+	}
+	return s
+}
