@@ -18,7 +18,8 @@ import (
 // TestEstimateExtrapolatesToScale1: a per-operation workload keeps its
 // ns/op, a workload whose tables grow with the scale has its ns/op divided
 // by the scale it ran at (taken from smoke-scales where listed), and both
-// are multiplied by the scale-1 operations and 5 runs plus 10% warm-up.
+// are multiplied by the scale-1 operations and the default 6 runs plus 10%
+// warm-up.
 func TestEstimateExtrapolatesToScale1(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results", "sqlbench-20261121-000000.txt")
@@ -46,7 +47,7 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 		}
 		return float64(w.Ops)
 	}
-	runs := 5 * 1.1
+	runs := 6 * 1.1
 	want := map[string]time.Duration{
 		"SimpleQuery":                     time.Duration((2000 + 5000) * ops("SimpleQuery") * runs), // medians of two cells
 		"SuiteSimpleQuery":                time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * runs),

@@ -18,17 +18,20 @@ import (
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
-// Defaults of a session. The default scale keeps the default run near a
-// minute and a half on a 2-core machine (one round of the classic suite on
-// the six SQLite targets takes about 64 s at scale 1 there); scale 1 runs
-// the published sizes. Twenty slices average each run over twenty moments
-// of the session, which the machine's own drift needs (README, "How much
-// noise is left"); a smoke run keeps five, for speed.
+// Defaults of a session. Six runs are the fewest whose median has a 95%
+// confidence interval (benchmath, and benchstat, which says "need >= 6
+// samples" below it). Scale 0.1 and ten slices keep the default run (the
+// classic suite on every SQLite target) near 80 s of CPU on a 2-core
+// machine, each slice the size it had at scale 0.2 and twenty slices
+// (docs/methodology.md, "The default run"); scale 1 runs the published
+// sizes. Slices average each run over that many moments of the session,
+// which the machine's own drift needs (docs/methodology.md, "How much noise
+// is left"); a smoke run keeps five slices and five runs, for speed.
 const (
-	DefaultCount   = 5
-	DefaultScale   = 0.2
+	DefaultCount   = 6
+	DefaultScale   = 0.1
 	DefaultWarmup  = 0.1
-	DefaultSlices  = 20
+	DefaultSlices  = 10
 	DefaultPin     = pin.None
 	DefaultTimeout = 5 * time.Minute
 	QuickScale     = 0.01
@@ -37,7 +40,8 @@ const (
 )
 
 // DefaultWorkloads is what a session runs when Config.Workloads is empty:
-// the classic suite, about a minute on SQLite at the default scale.
+// the classic suite, about a minute and a half on SQLite at the default
+// scale and slices.
 const DefaultWorkloads = "classic"
 
 // Config is everything a session needs to know, already parsed: what to

@@ -5,7 +5,7 @@ package dev.sqlbench.jdbc;
  * measure compiled code: untimed full runs (begin, the run's operations,
  * end) repeated until at least minOps operations and minMillis have passed,
  * and never longer than maxMillis (at least one run). The defaults come from
- * the warm-up curves in the README's JDBC section; -Dsqlbench.jit.minOps,
+ * the warm-up curves in docs/targets.md, "JDBC baseline"; -Dsqlbench.jit.minOps,
  * -Dsqlbench.jit.minMillis and -Dsqlbench.jit.maxMillis override them (0
  * turns it off, to measure a cold JVM).
  *
@@ -14,7 +14,7 @@ package dev.sqlbench.jdbc;
  * @param maxMillis time to spend at most
  */
 public record JitWarmup(long minOps, long minMillis, long maxMillis) {
-    /** The defaults: see the README. */
+    /** The defaults: see docs/targets.md, "JDBC baseline". */
     public static final JitWarmup DEFAULT = new JitWarmup(20_000, 0, 10_000);
 
     /** Returns the warm-up the system properties ask for, or the default. */
