@@ -97,7 +97,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	case "clean":
 		err = cleanCmd(ctx, args[1:], env)
 	case "version":
-		fmt.Fprintln(env.Stdout, "sqlbench", session.Version())
+		fmt.Fprintln(env.Stdout, strings.Join(session.VersionLines(env.Dir), "\n"))
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 	default:

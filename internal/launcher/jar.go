@@ -31,6 +31,8 @@ type JarBuilder struct {
 	Java, Mvn string
 	// Log receives one line per build.
 	Log io.Writer
+	// Origin says where Src comes from in that line (Source.String).
+	Origin string
 }
 
 func (b *JarBuilder) java() string {
@@ -62,7 +64,7 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	if b.Log != nil {
-		fmt.Fprintln(b.Log, "building the JDBC runner with Maven (first use, or its source changed)...")
+		fmt.Fprintf(b.Log, "building the JDBC runner with Maven%s (first use, or its source changed)...\n", from(b.Origin))
 	}
 	build, err := os.MkdirTemp(b.Cache, "jdbc-build-")
 	if err != nil {
