@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"slices"
+	"strings"
 
 	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
