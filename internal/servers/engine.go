@@ -86,3 +86,10 @@ func findProgram(names, dirs []string) string {
 func systemBinDirs() []string {
 	return []string{"/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/sbin", "/bin"}
 }
+
+// Installed returns nil when kind's server can be started here, else what
+// is missing (the program and the package that provides it).
+func Installed(kind Kind) error {
+	_, err := newEngine(kind)
+	return err
+}
