@@ -17,8 +17,8 @@ import (
 var errNoServer = errors.New("nothing stopped")
 
 const serverUsage = `usage:
-  sqlbench server start mariadb|postgres [--profile durable|fast|seed]
-  sqlbench server stop [mariadb|postgres|all]
+  sqlbench server start mariadb|postgres|tidb [--profile durable|fast|seed]
+  sqlbench server stop [mariadb|postgres|tidb|all]
   sqlbench server status
 `
 
@@ -65,7 +65,7 @@ func serverCmd(ctx context.Context, args []string, env Env) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s %s (%s profile) ready in %s, pid %d\n", kind, srv.Version, prof, srv.Ready.Round(1e6), srv.PID)
 		fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
-		fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind, kind, srv.DSN("tcp"))
+		fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind.DB(), kind.DB(), srv.DSN("tcp"))
 		return nil
 	case "stop":
 		if what == "" {

@@ -46,6 +46,8 @@ func newEngine(kind Kind) (engine, error) {
 		return findMariaDB()
 	case KindPostgres:
 		return findPostgres()
+	case KindTiDB:
+		return findTiDB()
 	}
 	return nil, fmt.Errorf("unknown server kind %q (valid: %s)", kind, joinNames(Kinds()))
 }
