@@ -20,6 +20,11 @@ const (
 	TiDBModule  = "github.com/pingcap/tidb"
 	TiDBVersion = "v1.1.0-beta.0.20251126154744-e4e814fdc0af"
 	TiDBParser  = "github.com/pingcap/tidb/pkg/parser v0.0.0-20251126154744-e4e814fdc0af"
+	// TiDBRelease is what the server's version says it is (TiDB's own
+	// Makefile sets it from git describe, which a module build has not):
+	// SELECT VERSION() gives 8.0.11-TiDB-master-e4e814fdc0af.
+	TiDBRelease = "master-" + tidbCommit
+	tidbCommit  = "e4e814fdc0af"
 )
 
 // tidbReplaces are the replace directives of TiDB's own go.mod, which a
@@ -50,7 +55,7 @@ func TiDBCacheDir() string {
 	if err != nil || base == "" {
 		base = os.TempDir()
 	}
-	return filepath.Join(base, "sqlbench", "tidb-"+TiDBVersion)
+	return filepath.Join(base, "sqlbench", "tidb-"+TiDBRelease)
 }
 
 func (t *tidb) binary() string { return filepath.Join(t.cache, "tidb-server") }
@@ -99,7 +104,8 @@ func buildTiDB(ctx context.Context, cache, bin string) error {
 	tmp := bin + ".tmp"
 	for _, args := range [][]string{
 		{"get", pkg + "@" + TiDBVersion},
-		{"build", "-o", tmp, pkg},
+		{"build", "-o", tmp, "-ldflags", "-X github.com/pingcap/tidb/pkg/parser/mysql.TiDBReleaseVersion=" + TiDBRelease +
+			" -X github.com/pingcap/tidb/pkg/util/versioninfo.TiDBGitHash=" + tidbCommit, pkg},
 	} {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = mod
