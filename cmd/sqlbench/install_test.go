@@ -85,7 +85,11 @@ func TestInstallAnywhere(t *testing.T) {
 			}
 		}
 	}
-	if len(set.Results) == 0 || len(drivers) < 5 {
-		t.Errorf("%d results from drivers %v, want results from every SQLite driver the Go runners link\n%s", len(set.Results), drivers, stderr)
+	// The pure-Go runner's drivers run everywhere; the cgo ones need a C
+	// compiler, which a Go user may lack.
+	for _, d := range []string{"modernc", "ncruces", "zombiezen"} {
+		if !drivers[d] {
+			t.Errorf("no results from %s (results from %v)\n%s", d, drivers, stderr)
+		}
 	}
 }
