@@ -14,22 +14,18 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/sqlbench/sqlbench/internal/testenv"
 )
 
 // chromium returns the path of Debian's chromium. Without it the test is
-// skipped, unless SQLBENCH_SERVERS=1 (scripts/test, which installs it) or
-// CI is set, where a missing browser is a failure.
+// skipped, unless SQLBENCH_SERVERS=1 (scripts/test, which installs it),
+// where a missing browser is a failure (testenv).
 func chromium(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
-	if err == nil {
-		return path
-	}
-	if os.Getenv("SQLBENCH_SERVERS") == "1" || os.Getenv("CI") != "" {
-		t.Fatalf("chromium is not installed (scripts/deps.sh installs it with SQLBENCH_SERVERS=1): %v", err)
-	}
-	t.Skip("chromium is not installed; scripts/test installs it")
-	return ""
+	testenv.Need(t, "chromium (scripts/deps.sh installs it with SQLBENCH_SERVERS=1)", err)
+	return path
 }
 
 // TestHTMLInChromium opens the HTML report of the fixture from a file in

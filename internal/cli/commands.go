@@ -177,7 +177,7 @@ func versionCommand(env Env) *cobra.Command {
 		Example: "  sqlbench version",
 		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintln(env.Stdout, "sqlbench", session.Version())
+			fmt.Fprintln(env.Stdout, strings.Join(session.VersionLines(env.Dir), "\n"))
 			return nil
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -67,6 +68,7 @@ func TestRunQuickOnTheGosqliteTargets(t *testing.T) {
 // insert, a prepared echo shared on a pool of four, and both bulk paths it
 // has.
 func TestRunGoMySQLOnMariaDB(t *testing.T) {
+	needServers(t, servers.KindMariaDB)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5", "SingleInsert/data=random/conns=2",

@@ -14,7 +14,9 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/testenv"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -42,6 +44,15 @@ func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp st
 	t.Setenv("TMPDIR", tmp)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
 	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr, cache, tmp
+}
+
+// needServers skips t when a server it starts is not installed, or fails
+// it under SQLBENCH_SERVERS=1 (testenv).
+func needServers(t *testing.T, kinds ...servers.Kind) {
+	t.Helper()
+	for _, k := range kinds {
+		testenv.Need(t, "a "+string(k)+" server", servers.Installed(k))
+	}
 }
 
 // readRuns reads a results file and returns its run count per benchmark
@@ -180,6 +191,7 @@ func TestRunReportsANamedTargetThatCannotRun(t *testing.T) {
 // server, data dir or SQLite file. Runs are whole (--slices 1) so that the
 // first result comes early; with slices, runs finish in the last passes.
 func TestInterruptKeepsFinishedResults(t *testing.T) {
+	needServers(t, servers.KindPostgres)
 	env, _, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ctx, cancel := context.WithCancel(context.Background())

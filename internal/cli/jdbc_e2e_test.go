@@ -13,22 +13,21 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/testenv"
 )
 
-// needJDK skips a test on a machine without the JDBC runner's tools.
+// needJDK skips a test on a machine without the JDBC runner's tools
+// (testenv: a failure under SQLBENCH_SERVERS=1).
 func needJDK(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"java", "mvn"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s on PATH: the JDBC targets are unavailable here", tool)
-		}
-	}
+	testenv.Programs(t, "java", "mvn")
 }
 
 // TestJDBCTargetsOnEveryDatabase runs every JDBC target against throwaway
 // MariaDB and PostgreSQL servers and a SQLite file, interleaved with a Go
 // target, and checks the result lines, both transports and the config lines.
 func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
+	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	needJDK(t)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
@@ -117,6 +116,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 // the run: the cell fails with the wrong row named, its table is dropped,
 // and no password is printed.
 func TestJDBCWrongDataFailsTheCell(t *testing.T) {
+	needServers(t, servers.KindMariaDB)
 	needJDK(t)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindMariaDB, Profile: servers.ProfileFast, Parent: tmp})
@@ -171,6 +171,7 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 // each driver has (COPY, LOAD DATA, JDBC batches, Connector/J's rewritten
 // batches), each verified by reading the table back.
 func TestJDBCInsertWorkloads(t *testing.T) {
+	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	needJDK(t)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")

@@ -24,9 +24,10 @@ var errNoServer = errors.New("nothing stopped")
 func serverCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "server start|stop|status",
-		Short: "start, stop or list throwaway MariaDB/PostgreSQL servers",
+		Short: "start, stop or list throwaway MariaDB/PostgreSQL/TiDB servers",
 		Long: `Server starts, stops and lists throwaway MariaDB and PostgreSQL servers (from
-the distribution's binaries, loopback only) that outlive the command, for use
+the distribution's binaries) and TiDB servers (built once from TiDB's pinned Go
+module; see docs/tidb.md), loopback only, that outlive the command, for use
 with sqlbench run --dsn or by hand.`,
 		Example: `  sqlbench server start postgres --profile fast
   sqlbench server status
@@ -42,9 +43,9 @@ with sqlbench run --dsn or by hand.`,
 	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded (default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
 	start := &cobra.Command{
-		Use:     "start mariadb|postgres [--profile durable|fast|seed]",
+		Use:     "start mariadb|postgres|tidb [--profile durable|fast|seed]",
 		Short:   "start a throwaway server and print its DSNs",
-		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast",
+		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)",
 		Args:    oneOptionalArg,
 	}
 	profile := start.Flags().String("profile", "durable", "server configuration: durable, fast or seed")
@@ -54,7 +55,7 @@ with sqlbench run --dsn or by hand.`,
 		return serverStart(ctx, firstArg(args), *profile, *stateDir, env)
 	}
 	stop := &cobra.Command{
-		Use:       "stop [mariadb|postgres|all]",
+		Use:       "stop [mariadb|postgres|tidb|all]",
 		Short:     "stop the servers sqlbench server start started (default: all)",
 		Example:   "  sqlbench server stop\n  sqlbench server stop postgres",
 		Args:      oneOptionalArg,
@@ -113,7 +114,7 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 	}
 	fmt.Fprintf(env.Stdout, "%s %s (%s profile) ready in %s, pid %d\n", kind, srv.Version, prof, srv.Ready.Round(1e6), srv.PID)
 	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
-	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind, kind, srv.DSN("tcp"))
+	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind.DB(), kind.DB(), srv.DSN("tcp"))
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 // TestRunStartsServersAndCleansUp runs the server targets on throwaway
 // servers sqlbench starts itself, over TCP and the unix socket.
 func TestRunStartsServersAndCleansUp(t *testing.T) {
+	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "mariadb,postgres", "--workloads", "SimpleExec,AutoQueryRow",
@@ -62,6 +63,7 @@ func TestRunStartsServersAndCleansUp(t *testing.T) {
 // server by DSN: nothing is started, the user's table is untouched, and
 // sqlbench's own tables are dropped afterwards.
 func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
+	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	// A table named as sqlbench once named its first cell's: no run may
 	// touch it.
@@ -109,6 +111,7 @@ func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
 // its cells fail with the target named and no password, the SQLite cells go
 // on, and the exit status says something failed.
 func TestServerKilledDuringARunCostsOnlyItsCells(t *testing.T) {
+	needServers(t, servers.KindPostgres)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindPostgres, Profile: servers.ProfileFast, Parent: tmp})
 	if err != nil {
@@ -157,6 +160,7 @@ func TestServerKilledDuringARunCostsOnlyItsCells(t *testing.T) {
 // TestServerCommand starts a server that outlives the command, finds it in
 // status, and stops it.
 func TestServerCommand(t *testing.T) {
+	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	env, stdout, stderr, _, _ := realEnv(t)
 	state := t.TempDir()
 	if code := Main(context.Background(), []string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {

@@ -25,6 +25,7 @@ import (
 // connection to its database; both go when the test ends.
 func userDB(t *testing.T, kind servers.Kind, tmp string, setup ...string) (*servers.Server, *sql.DB) {
 	t.Helper()
+	needServers(t, kind)
 	srv, err := servers.Start(context.Background(), servers.Options{Kind: kind, Profile: servers.ProfileFast, Parent: tmp})
 	if err != nil {
 		t.Fatal(err)

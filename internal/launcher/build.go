@@ -34,6 +34,8 @@ type Builder struct {
 	Go string
 	// Log receives one line per build.
 	Log io.Writer
+	// Origin says where Src comes from in that line (Source.String).
+	Origin string
 }
 
 // FindSource returns the root of the sqlbench source tree: $SQLBENCH_SRC, or
@@ -90,7 +92,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 	}
 	ver, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output()
 	if err != nil {
-		return "", fmt.Errorf("the Go toolchain is needed to build runners: %w", err)
+		return "", fmt.Errorf("building the Go runners needs the Go toolchain (%s): %w", goCmd, err)
 	}
 	key, err := sourceKey(b.Src, group, strings.TrimSpace(string(ver)))
 	if err != nil {
@@ -104,7 +106,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	if b.Log != nil {
-		fmt.Fprintf(b.Log, "building runner %q (first use, or its source changed)...\n", group)
+		fmt.Fprintf(b.Log, "building runner %q%s (first use, or its source changed)...\n", group, from(b.Origin))
 	}
 	// A temp name of this build's own: two sessions building the same
 	// runner at once each rename a complete binary into place.
@@ -184,6 +186,14 @@ func hashFiles(prefix, base string, files []string) (string, error) {
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// from returns " from origin", or nothing when origin is not known.
+func from(origin string) string {
+	if origin == "" {
+		return ""
+	}
+	return " from " + origin
 }
 
 func lastLine(s string) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -31,6 +32,8 @@ type JarBuilder struct {
 	Java, Mvn string
 	// Log receives one line per build.
 	Log io.Writer
+	// Origin says where Src comes from in that line (Source.String).
+	Origin string
 }
 
 func (b *JarBuilder) java() string {
@@ -62,7 +65,7 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	if b.Log != nil {
-		fmt.Fprintln(b.Log, "building the JDBC runner with Maven (first use, or its source changed)...")
+		fmt.Fprintf(b.Log, "building the JDBC runner with Maven%s (first use, or its source changed)...\n", from(b.Origin))
 	}
 	build, err := os.MkdirTemp(b.Cache, "jdbc-build-")
 	if err != nil {
@@ -75,7 +78,7 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	}
 	// The build goes to a directory of its own, so that it never races a
 	// build or test run in the source tree.
-	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-f", filepath.Join(b.Src, JDBCDir, "pom.xml"),
+	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-Dstyle.color=never", "-f", filepath.Join(b.Src, JDBCDir, "pom.xml"),
 		"-DskipTests", "-Dsqlbench.buildDir="+build, "package")
 	cmd.Dir = filepath.Join(b.Src, JDBCDir)
 	var out bytes.Buffer
@@ -130,9 +133,14 @@ func jarKey(dir, javaVersion string) (string, error) {
 	return key, nil
 }
 
+// ansi matches a terminal colour sequence.
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
 // mavenError picks the most telling line of Maven's output: the first
-// "[ERROR]" line, else the last line.
+// "[ERROR]" line, else the last line, without the colour codes Maven
+// writes even in batch mode.
 func mavenError(s string) string {
+	s = ansi.ReplaceAllString(s, "")
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); strings.HasPrefix(l, "[ERROR]") {
 			return strings.TrimSpace(strings.TrimPrefix(l, "[ERROR]"))

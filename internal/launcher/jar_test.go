@@ -3,12 +3,12 @@ package launcher
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sqlbench/sqlbench/internal/testenv"
 	"github.com/sqlbench/sqlbench/runner"
 )
 
@@ -48,11 +48,7 @@ func TestJarKeyFollowsTheSource(t *testing.T) {
 // downloads the drivers on the first run on a machine), checks the cache,
 // and says hello to it.
 func TestJarBuildCachesAndServes(t *testing.T) {
-	for _, tool := range []string{"java", "mvn"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s on PATH", tool)
-		}
-	}
+	testenv.Programs(t, "java", "mvn")
 	src, err := FindSource(".")
 	if err != nil {
 		t.Fatal(err)
@@ -93,5 +89,12 @@ func TestJarCommandPutsOptionsBeforeTheJar(t *testing.T) {
 	want := "/opt/jdk/bin/java " + strings.Join(jvmFlags(), " ") + " -Dsqlbench.jit.maxMillis=1000 -jar /c/r.jar"
 	if got != want {
 		t.Errorf("Command = %q, want %q", got, want)
+	}
+}
+
+func TestMavenErrorDropsColourCodes(t *testing.T) {
+	out := "\x1b[0m\x1b[0m[\x1b[1;31mERROR\x1b[m] Failed to execute goal: boom\n[INFO] done\n"
+	if got, want := mavenError(out), "Failed to execute goal: boom"; got != want {
+		t.Errorf("mavenError = %q, want %q", got, want)
 	}
 }

@@ -58,7 +58,7 @@ func (s *Server) DSN(network string) string {
 		return ""
 	}
 	switch s.Kind {
-	case KindMariaDB:
+	case KindMariaDB, KindTiDB:
 		return fmt.Sprintf("%s:%s@%s(%s)/%s", e.User, e.Password, e.Net, e.Addr, e.Database)
 	case KindPostgres:
 		if network == "tcp" {

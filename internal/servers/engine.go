@@ -46,6 +46,8 @@ func newEngine(kind Kind) (engine, error) {
 		return findMariaDB()
 	case KindPostgres:
 		return findPostgres()
+	case KindTiDB:
+		return findTiDB()
 	}
 	return nil, fmt.Errorf("unknown server kind %q (valid: %s)", kind, joinNames(Kinds()))
 }
@@ -85,4 +87,11 @@ func findProgram(names, dirs []string) string {
 // systemBinDirs are searched after PATH, which may lack the sbin directories.
 func systemBinDirs() []string {
 	return []string{"/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/sbin", "/bin"}
+}
+
+// Installed returns nil when kind's server can be started here, else what
+// is missing (the program and the package that provides it).
+func Installed(kind Kind) error {
+	_, err := newEngine(kind)
+	return err
 }

@@ -27,7 +27,8 @@ type account struct {
 // serverAccount returns the system user for kind when running as root, and
 // nil (run as ourselves) otherwise.
 func serverAccount(kind Kind) (*account, error) {
-	if os.Geteuid() != 0 {
+	if os.Geteuid() != 0 || kind == KindTiDB {
+		// tidb-server runs as root, and its binary is in root's cache.
 		return nil, nil
 	}
 	name := "mysql"

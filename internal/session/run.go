@@ -141,7 +141,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	secrets := dbs.secrets()
 	env.Log = redact.Writer(env.Log, secrets)
 
-	bins := buildRunners(ctx, &cfg, p, env.Dir, env.Log)
+	bins, origin := buildRunners(ctx, &cfg, p, env.Dir, env.Log)
 	if ctx.Err() != nil {
 		return out, ctx.Err()
 	}
@@ -164,6 +164,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
+	info = append(info, "runner-source: "+origin)
 	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement, sess.ID); err != nil {
 		return out, err
 	}
@@ -272,9 +273,7 @@ func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs
 	for name, err := range skipped {
 		p.skip(name, "cannot open: "+err.Error(), true)
 	}
-	for _, n := range p.SkippedNames() {
-		fmt.Fprintf(env.Log, "skipped %s: %s\n", n, oneLine(p.Skipped[n]))
-	}
+	logSkips(env.Log, p)
 	if len(p.Runnable) == 0 {
 		return nil, nil, ErrNoTarget
 	}

@@ -2,27 +2,36 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
+	"strings"
 
+	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 )
 
 // buildRunners builds one runner per group of the plan's runnable targets
 // and returns the command line that starts each group's runner: a Go
 // binary, or java with the JDBC runner's jar. The targets of a group that
-// fails to build are skipped.
-func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.Writer) map[string][]string {
-	bins := map[string][]string{}
-	src, err := launcher.FindSource(dir)
+// fails to build are skipped. The origin says where the runners were built
+// from, for the results file (runner-source). Runners are built from a source tree at or
+// above dir when there is one, else from the sources embedded in sqlbench.
+func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.Writer) (bins map[string][]string, origin string) {
+	bins = map[string][]string{}
+	src, err := launcher.ResolveSource(dir, cfg.Cache, sqlbench.RunnerSource())
 	if err != nil {
 		for _, t := range slices.Clone(p.Runnable) {
 			p.skip(t.Name, err.Error(), true)
 		}
-		return bins
+		return bins, ""
 	}
-	b := &launcher.Builder{Src: src, Cache: cfg.Cache, Log: log}
-	jb := &launcher.JarBuilder{Src: src, Cache: cfg.Cache, Log: log}
+	origin = "source tree " + src.Dir
+	if src.Embedded {
+		origin = "embedded " + src.Key
+	}
+	b := &launcher.Builder{Src: src.Dir, Cache: cfg.Cache, Log: log, Origin: src.String()}
+	jb := &launcher.JarBuilder{Src: src.Dir, Cache: cfg.Cache, Log: log, Origin: src.String()}
 	var jar string
 	var jarErr error
 	groupErr := map[string]error{}
@@ -61,5 +70,22 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.
 			p.skip(t.Name, err.Error(), true)
 		}
 	}
-	return bins
+	return bins, origin
+}
+
+// logSkips logs the skipped targets, one line per reason: a cause every
+// target shares (no Go toolchain, no JDK) is said once, not per target.
+func logSkips(log io.Writer, p *Plan) {
+	var reasons []string
+	names := map[string][]string{}
+	for _, n := range p.SkippedNames() {
+		r := oneLine(p.Skipped[n])
+		if names[r] == nil {
+			reasons = append(reasons, r)
+		}
+		names[r] = append(names[r], n)
+	}
+	for _, r := range reasons {
+		fmt.Fprintf(log, "skipped %s: %s\n", strings.Join(names[r], ", "), r)
+	}
 }

@@ -19,9 +19,9 @@ func TestOnMariaDB(t *testing.T) {
 }
 
 func TestDetectsCorruptedResults(t *testing.T) {
-	targettest.DetectsCorruptedResults(t, "go-mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+	targettest.DetectsCorruptedResults(t, "go-mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }
 
 func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "go-mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+	targettest.DetectsWrongBulkData(t, "go-mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }

@@ -19,9 +19,9 @@ func TestOnMariaDB(t *testing.T) {
 }
 
 func TestDetectsCorruptedResults(t *testing.T) {
-	targettest.DetectsCorruptedResults(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+	targettest.DetectsCorruptedResults(t, "mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }
 
 func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(srv, bench.MariaDB, "tcp"))
+	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }

@@ -21,11 +21,11 @@ func TestOnPostgres(t *testing.T) {
 func TestDetectsCorruptedResults(t *testing.T) {
 	for _, target := range []string{"pgx", "pgx-native"} {
 		t.Run(target, func(t *testing.T) {
-			targettest.DetectsCorruptedResults(t, target, targettest.OnServer(srv, bench.Postgres, "tcp"))
+			targettest.DetectsCorruptedResults(t, target, targettest.OnServer(t, srv, bench.Postgres, "tcp"))
 		})
 	}
 }
 
 func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "pgx-native", targettest.OnServer(srv, bench.Postgres, "tcp"))
+	targettest.DetectsWrongBulkData(t, "pgx-native", targettest.OnServer(t, srv, bench.Postgres, "tcp"))
 }

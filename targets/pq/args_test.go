@@ -88,7 +88,7 @@ var registerRecorder = sync.OnceValue(func() *recorder {
 // workload's check still accepts.
 func TestArgsReachPqAsAsked(t *testing.T) {
 	rec := registerRecorder()
-	where := targettest.OnServer(srv, bench.Postgres, "tcp")
+	where := targettest.OnServer(t, srv, bench.Postgres, "tcp")
 	for _, c := range []struct {
 		path, args, typ string
 		stored          int // octet_length of a stored 8-byte value

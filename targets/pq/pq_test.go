@@ -19,5 +19,5 @@ func TestOnPostgres(t *testing.T) {
 }
 
 func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "pq", targettest.OnServer(srv, bench.Postgres, "tcp"))
+	targettest.DetectsWrongBulkData(t, "pq", targettest.OnServer(t, srv, bench.Postgres, "tcp"))
 }
