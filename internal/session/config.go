@@ -20,18 +20,19 @@ import (
 
 // Defaults of a session. Six runs are the fewest whose median has a 95%
 // confidence interval (benchmath, and benchstat, which says "need >= 6
-// samples" below it). Scale 0.1 and ten slices keep the default run (the
-// classic suite on every SQLite target) near 80 s of CPU on a 2-core
-// machine, each slice the size it had at scale 0.2 and twenty slices
-// (docs/methodology.md, "The default run"); scale 1 runs the published
-// sizes. Slices average each run over that many moments of the session,
-// which the machine's own drift needs (docs/methodology.md, "How much noise
-// is left"); a smoke run keeps five slices and five runs, for speed.
+// samples" below it). Scale 0.1 and five slices keep the default run (the
+// classic suite on every SQLite target) under 90 s on a 2-core machine
+// (docs/methodology.md, "The default run": per-slice set-up is most of its
+// time, as its fastest cells' slices last under a millisecond); scale 1
+// runs the published sizes. Slices average each run over that many moments
+// of the session, which the machine's own drift needs (docs/methodology.md,
+// "How much noise is left": use more, --slices 20, on the servers, where
+// they cost no time); a smoke run keeps five runs, for speed.
 const (
 	DefaultCount   = 6
 	DefaultScale   = 0.1
 	DefaultWarmup  = 0.1
-	DefaultSlices  = 10
+	DefaultSlices  = 5
 	DefaultPin     = pin.None
 	DefaultTimeout = 5 * time.Minute
 	QuickScale     = 0.01
