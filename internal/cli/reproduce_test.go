@@ -32,7 +32,7 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		{[]string{"reproduce", "nosuch"}, `unknown study "nosuch" (valid: sqlbench-2013-osx,`},
 		{[]string{"reproduce", "dbi-2023", "sqinn-go"}, "one study at a time"},
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
-		{[]string{"reproduce", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"run", "--cpu", "2,x"}, `--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
 		{[]string{"run", "--cpu", "0"}, `--cpu: want GOMAXPROCS values`},
 		{[]string{"run", "--cpu", "2,2"}, "--cpu: 2 is given twice"},
