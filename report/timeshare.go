@@ -111,7 +111,7 @@ func timeShareChart(workload, db string, cells []*Cell) *Chart {
 		bars.Series = append(bars.Series, BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats))})
 	}
 	return &Chart{ID: chartID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
-		XLabel: "driver/api", YLabel: "µs per operation (medians)", Bars: bars}
+		XLabel: "target", YLabel: "µs per operation (medians)", Bars: bars}
 }
 
 // isTimeShareUnit reports whether unit is one of the time decomposition's.
