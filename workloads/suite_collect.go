@@ -92,10 +92,40 @@ type joinCollect struct {
 	aid, acreated, cid, ccreated int64
 	email, atext, ctext          string
 	dest                         []any
+	filing
+}
+
+// filing is the users, articles and comments of joined rows, each filed
+// once in the order first seen (through a map per table, as the published
+// program's FindUsersArticlesComments does).
+type filing struct {
 	users                        []userRec
 	articles                     []articleRec
 	comments                     []commentRec
 	userAt, articleAt, commentAt map[int64]int
+}
+
+// reset starts a new, empty filing: fresh slices and maps.
+func (f *filing) reset() {
+	f.users, f.articles, f.comments = nil, nil, nil
+	f.userAt, f.articleAt, f.commentAt = map[int64]int{}, map[int64]int{}, map[int64]int{}
+}
+
+// file files the user, article and comment of one joined row, each unless
+// it is there already.
+func (f *filing) file(u userRec, a articleRec, c commentRec) {
+	if _, ok := f.userAt[u.id]; !ok {
+		f.userAt[u.id] = len(f.users)
+		f.users = append(f.users, u)
+	}
+	if _, ok := f.articleAt[a.id]; !ok {
+		f.articleAt[a.id] = len(f.articles)
+		f.articles = append(f.articles, a)
+	}
+	if _, ok := f.commentAt[c.id]; !ok {
+		f.commentAt[c.id] = len(f.comments)
+		f.comments = append(f.comments, c)
+	}
 }
 
 func newJoinCollect() *joinCollect {
@@ -105,29 +135,14 @@ func newJoinCollect() *joinCollect {
 	return s
 }
 
-// reset starts a new, empty collection.
-func (s *joinCollect) reset() {
-	s.users, s.articles, s.comments = nil, nil, nil
-	s.userAt, s.articleAt, s.commentAt = map[int64]int{}, map[int64]int{}, map[int64]int{}
-}
-
 // row scans one joined row and files its user, article and comment.
 func (s *joinCollect) row(r bench.Row) error {
 	if err := r.Scan(s.dest...); err != nil {
 		return err
 	}
-	if _, ok := s.userAt[s.uid]; !ok {
-		s.userAt[s.uid] = len(s.users)
-		s.users = append(s.users, userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0})
-	}
-	if _, ok := s.articleAt[s.aid]; !ok {
-		s.articleAt[s.aid] = len(s.articles)
-		s.articles = append(s.articles, articleRec{id: s.aid, userID: s.uid, created: time.UnixMilli(s.acreated), text: s.atext})
-	}
-	if _, ok := s.commentAt[s.cid]; !ok {
-		s.commentAt[s.cid] = len(s.comments)
-		s.comments = append(s.comments, commentRec{id: s.cid, articleID: s.aid, created: time.UnixMilli(s.ccreated), text: s.ctext})
-	}
+	s.file(userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0},
+		articleRec{id: s.aid, userID: s.uid, created: time.UnixMilli(s.acreated), text: s.atext},
+		commentRec{id: s.cid, articleID: s.aid, created: time.UnixMilli(s.ccreated), text: s.ctext})
 	return nil
 }
 

@@ -220,15 +220,12 @@ func realVerifyAll(e bench.Env, users int64) error {
 // realCollect collects one lookup: every column of the three tables,
 // each user, article and comment filed once under its id.
 type realCollect struct {
-	uid, ucreated, uactive       int64
-	aid, acreated, auid          int64
-	cid, ccreated, caid          int64
-	email, atext, ctext          string
-	dest                         []any
-	users                        []userRec
-	articles                     []articleRec
-	comments                     []commentRec
-	userAt, articleAt, commentAt map[int64]int
+	uid, ucreated, uactive int64
+	aid, acreated, auid    int64
+	cid, ccreated, caid    int64
+	email, atext, ctext    string
+	dest                   []any
+	filing
 }
 
 func newRealCollect() *realCollect {
@@ -238,29 +235,14 @@ func newRealCollect() *realCollect {
 	return s
 }
 
-// reset starts a new collection: fresh slices and maps, as the published
-// program's lookup makes.
-func (s *realCollect) reset() {
-	s.users, s.articles, s.comments = nil, nil, nil
-	s.userAt, s.articleAt, s.commentAt = map[int64]int{}, map[int64]int{}, map[int64]int{}
-}
-
+// row scans one joined row and files its user, article and comment.
 func (s *realCollect) row(r bench.Row) error {
 	if err := r.Scan(s.dest...); err != nil {
 		return err
 	}
-	if _, ok := s.userAt[s.uid]; !ok {
-		s.userAt[s.uid] = len(s.users)
-		s.users = append(s.users, userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0})
-	}
-	if _, ok := s.articleAt[s.aid]; !ok {
-		s.articleAt[s.aid] = len(s.articles)
-		s.articles = append(s.articles, articleRec{id: s.aid, userID: s.auid, created: time.UnixMilli(s.acreated), text: s.atext})
-	}
-	if _, ok := s.commentAt[s.cid]; !ok {
-		s.commentAt[s.cid] = len(s.comments)
-		s.comments = append(s.comments, commentRec{id: s.cid, articleID: s.caid, created: time.UnixMilli(s.ccreated), text: s.ctext})
-	}
+	s.file(userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0},
+		articleRec{id: s.aid, userID: s.auid, created: time.UnixMilli(s.acreated), text: s.atext},
+		commentRec{id: s.cid, articleID: s.caid, created: time.UnixMilli(s.ccreated), text: s.ctext})
 	return nil
 }
 
