@@ -84,32 +84,9 @@ func sqinnTypes(d bench.Dialect) (boolean, real string) {
 	}
 }
 
-// sqinnRecreate drops tables (children first) and runs create, in one
-// transaction.
-func sqinnRecreate(e bench.Env, drop []string, create ...string) error {
-	tx, err := bench.Begin(e.Conn)
-	if err != nil {
-		return err
-	}
-	var qs []string
-	for _, base := range drop {
-		qs = append(qs, "DROP TABLE IF EXISTS "+e.Dialect.Table(base))
-	}
-	for _, q := range append(qs, create...) {
-		if err := tx.Exec(q); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("schema: %s: %w", q, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("schema: commit: %w", err)
-	}
-	return nil
-}
-
 // sqinnDropper returns the Teardown dropping tables.
 func sqinnDropper(tables ...string) func(bench.Env) error {
-	return func(e bench.Env) error { return sqinnRecreate(e, tables) }
+	return func(e bench.Env) error { return recreateTables(e, tables) }
 }
 
 // sqinnOneTable is a table of the simple, many, large and concurrent
@@ -151,7 +128,7 @@ func (t sqinnOneTable) query(d bench.Dialect) string {
 
 // fill recreates the table and inserts rows 1..n untimed.
 func (t sqinnOneTable) fill(e bench.Env, n int) error {
-	if err := sqinnRecreate(e, []string{t.base}, t.create(e.Dialect)); err != nil {
+	if err := recreateTables(e, []string{t.base}, t.create(e.Dialect)); err != nil {
 		return err
 	}
 	ins, err := beginTxInsert(e.Conn, t.insert(e.Dialect))
@@ -222,7 +199,7 @@ func (r *sqinnReader) check(err error) error {
 // timed; the table is read back afterwards.
 func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 	return func(e bench.Env) (bench.Run, error) {
-		if err := sqinnRecreate(e, []string{t.base}, t.create(e.Dialect)); err != nil {
+		if err := recreateTables(e, []string{t.base}, t.create(e.Dialect)); err != nil {
 			return bench.Run{}, err
 		}
 		ins, err := beginTxInsert(e.Conn, t.insert(e.Dialect))

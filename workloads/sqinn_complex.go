@@ -117,7 +117,7 @@ func sqinnLocationKey(loc int) (id, name string) {
 // in yet, each table in a transaction of its own, as the published program
 // does. The tables are recreated first.
 func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
-	if err := sqinnRecreate(e, sqinnComplexTables, sqinnComplexSchema(e.Dialect)...); err != nil {
+	if err := recreateTables(e, sqinnComplexTables, sqinnComplexSchema(e.Dialect)...); err != nil {
 		return bench.Run{}, err
 	}
 	d := e.Dialect

@@ -131,14 +131,20 @@ func suiteSetup(fill func(e bench.Env) error) func(bench.Env) error {
 // suiteNoSetup is the Setup of workloads whose Begin creates the tables.
 func suiteNoSetup(bench.Env) error { return nil }
 
-// suiteDDL drops the tables and runs create, in one transaction.
+// suiteDDL drops the suite's tables and runs create, in one transaction.
 func suiteDDL(e bench.Env, create []string) error {
+	return recreateTables(e, []string{"comments", "articles", "users"}, create...)
+}
+
+// recreateTables drops tables (children first) and runs create, in one
+// transaction, stopping when the session is cancelled.
+func recreateTables(e bench.Env, drop []string, create ...string) error {
 	tx, err := bench.Begin(e.Conn)
 	if err != nil {
 		return err
 	}
 	var qs []string
-	for _, base := range []string{"comments", "articles", "users"} {
+	for _, base := range drop {
 		qs = append(qs, "DROP TABLE IF EXISTS "+e.Dialect.Table(base))
 	}
 	for _, q := range append(qs, create...) {
