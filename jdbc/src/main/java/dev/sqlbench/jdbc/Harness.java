@@ -72,6 +72,16 @@ public final class Harness {
      */
     public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe) throws Exception {
         h.reset();
+        // A parallel run's per-client histograms are made before the clock
+        // and merged after it, as Go's: neither is the driver's work.
+        Histogram[] hs = null;
+        if (r.batch() == null && r.parallel() != null) {
+            hs = new Histogram[r.parallel().size()];
+            hs[0] = h;
+            for (int i = 1; i < hs.length; i++) {
+                hs[i] = newHistogram();
+            }
+        }
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         if (probe != null) {
             probe.start();
@@ -84,7 +94,7 @@ public final class Harness {
             r.batch().run(first, n);
             s = new Sample(n, 0, 0, null, 0, 0);
         } else if (r.parallel() != null) {
-            s = parallel(r.parallel(), first, n, h);
+            s = parallel(r.parallel(), first, n, hs);
         } else {
             s = sequential(r.op(), first, n, h);
         }
@@ -102,6 +112,9 @@ public final class Harness {
         long cpu = Allocations.cpuNanos() - cpu0;
         long bytes = Allocations.current() - bytes0;
         if (r.parallel() != null) {
+            for (int i = 1; i < hs.length; i++) {
+                h.add(hs[i]);
+            }
             // the client threads' own counts, plus what this thread did (the finish)
             return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), s.cpuNanos());
         }
@@ -142,10 +155,10 @@ public final class Harness {
 
     /**
      * Runs operations [first, first+n) on one thread per op, each claiming
-     * the next operation number; h, when not null, receives every client's
-     * sampled latencies.
+     * the next operation number; hs, when not null, holds one histogram per
+     * client for its sampled latencies (the caller merges them).
      */
-    private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram h) throws Exception {
+    private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram[] hs) throws Exception {
         AtomicLong claim = new AtomicLong(first);
         AtomicBoolean failed = new AtomicBoolean();
         long end = (long) first + n;
@@ -155,7 +168,7 @@ public final class Harness {
         for (int w = 0; w < ops.size(); w++) {
             Workload.Op op = ops.get(w);
             Client c = new Client();
-            c.hist = h == null ? null : newHistogram();
+            c.hist = hs == null ? null : hs[w];
             clients.add(c);
             int client = w;
             Thread t = new Thread(() -> {
@@ -200,11 +213,8 @@ public final class Harness {
             }
             bytes += c.bytes;
             cpu += c.cpu;
-            if (h != null) {
-                h.add(c.hist);
-            }
         }
-        return new Sample(n, elapsed, bytes, h, cpu, 0);
+        return new Sample(n, elapsed, bytes, hs == null ? null : hs[0], cpu, 0);
     }
 
     /** An operation failed; the message names it, the cause says why. */

@@ -33,15 +33,31 @@ public final class TimeShare {
         this.serverPid = serverPid;
     }
 
-    /** Reads both sides before the timed region. */
+    /**
+     * Reads both sides before the timed region. The calling thread is read
+     * again last, so that the reading itself is not counted as the run's.
+     */
     public void start() {
         server0 = serverPid > 0 ? tree(serverPid) : -1;
         client0 = threads(self);
+        String me = threadId();
+        Long now = me == null ? null : schedstat(self.resolve(me));
+        if (client0 != null && now != null) {
+            client0.put(me, now);
+        }
     }
 
-    /** Reads both sides after the timed region. */
+    /**
+     * Reads both sides after the timed region, the calling thread first for
+     * the same reason.
+     */
     public void stop() {
+        String me = threadId();
+        Long mine = me == null ? null : schedstat(self.resolve(me));
         Map<String, Long> client1 = threads(self);
+        if (client1 != null && mine != null) {
+            client1.put(me, mine);
+        }
         if (client0 != null && client1 != null) {
             long sum = 0;
             for (Map.Entry<String, Long> e : client1.entrySet()) {
@@ -89,16 +105,32 @@ public final class TimeShare {
         return s.parallelCpuNanos();
     }
 
+    /** Returns the calling thread's id in /proc/self/task, or null. */
+    private static String threadId() {
+        try {
+            return Path.of("/proc/thread-self").toRealPath().getFileName().toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Returns one thread's run time in ns, or null when it is gone. */
+    private static Long schedstat(Path task) {
+        try {
+            return Long.parseLong(Files.readString(task.resolve("schedstat")).strip().split(" ")[0]);
+        } catch (IOException | NumberFormatException gone) {
+            return null;
+        }
+    }
+
     /** Returns each live thread's run time in ns by thread id, or null. */
     private static Map<String, Long> threads(Path tasks) {
         Map<String, Long> out = new HashMap<>();
         try (Stream<Path> ts = Files.list(tasks)) {
             for (Path t : (Iterable<Path>) ts::iterator) {
-                try {
-                    String ss = Files.readString(t.resolve("schedstat"));
-                    out.put(t.getFileName().toString(), Long.parseLong(ss.strip().split(" ")[0]));
-                } catch (IOException | NumberFormatException gone) {
-                    // a thread that has just exited
+                Long ns = schedstat(t);
+                if (ns != null) { // else a thread that has just exited
+                    out.put(t.getFileName().toString(), ns);
                 }
             }
         } catch (IOException e) {

@@ -50,9 +50,16 @@ class TimeShareTest {
         for (int i = 0; i < 3; i++) {
             Harness.measure(r, 0, 1000, Harness.newHistogram(), new TimeShare(0));
         }
-        Sample s = Harness.measure(r, 0, 1000, Harness.newHistogram(), probe);
+        // 3,000 operations (300 ms of CPU) dilute what a parallel run adds on
+        // top of its clients' work, which is the process's CPU too and so is
+        // counted: starting and joining two threads, and the JIT and the
+        // collector at work meanwhile (1-3 ms a run here, up to 13% of a
+        // 1,000-operation run on a busy CI machine). The bounds still fail
+        // the mistakes this test is for: the clients not counted (near 0),
+        // one counted (0.5) or counted twice (2.0).
+        Sample s = Harness.measure(r, 0, 3000, Harness.newHistogram(), probe);
         double client = unit(probe.units(s, true), "client-cpu-ns/op");
-        assertTrue(client > 0.9 * per && client < 1.1 * per, "client " + client);
+        assertTrue(client > 0.9 * per && client < 1.25 * per, "client " + client);
     }
 
     @Test
