@@ -15,7 +15,7 @@ func csvStatColumns() []string {
 }
 
 // CSV writes the report's records, one row per cell: name, workload,
-// family, unit, db, driver, api, net, the other keys (k=v joined by '/'),
+// family, unit, db, driver, api, net, target (the catalogue's name), the other keys (k=v joined by '/'),
 // runs, then for each unit measured "<unit> <statistic>" columns (blank
 // where the cell did not measure the unit), then config: the file
 // configuration as key=value lines joined by "; ". Numbers are written in
@@ -24,7 +24,7 @@ func CSV(w io.Writer, r *Report) error {
 	recs := r.Records()
 	units := recordUnits(recs)
 	cw := csv.NewWriter(w)
-	header := []string{"name", "workload", "family", "unit", "db", "driver", "api", "net", "keys", "runs"}
+	header := []string{"name", "workload", "family", "unit", "db", "driver", "api", "net", "target", "keys", "runs"}
 	for _, u := range units {
 		for _, s := range csvStatColumns() {
 			header = append(header, u+" "+s)
@@ -35,7 +35,7 @@ func CSV(w io.Writer, r *Report) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	for i, rec := range recs {
-		row := []string{rec.Name, rec.Workload, rec.Family, rec.Unit, rec.DB, rec.Driver, rec.API, rec.Net,
+		row := []string{rec.Name, rec.Workload, rec.Family, rec.Unit, rec.DB, rec.Driver, rec.API, rec.Net, rec.Target,
 			otherKeys(rec.Keys), strconv.Itoa(rec.Runs)}
 		for _, u := range units {
 			st, ok := rec.Stats[u]

@@ -17,6 +17,9 @@ type Record struct {
 	Driver string `json:"driver"`
 	API    string `json:"api"`
 	Net    string `json:"net,omitempty"`
+	// Target is the catalogue's name of the driver and API pair, as typed
+	// after --targets ("mysql"); driver/api for one it does not know.
+	Target string `json:"target"`
 	// Keys is every key=value part of the name, db, driver and api included.
 	Keys map[string]string `json:"keys"`
 	Runs int               `json:"runs"`
@@ -50,7 +53,8 @@ func (r *Report) Records() []Record {
 	for _, c := range r.Cells {
 		rec := Record{Name: c.Name, Workload: c.Workload, Family: c.Family, Unit: c.Unit,
 			DB: c.Keys["db"], Driver: c.Keys["driver"], API: c.Keys["api"], Net: c.Keys["net"],
-			Keys: c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, Config: map[string]string{}}
+			Target: columnOf(c.Keys["driver"], c.Keys["api"]).Name,
+			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, Config: map[string]string{}}
 		for unit, s := range c.Stats {
 			rec.Stats[unit] = RecordStat{N: s.N, Median: s.Median, Mean: s.Mean, Min: s.Min, Max: s.Max,
 				StdDev: s.StdDev, CILo: finite(s.Lo), CIHi: finite(s.Hi), Confidence: s.Confidence}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 func TestJSONRoundTrip(t *testing.T) {
@@ -54,7 +56,8 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 	for i, rec := range recs {
 		row := rows[i+1]
-		if row[col["name"]] != rec.Name || row[col["db"]] != rec.DB || row[col["runs"]] != strconv.Itoa(rec.Runs) {
+		if row[col["name"]] != rec.Name || row[col["db"]] != rec.DB || row[col["target"]] != rec.Target ||
+			row[col["runs"]] != strconv.Itoa(rec.Runs) {
 			t.Errorf("row %d: %v, want %s", i, row[:10], rec.Name)
 		}
 		for unit, st := range rec.Stats {
@@ -87,5 +90,21 @@ func TestMissingUnitIsBlankNotZero(t *testing.T) {
 		if strings.HasPrefix(h, "ops/s") {
 			t.Errorf("column %q for a unit nobody measured (value %q)", h, rows[1][i])
 		}
+	}
+}
+
+// TestRecordsNameTheTarget: a record carries the name the user typed after
+// --targets, not the driver key; an unknown pair is driver/api.
+func TestRecordsNameTheTarget(t *testing.T) {
+	r := New([]*benchfmt.Result{
+		result("Q/db=mariadb/driver=go-sql-driver/api=sql/net=tcp", 1000),
+		result("Q/db=sqlite/driver=nosuch/api=native", 1000),
+	}, nil, nil)
+	got := map[string]string{}
+	for _, rec := range r.Records() {
+		got[rec.DB] = rec.Target
+	}
+	if want := map[string]string{"mariadb": "mysql", "sqlite": "nosuch/native"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("targets %q, want %q", got, want)
 	}
 }
