@@ -91,7 +91,7 @@ func dryRun(cfg session.Config, env Env) error {
 
 // cellTime estimates the timed part of cell's runs in a session of cfg:
 // its median ns/op in est, times its operations per run, times the runs
-// and their warm-up. False when est does not have the cell.
+// and their warm-up (none where the session runs the cell cold). False when est does not have the cell.
 func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.Duration, bool) {
 	if est == nil {
 		return 0, false
@@ -105,6 +105,9 @@ func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.D
 	if w.ScaledData {
 		perOp *= scale
 	}
-	runs := float64(cfg.Count) * (1 + cfg.Warmup)
+	runs := float64(cfg.Count)
+	if !w.NoWarmup || cfg.WarmupAll {
+		runs *= 1 + cfg.Warmup
+	}
 	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
 }

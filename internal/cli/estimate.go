@@ -59,7 +59,8 @@ func newestResults(dir string) string {
 // results in path: per cell, the median ns/op at the scale the file ran it
 // at (divided by that scale for workloads whose tables grow with it), times
 // the operations of a run at scale 1, times estimateCount runs with
-// estimateWarmup warm-up. Set-up (filling the tables a query reads) is not
+// estimateWarmup warm-up (none for a workload whose published program had
+// none, as a session runs it by default). Set-up (filling the tables a query reads) is not
 // timed by a run and not counted.
 func estimateFrom(path string) (*estimate, error) {
 	set, err := benchfile.ReadFile(path)
@@ -81,7 +82,10 @@ func estimateFrom(path string) (*estimate, error) {
 			perOp /= scale
 		}
 		est.perOp[s.Name] = perOp
-		runs := float64(estimateCount) * (1 + estimateWarmup)
+		runs := float64(estimateCount)
+		if !w.NoWarmup {
+			runs *= 1 + estimateWarmup
+		}
 		d := time.Duration(perOp * float64(w.OpsAt(1)) * runs)
 		est.byID[w.ID()] += d
 		est.cells[w.ID()]++

@@ -12,14 +12,16 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // TestEstimateExtrapolatesToScale1: a per-operation workload keeps its
 // ns/op, a workload whose tables grow with the scale has its ns/op divided
 // by the scale it ran at (taken from smoke-scales where listed), and both
 // are multiplied by the scale-1 operations and the default 6 runs plus 10%
-// warm-up.
+// warm-up for the workloads a session warms up.
 func TestEstimateExtrapolatesToScale1(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results", "sqlbench-20261121-000000.txt")
@@ -47,11 +49,11 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 		}
 		return float64(w.Ops)
 	}
-	runs := 6 * 1.1
+	warm, cold := 6*1.1, 6.0 // the suites and single inserts run cold, as their published programs
 	want := map[string]time.Duration{
-		"SimpleQuery":                     time.Duration((2000 + 5000) * ops("SimpleQuery") * runs), // medians of two cells
-		"SuiteSimpleQuery":                time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * runs),
-		"SingleInsert/data=fixed/conns=2": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2") * runs),
+		"SimpleQuery":                     time.Duration((2000 + 5000) * ops("SimpleQuery") * warm), // medians of two cells
+		"SuiteSimpleQuery":                time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * cold),
+		"SingleInsert/data=fixed/conns=2": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2") * cold),
 	}
 	for id, w := range want {
 		if got := est.byID[id]; got < w-time.Microsecond || got > w+time.Microsecond {
@@ -133,4 +135,36 @@ func parseRun(args []string, env Env) (session.Config, error) {
 	}
 	err := f.parse(c, cfg, env)
 	return *cfg, err
+}
+
+// TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp: a cold workload's
+// estimate has no warm-up unless --warmup-all asks for it; a warm one has
+// --warmup's share on top of its runs.
+func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
+	mattn, ok := targets.Lookup("mattn")
+	if !ok {
+		t.Fatal("no mattn target")
+	}
+	for _, tc := range []struct {
+		id        string
+		warmupAll bool
+		factor    float64
+	}{
+		{"SimpleQuery", false, 1.5},
+		{"SuiteSimpleQuery", false, 1},
+		{"SuiteSimpleQuery", true, 1.5},
+	} {
+		w, ok := bench.LookupWorkload(tc.id)
+		if !ok {
+			t.Fatalf("no workload %s", tc.id)
+		}
+		cell := orchestrate.Cell{Workload: w, Placement: orchestrate.Placement{Target: mattn}}
+		est := &estimate{perOp: map[string]float64{cell.Name(): 1000}}
+		cfg := &session.Config{Count: 4, Warmup: 0.5, WarmupAll: tc.warmupAll, Scale: 1}
+		got, ok := cellTime(est, cell, cfg)
+		want := time.Duration(1000 * float64(w.OpsAt(1)) * 4 * tc.factor)
+		if !ok || got != want {
+			t.Errorf("%s (warmup-all %v): %v, %v; want %v", tc.id, tc.warmupAll, got, ok, want)
+		}
+	}
 }

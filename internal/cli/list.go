@@ -116,7 +116,7 @@ func listText(est *estimate, env Env) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "\nEstimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s\n"+
-		"(%d runs per cell plus %g%% warm-up, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).\n",
+		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).\n",
 		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup)
 	return nil
 }
