@@ -37,6 +37,9 @@ type Writer struct {
 	f      *os.File
 	bw     *benchfmt.Writer
 	config []benchfmt.Config
+	// made is the outermost directory Create made for the file, "" when
+	// the directory was there: Discard removes what Create made.
+	made string
 }
 
 // Mode says what Create does when the results file exists.
@@ -61,8 +64,9 @@ var ErrExists = errors.New("exists")
 // It fails early, before any benchmark runs, when the path is not writable;
 // what it does with an existing file is mode's.
 func Create(path string, mode Mode) (*Writer, error) {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	made := missingDir(filepath.Dir(path))
+	if made != "" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("results file %s: %w", path, errors.Unwrap(err))
 		}
 	}
@@ -74,7 +78,7 @@ func Create(path string, mode Mode) (*Writer, error) {
 	for i := 2; ; i++ {
 		f, err := os.OpenFile(name, flags, 0o644)
 		if err == nil {
-			return &Writer{name: name, f: f, bw: benchfmt.NewWriter(f)}, nil
+			return &Writer{name: name, f: f, bw: benchfmt.NewWriter(f), made: made}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("results file %s: %w", name, unwrapPath(err))
@@ -87,6 +91,21 @@ func Create(path string, mode Mode) (*Writer, error) {
 		}
 		ext := filepath.Ext(path)
 		name = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), i, ext)
+	}
+}
+
+// missingDir returns the outermost ancestor of dir, dir included, that
+// does not exist, or "" when dir exists (or cannot be looked at).
+func missingDir(dir string) string {
+	missing := ""
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = d
+		if filepath.Dir(d) == d {
+			return missing
+		}
 	}
 }
 
@@ -140,7 +159,7 @@ func (w *Writer) Rename(path string) error {
 	if err := os.Rename(w.name, path); err != nil {
 		return fmt.Errorf("results file %s: %w", path, unwrapPath(err))
 	}
-	w.name = path
+	w.name, w.made = path, "" // a file moved is kept: nothing to discard
 	return nil
 }
 
@@ -157,11 +176,22 @@ func (w *Writer) Close() error {
 	return w.f.Close()
 }
 
-// Discard closes the file and removes it: for a session that ended before
-// it wrote anything worth keeping.
+// Discard closes the file and removes it, and the directories Create made
+// for it while they are empty: for a session that ended before it wrote
+// anything worth keeping.
 func (w *Writer) Discard() error {
 	w.Close()
-	return os.Remove(w.name)
+	if err := os.Remove(w.name); err != nil {
+		return err
+	}
+	if w.made == "" {
+		return nil
+	}
+	for d := filepath.Dir(w.name); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == w.made || filepath.Dir(d) == d {
+			return nil // one that is not empty now is another's too
+		}
+	}
 }
 
 // Set is what was read from one or more results files.

@@ -118,3 +118,41 @@ func TestCreateModes(t *testing.T) {
 		t.Errorf("Discard left %s: %v", path, err)
 	}
 }
+
+// TestDiscardRemovesTheDirectoriesCreateMade: a session that ends before
+// anything ran leaves neither its file nor the results/ directory made for
+// it; a directory that was there, or that holds another file, stays.
+func TestDiscardRemovesTheDirectoriesCreateMade(t *testing.T) {
+	root := t.TempDir()
+	w, err := Create(filepath.Join(root, "results", "day", "r.txt"), Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "results")); !os.IsNotExist(err) {
+		t.Errorf("Discard left the directory it made: %v", err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		t.Errorf("Discard removed the directory that was there: %v", err)
+	}
+
+	keep := filepath.Join(root, "results", "keep.txt")
+	w, err = Create(filepath.Join(root, "results", "day", "r.txt"), Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "results", "day")); !os.IsNotExist(err) {
+		t.Errorf("Discard left the empty directory it made: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("Discard removed another's file: %v", err)
+	}
+}
