@@ -118,6 +118,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"compare", "--fail-over", "5%", "testdata/few-old.txt", "testdata/few-new.txt"}, "--fail-over can never fire: 1 of 1 cells have too few runs for a Mann-Whitney U test at alpha 0.05 to find any change significant (R/db=sqlite/driver=a/api=sql: 3 old, 3 new); it needs at least 4 runs per side"},
 		{[]string{"server", "stop", "oracle"}, `server stop: unknown server kind "oracle"`},
 		{[]string{"server", "start", "oracle"}, `server start: unknown`},
+		{[]string{"server", "start", "tidb", "--profile", "fast"}, `server start tidb: --profile: tidb runs on its own defaults`},
 		{[]string{"server", "frob"}, `server: unknown subcommand "frob"`},
 		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown server profile "turbo"`},
 		{[]string{"run", "-o", "/proc/version/results.txt", "--quick"}, "results file /proc/version/results.txt:"},

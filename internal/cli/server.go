@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,9 @@ with sqlbench run --dsn or by hand.`,
 	complete(start, "profile", func() []string { return names(servers.Profiles()) })
 	start.ValidArgs = names(servers.Kinds())
 	start.RunE = func(_ *cobra.Command, args []string) error {
+		if !start.Flags().Changed("profile") {
+			*profile = ""
+		}
 		return serverStart(ctx, firstArg(args), *profile, *stateDir, env)
 	}
 	stop := &cobra.Command{
@@ -89,15 +93,25 @@ func firstArg(args []string) string {
 	return args[0]
 }
 
-// serverStart starts a throwaway server of kind what and records it.
+// serverStart starts a throwaway server of kind what and records it;
+// profile "" is the default one.
 func serverStart(ctx context.Context, what, profile, stateDir string, env Env) error {
 	kind, err := servers.ParseKind(what)
 	if err != nil {
 		return usagef("server start: %v", err)
 	}
+	if !kind.Profiled() && profile != "" {
+		return usagef("server start %s: --profile: %s runs on its own defaults; the profiles configure MariaDB and PostgreSQL", kind, kind)
+	}
 	prof, err := servers.ParseProfile(profile)
 	if err != nil {
 		return usagef("server start: --profile: %v", err)
+	}
+	profiled := ""
+	if kind.Profiled() {
+		profiled = fmt.Sprintf(" (%s profile)", prof)
+	} else {
+		prof = ""
 	}
 	// Clean up after sqlbench processes that died with servers of
 	// theirs; a failure to is worth a line, not a refusal to start.
@@ -112,7 +126,7 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 		srv.Stop()
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "%s %s (%s profile) ready in %s, pid %d\n", kind, srv.Version, prof, srv.Ready.Round(1e6), srv.PID)
+	fmt.Fprintf(env.Stdout, "%s %s%s ready in %s, pid %d\n", kind, srv.Version, profiled, srv.Ready.Round(1e6), srv.PID)
 	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
 	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind.DB(), kind.DB(), srv.DSN("tcp"))
 	return nil
@@ -175,7 +189,7 @@ func serverStatus(stateDir string, env Env) error {
 		if !s.Alive() {
 			state = "gone"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, s.Profile, s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
 	}
 	return tw.Flush()
 }

@@ -87,15 +87,15 @@ func pgQuote(v string) string {
 }
 
 // ConfigLines returns key/value pairs describing the server for a results
-// file: <kind>-version, <kind>-profile, then every variable in Vars as
+// file: <kind>-version, <kind>-profile (for a kind that takes one), then every variable in Vars as
 // <kind>-<name with dashes>, sorted by name, and every seed setting as
 // <kind>-seed-<option> (seedConfigLines), then all sorted by key. Keys are lowercase without
 // spaces; values are on one line.
 func (s *Server) ConfigLines() [][2]string {
 	k := string(s.Kind)
-	lines := [][2]string{
-		{k + "-version", oneLine(s.Version)},
-		{k + "-profile", string(s.Profile)},
+	lines := [][2]string{{k + "-version", oneLine(s.Version)}}
+	if s.Kind.Profiled() {
+		lines = append(lines, [2]string{k + "-profile", string(s.Profile)})
 	}
 	names := make([]string, 0, len(s.Vars))
 	for n := range s.Vars {

@@ -33,6 +33,10 @@ func (k Kind) DB() string {
 	return string(k)
 }
 
+// Profiled reports whether servers of kind k take a configuration profile
+// (Profile); TiDB runs on its own defaults.
+func (k Kind) Profiled() bool { return k != KindTiDB }
+
 // ParseKind turns a name such as "mariadb" into a Kind; the error lists the
 // valid names.
 func ParseKind(s string) (Kind, error) {

@@ -27,7 +27,8 @@ import (
 type Options struct {
 	// Kind is the server product to start.
 	Kind Kind
-	// Profile is the configuration profile; "" means ProfileDurable.
+	// Profile is the configuration profile; "" means ProfileDurable (for a
+	// kind that is Profiled; the others have none).
 	Profile Profile
 	// Parent is the directory that receives the server's private temporary
 	// directory; "" means os.TempDir(). When running as root it must be
@@ -106,6 +107,9 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	}
 	if opt.Profile, err = ParseProfile(string(opt.Profile)); err != nil {
 		return nil, err
+	}
+	if !opt.Kind.Profiled() {
+		opt.Profile = "" // it runs on its own defaults
 	}
 	eng, err := newEngine(opt.Kind)
 	if err != nil {

@@ -158,3 +158,21 @@ func TestSeedMarksWhatTheServerDoesNotTake(t *testing.T) {
 		t.Errorf("seed args %s", args)
 	}
 }
+
+// TestTiDBHasNoProfileLine: TiDB runs on its own defaults, so its results
+// header names no profile; MariaDB's does.
+func TestTiDBHasNoProfileLine(t *testing.T) {
+	for kind, want := range map[Kind]bool{KindTiDB: false, KindMariaDB: true} {
+		s := &Server{Kind: kind, Version: "v", Profile: ProfileDurable}
+		if kind == KindTiDB {
+			s.Profile = ""
+		}
+		got := false
+		for _, kv := range s.ConfigLines() {
+			got = got || kv[0] == string(kind)+"-profile"
+		}
+		if got != want {
+			t.Errorf("%s: a profile line %v, want %v", kind, got, want)
+		}
+	}
+}
