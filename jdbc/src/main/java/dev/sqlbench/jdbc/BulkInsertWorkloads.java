@@ -21,11 +21,16 @@ import java.util.Set;
  * DATA LOCAL INFILE streamed from the runner); and JDBC's own: batch
  * (addBatch per row, executeBatch every 100 rows, one transaction) and
  * rewrite (the batch path on a Connector/J connection with
- * rewriteBatchedStatements=true, which sends multi-row INSERTs).
+ * rewriteBatchedStatements=true, which sends multi-row INSERTs). The
+ * paths that bind values take them from rows generated BLOCK_ROWS at a time
+ * with the run's clock paused (Rows), as Go's do; copy and load stream text
+ * generated as the driver reads it, as Go's load does.
  */
 public final class BulkInsertWorkloads {
     static final String TABLE = "bulk";
     static final int BATCH = 100;
+    /** Rows generated at a time, the clock paused (Go's bulkBlockRows). */
+    static final int BLOCK_ROWS = 4096;
 
     private BulkInsertWorkloads() {
     }
@@ -131,6 +136,7 @@ public final class BulkInsertWorkloads {
         Connection conn; // the connection that writes: the cell's, or rewrite's own
         boolean ownConn, tx, committed;
         final List<PreparedStatement> stmts = new ArrayList<>();
+        Rows rows; // the generated input of the paths that bind values
 
         BulkRun(Env e, Shape s, String path, boolean bytes) {
             this.e = e;
@@ -173,15 +179,17 @@ public final class BulkInsertWorkloads {
                 }
                 conn.setAutoCommit(false);
                 tx = true;
+                rows = new Rows(s, bytes, total);
                 switch (path) {
                     case "prepared": {
                         PreparedStatement ps = prepare(insertSql(table, s.cols, 1));
                         return new Workload.Run(i -> {
+                            rows.hold(i);
                             for (int c = 0; c < s.cols; c++) {
-                                bind(ps, c + 1, DataGen.value(i, c, s.cols, s.width));
+                                bind(ps, c + 1, i, c);
                             }
                             ps.executeUpdate();
-                        }, null, null, this::commit, this::end, payload);
+                        }, null, null, this::commit, this::end, payload, rows.timer);
                     }
                     case "multirow":
                         return multirow(payload);
@@ -198,12 +206,12 @@ public final class BulkInsertWorkloads {
             }
         }
 
-        /** Binds a generated value as the run's argument type. */
-        void bind(PreparedStatement ps, int index, String value) throws SQLException {
+        /** Binds the value of row i (held by rows) at column c as the run's argument type. */
+        void bind(PreparedStatement ps, int index, long i, int c) throws SQLException {
             if (bytes) {
-                ps.setBytes(index, value.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                ps.setBytes(index, rows.bytes(i, c));
             } else {
-                ps.setString(index, value);
+                ps.setString(index, rows.string(i, c));
             }
         }
 
@@ -225,8 +233,9 @@ public final class BulkInsertWorkloads {
             int[] pending = {0};
             Workload.Batch b = (first, n) -> {
                 for (long i = first; i < (long) first + n; i++) {
+                    rows.hold(i);
                     for (int c = 0; c < s.cols; c++) {
-                        bind(full, pending[0] * s.cols + c + 1, DataGen.value(i, c, s.cols, s.width));
+                        bind(full, pending[0] * s.cols + c + 1, i, c);
                     }
                     if (++pending[0] == batch) {
                         pending[0] = 0;
@@ -248,8 +257,9 @@ public final class BulkInsertWorkloads {
                     }
                     long firstRow = total - pending[0];
                     for (int r = 0; r < pending[0]; r++) {
+                        rows.hold(firstRow + r);
                         for (int c = 0; c < s.cols; c++) {
-                            bind(st, r * s.cols + c + 1, DataGen.value(firstRow + r, c, s.cols, s.width));
+                            bind(st, r * s.cols + c + 1, firstRow + r, c);
                         }
                     }
                     pending[0] = 0;
@@ -261,7 +271,7 @@ public final class BulkInsertWorkloads {
                 }
                 commit();
             };
-            return new Workload.Run(null, null, b, finish, this::end, payload);
+            return new Workload.Run(null, null, b, finish, this::end, payload, rows.timer);
         }
 
         Workload.Run batch(double payload) throws Exception {
@@ -269,8 +279,9 @@ public final class BulkInsertWorkloads {
             int[] pending = {0};
             Workload.Batch b = (first, n) -> {
                 for (long i = first; i < (long) first + n; i++) {
+                    rows.hold(i);
                     for (int c = 0; c < s.cols; c++) {
-                        ps.setString(c + 1, DataGen.value(i, c, s.cols, s.width));
+                        ps.setString(c + 1, rows.string(i, c));
                     }
                     ps.addBatch();
                     if (++pending[0] == BATCH) {
@@ -294,7 +305,7 @@ public final class BulkInsertWorkloads {
                 }
                 commit();
             };
-            return new Workload.Run(null, null, b, finish, this::end, payload);
+            return new Workload.Run(null, null, b, finish, this::end, payload, rows.timer);
         }
 
         void copy(int first, int n) throws Exception {
@@ -378,6 +389,65 @@ public final class BulkInsertWorkloads {
                 }
             }
             verify(e.conn(), e.dialect().db(), table, total, s.cols, s.width);
+        }
+    }
+
+    /**
+     * The generated input of a run of total rows: one block of BLOCK_ROWS
+     * rows at a time, as Strings or as byte arrays, the first generated
+     * before the clock starts and each next one with the clock (timer)
+     * paused, as Go's bulkBlock.
+     */
+    static final class Rows {
+        final Timer timer = new Timer();
+        private final Shape s;
+        private final long total;
+        private final String[] strings;
+        private final byte[][] bytes;
+        private long first = -1;
+        private int held;
+
+        Rows(Shape s, boolean asBytes, long total) {
+            this.s = s;
+            this.total = total;
+            int size = (int) Math.min(BLOCK_ROWS, Math.max(1, total)) * s.cols;
+            strings = asBytes ? null : new String[size];
+            bytes = asBytes ? new byte[size][] : null;
+            fill(0);
+        }
+
+        /** Makes row i's block the one held, generating it with the clock paused if it is not. */
+        void hold(long i) {
+            if (i < first || i >= first + held) {
+                timer.stop();
+                fill(i);
+                timer.start();
+            }
+        }
+
+        private void fill(long from) {
+            first = from;
+            held = (int) Math.min(BLOCK_ROWS, Math.max(1, total - from));
+            for (int r = 0; r < held; r++) {
+                for (int c = 0; c < s.cols; c++) {
+                    String v = DataGen.value(from + r, c, s.cols, s.width);
+                    if (strings != null) {
+                        strings[r * s.cols + c] = v;
+                    } else {
+                        bytes[r * s.cols + c] = v.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    }
+                }
+            }
+        }
+
+        /** Returns the value of row i (in the held block) at column c as a String. */
+        String string(long i, int c) {
+            return strings[(int) (i - first) * s.cols + c];
+        }
+
+        /** Returns the value of row i (in the held block) at column c as bytes. */
+        byte[] bytes(long i, int c) {
+            return bytes[(int) (i - first) * s.cols + c];
         }
     }
 

@@ -82,6 +82,13 @@ public final class Harness {
                 hs[i] = newHistogram();
             }
         }
+        Timer timer = r.timer();
+        if (timer != null) {
+            if (r.parallel() != null) {
+                throw new IllegalArgumentException("a parallel run cannot pause its timer");
+            }
+            timer.reset();
+        }
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         if (probe != null) {
             probe.start();
@@ -96,7 +103,7 @@ public final class Harness {
         } else if (r.parallel() != null) {
             s = parallel(r.parallel(), first, n, hs);
         } else {
-            s = sequential(r.op(), first, n, h);
+            s = sequential(r.op(), first, n, h, timer);
         }
         if (r.finish() != null) {
             try {
@@ -106,10 +113,20 @@ public final class Harness {
             }
         }
         long elapsed = System.nanoTime() - start;
+        long paused = 0;
+        if (timer != null) {
+            timer.start(); // a run that ended paused
+            paused = timer.paused();
+            elapsed -= paused;
+        }
         if (probe != null) {
             probe.stop();
+            // The paused regions generate data on this one thread with
+            // nothing else of the run in flight: their wall time stands
+            // for their CPU time, as in Go.
+            probe.discount(paused);
         }
-        long cpu = Allocations.cpuNanos() - cpu0;
+        long cpu = Math.max(Allocations.cpuNanos() - cpu0 - paused, 0);
         long bytes = Allocations.current() - bytes0;
         if (r.parallel() != null) {
             for (int i = 1; i < hs.length; i++) {
@@ -121,7 +138,11 @@ public final class Harness {
         return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp());
     }
 
-    private static Sample sequential(Workload.Op op, int first, int n, Histogram h) throws Exception {
+    /**
+     * The loop of a run on one thread; the latency of a sampled operation
+     * excludes what it paused on t (which may be null).
+     */
+    private static Sample sequential(Workload.Op op, int first, int n, Histogram h, Timer t) throws Exception {
         SplittableRandom rng = new SplittableRandom(((long) n << 32) | SAMPLE_GAP);
         int end = first + n;
         int next = first + rng.nextInt(Math.min(SAMPLE_GAP, n));
@@ -135,12 +156,14 @@ public final class Harness {
                 continue;
             }
             long t0 = System.nanoTime();
+            long p0 = t == null ? 0 : t.pausedNow();
             try {
                 op.run(i);
             } catch (Exception e) {
                 throw new OpException("operation " + (i - first), e);
             }
-            h.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
+            long d = System.nanoTime() - t0 - (t == null ? 0 : t.pausedNow() - p0);
+            h.recordValue(Math.min(Math.max(d, 0), MAX_LATENCY));
             next = i + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
         }
         return new Sample(n, 0, 0, h, 0, 0);

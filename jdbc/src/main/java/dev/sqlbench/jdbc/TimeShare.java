@@ -75,6 +75,16 @@ public final class TimeShare {
     }
 
     /**
+     * Takes nanos off the client's CPU time: the run's paused regions, whose
+     * wall time stands for the CPU time of the generator they ran.
+     */
+    public void discount(long nanos) {
+        if (client >= 0) {
+            client = Math.max(client - nanos, 0);
+        }
+    }
+
+    /**
      * Returns the units to append to the run's result line: client-cpu-ns/op,
      * and server-cpu-ns/op and wait-ns/op when the server was read, or
      * wait-ns/op alone when serverless (SQLite). extraClient is CPU of

@@ -58,8 +58,14 @@ public interface Workload {
      * @param finish timed after the last operation (a bulk insert's commit), or null
      * @param end releases (and checks) what begin prepared, untimed; never null
      * @param bytesPerOp the payload one operation moves (the line then has MB/s), or 0
+     * @param timer the clock the run pauses while it generates its input, or null
      */
-    record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp) {
+    record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer) {
+        /** A run that never pauses its clock. */
+        public Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp) {
+            this(op, parallel, batch, finish, end, bytesPerOp, null);
+        }
+
         /** A run on one thread with nothing to release. */
         public Run(Op op) {
             this(op, null, null, null, () -> { }, 0);

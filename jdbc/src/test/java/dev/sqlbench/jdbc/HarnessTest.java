@@ -1,5 +1,6 @@
 package dev.sqlbench.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -31,5 +32,37 @@ class HarnessTest {
         assertTrue(n >= 4000 / Harness.SAMPLE_GAP / 2, "sampled " + n);
         assertTrue(got.getMinValue() < 100_000, "fastest " + got.getMinValue());
         assertTrue(got.getMaxValue() >= 200_000, "slowest " + got.getMaxValue());
+    }
+
+    @Test
+    void pausedGenerationIsOffTheClockTheLatenciesAndTheClientCpu() throws Exception {
+        // Every tenth operation first "generates" for 1 ms with the clock
+        // paused; every operation then works for 10 µs on the clock. Were
+        // the pauses counted, the mean would be over 100 µs an operation.
+        Timer t = new Timer();
+        Workload.Op op = i -> {
+            if (i % 10 == 0) {
+                t.stop();
+                spin(1_000_000);
+                t.start();
+            }
+            spin(10_000);
+        };
+        Workload.Run r = new Workload.Run(op, null, null, null, () -> { }, 0, t);
+        TimeShare probe = new TimeShare(0);
+        Sample s = Harness.measure(r, 0, 400, Harness.newHistogram(), probe);
+        assertTrue(t.paused() >= 40 * 1_000_000L, "paused " + t.paused());
+        assertTrue(s.nsPerOp() >= 10_000 && s.nsPerOp() < 40_000, "ns/op " + s.nsPerOp());
+        assertTrue(s.latency().getMaxValue() < 500_000, "slowest " + s.latency().getMaxValue());
+        String units = probe.units(s, true);
+        double client = Double.parseDouble(units.strip().split(" ")[0]);
+        assertTrue(client < 40_000, units);
+    }
+
+    @Test
+    void aParallelRunCannotPause() {
+        Workload.Op op = i -> { };
+        Workload.Run r = new Workload.Run(null, List.of(op, op), null, null, () -> { }, 0, new Timer());
+        assertThrows(IllegalArgumentException.class, () -> Harness.measure(r, 0, 10, Harness.newHistogram()));
     }
 }
