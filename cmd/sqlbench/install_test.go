@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,21 +10,38 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 )
 
-// TestInstallAnywhere does what a new user does: go install the command,
-// then run it from an empty directory outside the source tree with no
-// SQLBENCH_SRC. The runners must come from the sources embedded in the
-// binary, and the quick run must write results.
+// testVersion is the version TestInstallAnywhere publishes the module as,
+// on a module proxy of its own.
+const testVersion = "v0.0.0-install-test"
+
+// TestInstallAnywhere does what a new user does: go install
+// github.com/sqlbench/sqlbench/cmd/sqlbench@VERSION, then run it from an
+// empty directory outside the source tree with no SQLBENCH_SRC. The module
+// is served, as the go command fetches it from any proxy, by a file proxy
+// holding this tree's files (the ones git tracks or would track) zipped by
+// golang.org/x/mod/zip; its dependencies come from the local module cache,
+// so nothing is fetched from the network. The runners must come from the
+// sources embedded in the binary, and the quick run must write results.
 func TestInstallAnywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: installs sqlbench and runs it (a minute or more)")
 	}
-	gobin := t.TempDir()
-	install := exec.Command("go", "install", ".")
-	install.Env = append(os.Environ(), "GOBIN="+gobin)
+	gobin, proxy, modcache := t.TempDir(), t.TempDir(), t.TempDir()
+	publish(t, proxy, testVersion)
+	download, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOMODCACHE: %v", err)
+	}
+	install := exec.Command("go", "install", modulePath+"/cmd/sqlbench@"+testVersion)
+	install.Dir = t.TempDir() // outside the module: as a user runs it
+	install.Env = append(os.Environ(), "GOBIN="+gobin, "GOMODCACHE="+modcache, "GOFLAGS=-modcacherw", "GOSUMDB=off",
+		"GOPROXY=file://"+proxy+",file://"+filepath.Join(strings.TrimSpace(string(download)), "cache", "download"))
 	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("go install: %v\n%s", err, out)
+		t.Fatalf("go install %s/cmd/sqlbench@%s: %v\n%s", modulePath, testVersion, err, out)
 	}
 	bin := filepath.Join(gobin, "sqlbench")
 	work := t.TempDir()
@@ -50,7 +68,7 @@ func TestInstallAnywhere(t *testing.T) {
 
 	version, _, code := sqlbench("version")
 	lines := strings.Split(strings.TrimSpace(version), "\n")
-	if code != 0 || len(lines) != 3 || lines[0] == "sqlbench devel" ||
+	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "sqlbench "+testVersion+" ") ||
 		!strings.HasPrefix(lines[1], "embedded runner sources: key ") || !strings.Contains(lines[2], "the embedded sources") {
 		t.Errorf("sqlbench version: exit %d, output:\n%s", code, version)
 	}
@@ -93,3 +111,61 @@ func TestInstallAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// modulePath is the module the test publishes.
+const modulePath = "github.com/sqlbench/sqlbench"
+
+// publish writes the module at the root of this tree, as version, into a
+// file module proxy at dir: the files git tracks, and the untracked ones it
+// does not ignore, as they are in the working tree.
+func publish(t *testing.T, dir, version string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ls.Dir = root
+	out, err := ls.Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v: the test publishes the files of a git checkout", err)
+	}
+	var files []modzip.File
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if _, err := os.Lstat(filepath.Join(root, name)); err == nil { // not deleted in the working tree
+			files = append(files, treeFile{root: root, path: name})
+		}
+	}
+	at := filepath.Join(dir, modulePath, "@v")
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	z, err := os.Create(filepath.Join(at, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	if err := modzip.Create(z, module.Version{Path: modulePath, Version: version}, files); err != nil {
+		t.Fatalf("zip the module: %v", err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string][]byte{
+		version + ".mod":  gomod,
+		version + ".info": []byte(`{"Version":"` + version + `","Time":"2026-01-01T00:00:00Z"}`),
+		"list":            []byte(version + "\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(at, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// treeFile is a file of the working tree, for golang.org/x/mod/zip.
+type treeFile struct{ root, path string }
+
+func (f treeFile) Path() string                 { return f.path }
+func (f treeFile) Lstat() (os.FileInfo, error)  { return os.Lstat(filepath.Join(f.root, f.path)) }
+func (f treeFile) Open() (io.ReadCloser, error) { return os.Open(filepath.Join(f.root, f.path)) }
