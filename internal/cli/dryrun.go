@@ -62,7 +62,7 @@ func dryRun(cfg session.Config, env Env) error {
 	}
 	cold := 0 // cells of a workload whose published program had no warm-up
 	for _, st := range cells {
-		if st.Cell.Workload.NoWarmup && !cfg.WarmupAll {
+		if cfg.WarmupOf(st.Cell.Workload) == 0 && cfg.Warmup > 0 {
 			cold++
 		}
 	}
@@ -105,9 +105,6 @@ func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.D
 	if w.ScaledData {
 		perOp *= scale
 	}
-	runs := float64(cfg.Count)
-	if !w.NoWarmup || cfg.WarmupAll {
-		runs *= 1 + cfg.Warmup
-	}
+	runs := float64(cfg.Count) * (1 + cfg.WarmupOf(w))
 	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
 }

@@ -67,6 +67,7 @@ func estimateFrom(path string) (*estimate, error) {
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
+	defaults := session.Config{Warmup: estimateWarmup}
 	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
@@ -82,10 +83,7 @@ func estimateFrom(path string) (*estimate, error) {
 			perOp /= scale
 		}
 		est.perOp[s.Name] = perOp
-		runs := float64(estimateCount)
-		if !w.NoWarmup {
-			runs *= 1 + estimateWarmup
-		}
+		runs := float64(estimateCount) * (1 + defaults.WarmupOf(w))
 		d := time.Duration(perOp * float64(w.OpsAt(1)) * runs)
 		est.byID[w.ID()] += d
 		est.cells[w.ID()]++

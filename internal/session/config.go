@@ -147,6 +147,16 @@ func (c *Config) ScaleOf(w bench.Workload) float64 {
 	return c.Scale
 }
 
+// WarmupOf returns the warm-up workload w runs with, as a fraction of a
+// run: Warmup, or none for a workload whose published program had none
+// (bench.Workload.NoWarmup) unless WarmupAll.
+func (c *Config) WarmupOf(w bench.Workload) float64 {
+	if w.NoWarmup && !c.WarmupAll {
+		return 0
+	}
+	return c.Warmup
+}
+
 // Runs reports whether the session runs the cell of target on workload
 // id, as far as Cells says.
 func (c *Config) Runs(target, id string) bool {
