@@ -83,7 +83,7 @@ func TestDryRunPrintsThePlanAndWritesNothing(t *testing.T) {
 }
 
 func TestHelpOfEveryCommandHasExamples(t *testing.T) {
-	for _, cmd := range [][]string{{"run"}, {"list"}, {"server"}, {"server", "start"}, {"server", "stop"}, {"report"}, {"compare"}, {"clean"}, {"version"}, {"help"}} {
+	for _, cmd := range [][]string{{"run"}, {"list"}, {"server"}, {"server", "start"}, {"server", "stop"}, {"server", "dsn"}, {"report"}, {"compare"}, {"clean"}, {"version"}, {"help"}} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), append([]string{"help"}, cmd...), fakeEnv(&out, &errb))
 		if code != ExitOK || !strings.Contains(out.String(), "Examples:\n  sqlbench "+strings.Join(cmd, " ")) {
@@ -91,7 +91,7 @@ func TestHelpOfEveryCommandHasExamples(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"help", "server", "frob"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `unknown command "frob" (valid: start, status, stop)`) {
+	if code := Main(context.Background(), []string{"help", "server", "frob"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `unknown command "frob" (valid: dsn, start, status, stop)`) {
 		t.Errorf("help server frob: exit %d, %q", code, errb.String())
 	}
 }

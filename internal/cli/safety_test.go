@@ -16,6 +16,7 @@ func TestServerStopOfNoSuchServerExits1(t *testing.T) {
 	}{
 		{[]string{"server", "stop", "mariadb", "--state", state}, ExitPartial, "no mariadb server started by sqlbench server start"},
 		{[]string{"server", "stop", "postgres", "--state", state}, ExitPartial, "no postgres server started by sqlbench server start"},
+		{[]string{"server", "dsn", "postgres", "--state", state}, ExitPartial, "no postgres server started by sqlbench server start is running"},
 		{[]string{"server", "stop", "--state", state}, ExitOK, "no server to stop"},
 		{[]string{"server", "stop", "all", "--state", state}, ExitOK, "no server to stop"},
 	} {

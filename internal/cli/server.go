@@ -12,11 +12,11 @@ import (
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
-// errNoServer marks a `server stop KIND` that found no such server to
-// stop: exit status 1, as the input was valid but there was nothing to do
-// what it asked. `server stop` and `server stop all` with nothing to stop
-// succeed: the wanted state, no server running, holds.
-var errNoServer = errors.New("nothing stopped")
+// errNoServer marks a `server stop KIND` or `server dsn KIND` that found no
+// such server: exit status 1, as the input was valid but there was nothing
+// to do what it asked. `server stop` and `server stop all` with nothing to
+// stop succeed: the wanted state, no server running, holds.
+var errNoServer = errors.New("no such server")
 
 // serverCommand is sqlbench server: it starts, stops and lists throwaway
 // servers that outlive the command, for use with sqlbench run --dsn or by
@@ -24,7 +24,7 @@ var errNoServer = errors.New("nothing stopped")
 // the user.
 func serverCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "server start|stop|status",
+		Use:   "server start|stop|status|dsn",
 		Short: "start, stop or list throwaway MariaDB/PostgreSQL/TiDB servers",
 		Long: `Server starts, stops and lists throwaway MariaDB and PostgreSQL servers (from
 the distribution's binaries) and TiDB servers (built once from TiDB's pinned Go
@@ -35,9 +35,9 @@ with sqlbench run --dsn or by hand.`,
   sqlbench server stop            # every server sqlbench server start started`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("server: missing subcommand (start, stop, status)")
+				return usagef("server: missing subcommand (start, stop, status, dsn)")
 			}
-			return usagef("server: unknown subcommand %q (valid: start, stop, status)", args[0])
+			return usagef("server: unknown subcommand %q (valid: start, stop, status, dsn)", args[0])
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
@@ -45,7 +45,7 @@ with sqlbench run --dsn or by hand.`,
 	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
 	start := &cobra.Command{
 		Use:     "start mariadb|postgres|tidb [--profile durable|fast|seed]",
-		Short:   "start a throwaway server and print its DSNs",
+		Short:   "start a throwaway server and print its DSNs (password redacted: see server dsn)",
 		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)",
 		Args:    oneOptionalArg,
 	}
@@ -73,7 +73,20 @@ with sqlbench run --dsn or by hand.`,
 		Args:    noArgs,
 		RunE:    func(*cobra.Command, []string) error { return serverStatus(*stateDir, env) },
 	}
-	c.AddCommand(start, stop, status)
+	dsn := &cobra.Command{
+		Use:   "dsn mariadb|postgres|tidb [--net tcp|unix]",
+		Short: "print the DSN, password included, of a server sqlbench server start started",
+		Long: `Dsn prints the DSN of the running server of a kind that sqlbench server start
+started, password included: the one command that prints it (server start and
+status show it redacted), for use in $(...) as server start suggests.`,
+		Example:   "  sqlbench server dsn mariadb --net unix\n  sqlbench run --db postgres --dsn postgres=\"$(sqlbench server dsn postgres)\"",
+		Args:      exactlyOneKind,
+		ValidArgs: append(names(servers.Kinds()), string(servers.KindTiDB)),
+	}
+	network := dsn.Flags().String("net", "tcp", "the transport: tcp or unix")
+	complete(dsn, "net", func() []string { return []string{"tcp", "unix"} })
+	dsn.RunE = func(_ *cobra.Command, args []string) error { return serverDSN(args[0], *network, *stateDir, env) }
+	c.AddCommand(start, stop, status, dsn)
 	return c
 }
 
@@ -127,8 +140,14 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s %s%s ready in %s, pid %d\n", kind, srv.Version, profiled, srv.Ready.Round(1e6), srv.PID)
-	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", srv.DSN("tcp"), srv.DSN("unix"))
-	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s='%s'\n", kind.DB(), kind.DB(), srv.DSN("tcp"))
+	// The password stays off the terminal and out of logs: server dsn
+	// prints it when asked.
+	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", redact.DSN(srv.DSN("tcp")), redact.DSN(srv.DSN("unix")))
+	state := ""
+	if stateDir != servers.DefaultStateDir() {
+		state = " --state " + shellQuote(stateDir)
+	}
+	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s=\"$(sqlbench server dsn %s%s)\"\n", kind.DB(), kind.DB(), kind, state)
 	return nil
 }
 

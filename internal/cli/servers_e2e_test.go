@@ -166,12 +166,38 @@ func TestServerCommand(t *testing.T) {
 	if code := Main(context.Background(), []string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
 		t.Fatalf("server start: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout.String(), "tcp:  postgres://bench:") || !strings.Contains(stdout.String(), "unix: host=") {
-		t.Errorf("server start does not print both DSNs:\n%s", stdout)
+	if !strings.Contains(stdout.String(), "tcp:  postgres://bench:") || !strings.Contains(stdout.String(), "unix: host=") ||
+		!strings.Contains(stdout.String(), `--dsn postgres="$(sqlbench server dsn postgres --state `+state+`)"`) {
+		t.Errorf("server start does not print both DSNs and how to use them:\n%s", stdout)
 	}
 	all, err := servers.LoadStates(state)
 	if err != nil || len(all) != 1 || !all[0].Alive() {
 		t.Fatalf("state after start: %v, %v", all, err)
+	}
+	if strings.Contains(stdout.String(), all[0].Password) {
+		t.Errorf("server start printed the password:\n%s", stdout)
+	}
+	// server dsn prints it, when asked, as a DSN the server takes.
+	for _, net := range []string{"tcp", "unix"} {
+		stdout.Reset()
+		if code := Main(context.Background(), []string{"server", "dsn", "postgres", "--net", net, "--state", state}, env); code != ExitOK {
+			t.Fatalf("server dsn --net %s: exit %d\n%s", net, code, stderr)
+		}
+		if got := strings.TrimSpace(stdout.String()); got != all[0].DSN(net) {
+			t.Errorf("server dsn --net %s printed %q, want %q", net, got, all[0].DSN(net))
+		}
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "pgx", "--workloads", "SimpleExec", "--quick", "--count", "2",
+		"--dsn", "postgres=" + all[0].DSN("tcp"), "-o", filepath.Join(t.TempDir(), "r.txt")}, env); code != ExitOK {
+		t.Errorf("run on the server dsn's DSN: exit %d\n%s", code, stderr)
+	}
+	if strings.Contains(stdout.String()+stderr.String(), all[0].Password) {
+		t.Error("the run printed the password")
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"server", "dsn", "mariadb", "--state", state}, env); code != ExitPartial {
+		t.Errorf("server dsn of a kind not started: exit %d, want %d", code, ExitPartial)
 	}
 	stdout.Reset()
 	Main(context.Background(), []string{"server", "status", "--state", state}, env)
