@@ -163,19 +163,25 @@ func (s bulkShape) describe() string {
 }
 
 // bulkBlock is the generated input of a run: one block of rows at a time,
-// the next generated with the run's clock paused.
+// the next generated with the run's clock paused. A row's arguments are
+// valid until the next block is generated over them.
 type bulkBlock struct {
 	rows  *bench.ArgRows
 	gen   bench.RowGen
 	timer *bench.Timer
 	total int
+	size  int // rows a block
 }
 
 // newBulkBlock returns the input of a run of total rows of shape s as
 // argument type a, its first block generated (before the clock starts).
-func newBulkBlock(s bulkShape, a bulkArgs, total int) *bulkBlock {
-	b := &bulkBlock{rows: bench.NewArgRows(bulkBlockRows, s.cols, a == argsBytes), gen: bench.NewRowGen(s.cols, s.width), timer: &bench.Timer{}, total: total}
-	b.rows.Fill(0, min(total, bulkBlockRows), &b.gen)
+// Blocks hold a multiple of align rows (about bulkBlockRows), so that a
+// reader that keeps align rows' arguments at a time, read in order from
+// row 0, never has them overwritten by the next block.
+func newBulkBlock(s bulkShape, a bulkArgs, total, align int) *bulkBlock {
+	size := max(align, bulkBlockRows-bulkBlockRows%max(align, 1))
+	b := &bulkBlock{rows: bench.NewArgRows(size, s.cols, a == argsBytes), gen: bench.NewRowGen(s.cols, s.width), timer: &bench.Timer{}, total: total, size: size}
+	b.rows.Fill(0, min(total, size), &b.gen)
 	return b
 }
 
@@ -184,7 +190,7 @@ func newBulkBlock(s bulkShape, a bulkArgs, total int) *bulkBlock {
 func (b *bulkBlock) row(i int) []any {
 	if !b.rows.Holds(i) {
 		b.timer.Stop()
-		b.rows.Fill(i, min(bulkBlockRows, max(1, b.total-i)), &b.gen)
+		b.rows.Fill(i, min(b.size, max(1, b.total-i)), &b.gen)
 		b.timer.Start()
 	}
 	return b.rows.Row(i)
@@ -290,7 +296,7 @@ func bulkPrepared(e bench.Env, s bulkShape, a bulkArgs) (bench.Run, error) {
 		return bench.Run{}, fmt.Errorf("prepare: %w", err)
 	}
 	b.release = st.Close
-	in := newBulkBlock(s, a, e.Warm+e.N)
+	in := newBulkBlock(s, a, e.Warm+e.N, 1)
 	return b.run(bench.Run{Timer: in.timer, Op: func(i int) error {
 		return st.Exec(in.row(i)...)
 	}}), nil
@@ -311,7 +317,9 @@ func bulkMultirow(e bench.Env, s bulkShape, a bulkArgs) (bench.Run, error) {
 		b.tx.Rollback()
 		return bench.Run{}, err
 	}
-	in := newBulkBlock(s, a, e.Warm+e.N)
+	// The writer keeps a batch of rows' arguments until it is full: blocks
+	// of whole batches are never generated over a batch in the making.
+	in := newBulkBlock(s, a, e.Warm+e.N, w.batch)
 	w.from(in.row)
 	b.release = w.close
 	r := b.run(bench.Run{Timer: in.timer, Batch: func(first, n int) error {
@@ -342,7 +350,7 @@ func bulkCopy(e bench.Env, s bulkShape, a bulkArgs) (bench.Run, error) {
 	if err != nil {
 		return bench.Run{}, err
 	}
-	in := newBulkBlock(s, a, e.Warm+e.N)
+	in := newBulkBlock(s, a, e.Warm+e.N, 1)
 	src, cols := &blockRows{in: in}, bulkColumns(s.cols)
 	return b.run(bench.Run{Timer: in.timer, Batch: func(first, n int) error {
 		src.reset(first, n)
