@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -16,12 +17,13 @@ import (
 // a user's database (a run killed with no chance to clean up).
 func cleanCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "clean --db DB [--dsn DSN] (--session ID | RESULTS-FILE)",
+		Use:   "clean --db DB [--dsn DSN] (--session ID | RESULTS-FILE | JOURNAL)",
 		Short: "drop the tables a killed session left in your database",
 		Long: `Clean drops the tables one session left in your database when it was killed
 with no chance to clean up. Only that session's tables are dropped, and each
 is named.`,
 		Example: `  sqlbench clean --db postgres results/sqlbench-20260101-120000.txt
+  sqlbench clean --db postgres results/sqlbench-20260101-120000.journal
   sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session 1a2b3c4d`,
 	}
 	fs := c.Flags()
@@ -52,7 +54,7 @@ func clean(ctx context.Context, files []string, dbName, dsnFlag, id string, allo
 	}
 	switch {
 	case len(files) > 1 || (len(files) == 1) == (id != ""):
-		return usagef("clean: name the session: --session ID or one results file")
+		return usagef("clean: name the session: --session ID or one results file or journal")
 	case len(files) == 1:
 		if id, err = sessionID(files[0]); err != nil {
 			return err
@@ -70,8 +72,10 @@ func clean(ctx context.Context, files []string, dbName, dsnFlag, id string, allo
 	return nil
 }
 
-// sessionID reads the session-id line of a results file; the header is
-// enough (a session interrupted before its first result has only that).
+// sessionID returns the session id of a results file or journal: the
+// results file's session-id line, else the session of the journal at path
+// or beside it (a session killed before its first result has a results
+// file of only its header, and its journal).
 func sessionID(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -86,5 +90,10 @@ func sessionID(path string) (string, error) {
 			return strings.TrimSpace(v), nil
 		}
 	}
-	return "", usagef("clean: %s has no session-id line", path)
+	for _, j := range []string{path, session.JournalPath(path)} {
+		if h, _, err := journal.Read(j); err == nil {
+			return h.Session, nil
+		}
+	}
+	return "", usagef("clean: %s has no session-id line, and no journal of a session is at %s", path, session.JournalPath(path))
 }
