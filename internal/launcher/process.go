@@ -141,18 +141,30 @@ func (p *Process) Do(ctx context.Context, req runner.Request, timeout time.Durat
 	}
 }
 
-// died describes why the runner stopped answering, with the last line it
-// wrote to stderr.
+// died describes why the runner stopped answering: with the last line it
+// wrote to stderr (a panic's, say), unless it was killed from outside
+// (SIGKILL: the OOM killer, a user), when that line is only what some
+// earlier cell logged.
 func (p *Process) died(what string, err error) error {
 	select {
 	case <-p.done:
 	case <-time.After(2 * time.Second):
 		p.kill()
 	}
-	if tail := p.stderr.last(); tail != "" {
-		return fmt.Errorf("runner died (%v): %s", p.err, tail)
+	if tail := p.stderr.last(); tail != "" && !killed(p.err) {
+		return fmt.Errorf("runner died (%v); its last words on stderr: %s", p.err, tail)
 	}
 	return fmt.Errorf("runner died during %s: %v", what, errors.Join(err, p.err))
+}
+
+// killed reports whether err is the exit of a process killed by SIGKILL.
+func killed(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
 
 func (p *Process) kill() {
