@@ -28,7 +28,8 @@ type RawColumns interface {
 
 // ScanColumns copies the current row of c into dest, one pointer per column.
 // Supported destinations are *int64, *int, *float64, *string, *[]byte,
-// *sql.RawBytes, *bool and *any. A *any receives nil for NULL and the text
+// *sql.RawBytes, *bool, *any, *sql.NullInt64, *sql.NullInt32,
+// *sql.NullString and *sql.NullBool. A *any receives nil for NULL and the text
 // of any other value. A *sql.RawBytes receives the column's bytes without a
 // copy when c implements RawColumns, else a copy into the slice's own buffer
 // (reused from row to row); either way it is valid only during the RowFunc.
@@ -70,6 +71,23 @@ func ScanColumns(c Columns, dest ...any) error {
 			} else {
 				*d = c.ColumnText(i)
 			}
+		// The sql.Null types ask whether the column is NULL only when its
+		// value reads as zero (NULL reads as 0 and ""): a native program
+		// that reads typed columns pays for no type check per column.
+		case *sql.NullInt64:
+			d.Int64 = c.ColumnInt64(i)
+			d.Valid = d.Int64 != 0 || !c.ColumnNull(i)
+		case *sql.NullInt32:
+			v := c.ColumnInt64(i)
+			d.Int32 = int32(v)
+			d.Valid = v != 0 || !c.ColumnNull(i)
+		case *sql.NullString:
+			d.String = c.ColumnText(i)
+			d.Valid = d.String != "" || !c.ColumnNull(i)
+		case *sql.NullBool:
+			v := c.ColumnInt64(i)
+			d.Bool = v != 0
+			d.Valid = v != 0 || !c.ColumnNull(i)
 		default:
 			return fmt.Errorf("scan: unsupported destination %T for column %d", d, i)
 		}

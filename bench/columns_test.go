@@ -71,3 +71,30 @@ func TestScanColumnsRawBytes(t *testing.T) {
 		t.Fatalf("NULL: %q, %v", raw, err)
 	}
 }
+
+func TestScanColumnsFillsSQLNullTypes(t *testing.T) {
+	// A value, a zero value (valid) and NULL (invalid) of each type.
+	row := fakeColumns{int64(42), int64(1_700_000_000_000), "Gopher", int64(1), int64(0), int64(0), "", int64(0), nil, nil, nil, nil}
+	var (
+		id, id0, idNull                sql.NullInt32
+		created, created0, createdNull sql.NullInt64
+		email, email0, emailNull       sql.NullString
+		active, active0, activeNull    sql.NullBool
+	)
+	err := ScanColumns(row, &id, &created, &email, &active, &id0, &created0, &email0, &active0, &idNull, &createdNull, &emailNull, &activeNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (sql.NullInt32{Int32: 42, Valid: true}); id != want {
+		t.Errorf("id = %+v, want %+v", id, want)
+	}
+	if created.Int64 != 1_700_000_000_000 || !created.Valid || email.String != "Gopher" || !email.Valid || !active.Bool || !active.Valid {
+		t.Errorf("values scanned as %+v %+v %+v", created, email, active)
+	}
+	if !id0.Valid || !created0.Valid || !email0.Valid || !active0.Valid || active0.Bool {
+		t.Errorf("zero values scanned as %+v %+v %+v %+v, want valid", id0, created0, email0, active0)
+	}
+	if idNull.Valid || createdNull.Valid || emailNull.Valid || activeNull.Valid {
+		t.Errorf("NULLs scanned as %+v %+v %+v %+v, want invalid", idNull, createdNull, emailNull, activeNull)
+	}
+}

@@ -181,26 +181,29 @@ func suiteFillComplex(e bench.Env, users int) error {
 }
 
 // suiteJoinQuery reads users, their articles and the articles' comments in
-// one three-way LEFT JOIN, ordered so that comment ids come back 1, 2, 3...
+// one three-way LEFT JOIN, every column of the three tables, ordered by the
+// created columns as published (created grows with the id, so comment ids
+// come back 1, 2, 3...; SQLite sorts the joined rows for it).
 func suiteJoinQuery(d bench.Dialect) string {
-	return "SELECT u.id, u.created, u.email, u.active, a.id, a.created, a.text, c.id, c.created, c.text FROM " +
+	return "SELECT u.id, u.created, u.email, u.active, a.id, a.created, a.userId, a.text, c.id, c.created, c.articleId, c.text FROM " +
 		d.Table("users") + " u LEFT JOIN " + d.Table("articles") + " a ON a.userId = u.id LEFT JOIN " +
-		d.Table("comments") + " c ON c.articleId = a.id ORDER BY u.id, a.id, c.id"
+		d.Table("comments") + " c ON c.articleId = a.id ORDER BY u.created, a.created, c.created"
 }
 
 // joinScan checks one read of the join against the generator: row k is
 // comment k with its article and user.
 type joinScan struct {
-	n                            int64
-	uid, ucreated, uactive       int64
-	aid, acreated, cid, ccreated int64
-	email, atext, ctext          string
-	dest                         []any
+	n                      int64
+	uid, ucreated, uactive int64
+	aid, acreated, auid    int64
+	cid, ccreated, caid    int64
+	email, atext, ctext    string
+	dest                   []any
 }
 
 func newJoinScan() *joinScan {
 	s := &joinScan{}
-	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.atext, &s.cid, &s.ccreated, &s.ctext}
+	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.auid, &s.atext, &s.cid, &s.ccreated, &s.caid, &s.ctext}
 	return s
 }
 
@@ -216,9 +219,9 @@ func (s *joinScan) row(r bench.Row) error {
 	acreated, uid, atext := suiteArticle(aid)
 	ucreated, email, uactive := suiteUser(uid, suiteEmailCol, suiteEmailWidth)
 	switch {
-	case s.ccreated != ccreated || s.aid != aid || s.ctext != ctext:
+	case s.ccreated != ccreated || s.aid != aid || s.caid != aid || s.ctext != ctext:
 		return fmt.Errorf("wrong comment %d: (%d, %d, %q)", s.cid, s.ccreated, s.aid, s.ctext)
-	case s.acreated != acreated || s.uid != uid || s.atext != atext:
+	case s.acreated != acreated || s.uid != uid || s.auid != uid || s.atext != atext:
 		return fmt.Errorf("wrong article %d with comment %d: (%d, %d, %q)", s.aid, s.cid, s.acreated, s.uid, s.atext)
 	case s.ucreated != ucreated || s.uactive != uactive || s.email != email:
 		return fmt.Errorf("wrong user %d with comment %d: (%d, %q, %d)", s.uid, s.cid, s.ucreated, s.email, s.uactive)

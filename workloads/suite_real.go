@@ -220,17 +220,12 @@ func realVerifyAll(e bench.Env, users int64) error {
 // realCollect collects one lookup: every column of the three tables,
 // each user, article and comment filed once under its id.
 type realCollect struct {
-	uid, ucreated, uactive int64
-	aid, acreated, auid    int64
-	cid, ccreated, caid    int64
-	email, atext, ctext    string
-	dest                   []any
+	*joinCols
 	filing
 }
 
 func newRealCollect() *realCollect {
-	s := &realCollect{}
-	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.auid, &s.atext, &s.cid, &s.ccreated, &s.caid, &s.ctext}
+	s := &realCollect{joinCols: newJoinCols()}
 	s.reset()
 	return s
 }
@@ -238,11 +233,9 @@ func newRealCollect() *realCollect {
 // row scans one joined row and files its user, article and comment.
 func (s *realCollect) row(r bench.Row) error {
 	if err := r.Scan(s.dest...); err != nil {
-		return err
+		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(userRec{id: s.uid, created: time.UnixMilli(s.ucreated), email: s.email, active: s.uactive != 0},
-		articleRec{id: s.aid, userID: s.auid, created: time.UnixMilli(s.acreated), text: s.atext},
-		commentRec{id: s.cid, articleID: s.caid, created: time.UnixMilli(s.ccreated), text: s.ctext})
+	s.file(s.u.rec(), s.a.rec(), s.c.rec())
 	return nil
 }
 

@@ -267,11 +267,11 @@ func (r *row) Scan(dest ...any) error {
 	for i, d := range dest {
 		var typ byte
 		switch d.(type) {
-		case *int64, *int, *bool:
+		case *int64, *int, *bool, *sql.NullInt64, *sql.NullInt32, *sql.NullBool:
 			typ = sqinn.ValInt64
 		case *float64:
 			typ = sqinn.ValDouble
-		case *string, *any:
+		case *string, *any, *sql.NullString:
 			typ = sqinn.ValText
 		case *[]byte, *sql.RawBytes:
 			typ = sqinn.ValBlob
@@ -303,6 +303,14 @@ func (r *row) Scan(dest ...any) error {
 			*d = v.Blob.Value
 		case *sql.RawBytes:
 			*d = v.Blob.Value
+		case *sql.NullInt64:
+			*d = sql.NullInt64{Int64: v.Int64.Value, Valid: v.Int64.Set}
+		case *sql.NullInt32:
+			*d = sql.NullInt32{Int32: int32(v.Int64.Value), Valid: v.Int64.Set}
+		case *sql.NullBool:
+			*d = sql.NullBool{Bool: v.Int64.Value != 0, Valid: v.Int64.Set}
+		case *sql.NullString:
+			*d = sql.NullString{String: v.String.Value, Valid: v.String.Set}
 		}
 	}
 	return nil

@@ -187,6 +187,14 @@ func (r corruptRow) Scan(dest ...any) error {
 			} else {
 				*d = nil
 			}
+		case *sql.NullInt64:
+			d.Int64++
+		case *sql.NullInt32:
+			d.Int32++
+		case *sql.NullBool:
+			d.Bool = !d.Bool
+		case *sql.NullString:
+			d.String = d.String[:len(d.String)-1] + "B"
 		}
 	}
 	return nil
