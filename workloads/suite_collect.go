@@ -62,41 +62,33 @@ func (c *userCols) rec() userRec {
 	return userRec{id: int64(c.id.Int32), created: time.UnixMilli(c.created.Int64), email: c.email.String, active: c.active.Bool}
 }
 
-// articleCols is the scan destination of an articles row.
-type articleCols struct {
+// childCols is the scan destination of an articles or a comments row: its
+// id, created, the id of its parent (the article's user, the comment's
+// article) and text, as the two tables have them.
+type childCols struct {
 	id      sql.NullInt32
 	created sql.NullInt64
-	userID  sql.NullInt32
+	parent  sql.NullInt32
 	text    sql.NullString
 }
 
-func (c *articleCols) dest() []any { return []any{&c.id, &c.created, &c.userID, &c.text} }
+func (c *childCols) dest() []any { return []any{&c.id, &c.created, &c.parent, &c.text} }
 
-func (c *articleCols) rec() articleRec {
-	return articleRec{id: int64(c.id.Int32), userID: int64(c.userID.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
+func (c *childCols) article() articleRec {
+	return articleRec{id: int64(c.id.Int32), userID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
 }
 
-// commentCols is the scan destination of a comments row.
-type commentCols struct {
-	id        sql.NullInt32
-	created   sql.NullInt64
-	articleID sql.NullInt32
-	text      sql.NullString
-}
-
-func (c *commentCols) dest() []any { return []any{&c.id, &c.created, &c.articleID, &c.text} }
-
-func (c *commentCols) rec() commentRec {
-	return commentRec{id: int64(c.id.Int32), articleID: int64(c.articleID.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
+func (c *childCols) comment() commentRec {
+	return commentRec{id: int64(c.id.Int32), articleID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
 }
 
 // joinCols is the scan destination of a row of the three-way join: the
 // user's, the article's and the comment's columns, in that order.
 type joinCols struct {
 	u    userCols
-	a    articleCols
-	c    commentCols
-	dest []any // built once: a fresh variadic slice would escape
+	a    childCols // the article's
+	c    childCols // the comment's
+	dest []any     // built once: a fresh variadic slice would escape
 }
 
 func newJoinCols() *joinCols {
@@ -204,7 +196,7 @@ func (s *joinCollect) row(r bench.Row) error {
 	if err := r.Scan(s.dest...); err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(s.u.rec(), s.a.rec(), s.c.rec())
+	s.file(s.u.rec(), s.a.article(), s.c.comment())
 	return nil
 }
 

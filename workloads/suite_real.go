@@ -235,7 +235,7 @@ func (s *realCollect) row(r bench.Row) error {
 	if err := r.Scan(s.dest...); err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(s.u.rec(), s.a.rec(), s.c.rec())
+	s.file(s.u.rec(), s.a.article(), s.c.comment())
 	return nil
 }
 
