@@ -36,10 +36,22 @@ type Sample struct {
 	// run itself added, whatever else the process holds. Both are 0 when
 	// unknown (set by the runner, not by Measure).
 	PeakRSS, RSSGrowth int64
-	// ClientCPU is the CPU time, user and system, of every thread of the
-	// process during the timed region (zero when ClientCPUKnown is false).
-	ClientCPU      time.Duration
-	ClientCPUKnown bool
+	// OnCPU, RunQueue and Blocked divide the run's elapsed time by what
+	// the thread that ran the operations was doing, as the kernel's
+	// scheduler accounted it (see Measure): running on a CPU, runnable but
+	// waiting in a run queue for one, and neither (blocked: waiting for the
+	// server, the disk, a lock, a wake-up). They add up to Elapsed, none is
+	// negative. A parallel run's are the means over its client threads.
+	// All three are zero when ThreadKnown is false (Why says why).
+	OnCPU, RunQueue, Blocked time.Duration
+	ThreadKnown              bool
+	// BackgroundCPU is the CPU time the rest of the process used during the
+	// timed region, in parallel with the timing threads: the garbage
+	// collector's workers, a driver's own goroutines, the runtime. It is
+	// not a part of Elapsed. Known with ThreadKnown.
+	BackgroundCPU time.Duration
+	// Why says why the thread's times are not known (ThreadKnown false).
+	Why string
 	// ServerCPU is the CPU time of the server's processes during the timed
 	// region, as the Probe given to MeasureProbed read it; ServerCPUKnown
 	// is false when no probe read it.
@@ -47,9 +59,23 @@ type Sample struct {
 	ServerCPUKnown bool
 }
 
-// Probe is read right around the timed region of a run (see
-// MeasureProbed): Start just before the first operation, Stop just after
-// the last (and Finish). Neither is called per operation.
+// Options are the optional parts of a measurement (see MeasureProbed).
+type Options struct {
+	// Probe, when not nil, is started before the timed region and stopped
+	// after it, outside the memory statistics.
+	Probe Probe
+	// FreeThread leaves the timing goroutine free to move between OS
+	// threads, as a plain Go program's would, instead of locking it to one:
+	// the run's time is then not divided (Sample.ThreadKnown is false).
+	// Locking costs a round trip over the network a hand-over between two
+	// threads when the reply arrives (see docs/where-time-goes.md).
+	FreeThread bool
+}
+
+// Probe is read around the timed region of a run (see MeasureProbed):
+// Start before the first operation, Stop after the last (and Finish), both
+// outside the run's memory statistics so that what the probe allocates is
+// not counted as the workload's. Neither is called per operation.
 type Probe interface {
 	Start()
 	Stop()
@@ -70,14 +96,14 @@ func Warm(r Run, n int) error {
 		return nil
 	}
 	if r.Timer != nil {
-		r.Timer.reset()
+		r.Timer.reset(nil)
 	}
 	var err error
 	switch {
 	case r.Batch != nil:
 		err = r.Batch(0, n)
 	case r.Parallel != nil:
-		err = runParallel(r.Parallel, 0, n, nil)
+		err = runParallel(r.Parallel, 0, n, nil, nil)
 	case r.Op != nil:
 		for i := 0; i < n && err == nil; i++ {
 			if err = r.Op(i); err != nil {
@@ -102,48 +128,79 @@ func Warm(r Run, n int) error {
 // under-sampled.
 const SampleGap = 8
 
-// Measure times operations [first, first+n) of r. The run's elapsed time
-// comes from two clock reads around the whole run (Finish included); the
-// latency of a random 1 in SampleGap operations goes into h (which is reset
-// first). Memory statistics are read before and after. An error from an
-// operation ends the run: a failed run has no sample.
+// Measure times operations [first, first+n) of r, its timing goroutine
+// locked to its thread. The run's elapsed time comes from two clock reads
+// around the whole run (Finish included); the latency of a random 1 in
+// SampleGap operations goes into h (which is reset first). Memory
+// statistics are read before and after. An error from an operation ends the
+// run: a failed run has no sample.
 func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
-	return MeasureProbed(r, first, n, h, nil)
+	return MeasureProbed(r, first, n, h, Options{})
 }
 
-// MeasureProbed is Measure with the process's CPU time read around the
-// timed region (Sample.ClientCPU) and p, when not nil, started and
-// stopped around it, inside the CPU reads. Nothing is read per operation.
-func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sample, error) {
+// MeasureProbed is Measure with options. Unless o.FreeThread, the goroutine
+// that runs the operations (each client's, in a parallel run) is locked to
+// its OS thread for the run, and that thread's scheduler accounting is read
+// right before and right after the timed region: its time on a CPU, in a
+// run queue, and the rest, blocked (Sample.OnCPU, RunQueue, Blocked), and
+// the process's CPU time, of which what the timing threads did not use is
+// Sample.BackgroundCPU. The readings neither allocate nor run per
+// operation. o.Probe, when set, is started before the memory statistics
+// are read and stopped after, so that nothing it allocates lands in the
+// run's B/op.
+func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (Sample, error) {
+	if r.Timer != nil && r.Parallel != nil {
+		return Sample{}, errors.New("a parallel run cannot pause its timer")
+	}
+	locked := !o.FreeThread
+	if locked {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	h.Reset()
 	var hs []*hdrhistogram.Histogram
+	var threads []threadTimes // one per client of a parallel run
 	if len(r.Parallel) > 0 {
 		hs = make([]*hdrhistogram.Histogram, len(r.Parallel))
 		hs[0] = h
 		for i := 1; i < len(hs); i++ {
 			hs[i] = NewLatencyHistogram()
 		}
+		if locked {
+			threads = make([]threadTimes, len(r.Parallel))
+		}
+	}
+	var clock threadClock
+	var clockErr error
+	if locked && r.Parallel == nil {
+		clockErr = clock.open()
+		defer clock.close()
 	}
 	var before, after runtime.MemStats
 	runtime.GC()
+	if o.Probe != nil {
+		o.Probe.Start()
+	}
 	runtime.ReadMemStats(&before)
 	if r.Timer != nil {
-		if r.Parallel != nil {
-			return Sample{}, errors.New("a parallel run cannot pause its timer")
+		var c *threadClock
+		if locked && clockErr == nil {
+			c = &clock
 		}
-		r.Timer.reset()
-	}
-	if p != nil {
-		p.Start()
+		r.Timer.reset(c)
 	}
 	cpu0, cpuErr := processCPU()
+	var self0, self1 threadTimes
+	if locked && clockErr == nil {
+		self0.cpu, self0.runQueue, self0.err = clock.read()
+	}
 	start := time.Now()
 	var err error
 	switch {
 	case r.Batch != nil:
 		err = r.Batch(first, n)
 	case r.Parallel != nil:
-		err = runParallel(r.Parallel, first, n, hs)
+		err = runParallel(r.Parallel, first, n, hs, threads)
 	case r.Op != nil:
 		err = sequential(r.Op, first, n, h, r.Timer)
 	default:
@@ -155,33 +212,46 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 		}
 	}
 	elapsed := time.Since(start)
+	if locked && clockErr == nil {
+		self1.cpu, self1.runQueue, self1.err = clock.read()
+	}
 	cpu1, cpuErr1 := processCPU()
-	if p != nil {
-		p.Stop()
+	runtime.ReadMemStats(&after)
+	if o.Probe != nil {
+		o.Probe.Stop()
 	}
 	var paused time.Duration
+	var pausedThread threadTimes // the timing thread's times while paused
 	if r.Timer != nil {
 		r.Timer.Start() // a run that ended paused
 		paused = r.Timer.Paused()
-		elapsed -= paused
+		pausedThread = threadTimes{cpu: r.Timer.pausedCPU, runQueue: r.Timer.pausedRunQueue, err: r.Timer.clockErr}
+		r.Timer.clock = nil
 	}
-	runtime.ReadMemStats(&after)
 	if err != nil {
 		return Sample{}, err
 	}
 	s := Sample{
 		N:          n,
-		Elapsed:    elapsed,
+		Elapsed:    elapsed - paused,
 		Bytes:      after.TotalAlloc - before.TotalAlloc,
 		Allocs:     after.Mallocs - before.Mallocs,
 		BytesPerOp: r.BytesPerOp,
 	}
-	if cpuErr == nil && cpuErr1 == nil {
-		// The paused regions generate data on this one goroutine with
-		// nothing else of the run in flight: their wall time stands for
-		// their CPU time (a pause has no CPU clock of its own: reading
-		// one would cost more than the pause).
-		s.ClientCPU, s.ClientCPUKnown = max(cpu1-cpu0-paused, 0), true
+	if locked && r.Parallel == nil {
+		threads = []threadTimes{{cpu: self1.cpu - self0.cpu - pausedThread.cpu,
+			runQueue: self1.runQueue - self0.runQueue - pausedThread.runQueue,
+			err:      errors.Join(clockErr, self0.err, self1.err, pausedThread.err)}}
+	}
+	switch {
+	case !locked:
+		s.Why = "the timing goroutine was not locked to a thread (free thread)"
+	case cpuErr != nil || cpuErr1 != nil:
+		s.Why = errors.Join(cpuErr, cpuErr1).Error()
+	default:
+		// The paused regions' CPU was the timing thread's: off the
+		// process's too, so that it is not background.
+		s.divide(elapsed-paused, threads, cpu1-cpu0-pausedThread.cpu)
 	}
 	if r.Batch == nil {
 		for _, o := range hs[min(1, len(hs)):] {
@@ -190,6 +260,32 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, p Probe) (Sam
 		s.Latency = h
 	}
 	return s, nil
+}
+
+// divide sets the sample's thread times from its timing threads' readings
+// over the timed wall time (paused regions already taken off both; see
+// splitThread) and the process's CPU time over the run, process: the means
+// over the threads, with blocked the rest so that the three add up to
+// s.Elapsed exactly.
+func (s *Sample) divide(wall time.Duration, threads []threadTimes, process time.Duration) {
+	var cpu, rq, used time.Duration
+	for _, t := range threads {
+		if t.err != nil {
+			s.Why = t.err.Error()
+			return
+		}
+		c, q, _ := splitThread(wall, t)
+		cpu, rq, used = cpu+c, rq+q, used+max(t.cpu, 0)
+	}
+	w := time.Duration(len(threads))
+	s.OnCPU, s.RunQueue = cpu/w, rq/w
+	if s.OnCPU+s.RunQueue > s.Elapsed { // rounding of the means
+		s.RunQueue = max(s.Elapsed-s.OnCPU, 0)
+		s.OnCPU = s.Elapsed - s.RunQueue
+	}
+	s.Blocked = s.Elapsed - s.OnCPU - s.RunQueue
+	s.BackgroundCPU = max(process-used, 0)
+	s.ThreadKnown = true
 }
 
 // sequential is the loop of a plain run; it adds nothing to an unsampled
@@ -222,7 +318,11 @@ func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *
 // runParallel runs ops [first, first+n) on one goroutine per function in
 // ops, each taking the next number from a shared counter; hs, when set,
 // holds one histogram per goroutine. The first error stops every goroutine.
-func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram) error {
+//
+// threads, when not nil, holds one reading per goroutine: each locks itself
+// to its thread and reads that thread's clock when it starts and when it
+// ends.
+func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes) error {
 	var (
 		claim  atomic.Int64
 		failed atomic.Bool
@@ -236,6 +336,20 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if threads != nil {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				var c threadClock
+				t := &threads[w]
+				if t.err = c.open(); t.err == nil {
+					defer c.close()
+					cpu0, rq0, err0 := c.read()
+					defer func() {
+						cpu1, rq1, err1 := c.read()
+						t.cpu, t.runQueue, t.err = cpu1-cpu0, rq1-rq0, errors.Join(err0, err1)
+					}()
+				}
+			}
 			rng := rand.New(rand.NewPCG(uint64(n)+uint64(w)<<32, SampleGap))
 			sample := rng.IntN(SampleGap)
 			for k := 0; !failed.Load(); k++ {

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -193,27 +192,6 @@ func burn(d time.Duration) {
 	}
 }
 
-// TestClientCPUOfAFakeTarget: operations that burn a known CPU time each
-// are reported at that CPU per operation, within 10%, whatever the wall
-// time on a shared machine.
-func TestClientCPUOfAFakeTarget(t *testing.T) {
-	const per = 200 * time.Microsecond
-	runtime.LockOSThread() // the burn is read on the thread that runs it
-	defer runtime.UnlockOSThread()
-	s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 2000, NewLatencyHistogram())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, ok := s.ClientCPUPerOp()
-	if !ok || got < 0.9*float64(per) || got > 1.1*float64(per) {
-		t.Fatalf("client CPU %.0f ns/op (known %v), want %v within 10%%", got, ok, per)
-	}
-	t.Logf("client CPU %.0f ns/op for %v burned", got, per)
-	if _, ok := s.ServerCPUPerOp(); ok {
-		t.Error("server CPU reported without a probe")
-	}
-}
-
 type countProbe struct{ starts, stops int }
 
 func (p *countProbe) Start() { p.starts++ }
@@ -221,7 +199,7 @@ func (p *countProbe) Stop()  { p.stops++ }
 
 func TestProbeIsReadOncePerRun(t *testing.T) {
 	p := &countProbe{}
-	if _, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 1000, NewLatencyHistogram(), p); err != nil {
+	if _, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 1000, NewLatencyHistogram(), Options{Probe: p}); err != nil {
 		t.Fatal(err)
 	}
 	if p.starts != 1 || p.stops != 1 {

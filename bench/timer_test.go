@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -83,20 +84,40 @@ func TestUnpausedTimerChangesNothing(t *testing.T) {
 }
 
 // BenchmarkTimerPause is the cost of one paused region (a Stop and a Start
-// around an empty chunk): what pausing adds to a run per chunk. cpu-ns/op
-// is the process's CPU time per pause, what it costs even when other
-// processes share the cores (wall time then includes waiting for one).
+// around an empty chunk): what pausing adds to a run per chunk, in a run
+// whose time is not divided (free thread) and, in /thread, in one whose is
+// (two readings of the thread's scheduler clock a pause). cpu-ns/op is the
+// process's CPU time per pause, what it costs even when other processes
+// share the cores (wall time then includes waiting for one).
 //
 //	go test -run X -bench TimerPause ./bench
 func BenchmarkTimerPause(b *testing.B) {
-	tm := &Timer{}
-	tm.reset()
-	cpu0 := cpuNanos(b)
-	for b.Loop() {
-		tm.Stop()
-		tm.Start()
+	for _, divided := range []bool{false, true} {
+		name := "free"
+		if divided {
+			name = "thread"
+		}
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			tm := &Timer{}
+			var c *threadClock
+			if divided {
+				c = &threadClock{}
+				if err := c.open(); err != nil {
+					b.Fatal(err)
+				}
+				defer c.close()
+			}
+			tm.reset(c)
+			cpu0 := cpuNanos(b)
+			for b.Loop() {
+				tm.Stop()
+				tm.Start()
+			}
+			b.ReportMetric(float64(cpuNanos(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
-	b.ReportMetric(float64(cpuNanos(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // cpuNanos returns the process's user and system CPU time.

@@ -53,6 +53,10 @@ type BarSeries struct {
 	Name           string
 	Values, Lo, Hi []float64
 	Colors         []color.Color
+	// Stack, in a stacked chart, is the bar of the category this series
+	// is stacked in: series of one Stack go on top of each other, the
+	// stacks side by side (0 first).
+	Stack int
 }
 
 // LineSeries is one line of a line chart; Lo and Hi bound each point's
@@ -180,10 +184,17 @@ func (c *Chart) addBars(p *plot.Plot) error {
 	n := len(b.Categories)
 	groupWidth := 0.8
 	step := groupWidth / float64(k)
-	if b.Stacked { // one bar per category, the series on top of each other
-		step = groupWidth
+	stacks := 1
+	if b.Stacked { // a bar per stack and category, its series on top of each other
+		for _, s := range b.Series {
+			stacks = max(stacks, s.Stack+1)
+		}
+		step = groupWidth / float64(stacks)
 	}
-	base := make([]float64, n) // a stacked bar's height so far, per category
+	base := make([][]float64, stacks) // a stacked bar's height so far, per stack and category
+	for i := range base {
+		base[i] = make([]float64, n)
+	}
 	cols := palette()
 	bars := &colouredBars{width: step * 0.92}
 	var whiskers []plot.Plotter
@@ -194,9 +205,9 @@ func (c *Chart) addBars(p *plot.Plot) error {
 				continue
 			}
 			if b.Stacked {
-				x := float64(j)
-				bars.bars = append(bars.bars, colouredBar{x: x, base: base[j], y: v, color: cols[i%len(cols)]})
-				base[j] += v
+				x := float64(j) - groupWidth/2 + step*(float64(s.Stack)+0.5)
+				bars.bars = append(bars.bars, colouredBar{x: x, base: base[s.Stack][j], y: v, color: cols[i%len(cols)]})
+				base[s.Stack][j] += v
 				continue // no error bars on a stacked part
 			}
 			x := float64(j) - groupWidth/2 + step*(float64(i)+0.5)

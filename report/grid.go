@@ -19,6 +19,9 @@ type textGrid struct {
 	// Groups marks rows whose first cell is not blank as the start of a
 	// group of rows (a workload's measures).
 	Groups bool
+	// Notes are printed under the table: what its columns mean, and why
+	// some are not known.
+	Notes []string
 }
 
 // gridCell is one cell of a textGrid: the value, an optional note shown after

@@ -97,6 +97,9 @@ func writeGridMarkdown(w io.Writer, level string, g textGrid) {
 		}
 	}
 	mdTableAligned(w, g.Header, rows, g.Left)
+	for _, n := range g.Notes {
+		fmt.Fprintf(w, "\n%s\n", n)
+	}
 }
 
 // mdTableAligned writes a Markdown table whose first left columns are

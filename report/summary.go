@@ -63,6 +63,9 @@ type Summary struct {
 	// run i of two cells of one session ran in the same passes of its
 	// interleaved schedule, so they pair (PublishedFor's ratios).
 	OpsRuns []float64
+	// PerRun holds every unit's value in each run, by unit as written, in
+	// the order the runs were written (a unit some run lacks has fewer).
+	PerRun map[string][]float64
 	// Config is the file configuration the cell's first run ran under.
 	Config []Config
 	// row and col cache Row and Column.
@@ -162,6 +165,10 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs,
 			Medians: map[string]float64{}, Stats: map[string]Stat{}, Config: fileConfig(g.config, seen)}
 		s.OpsRuns = slices.Clone(g.byUnit["ops/s"])
+		s.PerRun = make(map[string][]float64, len(g.byUnit))
+		for unit, vals := range g.byUnit {
+			s.PerRun[unit] = slices.Clone(vals)
+		}
 		for unit, vals := range g.byUnit {
 			st := newStat(vals)
 			sum := benchmath.Summary{Center: st.Median, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}

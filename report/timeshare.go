@@ -1,52 +1,119 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
-
-	"fmt"
+	"sort"
 )
 
 // Units of the time decomposition a runner writes on each result line
-// (runner.ClientCPUUnit and its siblings; the report does not import the
-// runner).
+// (runner.OnCPUUnit and its siblings; the report does not import the
+// runner). The first three add up to ns/op; the other two are CPU time
+// spent in parallel with it.
 const (
-	clientCPUUnit = "client-cpu-ns/op"
-	serverCPUUnit = "server-cpu-ns/op"
-	waitUnit      = "wait-ns/op"
+	onCPUUnit         = "oncpu-ns/op"
+	runQueueUnit      = "runq-ns/op"
+	blockedUnit       = "blocked-ns/op"
+	backgroundCPUUnit = "bg-cpu-ns/op"
+	serverCPUUnit     = "server-cpu-ns/op"
 )
 
-// timeShareText says what the decomposition tables and charts show.
-const timeShareText = "Where each operation's time goes, medians over the runs: the runner's CPU (client), the server's CPU (every process of the throwaway server or of a local server; - when not measured), and the rest of the wall time (wait: the network, the disk, wakeups, CPUs busy elsewhere). Shares are of the median ns/op; with several clients, or client and server busy at once, CPU can exceed the wall time and wait goes negative."
+// Units an older sqlbench wrote: the whole runner's CPU and the rest of
+// ns/op, which was not a division of the timed thread's time (it could go
+// negative). They are still read (compare, CSV), never divided.
+const (
+	oldClientCPUUnit = "client-cpu-ns/op"
+	oldWaitUnit      = "wait-ns/op"
+)
 
-// TimeShare is one cell's time per operation, decomposed (medians of the
-// runs, ns). Server and Wait are NaN when not measured.
+// timeShareNote says what the decomposition tables show.
+const timeShareNote = "on CPU + run queue + blocked = ns/op: the thread that ran the operations, " +
+	"by the kernel's accounting (medians of the runs' shares; several clients: their mean). " +
+	"background (rest of the runner) and server CPU run in parallel: % of ns/op, can exceed 100%."
+
+// TimeShare is one cell's time per operation, divided (ns). OnCPU,
+// RunQueue and Blocked add up to Wall (the median ns/op): each is Wall
+// times the median over the runs of its share of that run's ns/op, the
+// three medians scaled to add up to 1. Background and Server are medians
+// of CPU time spent in parallel (not parts of Wall), NaN when not read.
 type TimeShare struct {
-	Wall, Client, Server, Wait float64
+	Wall, OnCPU, RunQueue, Blocked float64
+	Background, Server             float64
+	// Divided is false when the runs carry no division of the thread's
+	// time (OnCPU, RunQueue and Blocked are then NaN).
+	Divided bool
 }
 
-// TimeShare returns the cell's decomposition; ok is false when its results
-// carry none.
+// TimeShare returns the cell's decomposition; ok is false when its
+// results carry none of it.
 func (s Summary) TimeShare() (ts TimeShare, ok bool) {
-	client, ok := s.Stats[clientCPUUnit]
-	if !ok {
-		return ts, false
-	}
-	ts = TimeShare{Wall: s.NsPerOp.Center, Client: client.Median, Server: math.NaN(), Wait: math.NaN()}
+	ts = TimeShare{Wall: s.NsPerOp.Center, OnCPU: math.NaN(), RunQueue: math.NaN(), Blocked: math.NaN(),
+		Background: math.NaN(), Server: math.NaN()}
 	if st, ok := s.Stats[serverCPUUnit]; ok {
 		ts.Server = st.Median
 	}
-	if st, ok := s.Stats[waitUnit]; ok {
-		ts.Wait = st.Median
+	if st, ok := s.Stats[backgroundCPUUnit]; ok {
+		ts.Background = st.Median
 	}
-	return ts, true
+	if shares, ok := s.threadShares(); ok {
+		ts.OnCPU, ts.RunQueue, ts.Blocked = ts.Wall*shares[0], ts.Wall*shares[1], ts.Wall*shares[2]
+		ts.Divided = true
+	}
+	return ts, ts.Divided || !math.IsNaN(ts.Server)
+}
+
+// threadShares returns the medians over the runs of each run's on-CPU,
+// run-queue and blocked shares of its ns/op, scaled to add up to 1; ok is
+// false when some run lacks them.
+func (s Summary) threadShares() (shares [3]float64, ok bool) {
+	wall := s.PerRun["ns/op"]
+	parts := [3][]float64{s.PerRun[onCPUUnit], s.PerRun[runQueueUnit], s.PerRun[blockedUnit]}
+	for _, p := range parts {
+		if len(wall) == 0 || len(p) != len(wall) {
+			return shares, false
+		}
+	}
+	total := 0.0
+	for k, p := range parts {
+		var each []float64
+		for i, v := range p {
+			if wall[i] > 0 {
+				each = append(each, max(v, 0)/wall[i])
+			}
+		}
+		if len(each) == 0 {
+			return shares, false
+		}
+		shares[k] = median(each)
+		total += shares[k]
+	}
+	if !(total > 0) {
+		return shares, false
+	}
+	for k := range shares {
+		shares[k] /= total
+	}
+	return shares, true
+}
+
+// median returns the median of vals (reordering them).
+func median(vals []float64) float64 {
+	sort.Float64s(vals)
+	n := len(vals)
+	if n%2 == 1 {
+		return vals[n/2]
+	}
+	return (vals[n/2-1] + vals[n/2]) / 2
 }
 
 // timeShareGrids is the decomposition table of a family on one database,
 // or none when no cell of it carries the units: a row per cell.
 func timeShareGrids(t *Table) []textGrid {
 	g := textGrid{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
-		Header: []string{"workload", "target", "ns/op", "client CPU", "server CPU", "wait", "client", "server", "wait"}, Left: 2}
+		Header: []string{"workload", "target", "ns/op", "on CPU", "run queue", "blocked", "background CPU", "server CPU"},
+		Left:   2}
+	undivided := false
 	for _, row := range t.Rows {
 		for _, col := range t.Cols {
 			c := t.Cell(row, col)
@@ -57,15 +124,40 @@ func timeShareGrids(t *Table) []textGrid {
 			if !ok {
 				continue
 			}
-			g.Rows = append(g.Rows, []gridCell{label(row), label(col),
-				label(FormatValue(ts.Wall)), label(FormatValue(ts.Client)), label(FormatValue(ts.Server)), label(FormatValue(ts.Wait)),
-				label(share(ts.Client, ts.Wall)), label(share(ts.Server, ts.Wall)), label(share(ts.Wait, ts.Wall))})
+			part := func(v float64) gridCell {
+				if !ts.Divided {
+					return label("n/a")
+				}
+				return label(share(v, ts.Wall))
+			}
+			undivided = undivided || !ts.Divided
+			g.Rows = append(g.Rows, []gridCell{label(row), label(col), label(FormatValue(ts.Wall)),
+				part(ts.OnCPU), part(ts.RunQueue), part(ts.Blocked),
+				parallelCPU(ts.Background, ts.Wall), parallelCPU(ts.Server, ts.Wall)})
 		}
 	}
 	if len(g.Rows) == 0 {
 		return nil
 	}
+	g.Notes = []string{timeShareNote}
+	if undivided {
+		g.Notes = append(g.Notes, "n/a: the runs carry no division of the thread's time: run with --timing-thread free, "+
+			"on a kernel without /proc/<pid>/schedstat, or written by an older sqlbench.")
+	}
+	if !slices.ContainsFunc(g.Rows, func(r []gridCell) bool { return r[7].Text != "-" }) {
+		g.Notes = append(g.Notes, "server CPU -: no server process (SQLite), or not one this user can read on this machine.")
+	}
 	return []textGrid{g}
+}
+
+// parallelCPU formats CPU time spent in parallel with an operation: ns and
+// its ratio to the operation's wall time (which can exceed 100%); "-" when
+// not read.
+func parallelCPU(v, wall float64) gridCell {
+	if math.IsNaN(v) {
+		return label("-")
+	}
+	return gridCell{Text: FormatValue(v), Note: "(" + share(v, wall) + ")"}
 }
 
 // share formats part as a percentage of whole, "-" when unknown.
@@ -76,16 +168,17 @@ func share(part, whole float64) string {
 	return fmt.Sprintf("%.0f%%", 100*part/whole)
 }
 
-// timeShareChart is the stacked bar chart of one workload on one
-// database: a bar per cell (driver/api and other keys), client CPU,
-// server CPU and wait stacked, in µs per operation; nil when no cell
-// carries the decomposition. A negative wait is drawn as none.
+// timeShareChart is the chart of where one workload's time goes on one
+// database: per cell (driver/api and other keys), a bar of the thread's
+// on-CPU, run-queue and blocked time stacked up to its ns/op, and beside
+// it a bar of the CPU time spent in parallel (background and server
+// stacked), in µs per operation; nil when no cell carries the division.
 func timeShareChart(workload, db string, cells []*Cell) *Chart {
 	var cats []string
-	var parts [3][]float64
+	var parts [5][]float64
 	for _, c := range cells {
 		ts, ok := c.TimeShare()
-		if !ok {
+		if !ok || !ts.Divided {
 			continue
 		}
 		cat := c.Column()
@@ -96,25 +189,32 @@ func timeShareChart(workload, db string, cells []*Cell) *Chart {
 			continue
 		}
 		cats = append(cats, cat)
-		for i, v := range []float64{ts.Client, ts.Server, ts.Wait} {
+		for i, v := range []float64{ts.OnCPU, ts.RunQueue, ts.Blocked, ts.Background, ts.Server} {
 			if math.IsNaN(v) {
 				v = 0
 			}
-			parts[i] = append(parts[i], max(0, v)/1e3)
+			parts[i] = append(parts[i], v/1e3)
 		}
 	}
 	if len(cats) == 0 {
 		return nil
 	}
 	bars := &BarData{Categories: cats, Stacked: true}
-	for i, name := range []string{"client CPU", "server CPU", "wait"} {
-		bars.Series = append(bars.Series, BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats))})
+	for i, name := range []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"} {
+		bars.Series = append(bars.Series, BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
+			Stack: min(i/3, 1)})
 	}
 	return &Chart{ID: chartID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
-		XLabel: "target", YLabel: "µs per operation (medians)", Bars: bars}
+		XLabel: "target (left bar: the operation's time; right bar: CPU in parallel)",
+		YLabel: "µs per operation (medians)", Bars: bars}
 }
 
-// isTimeShareUnit reports whether unit is one of the time decomposition's.
+// isTimeShareUnit reports whether unit is one of the time decomposition's
+// (today's or an older sqlbench's).
 func isTimeShareUnit(unit string) bool {
-	return unit == clientCPUUnit || unit == serverCPUUnit || unit == waitUnit
+	switch unit {
+	case onCPUUnit, runQueueUnit, blockedUnit, backgroundCPUUnit, serverCPUUnit, oldClientCPUUnit, oldWaitUnit:
+		return true
+	}
+	return false
 }

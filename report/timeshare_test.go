@@ -2,10 +2,14 @@ package report
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
@@ -31,21 +35,49 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 	}
 	for _, want := range []string{
 		"### classic · mariadb · where the time goes (ns per operation, medians)",
+		"| workload | target | ns/op | on CPU | run queue | blocked | background CPU | server CPU |",
 		"| SimpleExec/net=tcp | mysql |",
 		"| SimpleExec | mattn |",
+		"on CPU + run queue + blocked = ns/op",
 	} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
 	}
-	// SQLite: no server, so no server CPU; the client is nearly everything.
+	// Every divided row's three shares add up to 100% (within rounding);
+	// SQLite has no server CPU; the older file's cell is n/a with a note.
+	inShare := false
 	for _, line := range strings.Split(md.String(), "\n") {
-		if strings.HasPrefix(line, "| SimpleExec | mattn |") {
-			f := strings.Split(line, "|")
-			if strings.TrimSpace(f[5]) != "-" || !strings.HasSuffix(strings.TrimSpace(f[7]), "%") {
-				t.Errorf("sqlite row %q: want no server CPU and a client share", line)
-			}
+		if strings.HasPrefix(line, "#") {
+			inShare = strings.Contains(line, "where the time goes")
 		}
+		if !inShare || !strings.HasPrefix(line, "| SimpleExec") {
+			continue
+		}
+		f := strings.Split(line, "|")
+		if strings.Contains(line, "| pq |") {
+			if strings.TrimSpace(f[4]) != "n/a" {
+				t.Errorf("older cell %q: want n/a", line)
+			}
+			continue
+		}
+		sum := 0.0
+		for _, c := range f[4:7] {
+			v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(c), "%"), 64)
+			if err != nil || v < 0 {
+				t.Fatalf("row %q: share %q", line, c)
+			}
+			sum += v
+		}
+		if sum < 98 || sum > 102 {
+			t.Errorf("row %q: shares add up to %.0f%%, want 100%%", line, sum)
+		}
+		if strings.Contains(line, "| mattn |") && strings.TrimSpace(f[8]) != "-" {
+			t.Errorf("sqlite row %q: want no server CPU", line)
+		}
+	}
+	if !strings.Contains(md.String(), "n/a: the runs carry no division") {
+		t.Errorf("markdown does not say why a cell is n/a:\n%s", md.String())
 	}
 	if err := Text(&txt, r); err != nil {
 		t.Fatal(err)
@@ -53,19 +85,82 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 	if !strings.Contains(txt.String(), "classic · mariadb · where the time goes") {
 		t.Errorf("text lacks the decomposition:\n%s", txt.String())
 	}
+	inShare = false
+	for _, line := range strings.Split(txt.String(), "\n") {
+		switch {
+		case strings.Contains(line, "where the time goes"):
+			inShare = true
+		case strings.HasPrefix(line, "run-to-run"), line == "":
+			inShare = false
+		}
+		if n := utf8.RuneCountInString(line); inShare && n > 100 {
+			t.Errorf("text line of %d columns: %q", n, line)
+		}
+	}
 	stacked := 0
 	for _, s := range r.Sections() {
 		for _, c := range s.Charts {
-			if c.Bars != nil && c.Bars.Stacked {
-				stacked++
-				if len(c.Bars.Series) != 3 || c.Points() == 0 {
-					t.Errorf("stacked chart %s: %d series, %d points", c.ID, len(c.Bars.Series), c.Points())
+			if c.Bars == nil || !c.Bars.Stacked {
+				continue
+			}
+			stacked++
+			if len(c.Bars.Series) != 5 || c.Points() == 0 {
+				t.Errorf("stacked chart %s: %d series, %d points", c.ID, len(c.Bars.Series), c.Points())
+			}
+			// The first stack (on CPU, run queue, blocked) adds up to the
+			// cell's median ns/op.
+			for j, cat := range c.Bars.Categories {
+				sum := 0.0
+				for _, ser := range c.Bars.Series {
+					if ser.Stack == 0 {
+						sum += ser.Values[j]
+					}
+				}
+				var wall float64
+				for _, cell := range r.Cells {
+					name := cell.Column()
+					if x := cell.Extra(); x != "" {
+						name += " " + x
+					}
+					if name == cat && strings.HasPrefix(c.ID, chartID(cell.Workload, cell.Keys["db"], "")) {
+						wall = cell.NsPerOp.Center / 1e3
+					}
+				}
+				if wall == 0 || math.Abs(sum-wall) > 1e-6*wall {
+					t.Errorf("chart %s, %s: stacked %.4f µs, ns/op %.4f µs", c.ID, cat, sum, wall)
 				}
 			}
 		}
 	}
-	if stacked != 2 { // SimpleExec on mariadb and on sqlite
+	if stacked != 2 { // SimpleExec on mariadb and on sqlite (the undivided postgres cell has none)
 		t.Errorf("%d stacked charts, want 2", stacked)
+	}
+}
+
+// TestThreadSharesAreMediansOfRuns: each part is the median of the runs'
+// own shares, scaled so the three add up to 1.
+func TestThreadSharesAreMediansOfRuns(t *testing.T) {
+	s := Summary{NsPerOp: benchmath.Summary{Center: 100}, PerRun: map[string][]float64{
+		"ns/op":        {100, 200, 100},
+		onCPUUnit:      {50, 50, 60},  // shares .5 .25 .6: median .5
+		runQueueUnit:   {10, 50, 0},   // .1 .25 0: median .1
+		blockedUnit:    {40, 100, 40}, // .4 .5 .4: median .4
+		serverCPUUnit:  {1, 2, 3},
+		"unrelated/op": {1},
+	}}
+	shares, ok := s.threadShares()
+	if !ok {
+		t.Fatal("no shares")
+	}
+	want := [3]float64{0.5, 0.1, 0.4}
+	for i := range want {
+		if math.Abs(shares[i]-want[i]) > 1e-9 {
+			t.Errorf("shares %v, want %v", shares, want)
+		}
+	}
+	s.PerRun[blockedUnit] = s.PerRun[blockedUnit][:2] // a run without the part
+	if _, ok := s.threadShares(); ok {
+		t.Error("shares from runs that lack a part")
 	}
 }
 
@@ -99,7 +194,7 @@ func TestCompareCoversTheTimeShare(t *testing.T) {
 	for _, r := range set.Results {
 		r = r.Clone()
 		for i, v := range r.Values {
-			if v.Unit == "client-cpu-sec/op" {
+			if v.Unit == "oncpu-sec/op" {
 				r.Values[i].Value, r.Values[i].OrigValue = 2*v.Value, 2*v.OrigValue
 			}
 		}
@@ -115,16 +210,16 @@ func TestCompareCoversTheTimeShare(t *testing.T) {
 		t.Fatalf("no comparison in %s", u)
 		return nil
 	}
-	c := unit("client-cpu-ns/op")
+	c := unit("oncpu-ns/op")
 	if c.HigherIsBetter || len(c.Changes) != 3 {
-		t.Fatalf("client CPU: higher better %v, %d changes; want lower better, 3", c.HigherIsBetter, len(c.Changes))
+		t.Fatalf("on CPU: higher better %v, %d changes; want lower better, 3", c.HigherIsBetter, len(c.Changes))
 	}
 	for _, ch := range c.Changes {
 		if !ch.Significant || !ch.Worse || ch.Delta < 0.99 || ch.Delta > 1.01 {
 			t.Errorf("%s: %+v, want a significant +100%% for the worse", ch.Name, ch)
 		}
 	}
-	if s := unit("server-cpu-ns/op"); len(s.Changes) != 2 || len(s.OnlyOld) != 1 {
-		t.Errorf("server CPU: %d changes, only-old %v; want the two MariaDB cells, SQLite apart", len(s.Changes), s.OnlyOld)
+	if s := unit("server-cpu-ns/op"); len(s.Changes) != 3 {
+		t.Errorf("server CPU: %d changes, only-old %v; want the two MariaDB cells and the older PostgreSQL one", len(s.Changes), s.OnlyOld)
 	}
 }

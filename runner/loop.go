@@ -259,7 +259,7 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 	}
 	c.env.Ctx = ctx
 	pr := newProbe(req)
-	sample, err := s.measure(c, req.Warmup, req.N, pr)
+	sample, err := s.measure(c, req, pr)
 	if err != nil {
 		s.closeCell(key)
 		return err
@@ -277,11 +277,19 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		fmt.Fprintf(s.out, "%s: %s\n", LatencyKey, enc)
 	}
 	res := SampleResult(req.Name, sample)
-	res.Values = append(res.Values, timeShare(sample, serverless(req.DB))...)
+	res.Values = append(res.Values, timeShare(sample)...)
 	return s.bw.Write(res)
 }
 
-func (s *Loop) measure(c *cell, warm, n int, pr *probe) (bench.Sample, error) {
+// measure warms the cell up and times one run of it. Unless the request
+// leaves the thread free, the warm-up and the run share one OS thread, the
+// one whose time the run divides.
+func (s *Loop) measure(c *cell, req Request, pr *probe) (bench.Sample, error) {
+	if !req.FreeThread {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	warm, n := req.Warmup, req.N
 	e := c.env
 	e.Warm, e.N = warm, n
 	base, rssErr := resetPeakRSS()
@@ -293,7 +301,7 @@ func (s *Loop) measure(c *cell, warm, n int, pr *probe) (bench.Sample, error) {
 		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.MeasureProbed(r, warm, n, s.hist, pr)
+		return bench.MeasureProbed(r, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
 	}()
 	pr.record(&sample)
 	if r.End != nil {

@@ -51,19 +51,28 @@
 //	                                                 (SQLite targets: read back)
 //	    D-version: <server version>                 (server targets)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE]
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
-//	        [<v> client-cpu-ns/op [<v> server-cpu-ns/op] [<v> wait-ns/op]]
-//	    client-cpu-ns/op is the runner process's CPU time (user and
-//	    system, every thread) during the timed region, per operation;
-//	    server-cpu-ns/op the server's (every thread of the process
-//	    server-pid names and of its descendants), when the location has a
-//	    server-pid; wait-ns/op the rest of ns/op (negative when more than
-//	    one CPU was busy at once), when nothing ran unmeasured: with a
-//	    server-pid, or on a database without a server (SQLite, the
-//	    floor). Each is read once before and once after the timed
-//	    region, never per operation. With cpuprofile=FILE a Go runner
+//	        [<v> oncpu-ns/op <v> runq-ns/op <v> blocked-ns/op <v> bg-cpu-ns/op] [<v> server-cpu-ns/op]
+//	    oncpu-ns/op, runq-ns/op and blocked-ns/op divide ns/op by what
+//	    the thread that ran the timed operations did, as the kernel's
+//	    scheduler accounted it (/proc/thread-self/schedstat): running on
+//	    a CPU, waiting runnable in a run queue, and the rest (blocked: the
+//	    server, the disk, a lock, a wake-up). They add up to ns/op and
+//	    none is negative; with several client threads (a parallel run)
+//	    each is the mean over the clients. The timing goroutine of a Go
+//	    runner is locked to its OS thread for the run unless thread=free,
+//	    when the three are left out. bg-cpu-ns/op is the rest of the
+//	    runner process's CPU in the timed region (the collector, the JIT,
+//	    a driver's own goroutines or threads), in parallel with the timed
+//	    thread and not a part of ns/op; server-cpu-ns/op the server's
+//	    (every thread of the process server-pid names and of its
+//	    descendants), when the location has a server-pid, also not a part
+//	    of ns/op. Each is read once before and once after the timed
+//	    region (and around the paused regions of a workload that pauses
+//	    its timer), never per operation, outside the memory statistics.
+//	    With cpuprofile=FILE a Go runner
 //	    profiles the timed region (runtime/pprof) and merges the profile
 //	    into FILE; the orchestrator sends it to Go runners only (the JDBC
 //	    runner ignores it).
@@ -171,6 +180,11 @@ type Request struct {
 	// CPU, when above 0, is the GOMAXPROCS the runner sets while it sets
 	// up and runs the cell (go test -cpu); 0 (not sent) leaves it as it is.
 	CPU int
+	// FreeThread leaves the goroutine that runs the timed operations free
+	// to move between OS threads (thread=free) instead of locking it to one
+	// for the run: the run's time is then not divided into on-CPU,
+	// run-queue and blocked time.
+	FreeThread bool
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens; it is not
 	// sent).
@@ -226,6 +240,9 @@ func (r Request) Encode() string {
 		if r.CPU > 0 {
 			v.Set("cpu", strconv.Itoa(r.CPU))
 		}
+		if r.FreeThread {
+			v.Set("thread", "free")
+		}
 	}
 	if len(v) == 0 {
 		return r.Verb
@@ -279,6 +296,13 @@ func ParseRequest(line string) (Request, error) {
 			if r.CPU, err = strconv.Atoi(c); err != nil || r.CPU < 1 {
 				return r, fmt.Errorf("run: cpu must be a positive integer, got %q", c)
 			}
+		}
+		switch t := v.Get("thread"); t {
+		case "", "locked":
+		case "free":
+			r.FreeThread = true
+		default:
+			return r, fmt.Errorf("run: thread must be locked or free, got %q", t)
 		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {
 			return r, fmt.Errorf("run: name, workload and scope are required")

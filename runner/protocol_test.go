@@ -110,3 +110,23 @@ func TestSlicesRoundTrip(t *testing.T) {
 		t.Fatal("slice 5 of 4 accepted")
 	}
 }
+
+// TestThreadParameterRoundTrips: thread=free survives encoding, the
+// default (locked) is not sent, and anything else is refused.
+func TestThreadParameterRoundTrips(t *testing.T) {
+	req := Request{Verb: VerbRun, Target: "t", Workload: "W", Scope: "c", Name: "W", N: 1, FreeThread: true}
+	if !strings.Contains(req.Encode(), "thread=free") {
+		t.Fatalf("free thread not encoded: %s", req.Encode())
+	}
+	back, err := ParseRequest(req.Encode())
+	if err != nil || !back.FreeThread {
+		t.Fatalf("free thread did not round-trip: %+v, %v", back, err)
+	}
+	req.FreeThread = false
+	if strings.Contains(req.Encode(), "thread=") {
+		t.Errorf("the default thread sent: %s", req.Encode())
+	}
+	if _, err := ParseRequest("run target=t&workload=W&scope=c&name=W&n=1&warmup=0&thread=loose"); err == nil {
+		t.Error("thread=loose accepted")
+	}
+}

@@ -14,12 +14,15 @@ import (
 )
 
 // Units of the decomposition of a run's time per operation (see the
-// protocol's run request): the runner's CPU, the server's CPU and the
-// rest of the wall time.
+// protocol's run request): the timing thread's time on a CPU, in a run
+// queue and blocked, which add up to ns/op; and, in parallel with it, the
+// rest of the runner's CPU and the server's CPU.
 const (
-	ClientCPUUnit = "client-cpu-ns/op"
-	ServerCPUUnit = "server-cpu-ns/op"
-	WaitUnit      = "wait-ns/op"
+	OnCPUUnit         = "oncpu-ns/op"
+	RunQueueUnit      = "runq-ns/op"
+	BlockedUnit       = "blocked-ns/op"
+	BackgroundCPUUnit = "bg-cpu-ns/op"
+	ServerCPUUnit     = "server-cpu-ns/op"
 )
 
 // probe reads what a run request asks for around the timed region: the
@@ -81,30 +84,21 @@ func (p *probe) saveProfile(file string) error {
 	return mergeProfile(file, p.profile.Bytes())
 }
 
-// timeShare returns the decomposition units of s. serverless says that no
-// server runs for the cell (SQLite, the floor): then the wait is the wall
-// time but the client's CPU, else it is given only when the server's CPU
-// was read.
-func timeShare(s bench.Sample, serverless bool) []benchfmt.Value {
-	client, ok := s.ClientCPUPerOp()
-	if !ok {
-		return nil
+// timeShare returns the decomposition units of s: the thread's parts and
+// the background CPU when it was divided, the server's CPU when read.
+func timeShare(s bench.Sample) []benchfmt.Value {
+	var vals []benchfmt.Value
+	if onCPU, runQueue, blocked, background, ok := s.PerOp(); ok {
+		vals = append(vals,
+			benchfmt.Value{Value: onCPU, Unit: OnCPUUnit},
+			benchfmt.Value{Value: runQueue, Unit: RunQueueUnit},
+			benchfmt.Value{Value: blocked, Unit: BlockedUnit},
+			benchfmt.Value{Value: background, Unit: BackgroundCPUUnit})
 	}
-	vals := []benchfmt.Value{{Value: client, Unit: ClientCPUUnit}}
-	server, known := s.ServerCPUPerOp()
-	if known {
+	if server, ok := s.ServerCPUPerOp(); ok {
 		vals = append(vals, benchfmt.Value{Value: server, Unit: ServerCPUUnit})
 	}
-	if known || serverless {
-		vals = append(vals, benchfmt.Value{Value: s.NsPerOp() - client - server, Unit: WaitUnit})
-	}
 	return vals
-}
-
-// serverless reports whether no server process serves db.
-func serverless(db string) bool {
-	d, err := bench.ParseDB(db)
-	return err == nil && (d == bench.SQLite || !d.SQL())
 }
 
 // writeFileAtomic writes data to file through a temporary file beside it.

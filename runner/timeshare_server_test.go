@@ -92,20 +92,44 @@ func TestTimeShareOnRealServers(t *testing.T) {
 			defer srv.Stop()
 			v := runOn(t, srv, c.db, c.target, "TimeShareSleep", 100)
 			t.Logf("sleep: %s", describe(v))
-			wall, wait := v["ns/op"], v[runner.WaitUnit]
-			if wait < 0.7*wall || v[runner.ServerCPUUnit] > 0.2*wall || v[runner.ClientCPUUnit] > 0.2*wall {
-				t.Errorf("a 5 ms server sleep: %s; want the wall time mostly waiting", describe(v))
+			checkAddsUp(t, v)
+			wall, blocked := v["ns/op"], v[runner.BlockedUnit]
+			if blocked < 0.7*wall || v[runner.ServerCPUUnit] > 0.2*wall || v[runner.OnCPUUnit] > 0.2*wall {
+				t.Errorf("a 5 ms server sleep: %s; want the wall time mostly blocked", describe(v))
 			}
 			v = runOn(t, srv, c.db, c.target, "TimeShareServerWork", 20)
 			t.Logf("server work: %s", describe(v))
-			if server := v[runner.ServerCPUUnit]; !(server > 5*v[runner.ClientCPUUnit]) || server > 1.5*v["ns/op"] {
-				t.Errorf("a query the server computes: %s; want server CPU far above the client's, within the wall time", describe(v))
+			checkAddsUp(t, v)
+			if server := v[runner.ServerCPUUnit]; !(server > 5*v[runner.OnCPUUnit]) || server > 1.5*v["ns/op"] {
+				t.Errorf("a query the server computes: %s; want server CPU far above the client thread's, within the wall time", describe(v))
+			}
+			if blocked := v[runner.BlockedUnit]; blocked < 0.5*v["ns/op"] {
+				t.Errorf("a query the server computes: %s; want the client thread mostly blocked on it", describe(v))
 			}
 		})
 	}
 }
 
 func describe(v map[string]float64) string {
-	return fmt.Sprintf("%.0f ns/op = client %.0f + server %.0f + wait %.0f", v["ns/op"],
-		v[runner.ClientCPUUnit], v[runner.ServerCPUUnit], v[runner.WaitUnit])
+	return fmt.Sprintf("%.0f ns/op = on CPU %.0f + run queue %.0f + blocked %.0f; background CPU %.0f, server CPU %.0f",
+		v["ns/op"], v[runner.OnCPUUnit], v[runner.RunQueueUnit], v[runner.BlockedUnit], v[runner.BackgroundCPUUnit], v[runner.ServerCPUUnit])
+}
+
+// checkAddsUp fails t unless the thread's three parts are there, none
+// negative, and add up to ns/op within 1%.
+func checkAddsUp(t *testing.T, v map[string]float64) {
+	t.Helper()
+	sum := 0.0
+	for _, u := range []string{runner.OnCPUUnit, runner.RunQueueUnit, runner.BlockedUnit, runner.BackgroundCPUUnit} {
+		x, ok := v[u]
+		if !ok || x < 0 {
+			t.Fatalf("%s: %v (present %v): want present and not negative", u, x, ok)
+		}
+		if u != runner.BackgroundCPUUnit {
+			sum += x
+		}
+	}
+	if wall := v["ns/op"]; sum < 0.99*wall || sum > 1.01*wall {
+		t.Fatalf("on CPU + run queue + blocked = %.0f, ns/op %.0f: want within 1%%", sum, wall)
+	}
 }

@@ -32,7 +32,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
-		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql",
+		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql,mattn,pgx",
 		"--workloads", "SimpleExec,AutoQueryRow,SimpleDo",
 		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
@@ -45,6 +45,8 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 		"db=mariadb/driver=mariadb-java/api=jdbc": {"/net=tcp", "/net=unix"}, // localSocket
 		"db=postgres/driver=pgjdbc/api=jdbc":      {"/net=tcp", "/net=unix"}, // junixsocket
 		"db=mariadb/driver=go-sql-driver/api=sql": {"/net=tcp", "/net=unix"},
+		"db=sqlite/driver=mattn/api=sql":          {""},
+		"db=postgres/driver=pgx/api=sql":          {"/net=tcp", "/net=unix"},
 	}
 	for key, nets := range want {
 		for _, w := range []string{"SimpleExec", "AutoQueryRow", "SimpleDo"} {
@@ -64,16 +66,34 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	}
 	for _, r := range set.Results {
 		units := map[string]bool{}
+		value := map[string]float64{}
 		for _, v := range r.Values {
 			units[v.OrigUnit] = true // the units the runner wrote (benchfmt renames ns/op to sec/op)
 			units[v.Unit] = true
+			if v.OrigUnit != "" {
+				value[v.OrigUnit] = v.OrigValue
+			} else {
+				value[v.Unit] = v.Value
+			}
 		}
-		// Where the time goes, on every line of both runners: the server's
-		// CPU on a server, never on SQLite.
+		// Where the time goes, on every line of both runners: the timing
+		// thread's on-CPU, run-queue and blocked time adding up to ns/op
+		// within 1%, none negative; the server's CPU on a server, never on
+		// SQLite.
 		sqlite := strings.Contains(r.Name.String(), "db=sqlite")
-		if !units["client-cpu-ns/op"] || !units["wait-ns/op"] || units["server-cpu-ns/op"] == sqlite {
-			t.Errorf("%s: client CPU %v, server CPU %v, wait %v; want all three on a server, no server CPU on SQLite",
-				r.Name, units["client-cpu-ns/op"], units["server-cpu-ns/op"], units["wait-ns/op"])
+		sum := 0.0
+		for _, u := range []string{"oncpu-ns/op", "runq-ns/op", "blocked-ns/op"} {
+			if !units[u] || value[u] < 0 {
+				t.Errorf("%s: %s %v (present %v): want present, not negative", r.Name, u, value[u], units[u])
+			}
+			sum += value[u]
+		}
+		if ns := value["ns/op"]; sum < 0.99*ns || sum > 1.01*ns {
+			t.Errorf("%s: on CPU + run queue + blocked = %.0f, ns/op %.0f: want within 1%%", r.Name, sum, ns)
+		}
+		if !units["bg-cpu-ns/op"] || value["bg-cpu-ns/op"] < 0 || units["server-cpu-ns/op"] == sqlite {
+			t.Errorf("%s: background CPU %v, server CPU %v; want the background CPU, the server's on a server only",
+				r.Name, units["bg-cpu-ns/op"], units["server-cpu-ns/op"])
 		}
 		if !strings.Contains(r.Name.String(), "api=jdbc") {
 			continue

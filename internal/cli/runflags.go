@@ -18,9 +18,9 @@ import (
 // runFlags are sqlbench run's flags as typed that are not fields of the
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu string
-	quick, dryRun                                                   bool
-	dsns                                                            []string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread string
+	quick, dryRun                                                           bool
+	dsns                                                                    []string
 }
 
 // define defines sqlbench run's flags on c and returns the Config they
@@ -53,6 +53,7 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
 	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
+	fs.StringVar(&f.thread, "timing-thread", "locked", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
@@ -83,6 +84,13 @@ func (f *runFlags) apply(cfg *session.Config) error {
 	var err error
 	if cfg.Pin, err = pin.ParseMode(f.pin); err != nil {
 		return usagef("--pin: %v", err)
+	}
+	switch f.thread {
+	case "locked":
+	case "free":
+		cfg.FreeThread = true
+	default:
+		return usagef("--timing-thread must be locked or free, got %q", f.thread)
 	}
 	if cfg.Profile, err = servers.ParseProfile(f.profile); err != nil {
 		return usagef("--profile: %v", err)

@@ -145,6 +145,38 @@ func TestMergedResultKeepsTheRunnersUnits(t *testing.T) {
 	}
 }
 
+// TestMergeKeepsAUnitZeroInEverySlice: a unit that is 0 in every slice
+// (a run queue the thread never waited in) is written as the runner wrote
+// it, 0, not dropped.
+func TestMergeKeepsAUnitZeroInEverySlice(t *testing.T) {
+	var sl []Slice
+	for _, line := range []string{"BenchmarkX 10 1000 ns/op 900 oncpu-ns/op 0 runq-ns/op 100 blocked-ns/op",
+		"BenchmarkX 10 1000 ns/op 1000 oncpu-ns/op 0 runq-ns/op 0 blocked-ns/op"} {
+		res, err := parseResult([]string{line}, "X")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl = append(sl, Slice{Result: res})
+	}
+	res, err := (&runSum{slices: sl}).merge("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, v := range res.Values {
+		got[v.OrigUnit] = v.OrigValue
+	}
+	want := map[string]float64{"ns/op": 1000, "oncpu-ns/op": 950, "runq-ns/op": 0, "blocked-ns/op": 50}
+	if len(got) != len(want) {
+		t.Fatalf("merged units %v, want %v", got, want)
+	}
+	for u, v := range want {
+		if g, ok := got[u]; !ok || math.Abs(g-v) > 1e-9*max(v, 1) {
+			t.Errorf("%s = %v (%v), want %v", u, g, ok, v)
+		}
+	}
+}
+
 // TestMergeReadsTheJavaRunnersHistograms: the JDBC runner's latency-hdr
 // value (Java HdrHistogram's compressed encoding of 1000, 2000 and 3000
 // ns, as jdbc's LatencyHdr writes it) merges like a Go runner's.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/runner"
@@ -66,14 +67,28 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 			return nil, fmt.Errorf("a slice of %s has no ns/op", name)
 		}
 		for _, v := range sl.Result.Values {
+			if v.OrigUnit == "" {
+				// benchfmt's reader leaves a zero as written (0
+				// runq-ns/op): tidy it as the other slices' values are,
+				// so that one unit is summed under one name.
+				if tv, tu := benchunit.Tidy(v.Value, v.Unit); tu != v.Unit {
+					v = benchfmt.Value{Value: tv, Unit: tu, OrigValue: v.Value, OrigUnit: v.Unit}
+				}
+			}
 			a, ok := accs[v.Unit]
 			if !ok {
 				a = &acc{}
 				accs[v.Unit] = a
 				order = append(order, v.Unit)
 			}
-			if a.origUnit == "" && v.OrigUnit != "" && v.Value != 0 {
-				a.origUnit, a.factor = v.OrigUnit, v.OrigValue/v.Value
+			if v.OrigUnit != "" {
+				// The unit as written, whatever the value; its factor from
+				// the first value that gives one (a unit zero in every
+				// slice, a run queue never waited in, stays zero).
+				a.origUnit = v.OrigUnit
+				if a.factor == 0 && v.Value != 0 {
+					a.factor = v.OrigValue / v.Value
+				}
 			}
 			a.seen++
 			a.max = max(a.max, v.Value)

@@ -39,6 +39,9 @@ type Session struct {
 	WarmupAll bool
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
+	// FreeThread leaves the timing goroutine of Go cells free to move
+	// between OS threads (runner.Request.FreeThread).
+	FreeThread bool
 	// ProfileDir, when set, is where the runner of every Go cell writes the
 	// CPU profile of the cell's timed runs (see profileName).
 	ProfileDir string
@@ -266,6 +269,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite, CPU: st.Cell.CPU,
 	}
+	req.FreeThread = s.FreeThread && !st.Cell.Target.JVM
 	if s.ProfileDir != "" && !st.Cell.Target.JVM {
 		req.CPUProfile = filepath.Join(s.ProfileDir, profileName(st.Cell))
 	}

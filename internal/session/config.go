@@ -106,6 +106,13 @@ type Config struct {
 	// Empty leaves GOMAXPROCS alone and the names without a suffix. The
 	// JDBC runner has no GOMAXPROCS: its cells run once, without one.
 	CPUs []int
+	// FreeThread leaves the goroutine that times a Go cell's operations
+	// free to move between OS threads, as a plain Go program's would,
+	// instead of locking it to one for the run (--timing-thread free): the
+	// run's time is then not divided into on-CPU, run-queue and blocked
+	// time. Locking costs a cell that waits on the network a hand-over
+	// between two threads per reply (docs/where-time-goes.md).
+	FreeThread bool
 	// Study, when set, is the published study the session reproduces
 	// (package studies), recorded as the results file's reproduce-study
 	// line so that reports set the study's figures beside the measured.

@@ -36,6 +36,11 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig(kv[0], kv[1])
 	}
 	w.SetConfig("pin", placement.String())
+	if cfg.FreeThread {
+		w.SetConfig("timing-thread", "free (Go cells: the timing goroutine moved between OS threads; their time is not divided)")
+	} else {
+		w.SetConfig("timing-thread", "locked (Go cells: the timing goroutine kept one OS thread, whose time is divided)")
+	}
 	if cfg.CPUProfile != "" {
 		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
 	}

@@ -25,9 +25,9 @@ func givenServerPID(db bench.DB, e bench.Endpoint) int {
 // serverCPULine is the configuration line that says whose CPU the
 // server-cpu-ns/op unit of db's cells counts, or why there is none.
 func serverCPULine(db bench.DB, pid int, how string) [2]string {
-	v := fmt.Sprintf("pid %d and its descendants (%s); client-cpu-ns/op is the runner's", pid, how)
+	v := fmt.Sprintf("pid %d and its descendants (%s)", pid, how)
 	if pid == 0 {
-		v = "not measured: the server is not a process of this user on this machine (wait-ns/op left out, it would hold the server's CPU)"
+		v = "not measured: the server is not a process of this user on this machine"
 	}
 	return [2]string{string(db) + "-server-cpu", v}
 }

@@ -1,0 +1,336 @@
+package bench
+
+import (
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// checkSplit fails t unless s's thread times add up to its elapsed time
+// exactly and none is negative.
+func checkSplit(t *testing.T, s Sample) {
+	t.Helper()
+	if !s.ThreadKnown {
+		t.Fatalf("thread times not known: %s", s.Why)
+	}
+	if s.OnCPU < 0 || s.RunQueue < 0 || s.Blocked < 0 || s.BackgroundCPU < 0 {
+		t.Fatalf("a negative part: on CPU %v, run queue %v, blocked %v, background %v", s.OnCPU, s.RunQueue, s.Blocked, s.BackgroundCPU)
+	}
+	if sum := s.OnCPU + s.RunQueue + s.Blocked; sum != s.Elapsed {
+		t.Fatalf("on CPU %v + run queue %v + blocked %v = %v, want the elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, sum, s.Elapsed)
+	}
+}
+
+// TestSplitThreadAddsUp: whatever the readings (clock skew, a negative
+// difference), the three parts add up to the wall time, none negative.
+func TestSplitThreadAddsUp(t *testing.T) {
+	for _, c := range []struct {
+		wall, cpu, rq time.Duration
+		want          [3]time.Duration
+	}{
+		{wall: 100, cpu: 60, rq: 10, want: [3]time.Duration{60, 10, 30}},
+		{wall: 100, cpu: 90, rq: 30, want: [3]time.Duration{75, 25, 0}}, // skew: scaled to the wall
+		{wall: 100, cpu: -5, rq: 0, want: [3]time.Duration{0, 0, 100}},
+		{wall: 0, cpu: 5, rq: 5, want: [3]time.Duration{0, 0, 0}},
+		{wall: -3, want: [3]time.Duration{0, 0, 0}},
+	} {
+		c0, q, b := splitThread(c.wall, threadTimes{cpu: c.cpu, runQueue: c.rq})
+		if got := [3]time.Duration{c0, q, b}; got != c.want {
+			t.Errorf("wall %d cpu %d rq %d: got %v, want %v", c.wall, c.cpu, c.rq, got, c.want)
+		}
+	}
+}
+
+// TestOnCPUOfABurningOperation: operations that burn a known CPU time each
+// are on a CPU that long, within 10%; the wall time adds up whatever else
+// the machine runs.
+func TestOnCPUOfABurningOperation(t *testing.T) {
+	const per = 200 * time.Microsecond
+	s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 1000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, runQueue, blocked, background, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background CPU %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
+	if onCPU < 0.9*float64(per) || onCPU > 1.1*float64(per) {
+		t.Fatalf("on CPU %.0f ns/op, want %v within 10%%", onCPU, per)
+	}
+	if blocked > 0.1*float64(per) {
+		t.Errorf("blocked %.0f ns/op for an operation that never blocks", blocked)
+	}
+	if _, ok := s.ServerCPUPerOp(); ok {
+		t.Error("server CPU reported without a probe")
+	}
+}
+
+// TestBlockedOfASleepingOperation: an operation that sleeps is blocked,
+// not on a CPU.
+func TestBlockedOfASleepingOperation(t *testing.T) {
+	const per = 2 * time.Millisecond
+	s, err := Measure(Run{Op: func(int) error { time.Sleep(per); return nil }}, 0, 40, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, runQueue, blocked, _, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f", s.NsPerOp(), onCPU, runQueue, blocked)
+	if blocked < 0.8*s.NsPerOp() || onCPU > 0.1*s.NsPerOp() {
+		t.Fatalf("a sleep: blocked %.0f and on CPU %.0f of %.0f ns/op, want mostly blocked", blocked, onCPU, s.NsPerOp())
+	}
+}
+
+// TestPausedRegionIsInNoPart: CPU burned while the timer is paused is in
+// none of the three parts (and not in the background CPU either).
+func TestPausedRegionIsInNoPart(t *testing.T) {
+	var tm Timer
+	op := func(i int) error {
+		tm.Stop()
+		burn(300 * time.Microsecond)
+		tm.Start()
+		burn(100 * time.Microsecond)
+		return nil
+	}
+	s, err := Measure(Run{Op: op, Timer: &tm}, 0, 300, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, _, _, background, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, background %.0f", s.NsPerOp(), onCPU, background)
+	if onCPU < 80e3 || onCPU > 125e3 {
+		t.Fatalf("on CPU %.0f ns/op, want the 100 µs burned on the clock (the paused 300 µs left out)", onCPU)
+	}
+	if background > 50e3 {
+		t.Errorf("background CPU %.0f ns/op: the paused burn counted as background", background)
+	}
+}
+
+// TestParallelRunSplitsEachClient: each client thread is read; their
+// mean adds up to the elapsed time, and the CPU they burn is on-CPU time,
+// not background.
+func TestParallelRunSplitsEachClient(t *testing.T) {
+	const per = 100 * time.Microsecond
+	op := func(int) error { burn(per); return nil }
+	s, err := Measure(Run{Parallel: []func(int) error{op, op}}, 0, 1000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, runQueue, blocked, background, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
+	// Two clients burn 1000 x 100 µs: each client thread's mean time on a
+	// CPU is 50 ms per 1000 operations, 50 µs per operation.
+	if onCPU < 0.4*float64(per) || onCPU > 0.6*float64(per) {
+		t.Fatalf("on CPU %.0f ns/op, want half the %v each operation burns (the mean of two clients)", onCPU, per)
+	}
+	if background > 0.2*float64(per) {
+		t.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", background)
+	}
+}
+
+// TestFreeThreadIsNotDivided: a free-thread run says why it has no split.
+func TestFreeThreadIsNotDivided(t *testing.T) {
+	s, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 100, NewLatencyHistogram(), Options{FreeThread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ThreadKnown || s.Why == "" || s.OnCPU != 0 {
+		t.Fatalf("free thread: known %v, why %q, on CPU %v; want unknown with a reason", s.ThreadKnown, s.Why, s.OnCPU)
+	}
+}
+
+// allocProbe allocates as much as the server probe does when it reads
+// /proc for a server's processes.
+type allocProbe struct{ keep [][]byte }
+
+func (p *allocProbe) Start() { p.allocate() }
+func (p *allocProbe) Stop()  { p.allocate() }
+func (p *allocProbe) allocate() {
+	for range 400 {
+		p.keep = append(p.keep, make([]byte, 160))
+	}
+}
+
+// TestProbeAllocationsAreNotTheWorkloads: a probe that allocates 64 KB
+// at each reading leaves the workload's B/op and allocs/op as they are
+// without it.
+func TestProbeAllocationsAreNotTheWorkloads(t *testing.T) {
+	var sink []byte
+	op := func(int) error { sink = make([]byte, 100); _ = sink; return nil }
+	measure := func(p Probe) Sample {
+		s, err := MeasureProbed(Run{Op: op}, 0, 200, NewLatencyHistogram(), Options{Probe: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	measure(nil) // warm: the histogram, the runtime's first allocations
+	plain, probed := measure(nil), measure(&allocProbe{})
+	perOp := func(s Sample) (float64, float64) {
+		return float64(s.Bytes) / float64(s.N), float64(s.Allocs) / float64(s.N)
+	}
+	b0, a0 := perOp(plain)
+	b1, a1 := perOp(probed)
+	t.Logf("without the probe %.1f B/op %.2f allocs/op; with it %.1f B/op %.2f allocs/op", b0, a0, b1, a1)
+	if math.Abs(b1-b0) > 1 || math.Abs(a1-a0) > 0.05 {
+		t.Fatalf("with an allocating probe %.1f B/op %.2f allocs/op, without %.1f B/op %.2f allocs/op: the probe counted as the workload's", b1, a1, b0, a0)
+	}
+}
+
+// TestThreadReadingsDoNotAllocate: opening and reading the thread's clock
+// and the process's CPU allocate nothing (they sit inside the memory
+// statistics).
+func TestThreadReadingsDoNotAllocate(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	allocs := testing.AllocsPerRun(100, func() {
+		var c threadClock
+		if err := c.open(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.read(); err != nil {
+			t.Fatal(err)
+		}
+		c.close()
+		if _, err := processCPU(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per reading, want none", allocs)
+	}
+}
+
+// busyEnv names the environment variable that makes this test binary a
+// CPU burner pinned to one CPU (see TestRunQueueUnderCompetition).
+const busyEnv = "SQLBENCH_TEST_BUSY_CPU"
+
+func TestMain(m *testing.M) {
+	if cpu := os.Getenv(busyEnv); cpu != "" {
+		n, _ := strconv.Atoi(cpu)
+		var set unix.CPUSet
+		set.Set(n)
+		_ = unix.SchedSetaffinity(0, &set)
+		// Bounded: 20 s at most, or until the parent goes.
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end) && os.Getppid() != 1; {
+			for range 1_000_000 {
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestRunQueueUnderCompetition: CPU-bound processes pinned to the CPU the
+// timing thread is pinned to make the thread wait in the run queue: the
+// run-queue share of a competed run is clearly above an uncompeted run's.
+// A real measurement on this machine's scheduler, in rounds of one run
+// without and one with the competitors (three of them, so that the step
+// stands out when other tests already share the CPU), compared by medians.
+func TestRunQueueUnderCompetition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts CPU burners for a few seconds")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		t.Fatal(err)
+	}
+	cpu := -1
+	for i := range 1024 {
+		if old.IsSet(i) {
+			cpu = i
+			break
+		}
+	}
+	var one unix.CPUSet
+	one.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &one); err != nil { // this thread only
+		t.Fatal(err)
+	}
+	defer unix.SchedSetaffinity(0, &old)
+	run := func() float64 {
+		s, err := Measure(Run{Op: func(int) error { burn(100 * time.Microsecond); return nil }}, 0, 1000, NewLatencyHistogram())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSplit(t, s)
+		_, runQueue, _, _, _ := s.PerOp()
+		return runQueue / s.NsPerOp()
+	}
+	compete := func() (stop func()) {
+		var cmds []*exec.Cmd
+		for range 3 {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), busyEnv+"="+strconv.Itoa(cpu))
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds = append(cmds, cmd)
+		}
+		time.Sleep(30 * time.Millisecond)
+		return func() {
+			for _, c := range cmds {
+				_ = c.Process.Kill()
+				_ = c.Wait()
+			}
+		}
+	}
+	var idle, busy []float64
+	for range 3 {
+		idle = append(idle, run())
+		stop := compete()
+		busy = append(busy, run())
+		stop()
+	}
+	slices.Sort(idle)
+	slices.Sort(busy)
+	t.Logf("run-queue share on CPU %d: without competitors %.1f%%, with three on the same CPU %.1f%% (medians of 3)", cpu, 100*idle[1], 100*busy[1])
+	if busy[1] < 0.3 || busy[1] < idle[1]+0.1 {
+		t.Fatalf("run-queue share %.1f%% with competitors on the same CPU, %.1f%% without: want clearly above", 100*busy[1], 100*idle[1])
+	}
+}
+
+// BenchmarkThreadClockRead times one reading of the timing thread's clock,
+// which a run makes twice (each client of a parallel run twice, plus an
+// open and a close), never per operation.
+func BenchmarkThreadClockRead(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var c threadClock
+	if err := c.open(); err != nil {
+		b.Fatal(err)
+	}
+	defer c.close()
+	for b.Loop() {
+		if _, _, err := c.read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestShortRunIsOnCPU: a run far shorter than a scheduler tick, on a
+// thread that is never switched out, is still on a CPU for its work (the
+// CPU time is read so that it includes the running slice).
+func TestShortRunIsOnCPU(t *testing.T) {
+	const per = 2 * time.Microsecond
+	s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 200, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, runQueue, blocked, _, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f", s.NsPerOp(), onCPU, runQueue, blocked)
+	if onCPU < 0.9*float64(per) {
+		t.Fatalf("a 400 µs run burning %v an operation: on CPU %.0f ns/op", per, onCPU)
+	}
+}
