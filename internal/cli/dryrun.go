@@ -79,21 +79,22 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 	if cold > 0 {
 		warm += fmt.Sprintf(", none for %d of them, as their published programs", cold)
 	}
-	fmt.Fprintf(w, "\n%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps\n",
-		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps))
+	fmt.Fprint(w, "\n"+report.WrapText(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
+		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), report.TextWidth, "  "))
 	switch {
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
 		if estErr != nil {
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
-		fmt.Fprintln(w, why)
+		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
 	default:
-		fmt.Fprintf(w, "estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
+		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
 		if unknown > 0 {
-			fmt.Fprintf(w, " (%d of the %d cells are not there: ?)", unknown, len(cells))
+			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
-		fmt.Fprintln(w, "; runner builds, server starts and set-up (filling the tables a query reads) come on top")
+		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top"
+		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
 	}
 	return total, unknown, nil
 }

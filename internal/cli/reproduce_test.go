@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -115,4 +116,31 @@ func TestReproduceNamesWhatCannotRun(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// TestReproduceAllGoesOn: reproduce all goes through every study even when
+// none can run here (no Go toolchain, no JDK), prints each one's table and
+// reasons, ends with a line of verdicts per study, and exits 1.
+func TestReproduceAllGoesOn(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	code := Main(context.Background(), []string{"reproduce", "all", "--quick"}, env)
+	if code != ExitPartial {
+		t.Errorf("exit %d, want %d: %s", code, ExitPartial, errb.String())
+	}
+	_, summary, ok := strings.Cut(out.String(), "\nevery study:\n")
+	if !ok {
+		t.Fatalf("no summary:\n%s", out.String())
+	}
+	for _, s := range studies.All() {
+		if !strings.Contains(out.String(), "=== "+s.ID+"\n") || !strings.Contains(out.String(), "  "+s.Source.URL+"\n") {
+			t.Errorf("%s: no table or no public address:\n%s", s.ID, out.String())
+		}
+		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 inconclusive", s.ID, len(s.Comparisons()))
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	fits(t, out.String())
 }

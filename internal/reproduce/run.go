@@ -54,7 +54,7 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
 	b.WriteString("\n")
 	line(s.Title, "")
-	line(fmt.Sprintf("published: %s, %s (%s)", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
+	line(fmt.Sprintf("published: %s, %s; %s", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
 	line("  "+s.Source.URL, "    ")
 	if s.Source.Program != "" && s.Source.Program != s.Source.URL {
 		line("  program: "+s.Source.Program, "    ")
