@@ -18,15 +18,6 @@ import (
 // study a session reproduced (sqlbench reproduce).
 const StudyKey = "reproduce-study"
 
-// Verdicts of a published comparison.
-const (
-	VerdictAgrees      = "agrees"
-	VerdictDirection   = "same direction, outside tolerance"
-	VerdictUndecided   = "undecided: interval spans 1"
-	VerdictDisagrees   = "disagrees"
-	VerdictNotMeasured = "not measured"
-)
-
 // PublishedRow is one headline comparison of a study: the published ratio
 // beside the measured one.
 type PublishedRow struct {
@@ -36,8 +27,14 @@ type PublishedRow struct {
 	Measured, Lo, Hi, Confidence float64
 	// NumCell and DenCell are the cells measured (nil when missing).
 	NumCell, DenCell *Cell
-	// Verdict is one of the Verdict constants.
+	// Verdict is one of the Verdict constants (see judge); Runs the runs
+	// of the sides' cells, Settle the runs estimated to settle an
+	// inconclusive verdict (-1: more than MaxSettleRuns, 0: none), Cause
+	// the study's known or likely cause of a disagreement.
 	Verdict string
+	Runs    int
+	Settle  int
+	Cause   string
 }
 
 // PublishedTable is a reproduced study's comparisons, published beside
@@ -77,7 +74,7 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 		row.DenCell = r.studyCell(s, c.Den, c.Test)
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
 			row.measure(n, d)
-			row.Verdict = verdict(c.Published, row.Measured, row.Lo, row.Hi, s.Tolerance)
+			row.judge(s)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -108,25 +105,6 @@ func (row *PublishedRow) measure(n, d *Cell) {
 	row.Measured = n.Ops.Center / d.Ops.Center
 	row.Lo, row.Hi = n.Ops.Lo/d.Ops.Hi, n.Ops.Hi/d.Ops.Lo
 	row.Confidence = min(n.Ops.Confidence, d.Ops.Confidence)
-}
-
-// verdict compares a measured ratio (median m, interval [lo, hi]) with the
-// published one: it agrees when its median is on the same side of 1 and
-// within the band of ±tol around the published ratio; it is undecided when
-// not and its interval spans 1; it disagrees when its whole interval is on
-// the other side of 1.
-func verdict(pub, m, lo, hi, tol float64) string {
-	within := m <= pub*(1+tol) && m >= pub/(1+tol)
-	same := (m > 1) == (pub > 1)
-	switch {
-	case same && within:
-		return VerdictAgrees
-	case lo <= 1 && hi >= 1:
-		return VerdictUndecided
-	case same:
-		return VerdictDirection
-	}
-	return VerdictDisagrees
 }
 
 // studyCell finds the cell of side running test's workload: the side's
@@ -183,7 +161,8 @@ func publishedGrid(t *PublishedTable) textGrid {
 		Header: []string{"test", "comparison", "published", "measured", "interval", "verdict"},
 		Left:   2,
 	}
-	for _, row := range t.Rows {
+	verdicts := verdictTexts(t)
+	for i, row := range t.Rows {
 		cells := []gridCell{label(row.Test.Name), label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
 		if row.Measured > 0 {
 			iv := fmt.Sprintf("%s – %s", FormatRatio(row.Lo), FormatRatio(row.Hi))
@@ -194,18 +173,18 @@ func publishedGrid(t *PublishedTable) textGrid {
 		} else {
 			cells = append(cells, label("—"), label("—"))
 		}
-		cells = append(cells, gridCell{Text: row.Verdict, Bold: row.Verdict == VerdictDisagrees})
+		cells = append(cells, gridCell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
 		g.Rows = append(g.Rows, cells)
 	}
 	return g
 }
 
 // PublishedNote describes a study's table: its source, how ratios read,
-// and the tolerance.
+// and how verdicts are reached.
 func PublishedNote(t *PublishedTable) string {
 	s := t.Study
-	return fmt.Sprintf("%s. Published: %s, %s (%s; %s). Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. A measured ratio agrees when its median is on the same side of 1 as the published one and within ±%.0f%% of it; undecided when it does not and its interval spans 1.",
-		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Unit, s.Tolerance*100)
+	return fmt.Sprintf("%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. %s",
+		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNote())
 }
 
 // writePublishedMarkdown writes the published-beside-measured section of
@@ -229,6 +208,9 @@ func writePublishedMarkdown(w io.Writer, r *Report) {
 		for _, g := range t.Study.Unavailable {
 			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
 		}
+		for _, c := range causes(t) {
+			fmt.Fprintf(w, "- [%d] likely cause (%s): %s\n", c.N, mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
+		}
 	}
 }
 
@@ -241,44 +223,11 @@ func publishedSections(r *Report) []htmlSection {
 		for _, g := range t.Study.Unavailable {
 			text += " Not reproduced: " + g.What + " (" + g.Why + ")."
 		}
+		for _, c := range causes(t) {
+			text += fmt.Sprintf(" [%d] Likely cause (%s): %s.", c.N, strings.Join(c.Labels, "; "), c.Text)
+		}
 		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
 			Text: text, Tables: []textGrid{publishedGrid(t)}})
 	}
 	return out
-}
-
-// PublishedText writes the published-beside-measured tables as plain text
-// (sqlbench reproduce prints it).
-func PublishedText(w io.Writer, t *PublishedTable) error {
-	g := publishedGrid(t)
-	rows := [][]string{g.Header}
-	for _, r := range g.Rows {
-		var line []string
-		for _, c := range r {
-			line = append(line, c.Text)
-		}
-		rows = append(rows, line)
-	}
-	widths := make([]int, len(g.Header))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if i < g.Left || i == len(r)-1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-			b.WriteString("  ")
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -130,20 +131,107 @@ func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 	}
 }
 
+// TestVerdict: crafted figures for each verdict against a published 2.0
+// with a tolerance of 0.25 (the band 1.6-2.5).
 func TestVerdict(t *testing.T) {
 	for _, c := range []struct {
-		pub, m, lo, hi float64
+		name           string
+		pub, lo, m, hi float64
+		n              int
 		want           string
+		settle         int
 	}{
-		{2, 2.2, 2.1, 2.3, VerdictAgrees},
-		{2, 1.5, 0.9, 3, VerdictUndecided},   // outside ±25%, interval spans 1
-		{2, 1.2, 1.1, 1.3, VerdictDirection}, // faster, by less than published
-		{2, 0.5, 0.4, 0.6, VerdictDisagrees}, // the other way round
-		{0.5, 0.45, 0.3, 1.2, VerdictAgrees}, // median within the band: agrees even if the interval spans 1
-		{0.5, 2, 1.5, 2.5, VerdictDisagrees},
+		{"inside the band", 2, 1.8, 2.1, 2.4, 5, VerdictAgrees, 0},
+		{"touching its edges", 2, 1.6, 2, 2.5, 5, VerdictAgrees, 0},
+		{"wholly below it", 2, 1.2, 1.3, 1.5, 5, VerdictDisagrees, 0},
+		{"wholly above it", 0.5, 1.5, 2, 2.5, 5, VerdictDisagrees, 0},
+		{"the other side of 1", 2, 0.4, 0.5, 0.6, 5, VerdictDisagrees, 0},
+		// The median inside the band, the interval crossing its lower edge:
+		// ln(2/1.6)/ln(2/1.28) = 0.5, so the interval must halve: 4x the runs.
+		{"crossing the lower edge", 2, 1.28, 2, 2.2, 5, VerdictInconclusive, 20},
+		// The median below the band: its upper side must fall below 1.6,
+		// ln(1.6/1.2)/ln(2.4/1.2) = 0.415: 5/0.415² = 29.04, so 30 runs.
+		{"median below the band", 2, 0.9, 1.2, 2.4, 5, VerdictInconclusive, 30},
+		{"the median on the edge", 2, 1, 1.6, 2, 5, VerdictInconclusive, -1},
+		{"spanning everything", 2, 0.01, 1.9, 100, 5, VerdictInconclusive, -1},
+		{"one run", 2, 2, 2, 2, 1, VerdictInconclusive, 0},
+		{"not measured", 2, 0, 0, 0, 0, VerdictNotMeasured, 0},
 	} {
-		if got := verdict(c.pub, c.m, c.lo, c.hi, 0.25); got != c.want {
-			t.Errorf("verdict(%g, %g [%g, %g]) = %q, want %q", c.pub, c.m, c.lo, c.hi, got, c.want)
+		got, settle := judge(c.pub, c.lo, c.m, c.hi, c.n, 0.25)
+		if got != c.want || settle != c.settle {
+			t.Errorf("%s: judge(%g; %g [%g, %g], n=%d) = %q, %d runs; want %q, %d", c.name, c.pub, c.m, c.lo, c.hi, c.n, got, settle, c.want, c.settle)
+		}
+	}
+}
+
+// TestVerdictTextAndCause: a disagreement the study knows a cause for
+// carries a footnote with it in every report; an inconclusive row says how
+// many runs would settle it; every line of the text fits TextWidth.
+func TestVerdictTextAndCause(t *testing.T) {
+	var lines []string
+	// Published many N=1000: zombie/mattn 1000/218 = 4.59; measured 2.0.
+	lines = append(lines, runs("SuiteMany/"+key(t, "zombiezen")+"/n=1000", 2000)...)
+	lines = append(lines, runs("SuiteMany/"+key(t, "mattn")+"/n=1000", 1000)...)
+	// Published many N=10: 1.21 or so; measured with a wide spread.
+	for _, f := range []float64{0.6, 1.9, 1.0, 1.4, 0.8} {
+		lines = append(lines,
+			fmt.Sprintf("BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s", key(t, "zombiezen"), 1e9/(1000*f), 1000*f),
+			fmt.Sprintf("BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s", key(t, "mattn"), 1e9/1000.0, 1000.0))
+	}
+	r := New(studyResults(t, "go-sqlite-bench", lines), nil, nil)
+	tbl := r.Published()[0]
+	rows := map[string]PublishedRow{}
+	for _, row := range tbl.Rows {
+		rows[row.Label()] = row
+	}
+	many := rows["many/query/N=1000: zombie / mattn"]
+	if many.Verdict != VerdictDisagrees || !strings.Contains(many.Cause, "published program") {
+		t.Errorf("many N=1000 zombie/mattn: %q, cause %q", many.Verdict, many.Cause)
+	}
+	few := rows["many/query/N=10: zombie / mattn"]
+	if few.Verdict != VerdictInconclusive || few.Settle <= 5 || !strings.Contains(few.VerdictText(), fmt.Sprintf("~%d runs", few.Settle)) {
+		t.Errorf("many N=10 zombie/mattn: %q (%+v)", few.VerdictText(), few)
+	}
+	var text, md bytes.Buffer
+	if err := PublishedText(&text, tbl); err != nil {
+		t.Fatal(err)
+	}
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for what, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		for _, want := range []string{"disagrees [1]", "[1] likely cause (many/query/N=1000 zombie / mattn): partly this machine", "inconclusive: ~", "±30%"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", what, want, out)
+			}
+		}
+	}
+	checkWidth(t, text.String())
+}
+
+// TestPublishedTextFits: every study's table, every comparison measured
+// (the widest verdicts), fits TextWidth columns.
+func TestPublishedTextFits(t *testing.T) {
+	for _, s := range studies.All() {
+		tbl := &PublishedTable{Study: s}
+		for _, c := range s.Comparisons() {
+			tbl.Rows = append(tbl.Rows, PublishedRow{Comparison: c, Measured: 12.34, Lo: 0.01, Hi: 123.45,
+				Verdict: VerdictInconclusive, Settle: -1, Runs: 5})
+		}
+		tbl.Rows[0].Verdict, tbl.Rows[0].Cause = VerdictDisagrees, strings.Repeat("a long cause ", 30)
+		var b bytes.Buffer
+		if err := PublishedText(&b, tbl); err != nil {
+			t.Fatal(err)
+		}
+		checkWidth(t, b.String())
+	}
+}
+
+func checkWidth(t *testing.T, text string) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(line); n > TextWidth {
+			t.Errorf("%d columns, more than %d: %q", n, TextWidth, line)
 		}
 	}
 }

@@ -34,9 +34,6 @@ type Study struct {
 	// "ns/op": lower is better) or a rate ("queries/s", "rows/s": higher
 	// is better).
 	Unit string `json:"unit"`
-	// Tolerance is how far (as a fraction) a measured ratio may lie from
-	// the published one and still agree.
-	Tolerance float64 `json:"tolerance"`
 	// Sides are the columns of the study's tables: a driver (a target),
 	// or a target running a workload of its own.
 	Sides []Side `json:"sides"`
@@ -50,13 +47,22 @@ type Study struct {
 	Plan Plan `json:"plan"`
 	// Unavailable names what of the study cannot be reproduced, and why.
 	Unavailable []Gap `json:"unavailable"`
+	// Causes are the known or likely causes of comparisons that differ
+	// from the published ones here (see CauseOf).
+	Causes []Cause `json:"causes,omitempty"`
 }
 
 // Source cites the document that published a study's figures.
 type Source struct {
 	// Document names the document (a file of the published repository,
-	// a blog post) and where it is kept.
+	// a blog post).
 	Document string `json:"document"`
+	// URL is the document's public address: the file at the commit that
+	// published it, or the article's address.
+	URL string `json:"url"`
+	// Program is the public address of the published program that made
+	// the figures, at that commit where it is known.
+	Program string `json:"program,omitempty"`
 	// Table names the table or section the figures come from.
 	Table string `json:"table"`
 	// Date is the date of the results.

@@ -2,6 +2,7 @@ package studies_test
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -32,9 +33,11 @@ func TestEveryStudyPlanRunsOnTheCatalogue(t *testing.T) {
 		if s.Source.Document == "" || s.Source.Date == "" || s.Source.Machine == "" || s.Source.Table == "" {
 			t.Errorf("%s: source incomplete: %+v", s.ID, s.Source)
 		}
-		if !(s.Tolerance > 0 && s.Tolerance < 1) || !(s.Plan.Scale > 0 && s.Plan.Scale <= 1) || s.Plan.Count < 1 || s.Plan.Slices < 1 {
-			t.Errorf("%s: tolerance %g, scale %g, count %d", s.ID, s.Tolerance, s.Plan.Scale, s.Plan.Count)
+		checkSource(t, s)
+		if !(s.Plan.Scale > 0 && s.Plan.Scale <= 1) || s.Plan.Count < 1 || s.Plan.Slices < 1 {
+			t.Errorf("%s: scale %g, count %d", s.ID, s.Plan.Scale, s.Plan.Count)
 		}
+		checkCauses(t, s)
 		if _, err := servers.ParseProfile(s.Plan.Profile); err != nil {
 			t.Errorf("%s: %v", s.ID, err)
 		}
@@ -134,4 +137,68 @@ func mustStudy(t *testing.T, id string) *studies.Study {
 		t.Fatalf("no study %s", id)
 	}
 	return s
+}
+
+// checkSource: a study is cited by public addresses (a GitHub file or tree
+// at a commit, an article), never by a path of this repository's
+// development set-up.
+func checkSource(t *testing.T, s *studies.Study) {
+	t.Helper()
+	for what, u := range map[string]string{"url": s.Source.URL, "program": s.Source.Program} {
+		if u == "" && what == "program" {
+			continue
+		}
+		if !strings.HasPrefix(u, "https://") || strings.ContainsAny(u, " ()") {
+			t.Errorf("%s: source %s %q is not a public address", s.ID, what, u)
+		}
+		if strings.HasPrefix(u, "https://github.com/") && strings.Count(u, "/") > 4 && !commitPath.MatchString(u) {
+			t.Errorf("%s: source %s %q names a file or folder but no commit", s.ID, what, u)
+		}
+	}
+	for _, text := range []string{s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Source.URL, s.Source.Program} {
+		if strings.Contains(text, "shared/studies") || strings.Contains(text, "../") {
+			t.Errorf("%s: source cites a local path: %q", s.ID, text)
+		}
+	}
+}
+
+// commitPath matches a GitHub address of a file or folder at a commit.
+var commitPath = regexp.MustCompile(`^https://github\.com/[^/]+/[^/]+/(blob|tree)/[0-9a-f]{7,40}(/|$)`)
+
+// checkCauses: every cause names tests and pairs the study has, and says
+// something.
+func checkCauses(t *testing.T, s *studies.Study) {
+	t.Helper()
+	for _, k := range s.Causes {
+		if k.Text == "" {
+			t.Errorf("%s: a cause without text: %+v", s.ID, k)
+		}
+		for _, name := range k.Tests {
+			if !slices.ContainsFunc(s.Tests, func(x studies.Test) bool { return x.Name == name }) {
+				t.Errorf("%s: cause names test %q, which the study does not have", s.ID, name)
+			}
+		}
+		for _, p := range k.Pairs {
+			if !slices.Contains(s.Pairs, p) {
+				t.Errorf("%s: cause names pair %v, which the study does not compare", s.ID, p)
+			}
+		}
+	}
+}
+
+// TestCauseOf: a cause applies to its tests and pairs only.
+func TestCauseOf(t *testing.T) {
+	s, _ := studies.Lookup("go-sqlite-bench")
+	var many, other string
+	for _, c := range s.Comparisons() {
+		if c.Test.Name == "many/query/N=1000" && c.Num.Name == "zombie" && c.Den.Name == "mattn" {
+			many = s.CauseOf(c)
+		}
+		if c.Test.Name == "many/query/N=10" && c.Num.Name == "zombie" && c.Den.Name == "mattn" {
+			other = s.CauseOf(c)
+		}
+	}
+	if !strings.Contains(many, "published program") || other != "" {
+		t.Errorf("cause of many N=1000 zombie/mattn %q, of N=10 %q (want one, then none)", many, other)
+	}
 }

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -14,13 +18,21 @@ import (
 // dryRun prints what a session of cfg would run — its cells, its passes and
 // its estimated time — without building, starting or writing anything.
 func dryRun(cfg session.Config, env Env) error {
+	_, _, err := preview(cfg, env)
+	return err
+}
+
+// preview prints dryRun's plan of cfg and returns its estimated timed
+// total and how many cells that estimate lacks (all of them when there is
+// nothing to estimate from).
+func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err error) {
 	p, err := session.NewPlan(&cfg, env.session())
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	steps, err := p.Preview(&cfg)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	est, estErr := findEstimate("", env)
 	var cells []orchestrate.Step
@@ -36,10 +48,7 @@ func dryRun(cfg session.Config, env Env) error {
 	w := env.Stdout
 	fmt.Fprintln(w, "dry run: nothing is built, started or written")
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CELL\tOPS/RUN\tSLICES/RUN\tEST. TIME")
-	var total time.Duration
-	unknown := 0
+	var rows [][4]string
 	for _, st := range cells {
 		wl := st.Cell.Workload
 		d, ok := cellTime(est, st.Cell, &cfg)
@@ -49,10 +58,10 @@ func dryRun(cfg session.Config, env Env) error {
 		} else {
 			unknown++
 		}
-		fmt.Fprintf(tw, "%s\t%s %s\t%d\t%s\n", st.Cell.Name(), report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))), wl.Unit, st.Slices, col)
+		rows = append(rows, [4]string{st.Cell.Name(), report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit, strconv.Itoa(st.Slices), col})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if err := writeCellTable(w, rows); err != nil {
+		return 0, 0, err
 	}
 	for _, name := range p.SkippedNames() {
 		fmt.Fprintf(w, "skipped %s: %s\n", name, p.Skipped[name])
@@ -70,23 +79,24 @@ func dryRun(cfg session.Config, env Env) error {
 	if cold > 0 {
 		warm += fmt.Sprintf(", none for %d of them, as their published programs", cold)
 	}
-	fmt.Fprintf(w, "\n%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps\n",
-		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps))
+	fmt.Fprint(w, "\n"+report.WrapText(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
+		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), report.TextWidth, "  "))
 	switch {
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
 		if estErr != nil {
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
-		fmt.Fprintln(w, why)
+		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
 	default:
-		fmt.Fprintf(w, "estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
+		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
 		if unknown > 0 {
-			fmt.Fprintf(w, " (%d of the %d cells are not there: ?)", unknown, len(cells))
+			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
-		fmt.Fprintln(w, "; runner builds, server starts and set-up (filling the tables a query reads) come on top")
+		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top"
+		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
 	}
-	return nil
+	return total, unknown, nil
 }
 
 // cellTime estimates the timed part of cell's runs in a session of cfg:
@@ -107,4 +117,44 @@ func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.D
 	}
 	runs := float64(cfg.Count) * (1 + cfg.WarmupOf(w))
 	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
+}
+
+// writeCellTable writes the dry run's cells: name, operations per run,
+// slices per run and estimated time, one line each; where that is wider
+// than report.TextWidth, each name on a line of its own and its figures
+// indented below it.
+func writeCellTable(w io.Writer, rows [][4]string) error {
+	header := [4]string{"CELL", "OPS/RUN", "SLICES/RUN", "EST. TIME"}
+	var one bytes.Buffer
+	tw := tabwriter.NewWriter(&one, 0, 0, 2, ' ', 0)
+	for _, r := range append([][4]string{header}, rows...) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r[0], r[1], r[2], r[3])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	wide := false
+	for _, line := range strings.Split(one.String(), "\n") {
+		wide = wide || utf8.RuneCountInString(strings.TrimRight(line, " ")) > report.TextWidth
+	}
+	if !wide {
+		_, err := w.Write(one.Bytes())
+		return err
+	}
+	var two bytes.Buffer
+	width := [4]int{}
+	for _, r := range append([][4]string{header}, rows...) {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	figures := func(r [4]string) string {
+		return strings.TrimRight(fmt.Sprintf("    %-*s  %-*s  %s", width[1], r[1], width[2], r[2], r[3]), " ") + "\n"
+	}
+	two.WriteString(header[0] + "\n" + figures(header))
+	for _, r := range rows {
+		two.WriteString(r[0] + "\n" + figures(r))
+	}
+	_, err := w.Write(two.Bytes())
+	return err
 }

@@ -2,48 +2,59 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/reproduce"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/studies"
 )
 
 // reproduceCommand is sqlbench reproduce: it lists the published
-// studies, or reproduces one — its session as run would run it, then the
-// study's published ratios beside the measured ones.
+// studies, or reproduces one (or all of them, in turn) — its session as run
+// would run it, then the study's published ratios beside the measured ones
+// with a verdict — or, with --dry-run, shows what that would run.
 func reproduceCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "reproduce [STUDY] [flags]",
+		Use:   "reproduce [STUDY|all] [flags]",
 		Short: "list the published studies, or rerun one: published and measured side by side",
 		Long: `Reproduce, without a study, lists the published studies sqlbench reruns. With
 one, it runs that study's drivers, workloads and conditions (what this machine
 and build can run; the rest is named with the reason), starting servers as run
 does, and prints each of the study's headline comparisons: the published ratio,
-the measured one with its confidence interval, and whether they agree. The
-results file records the study, so sqlbench report rebuilds the table.`,
+the measured one with its confidence interval, and a verdict (agrees, disagrees
+with its likely cause where known, or inconclusive with the runs that would
+settle it; see docs/reproduce.md). "all" reproduces every study in turn, each
+into its own results file. --dry-run shows the cells, passes and estimated
+time without running anything. The results file records the study, so
+sqlbench report rebuilds the table.`,
 		Example: `  sqlbench reproduce                       # the studies
   sqlbench reproduce go-sqlite-bench --quick
-  sqlbench reproduce dbi-2023              # the database/sql-overhead study (starts PostgreSQL)
+  sqlbench reproduce dbi-2023 --dry-run    # what it would run, for how long
+  sqlbench reproduce all --quick           # every study, a verdict per headline
   sqlbench reproduce sqinn-go --scale 1    # the published sizes`,
 		Args: func(_ *cobra.Command, names []string) error {
 			if len(names) > 1 {
-				return usagef("sqlbench reproduce: one study at a time, got %d (%v)", len(names), names)
+				return usagef("sqlbench reproduce: one study (or all) at a time, got %d (%v)", len(names), names)
 			}
 			return nil
 		},
 	}
 	opts := reproduce.Options{Cache: launcher.DefaultCache()}
 	var dsns []string
+	var dry bool
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
 	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a size that finishes in minutes; 1 = the published sizes)")
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell (default: the study's)")
-	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt); an existing one is refused unless --force")
+	fs.BoolVar(&dry, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
+	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, FILE-STUDY.txt each); an existing one is refused unless --force")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the -o results file if it exists")
 	fs.StringVar(&opts.Cache, "cache", opts.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory)")
 	fs.Lookup("cache").DefValue = ""
@@ -51,13 +62,17 @@ results file records the study, so sqlbench report rebuilds the table.`,
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	c.RunE = func(_ *cobra.Command, names []string) error {
 		opts.Command = append([]string{"sqlbench"}, env.args...)
-		return reproduceStudy(ctx, opts, dsns, names, env)
+		return reproduceStudies(ctx, opts, dsns, names, dry, env)
 	}
 	return c
 }
 
-// reproduceStudy runs sqlbench reproduce with its flags parsed.
-func reproduceStudy(ctx context.Context, opts reproduce.Options, dsns, names []string, env Env) error {
+// allStudies is the name that reproduces every study in turn.
+const allStudies = "all"
+
+// reproduceStudies runs sqlbench reproduce with its flags parsed: the list,
+// one study, or all of them; with dry, only their plans.
+func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names []string, dry bool, env Env) error {
 	var err error
 	switch {
 	case len(names) == 0:
@@ -65,16 +80,70 @@ func reproduceStudy(ctx context.Context, opts reproduce.Options, dsns, names []s
 	case opts.Scale < 0 || opts.Scale > 1000 || opts.Count < 0 || opts.Count > 1000:
 		return usagef("--scale must be above 0 and at most 1000, --count from 1 to 1000")
 	}
-	opts.Study = names[0]
 	if opts.DSNs, err = parseDSNFlags(dsns); err != nil {
 		return err
 	}
 	if opts.Out != "" && !filepath.IsAbs(opts.Out) {
 		opts.Out = filepath.Join(env.Dir, opts.Out)
 	}
+	if names[0] != allStudies {
+		opts.Study = names[0]
+		if dry {
+			_, _, err := reproduceDryRun(opts, env)
+			return err
+		}
+		_, err := reproduceStudy(ctx, opts, env)
+		return err
+	}
+	ids := studies.IDs()
+	for _, id := range ids { // bad input is refused before anything runs
+		o := opts
+		o.Study = id
+		if _, err := reproduce.NewPlan(o, env.session()); err != nil {
+			return err
+		}
+	}
+	if dry {
+		return reproduceAllDryRun(opts, ids, env)
+	}
+	var tallies []string
+	partial := false
+	for _, id := range ids {
+		o := opts
+		o.Study = id
+		if opts.Out != "" {
+			ext := filepath.Ext(opts.Out)
+			o.Out = strings.TrimSuffix(opts.Out, ext) + "-" + id + ext
+		}
+		fmt.Fprintf(env.Stdout, "\n=== %s\n", id)
+		tally, err := reproduceStudy(ctx, o, env)
+		tallies = append(tallies, fmt.Sprintf("%-18s %s", id, tally))
+		switch {
+		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+			return err
+		case errors.Is(err, errPartial), errors.Is(err, reproduce.ErrNothingRuns):
+			partial = true
+		case err != nil:
+			fmt.Fprintf(env.Stdout, "%s: %s\n", id, oneLine(err.Error()))
+			partial = true
+		}
+	}
+	fmt.Fprintln(env.Stdout, "\nevery study:")
+	for _, t := range tallies {
+		fmt.Fprintln(env.Stdout, "  "+t)
+	}
+	if partial {
+		return errPartial
+	}
+	return nil
+}
+
+// reproduceStudy reproduces the study opts names and prints its table; it
+// returns the table's tally of verdicts.
+func reproduceStudy(ctx context.Context, opts reproduce.Options, env Env) (string, error) {
 	p, err := reproduce.NewPlan(opts, env.session())
 	if err != nil {
-		return err
+		return "", err
 	}
 	out, err := reproduce.Run(ctx, p, env.session())
 	if out != nil && out.Scheduled {
@@ -82,14 +151,15 @@ func reproduceStudy(ctx context.Context, opts reproduce.Options, dsns, names []s
 			err = perr
 		}
 	}
-	if perr := reproduce.Print(env.Stdout, p, reproduce.Table(p, out)); perr != nil && err == nil {
+	t := reproduce.Table(p, out)
+	if perr := reproduce.Print(env.Stdout, p, t); perr != nil && err == nil {
 		err = perr
 	}
 	switch {
 	case err != nil:
-		return err
+		return reproduce.Tally(t), err
 	case out.Partial():
-		return errPartial
+		return reproduce.Tally(t), errPartial
 	}
-	return nil
+	return reproduce.Tally(t), nil
 }

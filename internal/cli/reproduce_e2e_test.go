@@ -39,10 +39,16 @@ func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 		t.Errorf("config lines: study %q, cpu %q, profile %q, collation %q", conf["reproduce-study"], conf["cpu"],
 			conf["mariadb-profile"], conf["mariadb-seed-collation-server"])
 	}
-	table := stdout.String()[strings.Index(stdout.String(), "test  "):]
-	if !strings.Contains(table, "9 of 9 comparisons measured") || !strings.Contains(table, "insert vs 2 KB send, -cpu=8  TCP send 2KB / MariaDB single insert      60.80×") {
+	table := stdout.String()[strings.Index(stdout.String(), "test / comparison  "):]
+	_, cpu8, _ := strings.Cut(table, "insert vs 2 KB send, -cpu=8\n")
+	if !strings.Contains(table, "9 of 9 comparisons measured: ") || !strings.HasPrefix(cpu8, "  TCP send 2KB / MariaDB single insert") ||
+		!strings.Contains(strings.SplitN(cpu8, "\n", 2)[0], "60.80×") {
 		t.Errorf("published table:\n%s", table)
 	}
+	if head := stdout.String(); !strings.Contains(head, "  https://github.com/rah-0/hyperion/blob/2a8026c/benchmarks/README.md\n") || strings.Contains(head, "shared/studies") {
+		t.Errorf("the study is not cited by its public address:\n%s", head)
+	}
+	fits(t, table)
 	md, err := os.ReadFile(strings.TrimSuffix(out, ".txt") + ".md")
 	if err != nil || !strings.Contains(string(md), "## Published beside measured: mariadb-tcp-http") {
 		t.Errorf("markdown report lacks the published table (%v)", err)
@@ -51,7 +57,7 @@ func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 	if code := Main(context.Background(), []string{"report", out}, env); code != ExitOK {
 		t.Fatalf("report: exit %d: %s", code, stderr)
 	}
-	rebuilt := stdout.String()[strings.Index(stdout.String(), "test  "):]
+	rebuilt := stdout.String()[strings.Index(stdout.String(), "test / comparison  "):]
 	firstRows := func(s string) string { return strings.Join(strings.Split(s, "\n")[:10], "\n") }
 	if firstRows(rebuilt) != firstRows(table) {
 		t.Errorf("sqlbench report rebuilt another table:\n%s\nwant:\n%s", firstRows(rebuilt), firstRows(table))

@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/studies"
 )
 
@@ -22,6 +26,54 @@ func TestReproduceListsEveryStudy(t *testing.T) {
 			t.Errorf("the list lacks %s:\n%s", id, out.String())
 		}
 	}
+	fits(t, out.String())
+}
+
+// fits fails the test when a line of out is wider than report.TextWidth.
+func fits(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > report.TextWidth {
+			t.Errorf("%d columns: %q", n, line)
+		}
+	}
+}
+
+// TestReproduceDryRun: --dry-run shows a study's sources, cells and what
+// will not run, and all --dry-run every study and the sum, writing
+// nothing, within the terminal's width.
+func TestReproduceDryRun(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	if code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--dry-run", "--quick"}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"published: https://github.com/cvilsmeier/sqinn-go-bench/blob/8bbb4e0/README.md",
+		"dry run: nothing is built, started or written", "SqinnMany/db=sqlite/driver=crawshaw/api=native/n=1000",
+		"26 cells x 5 runs", "not reproduced: Windows 10"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out.String())
+		}
+	}
+	fits(t, out.String())
+	out.Reset()
+	if code := Main(context.Background(), []string{"reproduce", "all", "--dry-run"}, env); code != ExitOK {
+		t.Fatalf("all: exit %d: %s", code, errb.String())
+	}
+	for _, id := range studies.IDs() {
+		if !strings.Contains(out.String(), "=== "+id+"\n") {
+			t.Errorf("all --dry-run lacks %s:\n%s", id, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "every study: ") {
+		t.Errorf("all --dry-run has no total:\n%s", out.String())
+	}
+	fits(t, out.String())
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a dry run wrote %v", entries)
+	}
 }
 
 func TestReproduceAndCPUBadInput(t *testing.T) {
@@ -30,7 +82,8 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"reproduce", "nosuch"}, `unknown study "nosuch" (valid: sqlbench-2013-osx,`},
-		{[]string{"reproduce", "dbi-2023", "sqinn-go"}, "one study at a time"},
+		{[]string{"reproduce", "dbi-2023", "sqinn-go"}, "one study (or all) at a time"},
+		{[]string{"reproduce", "all", "--count", "0", "--scale", "-2"}, "--scale must be above 0"},
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"run", "--cpu", "2,x"}, `--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
@@ -63,4 +116,31 @@ func TestReproduceNamesWhatCannotRun(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// TestReproduceAllGoesOn: reproduce all goes through every study even when
+// none can run here (no Go toolchain, no JDK), prints each one's table and
+// reasons, ends with a line of verdicts per study, and exits 1.
+func TestReproduceAllGoesOn(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	code := Main(context.Background(), []string{"reproduce", "all", "--quick"}, env)
+	if code != ExitPartial {
+		t.Errorf("exit %d, want %d: %s", code, ExitPartial, errb.String())
+	}
+	_, summary, ok := strings.Cut(out.String(), "\nevery study:\n")
+	if !ok {
+		t.Fatalf("no summary:\n%s", out.String())
+	}
+	for _, s := range studies.All() {
+		if !strings.Contains(out.String(), "=== "+s.ID+"\n") || !strings.Contains(out.String(), "  "+s.Source.URL+"\n") {
+			t.Errorf("%s: no table or no public address:\n%s", s.ID, out.String())
+		}
+		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 inconclusive", s.ID, len(s.Comparisons()))
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	fits(t, out.String())
 }

@@ -45,34 +45,59 @@ func Table(p *Plan, out *session.Outcome) *report.PublishedTable {
 	return report.PublishedFor(r, p.Study)
 }
 
-// Print writes the study's heading, its published-beside-measured table
-// and what of it did not run here, and why.
+// Print writes the study's heading and sources, its published-beside-
+// measured table and what of it did not run here, and why, within
+// report.TextWidth columns.
 func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 	s := p.Study
-	fmt.Fprintf(w, "\n%s\n", s.Title)
-	fmt.Fprintf(w, "published: %s, %s (%s; %s)\n", s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine)
-	fmt.Fprintf(w, "measured here: %s, scale %g, %d runs per cell%s\n", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, conditions(p))
-	fmt.Fprintf(w, "ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval; agrees = the median on the same side of 1 and within ±%.0f%% of the published ratio; undecided = not, and the interval spans 1\n\n", 100*s.Tolerance)
+	var b strings.Builder
+	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
+	b.WriteString("\n")
+	line(s.Title, "")
+	line(fmt.Sprintf("published: %s, %s; %s", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
+	line("  "+s.Source.URL, "    ")
+	if s.Source.Program != "" && s.Source.Program != s.Source.URL {
+		line("  program: "+s.Source.Program, "    ")
+	}
+	line("  machine: "+s.Source.Machine, "    ")
+	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, conditions(p)), "  ")
+	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval", "  ")
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
 	if err := report.PublishedText(w, t); err != nil {
 		return err
 	}
-	agree, measured := 0, 0
-	for _, row := range t.Rows {
-		if row.Verdict != report.VerdictNotMeasured {
-			measured++
-		}
-		if row.Verdict == report.VerdictAgrees {
-			agree++
-		}
-	}
-	fmt.Fprintf(w, "\n%d of %d comparisons measured, %d agree\n", measured, len(t.Rows), agree)
+	b.Reset()
+	b.WriteString("\n" + Tally(t) + "\n")
 	if s.Plan.Note != "" {
-		fmt.Fprintf(w, "method: %s\n", s.Plan.Note)
+		line("method: "+s.Plan.Note, "  ")
 	}
 	for _, g := range p.Gaps {
-		fmt.Fprintf(w, "not reproduced: %s: %s\n", g.What, g.Why)
+		line(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), "  ")
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Tally counts a table's verdicts: "13 of 26 comparisons measured: 9
+// agree, 1 disagrees, 3 inconclusive".
+func Tally(t *report.PublishedTable) string {
+	n := map[string]int{}
+	for _, row := range t.Rows {
+		n[row.Verdict]++
+	}
+	verb := func(k int, one, many string) string {
+		if k == 1 {
+			return one
+		}
+		return many
+	}
+	measured := len(t.Rows) - n[report.VerdictNotMeasured]
+	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %d %s, %d inconclusive", measured, len(t.Rows),
+		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"),
+		n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"), n[report.VerdictInconclusive])
 }
 
 // conditions describes the study's conditions the session sets.
@@ -99,10 +124,12 @@ func conditions(p *Plan) string {
 // its title.
 func List(w io.Writer) error {
 	for _, s := range studies.All() {
-		if _, err := fmt.Fprintf(w, "%-18s %3d comparisons  %s\n", s.ID, len(s.Comparisons()), s.Title); err != nil {
+		line := fmt.Sprintf("%-18s %3d comparisons  %s", s.ID, len(s.Comparisons()), s.Title)
+		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", 36))); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, "\nsqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one; --scale 1 is the published size")
+	_, err := fmt.Fprint(w, "\n"+report.WrapText("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
+		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", report.TextWidth, "  "))
 	return err
 }

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sqlbench/sqlbench/internal/reproduce"
+	"github.com/sqlbench/sqlbench/report"
+)
+
+// reproduceDryRun prints what reproducing the study opts names would run —
+// its sources, the session's cells, passes and estimated time (run
+// --dry-run's preview), and what of the study will not run here — without
+// building, starting or writing anything. It returns the estimate and how
+// many cells it lacks.
+func reproduceDryRun(opts reproduce.Options, env Env) (time.Duration, int, error) {
+	p, err := reproduce.NewPlan(opts, env.session())
+	if err != nil {
+		return 0, 0, err
+	}
+	w := env.Stdout
+	s := p.Study
+	fmt.Fprint(w, report.WrapText(fmt.Sprintf("%s: %s", s.ID, s.Title), report.TextWidth, "  "))
+	fmt.Fprint(w, report.WrapText("published: "+s.Source.URL, report.TextWidth, "  "))
+	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), p.Config.Scale, p.Config.Count)
+	var total time.Duration
+	unknown := 0
+	if p.Runnable() {
+		if total, unknown, err = preview(p.Config, env); err != nil {
+			return 0, 0, err
+		}
+	} else {
+		fmt.Fprintln(w, "nothing of the study can run here")
+	}
+	for _, g := range p.Gaps {
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), report.TextWidth, "  "))
+	}
+	return total, unknown, nil
+}
+
+// reproduceAllDryRun prints every study's dry run, then the sum of their
+// estimates.
+func reproduceAllDryRun(opts reproduce.Options, ids []string, env Env) error {
+	var total time.Duration
+	var lacking []string
+	for _, id := range ids {
+		o := opts
+		o.Study = id
+		fmt.Fprintf(env.Stdout, "\n=== %s\n", id)
+		d, unknown, err := reproduceDryRun(o, env)
+		if err != nil {
+			return err
+		}
+		total += d
+		if unknown > 0 {
+			lacking = append(lacking, id)
+		}
+	}
+	text := fmt.Sprintf("every study: %s timed, estimated", formatEstimate(total))
+	if len(lacking) > 0 {
+		text += " without the cells no results here estimate, in " + strings.Join(lacking, ", ")
+	}
+	fmt.Fprint(env.Stdout, "\n"+report.WrapText(text, report.TextWidth, "  "))
+	return nil
+}
