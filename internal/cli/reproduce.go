@@ -48,6 +48,7 @@ sqlbench report rebuilds the table.`,
 	opts := reproduce.Options{Cache: launcher.DefaultCache()}
 	var dsns []string
 	var dry bool
+	var thread string
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
@@ -60,7 +61,15 @@ sqlbench report rebuilds the table.`,
 	fs.Lookup("cache").DefValue = ""
 	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
+	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	c.RunE = func(_ *cobra.Command, names []string) error {
+		switch thread {
+		case "free":
+		case "locked":
+			opts.LockThread = true
+		default:
+			return usagef("--timing-thread must be locked or free, got %q", thread)
+		}
 		opts.Command = append([]string{"sqlbench"}, env.args...)
 		return reproduceStudies(ctx, opts, dsns, names, dry, env)
 	}

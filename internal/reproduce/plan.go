@@ -35,6 +35,11 @@ type Options struct {
 	DSNs        map[bench.DB]string
 	AllowRemote bool
 	Command     []string
+	// LockThread locks each Go cell's timing goroutine to its OS thread so
+	// that the run's time is divided (session.Config.FreeThread false). The
+	// published programs ran their goroutines unlocked, which is the
+	// default here.
+	LockThread bool
 }
 
 // Plan is a study's reproduction on this machine.
@@ -71,7 +76,7 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
 		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
-		Command: opts.Command,
+		Command: opts.Command, FreeThread: !opts.LockThread,
 	}
 	if len(cfg.Nets) == 0 {
 		cfg.Nets = []string{"tcp", "unix"}

@@ -41,6 +41,12 @@ func TestPlansFollowTheStudies(t *testing.T) {
 		if cfg.Study != s.ID || cfg.Scale != s.Plan.Scale || cfg.Count != s.Plan.Count || cfg.Warmup != s.Plan.Warmup || !slices.Equal(cfg.CPUs, s.CPUs()) {
 			t.Errorf("%s: config %+v does not follow the study's plan %+v", s.ID, cfg, s.Plan)
 		}
+		if !cfg.FreeThread {
+			t.Errorf("%s: timing goroutines locked by default; the published programs ran them free", s.ID)
+		}
+		if q, _ := NewPlan(Options{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.FreeThread {
+			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
+		}
 		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {
 			t.Errorf("%s: profile %q, want %q", s.ID, cfg.Profile, want)
 		}
