@@ -152,7 +152,13 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	if r.Timer != nil && r.Parallel != nil {
 		return Sample{}, errors.New("a parallel run cannot pause its timer")
 	}
+	if r.Clients != nil && (r.Op == nil || r.Parallel != nil || r.Clients.N() == 0) {
+		return Sample{}, errors.New("clients fan out from the operations of a sequential run only")
+	}
 	locked := !o.FreeThread
+	if r.Clients != nil {
+		r.Clients.reset(locked)
+	}
 	if locked {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -238,7 +244,15 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		Allocs:     after.Mallocs - before.Mallocs,
 		BytesPerOp: r.BytesPerOp,
 	}
-	if locked && r.Parallel == nil {
+	switch {
+	case locked && r.Clients != nil:
+		// The clients' threads did the work; the coordinating goroutine
+		// waited for them, and its CPU is the runner's background.
+		threads = r.Clients.times
+		if err := errors.Join(clockErr, self0.err, self1.err, pausedThread.err); err != nil {
+			threads = []threadTimes{{err: err}}
+		}
+	case locked && r.Parallel == nil:
 		threads = []threadTimes{{cpu: self1.cpu - self0.cpu - pausedThread.cpu,
 			runQueue: self1.runQueue - self0.runQueue - pausedThread.runQueue,
 			err:      errors.Join(clockErr, self0.err, self1.err, pausedThread.err)}}

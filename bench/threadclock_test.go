@@ -334,3 +334,32 @@ func TestShortRunIsOnCPU(t *testing.T) {
 		t.Fatalf("a 400 µs run burning %v an operation: on CPU %.0f ns/op", per, onCPU)
 	}
 }
+
+// TestClientsSplitTheirThreads: an operation that fans out to two client
+// goroutines (Clients.Go), each burning 100 µs, is divided by the clients'
+// threads: each is on a CPU 100 µs per operation, the coordinator's
+// waiting is not blocked time, and the clients' burn is not background.
+func TestClientsSplitTheirThreads(t *testing.T) {
+	const per = 100 * time.Microsecond
+	cl := NewClients(2)
+	op := func(int) error {
+		cl.Go(func(int) { burn(per) })
+		return nil
+	}
+	s, err := Measure(Run{Op: op, Clients: cl}, 0, 500, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	onCPU, runQueue, blocked, background, _ := s.PerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
+	if onCPU < 0.9*float64(per) || onCPU > 1.2*float64(per) {
+		t.Fatalf("on CPU %.0f ns/op, want the %v each client burns per operation", onCPU, per)
+	}
+	if background > 0.5*float64(per) {
+		t.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", background)
+	}
+	if _, err := Measure(Run{Parallel: []func(int) error{op}, Clients: cl}, 0, 1, NewLatencyHistogram()); err == nil {
+		t.Error("clients of a parallel run accepted")
+	}
+}

@@ -204,4 +204,8 @@ type Run struct {
 	// Timer, when set, is the clock the run's Op or Batch may pause (see
 	// Timer); the paused time is excluded from the run's figure.
 	Timer *Timer
+	// Clients, when set, are the client goroutines each operation fans
+	// out to (Clients.Go): the run's time is divided by their threads'
+	// times instead of the operation's own goroutine's.
+	Clients *Clients
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -27,7 +27,7 @@ func suiteConcurrent() []bench.Workload {
 			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(conns) + " clients at once each open a connection of their own (timed, as published), run `" + suiteUsersQuery(d) +
-					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own; one operation is one round; every row checked after the round, clock paused"
+					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own and checking each row (count, id order, year, email, flag) in the round, as published; one operation is one round; every value checked after the round, clock paused"
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), suiteEmailCol, suiteEmailWidth)
@@ -48,30 +48,30 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 		scans[k] = newUserCollect()
 	}
 	errs := make([]error, conns)
-	t := &bench.Timer{}
+	t, clients := &bench.Timer{}, bench.NewClients(conns)
 	return bench.Run{
-		Timer: t,
+		Timer: t, Clients: clients,
 		Op: func(int) error {
-			var wg sync.WaitGroup
-			for k, s := range scans {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					// As published, each client opens its connection (the
-					// session settings applied) inside the timed round and
-					// closes it at the end.
-					c, err := e.Open(e.Ctx, 0)
-					if err != nil {
-						errs[k] = fmt.Errorf("client %d: open: %w", k, err)
-						return
-					}
-					err = errors.Join(c.Query(q, s.row), c.Close())
-					if err != nil {
-						errs[k] = fmt.Errorf("client %d: %w", k, err)
-					}
-				}()
-			}
-			wg.Wait()
+			clients.Go(func(k int) {
+				// As published, each client opens its connection (the
+				// session settings applied) inside the timed round and
+				// closes it at the end.
+				c, err := e.Open(e.Ctx, 0)
+				if err != nil {
+					errs[k] = fmt.Errorf("client %d: open: %w", k, err)
+					return
+				}
+				err = errors.Join(c.Query(q, scans[k].row), c.Close())
+				if err == nil {
+					// As published, each client checks its rows inside
+					// the timed round: the same light checks per row.
+					err = checkUsersInRound(scans[k].rows, want)
+				}
+				if err != nil {
+					errs[k] = fmt.Errorf("client %d: %w", k, err)
+				}
+			})
+			// Then every value, off the clock.
 			t.Stop()
 			defer t.Start()
 			for k, s := range scans {
@@ -86,4 +86,24 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 			return err
 		},
 	}, nil
+}
+
+// checkUsersInRound is what the published concurrent test checks of each
+// client's rows inside its timed round: the count, and per row the id's
+// place, the created time's year, the email and the active flag, each a
+// plain comparison (the published checks compare the year to 2023, the
+// email's first four bytes to "user" and active to true; this table's
+// emails and flags are generated per row, so the email's length and the
+// flag's parity stand in for them at the same cost).
+func checkUsersInRound(rows []userRec, want int64) error {
+	if int64(len(rows)) != want {
+		return fmt.Errorf("read %d users, want %d", len(rows), want)
+	}
+	year := time.UnixMilli(suiteEpoch + 1).Year()
+	for i, u := range rows {
+		if u.id != int64(i+1) || u.created.Year() != year || len(u.email) != suiteEmailWidth || u.active != (u.id%2 == 1) {
+			return fmt.Errorf("wrong user at row %d: id %d, created %v, email of %d bytes, active %v", i+1, u.id, u.created, len(u.email), u.active)
+		}
+	}
+	return nil
 }
