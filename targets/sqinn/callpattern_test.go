@@ -123,3 +123,63 @@ func sum(a, b map[string]int64) map[string]int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestSqinnSuiteDetectsWrongData corrupts one row of each Sqinn-Go table
+// after it is written and expects the workload to fail: the whole-result
+// reads check every row, and the inserts' read-back checks what the one
+// Exec wrote.
+func TestSqinnSuiteDetectsWrongData(t *testing.T) {
+	needSqinn(t)
+	for id, table := range map[string]string{
+		"SqinnSimpleQuery": "users", "SqinnMany/n=10": "cars", "SqinnLarge/size=2000": "plants",
+		"SqinnConcurrent/goroutines=2": "books", "SqinnComplexQuery": "locations",
+		"SqinnSimpleInsert": "users", "SqinnComplexInsert": "locations",
+	} {
+		t.Run(id, func(t *testing.T) {
+			w, ok := bench.LookupWorkload(id)
+			if !ok {
+				t.Fatalf("workload %s not registered", id)
+			}
+			e := targettest.NewEnv(t, "sqinn", targettest.SQLite)
+			if err := w.Setup(e); err != nil {
+				t.Fatal(err)
+			}
+			defer w.Teardown(e)
+			corrupt := func() error {
+				return e.Conn.Exec("UPDATE " + e.Dialect.Table(table) + " SET name = 'wrong' WHERE rowid = 3")
+			}
+			if table == "cars" {
+				corrupt = func() error {
+					return e.Conn.Exec("UPDATE " + e.Dialect.Table(table) + " SET model = 'wrong' WHERE id = 3")
+				}
+			}
+			const n = 5
+			e.Warm, e.N = 0, n
+			insert := strings.HasSuffix(id, "Insert")
+			if !insert {
+				if err := corrupt(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := w.Begin(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+			if insert && err == nil {
+				if err = corrupt(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r.End != nil {
+				if eerr := r.End(); err == nil {
+					err = eerr
+				}
+			}
+			if err == nil {
+				t.Fatalf("%s on sqinn with row 3 of %s corrupted: no error", id, table)
+			}
+			t.Logf("failed as expected: %v", err)
+		})
+	}
+}
