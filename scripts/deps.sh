@@ -36,7 +36,7 @@ if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	command -v chromium >/dev/null || need+=(chromium)
 fi
 sqinn_build=""
-if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ] && [ -x ../shared/sqinn/build.sh ]; then
+if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ] && [ -f ../shared/sqinn/build.sh ]; then
 	sqinn_build=../shared/sqinn/build.sh
 	{ [ -e /usr/include/sqlite3.h ] && compgen -G '/usr/lib/*/libsqlite3.so' >/dev/null; } || need+=(libsqlite3-dev)
 fi
@@ -48,7 +48,7 @@ if [ -n "$sqinn_build" ]; then
 	# Rebuilt only when a source is newer than the binary (about a second).
 	if [ ! -x bin/sqinn ] || [ -n "$(find ../shared/sqinn -type f -newer bin/sqinn -print -quit)" ]; then
 		mkdir -p bin
-		"$sqinn_build" bin >/dev/null 2>bin/.sqinn-build.log ||
+		bash "$sqinn_build" bin >/dev/null 2>bin/.sqinn-build.log ||
 			{ cat bin/.sqinn-build.log >&2; echo "sqlbench: building sqinn failed" >&2; exit 1; }
 	fi
 	SQINN_PATH=$(pwd)/bin/sqinn
