@@ -29,7 +29,7 @@ type RawColumns interface {
 // ScanColumns copies the current row of c into dest, one pointer per column.
 // Supported destinations are *int64, *int, *float64, *string, *[]byte,
 // *sql.RawBytes, *bool, *any, *sql.NullInt64, *sql.NullInt32,
-// *sql.NullString and *sql.NullBool. A *any receives nil for NULL and the text
+// *sql.NullFloat64, *sql.NullString and *sql.NullBool. A *any receives nil for NULL and the text
 // of any other value. A *sql.RawBytes receives the column's bytes without a
 // copy when c implements RawColumns, else a copy into the slice's own buffer
 // (reused from row to row); either way it is valid only during the RowFunc.
@@ -81,6 +81,9 @@ func ScanColumns(c Columns, dest ...any) error {
 			v := c.ColumnInt64(i)
 			d.Int32 = int32(v)
 			d.Valid = v != 0 || !c.ColumnNull(i)
+		case *sql.NullFloat64:
+			d.Float64 = c.ColumnFloat(i)
+			d.Valid = d.Float64 != 0 || !c.ColumnNull(i)
 		case *sql.NullString:
 			d.String = c.ColumnText(i)
 			d.Valid = d.String != "" || !c.ColumnNull(i)

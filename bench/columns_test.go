@@ -98,3 +98,13 @@ func TestScanColumnsFillsSQLNullTypes(t *testing.T) {
 		t.Errorf("NULLs scanned as %+v %+v %+v %+v, want invalid", idNull, createdNull, emailNull, activeNull)
 	}
 }
+
+func TestScanColumnsFillsSQLNullFloat64(t *testing.T) {
+	var rating, zero, null sql.NullFloat64
+	if err := ScanColumns(fakeColumns{0.13, 0.0, nil}, &rating, &zero, &null); err != nil {
+		t.Fatal(err)
+	}
+	if rating != (sql.NullFloat64{Float64: 0.13, Valid: true}) || zero != (sql.NullFloat64{Valid: true}) || null.Valid {
+		t.Errorf("scanned %+v %+v %+v, want 0.13, a valid 0 and NULL", rating, zero, null)
+	}
+}

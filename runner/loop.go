@@ -189,6 +189,16 @@ func (s *Loop) info(ctx context.Context, req Request) error {
 	} else {
 		fmt.Fprintf(s.out, "%s-version: %s\n", d.DB, v)
 	}
+	if in, ok := c.(bench.Informer); ok {
+		// What the target says of itself beyond its module and library.
+		kvs, err := in.Info()
+		if err != nil {
+			return fmt.Errorf("read %s's info: %w", req.Target, err)
+		}
+		for _, kv := range kvs {
+			fmt.Fprintf(s.out, "%s: %s\n", kv[0], kv[1])
+		}
+	}
 	return nil
 }
 

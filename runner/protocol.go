@@ -50,6 +50,8 @@
 //	    T-sqlite-session: journal_mode=J synchronous=S foreign_keys=F busy_timeout=B
 //	                                                 (SQLite targets: read back)
 //	    D-version: <server version>                 (server targets)
+//	    T-...: <value>                              (a Conn that is a bench.Informer:
+//	                                                 sqinn-version, its helper program's)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
 //	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op

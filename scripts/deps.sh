@@ -3,7 +3,13 @@
 # compiler for the cgo drivers, and with SQLBENCH_SERVERS=1 the MariaDB and
 # PostgreSQL server packages (sqlbench runs private instances of them; the
 # system services are not used) and Chromium, in which the tests open the
-# HTML report. Sourced by scripts/sqlbench and scripts/test.
+# HTML report. With SQLBENCH_SQINN=1 (scripts/test; scripts/sqlbench when
+# its arguments name sqinn), where sqinn's sources are beside the
+# repository (../shared/sqinn, with its build.sh) and SQINN_PATH is not
+# set, it also installs SQLite's headers and library, builds the sqinn
+# program into bin/sqinn and exports SQINN_PATH, so that the sqinn target
+# runs. Sourced, from the repository's root, by scripts/sqlbench and
+# scripts/test.
 set -euo pipefail
 
 apt_install() {
@@ -29,7 +35,22 @@ if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven)
 	command -v chromium >/dev/null || need+=(chromium)
 fi
+sqinn_build=""
+if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ] && [ -f ../shared/sqinn/build.sh ]; then
+	sqinn_build=../shared/sqinn/build.sh
+	{ [ -e /usr/include/sqlite3.h ] && compgen -G '/usr/lib/*/libsqlite3.so' >/dev/null; } || need+=(libsqlite3-dev)
+fi
 if [ ${#need[@]} -gt 0 ]; then
 	echo "sqlbench: installing ${need[*]}" >&2
 	apt_install "${need[@]}"
+fi
+if [ -n "$sqinn_build" ]; then
+	# Rebuilt only when a source is newer than the binary (about a second).
+	if [ ! -x bin/sqinn ] || [ -n "$(find ../shared/sqinn -type f -newer bin/sqinn -print -quit)" ]; then
+		mkdir -p bin
+		bash "$sqinn_build" bin >/dev/null 2>bin/.sqinn-build.log ||
+			{ cat bin/.sqinn-build.log >&2; echo "sqlbench: building sqinn failed" >&2; exit 1; }
+	fi
+	SQINN_PATH=$(pwd)/bin/sqinn
+	export SQINN_PATH
 fi

@@ -136,7 +136,8 @@ func catalog() []Spec {
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
 			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
-				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use"},
+				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use; " +
+				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the rows, one Query per read"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -34,6 +35,16 @@ import (
 // The published program times the whole insert and one pass of each read;
 // here one operation is one row inserted or one query (one round for
 // concurrent).
+//
+// Each published program calls its driver in its own way, and so does each
+// target here. The mattn and crawshaw programs execute one prepared INSERT
+// per row in the transaction and step through a query's rows, scanning
+// (mattn) into sql.NullInt32, sql.NullString and sql.NullFloat64; the
+// reads here scan into the same types. The sqinn program formats all the
+// rows of a table into one slice and inserts them with one sqinn Exec
+// request, and reads each query with one sqinn Query request that returns
+// every row; where the target has those calls (bench.RowsExecer and
+// bench.WholeQuerier: sqinn) the workloads make them.
 const (
 	sqinnFamily = "sqinn"
 	// Table sizes of the published suite.
@@ -90,16 +101,16 @@ func sqinnDropper(tables ...string) func(bench.Env) error {
 }
 
 // sqinnOneTable is a table of the simple, many, large and concurrent
-// tests: an integer key and text or numeric columns, written through one
-// prepared statement in one transaction, read whole in id order.
+// tests: an integer key and text or numeric columns, written in one
+// transaction, read whole in id order.
 type sqinnOneTable struct {
 	base string
-	cols []string                     // the columns after id
-	ddl  func(d bench.Dialect) string // the column definitions after id
-	row  func(id int64) []any         // the values after id, formatted as the published program does
-	want func(id int64) []any         // the values after id as read back (pointers' targets)
-	dest func() []any                 // fresh scan destinations after id
-	same func(got, want []any) bool   // compares a row read with the one written
+	cols []string                       // the columns after id
+	ddl  func(d bench.Dialect) string   // the column definitions after id
+	row  func(vals []any, id int) []any // appends the values after id, formatted as the published program does
+	want func(id int) []any             // the values after id as read back (the destinations' contents)
+	dest func() []any                   // fresh scan destinations after id: the published sql.Null types
+	same func(got, want []any) bool     // compares a row read with the one written
 }
 
 func (t sqinnOneTable) create(d bench.Dialect) string {
@@ -135,8 +146,9 @@ func (t sqinnOneTable) fill(e bench.Env, n int) error {
 	if err != nil {
 		return err
 	}
-	for id := int64(1); id <= int64(n); id++ {
-		if err := ins.stmts[0].Exec(append([]any{id}, t.row(id)...)...); err != nil {
+	args := make([]any, 0, 1+len(t.cols))
+	for id := 1; id <= n; id++ {
+		if err := ins.stmts[0].Exec(t.row(append(args[:0], id), id)...); err != nil {
 			ins.abort()
 			return fmt.Errorf("fill %s: %w", e.Dialect.Table(t.base), err)
 		}
@@ -147,36 +159,60 @@ func (t sqinnOneTable) fill(e bench.Env, n int) error {
 // reader returns a reader of the whole table of n rows: the values
 // expected, computed now, and scan destinations of its own.
 func (t sqinnOneTable) reader(n int) *sqinnReader {
-	r := &sqinnReader{t: t, want: make([][]any, n)}
-	for i := range r.want {
-		r.want[i] = t.want(int64(i + 1))
+	want := make([][]any, n)
+	for i := range want {
+		want[i] = t.want(i + 1)
 	}
-	r.vals = t.dest()
+	return t.readerOf(want)
+}
+
+// readerOf returns a reader of the rows want, which it shares.
+func (t sqinnOneTable) readerOf(want [][]any) *sqinnReader {
+	r := &sqinnReader{t: t, want: want, vals: t.dest()}
 	r.dest = append([]any{&r.id}, r.vals...)
+	r.rowFn, r.nextFn = r.row, r.next // bound once: a method value allocates
 	return r
 }
 
 // sqinnReader reads the table whole and checks every row in the timed
-// loop against the precomputed values.
+// loop against the precomputed values. Its columns scan into the
+// published mattn program's sql.Null types (the id into sql.NullInt32).
 type sqinnReader struct {
-	t    sqinnOneTable
-	want [][]any
-	id   int64
-	vals []any
-	dest []any
-	n    int
+	t      sqinnOneTable
+	want   [][]any
+	id     sql.NullInt32
+	vals   []any
+	dest   []any
+	n      int
+	rowFn  bench.RowFunc
+	nextFn func() error
+}
+
+// read runs one read of the whole table on c: one whole-result call where
+// c's API has one (sqinn's Query, as the published sqinn program reads),
+// else a query whose rows are scanned one by one.
+func (r *sqinnReader) read(c bench.Conn, q string) error {
+	if wq, ok := c.(bench.WholeQuerier); ok {
+		return r.check(wq.QueryWhole(q, r.dest, r.nextFn))
+	}
+	return r.check(c.Query(q, r.rowFn))
 }
 
 func (r *sqinnReader) row(row bench.Row) error {
 	if err := row.Scan(r.dest...); err != nil {
 		return err
 	}
+	return r.next()
+}
+
+// next checks the row just stored in the destinations.
+func (r *sqinnReader) next() error {
 	r.n++
-	if r.id != int64(r.n) {
-		return fmt.Errorf("row %d has id %d: out of order or missing", r.n, r.id)
+	if !r.id.Valid || int(r.id.Int32) != r.n {
+		return fmt.Errorf("row %d has id %v: out of order or missing", r.n, r.id)
 	}
 	if r.n > len(r.want) || !r.t.same(r.vals, r.want[r.n-1]) {
-		return fmt.Errorf("wrong %s row %d", r.t.base, r.id)
+		return fmt.Errorf("wrong %s row %d", r.t.base, r.n)
 	}
 	return nil
 }
@@ -195,37 +231,62 @@ func (r *sqinnReader) check(err error) error {
 }
 
 // sqinnInsertRun begins a run inserting one row of t per operation (ids
-// from 1) through one statement prepared in one transaction; the commit is
-// timed; the table is read back afterwards.
+// from 1) in one transaction whose commit is timed; the table is read back
+// afterwards. Where the target's API runs a statement for many rows in one
+// call (bench.RowsExecer: sqinn's Exec, as the published sqinn program
+// inserts), the run formats all its rows into one slice of values and
+// hands them to that call; elsewhere it executes one statement, prepared
+// in the transaction, per row (as the published mattn and crawshaw
+// programs do).
 func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 	return func(e bench.Env) (bench.Run, error) {
 		if err := recreateTables(e, []string{t.base}, t.create(e.Dialect)); err != nil {
 			return bench.Run{}, err
 		}
-		ins, err := beginTxInsert(e.Conn, t.insert(e.Dialect))
+		q := t.insert(e.Dialect)
+		rx, whole := e.Conn.(bench.RowsExecer)
+		var ins *suiteTxInsert
+		var err error
+		if whole {
+			ins, err = beginTxInsert(e.Conn)
+		} else {
+			ins, err = beginTxInsert(e.Conn, q)
+		}
 		if err != nil {
 			return bench.Run{}, err
 		}
-		args := make([]any, 1+len(t.cols))
+		end := func() error {
+			if !ins.done {
+				ins.abort()
+				return nil
+			}
+			if err := t.reader(e.Warm+e.N).read(e.Conn, t.query(e.Dialect)); err != nil {
+				return fmt.Errorf("verify: %w", err)
+			}
+			return nil
+		}
+		ncols := 1 + len(t.cols)
+		if whole {
+			return bench.Run{
+				Batch: func(first, n int) error {
+					values := make([]any, 0, n*ncols)
+					for id := first + 1; id <= first+n; id++ {
+						values = t.row(append(values, id), id)
+					}
+					return rx.ExecRows(q, ncols, values)
+				},
+				Finish: ins.commit,
+				End:    end,
+			}, nil
+		}
+		args := make([]any, 0, ncols)
 		return bench.Run{
 			Op: func(i int) error {
-				id := int64(i + 1)
-				args[0] = id
-				copy(args[1:], t.row(id))
-				return ins.stmts[0].Exec(args...)
+				id := i + 1
+				return ins.stmts[0].Exec(t.row(append(args[:0], id), id)...)
 			},
 			Finish: ins.commit,
-			End: func() error {
-				if !ins.done {
-					ins.abort()
-					return nil
-				}
-				r := t.reader(e.Warm + e.N)
-				if err := r.check(e.Conn.Query(t.query(e.Dialect), r.row)); err != nil {
-					return fmt.Errorf("verify: %w", err)
-				}
-				return nil
-			},
+			End:    end,
 		}, nil
 	}
 }
@@ -239,8 +300,7 @@ func sqinnReadRun(t sqinnOneTable, rows int, fixed bool) func(bench.Env) (bench.
 			n = e.Scaled(rows)
 		}
 		c, q, r := e.Conn, t.query(e.Dialect), t.reader(n)
-		row := r.row
-		return bench.Run{Op: func(int) error { return r.check(c.Query(q, row)) }}, nil
+		return bench.Run{Op: func(int) error { return r.read(c, q) }}, nil
 	}
 }
 
@@ -252,39 +312,47 @@ func sqinnUsersTable() sqinnOneTable {
 			_, real := sqinnTypes(d)
 			return "name " + sqinnVarchar(d) + ", age INTEGER, rating " + real
 		},
-		row: func(id int64) []any { return []any{fmt.Sprintf("User_%d", id), 33 + id, 0.13 * float64(id)} },
-		want: func(id int64) []any {
-			return []any{"User_" + strconv.FormatInt(id, 10), 33 + id, 0.13 * float64(id)}
+		row: func(vals []any, id int) []any {
+			return append(vals, fmt.Sprintf("User_%d", id), 33+id, 0.13*float64(id))
 		},
-		dest: func() []any { return []any{new(string), new(int64), new(float64)} },
+		want: func(id int) []any { return []any{"User_" + strconv.Itoa(id), int32(33 + id), 0.13 * float64(id)} },
+		dest: func() []any { return []any{new(sql.NullString), new(sql.NullInt32), new(sql.NullFloat64)} },
 		same: func(got, want []any) bool {
-			return *got[0].(*string) == want[0].(string) && *got[1].(*int64) == want[1].(int64) && *got[2].(*float64) == want[2].(float64)
+			name, age, rating := got[0].(*sql.NullString), got[1].(*sql.NullInt32), got[2].(*sql.NullFloat64)
+			return name.Valid && age.Valid && rating.Valid &&
+				name.String == want[0].(string) && age.Int32 == want[1].(int32) && rating.Float64 == want[2].(float64)
 		},
 	}
 }
 
 // sqinnTextTable is a table of an id and text columns whose values are
 // text(id, column).
-func sqinnTextTable(base string, cols []string, text func(id int64, col int) string, ddl func(d bench.Dialect) string) sqinnOneTable {
-	vals := func(id int64) []any {
-		v := make([]any, len(cols))
-		for c := range cols {
-			v[c] = text(id, c)
-		}
-		return v
-	}
+func sqinnTextTable(base string, cols []string, text func(id, col int) string, ddl func(d bench.Dialect) string) sqinnOneTable {
 	return sqinnOneTable{
-		base: base, cols: cols, ddl: ddl, row: vals, want: vals,
+		base: base, cols: cols, ddl: ddl,
+		row: func(vals []any, id int) []any {
+			for c := range cols {
+				vals = append(vals, text(id, c))
+			}
+			return vals
+		},
+		want: func(id int) []any {
+			v := make([]any, len(cols))
+			for c := range cols {
+				v[c] = text(id, c)
+			}
+			return v
+		},
 		dest: func() []any {
 			d := make([]any, len(cols))
 			for c := range d {
-				d[c] = new(string)
+				d[c] = new(sql.NullString)
 			}
 			return d
 		},
 		same: func(got, want []any) bool {
 			for c := range got {
-				if *got[c].(*string) != want[c].(string) {
+				if s := got[c].(*sql.NullString); !s.Valid || s.String != want[c].(string) {
 					return false
 				}
 			}
@@ -294,7 +362,7 @@ func sqinnTextTable(base string, cols []string, text func(id int64, col int) str
 }
 
 func sqinnCarsTable() sqinnOneTable {
-	return sqinnTextTable("cars", []string{"company", "model"}, func(id int64, col int) string {
+	return sqinnTextTable("cars", []string{"company", "model"}, func(id, col int) string {
 		return fmt.Sprintf([]string{"Company %d", "Model %d"}[col], id)
 	}, func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
 }
@@ -305,7 +373,7 @@ func sqinnPlantName(size int) string { return strings.Repeat("Name ", (size+4)/5
 
 func sqinnPlantsTable(size int) sqinnOneTable {
 	name := sqinnPlantName(size)
-	return sqinnTextTable("plants", []string{"name"}, func(int64, int) string { return name }, func(d bench.Dialect) string {
+	return sqinnTextTable("plants", []string{"name"}, func(int, int) string { return name }, func(d bench.Dialect) string {
 		if d.DB == bench.MariaDB {
 			return "name TEXT"
 		}
@@ -314,7 +382,7 @@ func sqinnPlantsTable(size int) sqinnOneTable {
 }
 
 func sqinnBooksTable() sqinnOneTable {
-	return sqinnTextTable("books", []string{"name"}, func(id int64, _ int) string { return fmt.Sprintf("Book %d", id) },
+	return sqinnTextTable("books", []string{"name"}, func(id, _ int) string { return fmt.Sprintf("Book %d", id) },
 		func(d bench.Dialect) string { return "name " + sqinnVarchar(d) })
 }
 
@@ -324,7 +392,7 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleInsert", Whole: true, Ops: sqinnUsers, Unit: "rows", Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.insert(d) + "` through one statement prepared in one transaction, one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
+				return "`" + t.insert(d) + "` through one statement prepared in one transaction (sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
 			Begin: sqinnInsertRun(t),
@@ -332,7 +400,7 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query, each row scanned and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query (sqinn: one Query request returning every row), each row scanned into sql.Null types and checked in the timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnUsers)) },
 			Teardown: sqinnDropper(t.base),
@@ -348,7 +416,7 @@ func sqinnMany() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SqinnMany", Keys: "n=" + strconv.Itoa(n), Ops: sqinnManyQueries, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared, each row scanned and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared (sqinn: one Query request), each row scanned into sql.Null types and checked in the timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, n) },
 			Teardown: sqinnDropper(t.base),
@@ -365,7 +433,7 @@ func sqinnLarge() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SqinnLarge", Keys: "size=" + strconv.Itoa(size), Ops: sqinnPlantQueries, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) + "-byte name, unprepared, each row scanned and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) + "-byte name, unprepared (sqinn: one Query request), each row scanned into sql.Null types and checked in the timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, sqinnPlants) },
 			Teardown: sqinnDropper(t.base),
@@ -387,7 +455,7 @@ func sqinnConcurrent() []bench.Workload {
 			Name: "SqinnConcurrent", Keys: "goroutines=" + strconv.Itoa(n), Ops: 2, Unit: "rounds", ScaledData: true, Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(n) + " goroutines at once each open a connection of their own, run `" + t.query(d) +
-					"` reading all 1,000,000 books (times --scale), scanning and checking each row, and close it; one operation is one round"
+					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row into sql.Null types and checking it, and close it; one operation is one round"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnBooks)) },
 			Teardown: sqinnDropper(t.base),
@@ -396,8 +464,7 @@ func sqinnConcurrent() []bench.Workload {
 				readers := make([]*sqinnReader, n)
 				readers[0] = t.reader(rows)
 				for k := 1; k < n; k++ { // the expected values are shared
-					readers[k] = &sqinnReader{t: t, want: readers[0].want, vals: t.dest()}
-					readers[k].dest = append([]any{&readers[k].id}, readers[k].vals...)
+					readers[k] = t.readerOf(readers[0].want)
 				}
 				errs := make([]error, n)
 				return bench.Run{Op: func(int) error {
@@ -412,7 +479,7 @@ func sqinnConcurrent() []bench.Workload {
 								errs[k] = fmt.Errorf("goroutine %d: open: %w", k, err)
 								return
 							}
-							err = r.check(c.Query(q, r.row))
+							err = r.read(c, q)
 							errs[k] = errors.Join(err, c.Close())
 							if errs[k] != nil {
 								errs[k] = fmt.Errorf("goroutine %d: %w", k, errs[k])

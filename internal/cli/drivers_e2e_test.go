@@ -11,6 +11,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/testenv"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -159,4 +160,53 @@ func TestSqinnIsAvailableWithAnExecutable(t *testing.T) {
 			t.Errorf("SQINN_PATH=%q, sqinn on PATH %q: %q, want %q", c.env, c.onPath, got, c.want)
 		}
 	}
+}
+
+// TestRunQuickOnSqinn runs the Sqinn-Go suite on sqinn beside mattn with the
+// real sqinn program ($SQINN_PATH, which scripts/test builds), and checks
+// that every cell ran and that the results record the program's version as
+// the program itself prints it.
+func TestRunQuickOnSqinn(t *testing.T) {
+	path, err := exec.LookPath("sqinn")
+	if set := os.Getenv("SQINN_PATH"); set != "" {
+		if path, err = exec.LookPath(set); err != nil {
+			t.Fatalf("SQINN_PATH is set but unusable: %v", err)
+		}
+	}
+	testenv.Need(t, "the sqinn program (set SQINN_PATH; README.md says how to build it)", err)
+	version, err := exec.Command(path, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", path, err)
+	}
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--targets", "sqinn,mattn", "--workloads", "sqinn",
+		"--quick", "--count", "2", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	cells := 0
+	for _, name := range []string{"sqinn", "mattn"} {
+		spec, _ := targets.Lookup(name)
+		for _, w := range bench.Workloads() {
+			if w.Family != "sqinn" {
+				continue
+			}
+			id := w.Name + "/" + spec.Key()
+			if w.Keys != "" {
+				id += "/" + w.Keys
+			}
+			if cells++; runs[id] != 2 {
+				t.Errorf("%s: %d runs, want 2", id, runs[id])
+			}
+		}
+	}
+	if cells < 2*13 {
+		t.Errorf("%d cells of the sqinn family, want the suite's 13 on each target", cells)
+	}
+	if want, got := strings.TrimSpace(string(version))+" (protocol 1)", cfg.GetConfig("sqinn-version"); got != want {
+		t.Errorf("config sqinn-version = %q, want %q", got, want)
+	}
+	assertEmpty(t, tmp)
 }

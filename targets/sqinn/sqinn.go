@@ -1,10 +1,23 @@
 // Package sqinn registers the "sqinn" target: github.com/cvilsmeier/sqinn-go,
 // which runs SQLite in a separate sqinn process and speaks to it over the
-// process's stdin and stdout, one request and response per call.
+// process's stdin and stdout, one request and response per call. The
+// pinned sqinn-go v1.2.0 speaks sqinn's protocol 1, that of the sqinn 1.x
+// programs; its own CI tests it against sqinn v1.1.27 (sqinn 2 speaks
+// another protocol, that of sqinn-go 2).
 //
-// sqinn holds one compiled statement at a time and returns a column only
-// when asked for it with its type, so the target maps bench.Conn as
-// follows:
+// sqinn-go has two levels. Its whole-statement calls are those the
+// published Sqinn-Go benchmark (cvilsmeier/sqinn-go-bench) uses, and the
+// target offers them to the workloads that reproduce it:
+//
+//   - ExecRows (bench.RowsExecer) is one Exec request for all the rows:
+//     sqinn prepares the statement, binds, steps and resets it per row,
+//     and finalizes it;
+//   - QueryWhole (bench.WholeQuerier) is one Query request that returns
+//     every row, each column read as the type its destination names.
+//
+// bench.Conn's calls map onto the low-level requests, since sqinn holds
+// one compiled statement at a time and returns a column only when asked
+// for it with its type:
 //
 //   - Exec is one Exec request (prepare, bind, step, finalize inside sqinn);
 //   - Query and QueryRow send Prepare, a Bind per argument, Step per row,
@@ -59,10 +72,10 @@ func init() {
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", path, err)
 		}
-		if err := sq.Open(cfg.DSN); err != nil {
-			return nil, errors.Join(fmt.Errorf("open %s: %w", cfg.DSN, err), sq.Terminate())
+		c := &conn{sq: &client{sq: sq}, path: path}
+		if err := c.sq.Open(cfg.DSN); err != nil {
+			return nil, errors.Join(fmt.Errorf("open %s with %s: %w", cfg.DSN, path, err), sq.Terminate())
 		}
-		c := &conn{sq: sq}
 		c.row.c = c
 		return c, nil
 	})
@@ -70,9 +83,11 @@ func init() {
 
 // conn is bench.Conn over one sqinn process.
 type conn struct {
-	sq     *sqinn.Sqinn
-	active *stmt // the prepared statement compiled in sqinn now, if any
-	args   []any // the arguments converted to the types sqinn binds
+	sq     *client
+	path   string // the sqinn program
+	active *stmt  // the prepared statement compiled in sqinn now, if any
+	args   []any  // the arguments converted to the types sqinn binds
+	types  []byte // QueryWhole's column types
 	row    row
 }
 
@@ -269,7 +284,7 @@ func (r *row) Scan(dest ...any) error {
 		switch d.(type) {
 		case *int64, *int, *bool, *sql.NullInt64, *sql.NullInt32, *sql.NullBool:
 			typ = sqinn.ValInt64
-		case *float64:
+		case *float64, *sql.NullFloat64:
 			typ = sqinn.ValDouble
 		case *string, *any, *sql.NullString:
 			typ = sqinn.ValText
@@ -307,6 +322,8 @@ func (r *row) Scan(dest ...any) error {
 			*d = sql.NullInt64{Int64: v.Int64.Value, Valid: v.Int64.Set}
 		case *sql.NullInt32:
 			*d = sql.NullInt32{Int32: int32(v.Int64.Value), Valid: v.Int64.Set}
+		case *sql.NullFloat64:
+			*d = sql.NullFloat64{Float64: v.Double.Value, Valid: v.Double.Set}
 		case *sql.NullBool:
 			*d = sql.NullBool{Bool: v.Int64.Value != 0, Valid: v.Int64.Set}
 		case *sql.NullString:

@@ -2,20 +2,29 @@ package sqinn_test
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/testenv"
 	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	"github.com/sqlbench/sqlbench/targets/sqinn"
 )
 
-// needSqinn skips the test when no sqinn executable is here: no registry
-// this project uses ships one (it is a C program, released as binaries at
-// github.com/cvilsmeier/sqinn).
+// needSqinn fails the test when $SQINN_PATH is set but names no executable,
+// and skips it (fails it under testenv's strict rule, as in scripts/test,
+// which builds sqinn) when neither $SQINN_PATH nor PATH has sqinn: no
+// registry this project uses ships the program (a C program; README.md says
+// how to build it).
 func needSqinn(t *testing.T) {
 	t.Helper()
-	if _, err := sqinn.Executable(); err != nil {
-		t.Skip(err)
+	_, err := sqinn.Executable()
+	if err != nil && os.Getenv(sqinn.PathEnv) != "" {
+		t.Fatalf("%s is set but unusable: %v", sqinn.PathEnv, err)
 	}
+	testenv.Need(t, "the sqinn program (README.md: build it from github.com/cvilsmeier/sqinn v1.1.27 and set "+sqinn.PathEnv+")", err)
 }
 
 func TestExecutableSaysWhatIsMissing(t *testing.T) {
@@ -49,4 +58,28 @@ func TestSuiteDetectsWrongData(t *testing.T) {
 func TestSuiteEnforcesForeignKeys(t *testing.T) {
 	needSqinn(t)
 	targettest.SuiteEnforcesForeignKeys(t, "sqinn", targettest.SQLite)
+}
+
+// TestInfoNamesTheProgram checks the sqinn-version line the results record
+// against what the program itself prints for "sqinn version".
+func TestInfoNamesTheProgram(t *testing.T) {
+	needSqinn(t)
+	path, _ := sqinn.Executable()
+	out, err := exec.Command(path, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", path, err)
+	}
+	c, _ := targettest.Open(t, "sqinn", targettest.SQLite)
+	in, ok := c.(bench.Informer)
+	if !ok {
+		t.Fatal("the sqinn connection says nothing of its program (no bench.Informer)")
+	}
+	kvs, err := in.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.TrimSpace(string(out)) + " (protocol 1)"
+	if len(kvs) != 1 || kvs[0] != [2]string{"sqinn-version", want} {
+		t.Errorf("Info = %q, want sqinn-version %q", kvs, want)
+	}
 }

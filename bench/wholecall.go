@@ -1,0 +1,34 @@
+package bench
+
+// RowsExecer is implemented by a Conn whose API runs one statement for many
+// rows of parameters in a single call: the statement is compiled once and
+// bound, stepped and reset per row inside the call (sqinn-go's Exec, which
+// sends all the rows to the sqinn process in one request). A workload of a
+// published program that used such a call uses it where the Conn has it.
+type RowsExecer interface {
+	// ExecRows runs query once for every nparams values of values, in
+	// order: len(values)/nparams rows, handed to the API as they are.
+	ExecRows(query string, nparams int, values []any) error
+}
+
+// WholeQuerier is implemented by a Conn whose API returns a query's rows
+// whole in a single call, each column read as a type the caller names
+// before the query runs (sqinn-go's Query, one request for all the rows). A
+// workload of a published program that used such a call uses it where the
+// Conn has it.
+type WholeQuerier interface {
+	// QueryWhole runs query with args in one call that reads every row, each
+	// column as the type of its pointer in dest (the types a Row's Scan
+	// takes). Then, for every row in order, it stores the row's columns
+	// through dest and calls fn, stopping at the first error fn returns.
+	QueryWhole(query string, dest []any, fn func() error, args ...any) error
+}
+
+// Informer is implemented by a Conn that can say more of itself than its Go
+// module and its SQLite library: the version of a helper program it runs
+// (sqinn). The runner's info request records each pair as a configuration
+// line of the results.
+type Informer interface {
+	// Info returns key-value pairs; each key starts with the target's name.
+	Info() ([][2]string, error)
+}

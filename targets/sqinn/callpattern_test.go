@@ -1,0 +1,185 @@
+package sqinn_test
+
+import (
+	"context"
+	"maps"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/sqinn"
+)
+
+// TestSqinnSuiteCallsAsPublished checks the Sqinn-Go suite's requests to
+// sqinn, counted at the client, against the published program's
+// (cvilsmeier/sqinn-go-bench, cmd/bench-sqinn/sqinn.go): an insert sends all
+// the rows of a table in one Exec between the BEGIN and COMMIT Execs, a
+// read is one Query, and nothing goes through the per-row and per-value
+// requests (Prepare, Bind, Step, Column, Reset, Finalize).
+func TestSqinnSuiteCallsAsPublished(t *testing.T) {
+	needSqinn(t)
+	const n = 50
+	for _, w := range bench.Workloads() {
+		if w.Family != "sqinn" {
+			continue
+		}
+		t.Run(w.ID(), func(t *testing.T) {
+			e := targettest.NewEnv(t, "sqinn", targettest.SQLite)
+			var mu sync.Mutex
+			var opened []bench.Conn
+			open := e.Open
+			e.Open = func(ctx context.Context, pool int) (bench.Conn, error) {
+				c, err := open(ctx, pool)
+				if err == nil {
+					mu.Lock()
+					opened = append(opened, c)
+					mu.Unlock()
+				}
+				return c, err
+			}
+			if err := w.Setup(e); err != nil {
+				t.Fatal(err)
+			}
+			defer w.Teardown(e)
+			e.Warm, e.N = 0, n
+			r, err := w.Begin(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := sqinn.Calls(e.Conn)
+			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+			got := diff(sqinn.Calls(e.Conn), before)
+			if r.End != nil {
+				if eerr := r.End(); err == nil {
+					err = eerr
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The concurrent test's goroutines open connections of their
+			// own: their requests count too, less the opening and closing
+			// (Open, Close and the session's PRAGMAs, which the published
+			// program runs after opening too).
+			var others map[string]int64
+			for _, c := range opened {
+				others = sum(others, sqinn.Calls(c))
+			}
+			delete(others, "other")
+			if others != nil {
+				others["Exec"] -= int64(len(opened) * len(e.Dialect.Setup))
+				if others["Exec"] == 0 {
+					delete(others, "Exec")
+				}
+			}
+			var want, wantOthers map[string]int64
+			switch {
+			case w.Name == "SqinnSimpleInsert":
+				want = map[string]int64{"Exec": 2} // the rows, COMMIT
+			case w.Name == "SqinnComplexInsert":
+				want = map[string]int64{"Exec": 9} // BEGIN, the rows, COMMIT per table
+			case w.Name == "SqinnConcurrent":
+				g := int64(len(opened)) / n
+				if g < 2 || int64(len(opened)) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
+					t.Fatalf("%d connections opened in %d rounds", len(opened), n)
+				}
+				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * n}
+			default:
+				want = map[string]int64{"Query": n}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%d operations sent %v to sqinn, want %v", n, got, want)
+			}
+			if !maps.Equal(others, wantOthers) && (len(others) > 0 || len(wantOthers) > 0) {
+				t.Errorf("the goroutines' connections sent %v to sqinn, want %v", others, wantOthers)
+			}
+		})
+	}
+}
+
+// diff returns the counts of after less those of before, without zeros.
+func diff(after, before map[string]int64) map[string]int64 {
+	d := map[string]int64{}
+	for k, v := range after {
+		if v -= before[k]; v != 0 {
+			d[k] = v
+		}
+	}
+	return d
+}
+
+// sum adds b's counts to a, which may be nil.
+func sum(a, b map[string]int64) map[string]int64 {
+	if a == nil {
+		a = map[string]int64{}
+	}
+	for k, v := range b {
+		a[k] += v
+	}
+	return a
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestSqinnSuiteDetectsWrongData corrupts one row of each Sqinn-Go table
+// after it is written and expects the workload to fail: the whole-result
+// reads check every row, and the inserts' read-back checks what the one
+// Exec wrote.
+func TestSqinnSuiteDetectsWrongData(t *testing.T) {
+	needSqinn(t)
+	for id, table := range map[string]string{
+		"SqinnSimpleQuery": "users", "SqinnMany/n=10": "cars", "SqinnLarge/size=2000": "plants",
+		"SqinnConcurrent/goroutines=2": "books", "SqinnComplexQuery": "locations",
+		"SqinnSimpleInsert": "users", "SqinnComplexInsert": "locations",
+	} {
+		t.Run(id, func(t *testing.T) {
+			w, ok := bench.LookupWorkload(id)
+			if !ok {
+				t.Fatalf("workload %s not registered", id)
+			}
+			e := targettest.NewEnv(t, "sqinn", targettest.SQLite)
+			if err := w.Setup(e); err != nil {
+				t.Fatal(err)
+			}
+			defer w.Teardown(e)
+			corrupt := func() error {
+				return e.Conn.Exec("UPDATE " + e.Dialect.Table(table) + " SET name = 'wrong' WHERE rowid = 3")
+			}
+			if table == "cars" {
+				corrupt = func() error {
+					return e.Conn.Exec("UPDATE " + e.Dialect.Table(table) + " SET model = 'wrong' WHERE id = 3")
+				}
+			}
+			const n = 5
+			e.Warm, e.N = 0, n
+			insert := strings.HasSuffix(id, "Insert")
+			if !insert {
+				if err := corrupt(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := w.Begin(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+			if insert && err == nil {
+				if err = corrupt(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r.End != nil {
+				if eerr := r.End(); err == nil {
+					err = eerr
+				}
+			}
+			if err == nil {
+				t.Fatalf("%s on sqinn with row 3 of %s corrupted: no error", id, table)
+			}
+			t.Logf("failed as expected: %v", err)
+		})
+	}
+}
