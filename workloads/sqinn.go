@@ -467,28 +467,22 @@ func sqinnConcurrent() []bench.Workload {
 					readers[k] = t.readerOf(readers[0].want)
 				}
 				errs := make([]error, n)
-				return bench.Run{Op: func(int) error {
-					done := make(chan struct{}, n)
-					for k, r := range readers {
-						go func() {
-							defer func() { done <- struct{}{} }()
-							// The published program opens the connection
-							// inside the timed region.
-							c, err := e.Open(e.Ctx, 0)
-							if err != nil {
-								errs[k] = fmt.Errorf("goroutine %d: open: %w", k, err)
-								return
-							}
-							err = r.read(c, q)
-							errs[k] = errors.Join(err, c.Close())
-							if errs[k] != nil {
-								errs[k] = fmt.Errorf("goroutine %d: %w", k, errs[k])
-							}
-						}()
-					}
-					for range readers {
-						<-done
-					}
+				clients := bench.NewClients(n)
+				return bench.Run{Clients: clients, Op: func(int) error {
+					clients.Go(func(k int) {
+						// The published program opens the connection
+						// inside the timed region.
+						c, err := e.Open(e.Ctx, 0)
+						if err != nil {
+							errs[k] = fmt.Errorf("goroutine %d: open: %w", k, err)
+							return
+						}
+						err = readers[k].read(c, q)
+						errs[k] = errors.Join(err, c.Close())
+						if errs[k] != nil {
+							errs[k] = fmt.Errorf("goroutine %d: %w", k, errs[k])
+						}
+					})
 					err := errors.Join(errs...)
 					clear(errs)
 					return err
