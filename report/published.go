@@ -45,6 +45,22 @@ type PublishedRow struct {
 type PublishedTable struct {
 	Study *studies.Study
 	Rows  []PublishedRow
+	// Memory holds the study's published memory figures (B/op, allocs/op)
+	// beside the measured ones, one row per test and side; empty when the
+	// study published none.
+	Memory []PublishedMemory
+}
+
+// PublishedMemory is one side's published B/op and allocs/op on one test
+// beside the medians measured.
+type PublishedMemory struct {
+	Test      studies.Test
+	Side      studies.Side
+	Published studies.Memory
+	// Cell is the cell measured (nil when missing); Bytes and Allocs are
+	// its medians of B/op and allocs/op.
+	Cell          *Cell
+	Bytes, Allocs float64
 }
 
 // Published returns the published-beside-measured table of every study the
@@ -80,6 +96,19 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 			row.Verdict = verdict(c.Published, row.Measured, row.Lo, row.Hi, s.Tolerance)
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	for _, test := range s.Tests {
+		for _, side := range s.Sides {
+			m, ok := test.Memory[side.Name]
+			if !ok {
+				continue
+			}
+			row := PublishedMemory{Test: test, Side: side, Published: m, Cell: r.studyCell(s, side, test)}
+			if row.Cell != nil {
+				row.Bytes, row.Allocs = row.Cell.Medians["B/op"], row.Cell.Medians["allocs/op"]
+			}
+			t.Memory = append(t.Memory, row)
+		}
 	}
 	return t
 }
@@ -200,6 +229,34 @@ func publishedGrid(t *PublishedTable) textGrid {
 	return g
 }
 
+// publishedMemoryGrid is the table of a study's published memory figures
+// beside the measured medians; nil rows when it published none.
+func publishedMemoryGrid(t *PublishedTable) textGrid {
+	g := textGrid{
+		Title:  "Published memory beside measured: " + t.Study.ID,
+		Header: []string{"test", "side", "published B/op", "measured", "published allocs/op", "measured"},
+		Left:   2,
+	}
+	for _, row := range t.Memory {
+		b, a := label("—"), label("—")
+		if row.Cell != nil {
+			b, a = gridCell{Text: formatMem(row.Bytes)}, gridCell{Text: formatMem(row.Allocs)}
+		}
+		g.Rows = append(g.Rows, []gridCell{label(row.Test.Name), label(row.Side.Name),
+			{Text: formatMem(row.Published.BytesPerOp)}, b, {Text: formatMem(row.Published.AllocsPerOp)}, a})
+	}
+	return g
+}
+
+// formatMem writes a B/op or allocs/op figure: whole numbers as such, others
+// with one decimal.
+func formatMem(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
 // PublishedNote describes a study's table: its source, how ratios read,
 // and the tolerance.
 func PublishedNote(t *PublishedTable) string {
@@ -226,6 +283,17 @@ func writePublishedMarkdown(w io.Writer, r *Report) {
 		}
 		mdTableAligned(w, g.Header, rows, g.Left)
 		fmt.Fprintln(w)
+		if len(t.Memory) > 0 {
+			mg := publishedMemoryGrid(t)
+			rows = make([][]string, len(mg.Rows))
+			for i, r := range mg.Rows {
+				for _, c := range r {
+					rows[i] = append(rows[i], mdEscape(c.Text))
+				}
+			}
+			mdTableAligned(w, mg.Header, rows, mg.Left)
+			fmt.Fprintln(w)
+		}
 		for _, g := range t.Study.Unavailable {
 			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
 		}
@@ -241,16 +309,35 @@ func publishedSections(r *Report) []htmlSection {
 		for _, g := range t.Study.Unavailable {
 			text += " Not reproduced: " + g.What + " (" + g.Why + ")."
 		}
+		tables := []textGrid{publishedGrid(t)}
+		if len(t.Memory) > 0 {
+			tables = append(tables, publishedMemoryGrid(t))
+		}
 		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
-			Text: text, Tables: []textGrid{publishedGrid(t)}})
+			Text: text, Tables: tables})
 	}
 	return out
 }
 
 // PublishedText writes the published-beside-measured tables as plain text
-// (sqlbench reproduce prints it).
+// (sqlbench reproduce prints it): the comparisons, then, when the study
+// published them, the memory figures.
 func PublishedText(w io.Writer, t *PublishedTable) error {
-	g := publishedGrid(t)
+	if err := gridText(w, publishedGrid(t), true); err != nil {
+		return err
+	}
+	if len(t.Memory) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return gridText(w, publishedMemoryGrid(t), false)
+}
+
+// gridText writes g as aligned plain text: its first Left columns (and its
+// last, when lastLeft) left-aligned, the others right-aligned.
+func gridText(w io.Writer, g textGrid, lastLeft bool) error {
 	rows := [][]string{g.Header}
 	for _, r := range g.Rows {
 		var line []string
@@ -269,7 +356,7 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 		var b strings.Builder
 		for i, c := range r {
 			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if i < g.Left || i == len(r)-1 {
+			if i < g.Left || lastLeft && i == len(r)-1 {
 				b.WriteString(c + pad)
 			} else {
 				b.WriteString(pad + c)
