@@ -172,8 +172,9 @@ type Request struct {
 	// up and runs the cell (go test -cpu); 0 (not sent) leaves it as it is.
 	CPU int
 	// Pool, when above 1, asks for a connection many goroutines share (the
-	// runner sets it for the extra connections a workload opens; it is not
-	// sent).
+	// runner sets it for the extra connections a workload opens, and for a
+	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
+	// it is not sent).
 	Pool int
 }
 
