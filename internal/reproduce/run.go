@@ -98,8 +98,12 @@ func conditions(p *Plan) string {
 // List writes every study: its ID, how many comparisons it publishes and
 // its title.
 func List(w io.Writer) error {
+	width := 0
 	for _, s := range studies.All() {
-		if _, err := fmt.Fprintf(w, "%-18s %3d comparisons  %s\n", s.ID, len(s.Comparisons()), s.Title); err != nil {
+		width = max(width, len(s.ID))
+	}
+	for _, s := range studies.All() {
+		if _, err := fmt.Fprintf(w, "%-*s %3d comparisons  %s\n", width, s.ID, len(s.Comparisons()), s.Title); err != nil {
 			return err
 		}
 	}
