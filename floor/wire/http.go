@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
@@ -36,7 +35,12 @@ func startHTTPSink() (*httpSink, error) {
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	s := &httpSink{ln: ln, done: make(chan error, 1)}
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.handle), ReadHeaderTimeout: time.Minute}
+	// As the published server: the handler on a ServeMux at /test, a
+	// server with net/http's defaults (no timeouts; it serves only this
+	// process's client, on loopback).
+	mux := http.NewServeMux()
+	mux.HandleFunc("/test", s.handle)
+	s.srv = &http.Server{Handler: mux} //nolint:gosec // loopback sink of this process's own client
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
 }
