@@ -57,7 +57,7 @@ func concurrentWorkloads() []bench.Workload {
 					return "`" + concurrentNoop(d) + "` through one prepared statement shared by " + sharers(n)
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
-					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s bench.Stmt) func(int) error {
+					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s bench.Stmt, _ int) func(int) error {
 						return func(int) error { return s.Exec() }
 					})
 				},
@@ -65,16 +65,19 @@ func concurrentWorkloads() []bench.Workload {
 			bench.Workload{
 				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries", Smoke: concurrentSmoke, Pool: n,
 				Describe: func(d bench.Dialect) string {
-					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; the operation number is echoed and checked with 'foobar'"
+					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; each goroutine sends its index (0 to N-1, as the published program), echoed and checked with 'foobar'"
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
-					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s bench.Stmt) func(int) error {
-						st := &echoFoobar{}
+					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s bench.Stmt, k int) func(int) error {
+						// The published program passes its goroutine's
+						// index (since its 2021 closure fix; its 2013 run
+						// passed the shared loop variable, in practice N):
+						// one small integer per goroutine, which boxes
+						// without allocating. An operation number would
+						// cost allocations the program does not make.
+						st := &echoFoobar{want: int64(k)}
 						row := st.row
-						return func(i int) error {
-							st.want = int64(i)
-							return s.QueryRow(row, st.want)
-						}
+						return func(int) error { return s.QueryRow(row, st.want) }
 					})
 				},
 			})
@@ -96,9 +99,9 @@ func sharers(n int) string {
 }
 
 // concurrentRun prepares q once on the cell's pool and returns a run of n
-// clients, each made by client from the shared statement. End closes the
-// statement; the pool stays open for the cell's next run.
-func concurrentRun(e bench.Env, n int, q string, client func(bench.Stmt) func(int) error) (bench.Run, error) {
+// clients, client k made by client from the shared statement and k. End
+// closes the statement; the pool stays open for the cell's next run.
+func concurrentRun(e bench.Env, n int, q string, client func(s bench.Stmt, k int) func(int) error) (bench.Run, error) {
 	if n > 1 && e.Pool < n {
 		return bench.Run{}, fmt.Errorf("the cell's connection serves %d goroutine(s) at once, %d need it", max(1, e.Pool), n)
 	}
@@ -108,13 +111,13 @@ func concurrentRun(e bench.Env, n int, q string, client func(bench.Stmt) func(in
 	}
 	ops := make([]func(int) error, n)
 	for k := range ops {
-		ops[k] = client(s)
+		ops[k] = client(s, k)
 	}
 	return bench.Run{Parallel: ops, End: s.Close}, nil
 }
 
-// echoFoobar checks one row of PreparedQueryConcurrent: the number sent and
-// 'foobar'. Each client has its own.
+// echoFoobar checks one row of PreparedQueryConcurrent: the number sent (the
+// client's index) and 'foobar'. Each client has its own.
 type echoFoobar struct {
 	want, got int64
 	str       string
