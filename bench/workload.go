@@ -68,6 +68,12 @@ type Workload struct {
 	// every workload (session.Config.WarmupAll, recorded as the results'
 	// "warmup-all" config line).
 	NoWarmup bool
+	// Pool, when above 1, asks for the cell's own connection (Env.Conn) to
+	// be a pool that Pool goroutines may use at once (a target with
+	// CapPool), open for the cell's whole life, as a program that keeps one
+	// *sql.DB for all its runs; Env.Pool then says so. The workload shares
+	// it between its goroutines instead of opening a pool per run.
+	Pool int
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its
@@ -158,6 +164,10 @@ type Env struct {
 	// for a Conn that pool goroutines may use at once (targets with
 	// CapPool). The caller closes it. Nil for a target of a Kind.
 	Open func(ctx context.Context, pool int) (Conn, error)
+	// Pool is how many goroutines Conn may serve at once: the workload's
+	// Pool when the cell's connection was opened as a pool for it, else 0
+	// (one goroutine at a time).
+	Pool int
 	// Warm and N are the untimed and timed operation counts of the run
 	// being begun (set for Begin only): operations 0 .. Warm+N-1.
 	Warm, N int

@@ -39,24 +39,31 @@ const (
 // connection to a sink server in the runner process on 127.0.0.1.
 type Wire interface {
 	bench.Handle
-	// Send sends p as one message (an 8-byte length, then p) and waits for
-	// the sink's 8-byte acknowledgement: the total payload bytes it has
-	// received on this connection, which must equal the total sent. An
-	// acknowledgement that differs is an error.
+	// Send writes p through a bufio.Writer and flushes it, as the
+	// published TCP benchmark's client does (rah-0/hyperion 2a8026c,
+	// benchmarks/tcp); the sink reads it and answers nothing.
 	Send(p []byte) error
+	// Settle waits until the sink has read every byte Send wrote: an
+	// untimed check after a run.
+	Settle() error
 	// RoundTrip writes p on the echo connection and reads len(p) bytes
 	// back; they must equal p.
 	RoundTrip(p []byte) error
 }
 
 // Poster is the handle of the floor's target over HTTP/1.1 (CapHTTP): a
-// net/http client on one kept-alive connection to a net/http server in
-// the runner process on 127.0.0.1.
+// net/http client with the default transport's settings, on kept-alive
+// connections to a net/http server in the runner process on 127.0.0.1.
 type Poster interface {
 	bench.Handle
-	// Post sends p as the body of one POST; the server drains the body and
-	// answers 204 with the byte count it read, which must equal len(p).
+	// Post sends p as the body of one POST, as the published HTTP
+	// benchmark does (rah-0/hyperion 2a8026c, benchmarks/http): the server
+	// reads the body with io.ReadAll and answers 200, the only thing
+	// checked per request.
 	Post(p []byte) error
+	// Settle checks that the server received every request Post sent and
+	// every byte of their bodies: an untimed check after a run.
+	Settle() error
 }
 
 // Kind returns the floor as a kind of target: it runs the floor family by

@@ -35,8 +35,8 @@ func TestKindRegistered(t *testing.T) {
 // is complete enough to register.
 func TestWorkloadsRunOnTheFloorOnly(t *testing.T) {
 	ws := Workloads()
-	if len(ws) != 30 {
-		t.Errorf("%d workloads, want 30 (14 TCPSend, 2 TCPRoundTrip, 14 HTTPPost)", len(ws))
+	if len(ws) != 32 {
+		t.Errorf("%d workloads, want 32 (15 TCPSend, 2 TCPRoundTrip, 15 HTTPPost)", len(ws))
 	}
 	for _, w := range ws {
 		if w.Family != Family || !w.RunsOn(Loopback) || (w.Needs != CapWire && w.Needs != CapHTTP) {

@@ -42,6 +42,22 @@ type PublishedRow struct {
 type PublishedTable struct {
 	Study *studies.Study
 	Rows  []PublishedRow
+	// Memory holds the study's published memory figures (B/op, allocs/op)
+	// beside the measured ones, one row per test and side; empty when the
+	// study published none.
+	Memory []PublishedMemory
+}
+
+// PublishedMemory is one side's published B/op and allocs/op on one test
+// beside the medians measured.
+type PublishedMemory struct {
+	Test      studies.Test
+	Side      studies.Side
+	Published studies.Memory
+	// Cell is the cell measured (nil when missing); Bytes and Allocs are
+	// its medians of B/op and allocs/op.
+	Cell          *Cell
+	Bytes, Allocs float64
 }
 
 // Published returns the published-beside-measured table of every study the
@@ -77,6 +93,19 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 			row.judge(s)
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	for _, test := range s.Tests {
+		for _, side := range s.Sides {
+			m, ok := test.Memory[side.Name]
+			if !ok {
+				continue
+			}
+			row := PublishedMemory{Test: test, Side: side, Published: m, Cell: r.studyCell(s, side, test)}
+			if row.Cell != nil {
+				row.Bytes, row.Allocs = row.Cell.Medians["B/op"], row.Cell.Medians["allocs/op"]
+			}
+			t.Memory = append(t.Memory, row)
+		}
 	}
 	return t
 }
@@ -179,6 +208,34 @@ func publishedGrid(t *PublishedTable) textGrid {
 	return g
 }
 
+// publishedMemoryGrid is the table of a study's published memory figures
+// beside the measured medians; nil rows when it published none.
+func publishedMemoryGrid(t *PublishedTable) textGrid {
+	g := textGrid{
+		Title:  "Published memory beside measured: " + t.Study.ID,
+		Header: []string{"test", "side", "published B/op", "measured", "published allocs/op", "measured"},
+		Left:   2,
+	}
+	for _, row := range t.Memory {
+		b, a := label("—"), label("—")
+		if row.Cell != nil {
+			b, a = gridCell{Text: formatMem(row.Bytes)}, gridCell{Text: formatMem(row.Allocs)}
+		}
+		g.Rows = append(g.Rows, []gridCell{label(row.Test.Name), label(row.Side.Name),
+			{Text: formatMem(row.Published.BytesPerOp)}, b, {Text: formatMem(row.Published.AllocsPerOp)}, a})
+	}
+	return g
+}
+
+// formatMem writes a B/op or allocs/op figure: whole numbers as such, others
+// with one decimal.
+func formatMem(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
 // PublishedNote describes a study's table: its source, how ratios read,
 // and how verdicts are reached.
 func PublishedNote(t *PublishedTable) string {
@@ -205,6 +262,17 @@ func writePublishedMarkdown(w io.Writer, r *Report) {
 		}
 		mdTableAligned(w, g.Header, rows, g.Left)
 		fmt.Fprintln(w)
+		if len(t.Memory) > 0 {
+			mg := publishedMemoryGrid(t)
+			rows = make([][]string, len(mg.Rows))
+			for i, r := range mg.Rows {
+				for _, c := range r {
+					rows[i] = append(rows[i], mdEscape(c.Text))
+				}
+			}
+			mdTableAligned(w, mg.Header, rows, mg.Left)
+			fmt.Fprintln(w)
+		}
 		for _, g := range t.Study.Unavailable {
 			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
 		}
@@ -226,8 +294,12 @@ func publishedSections(r *Report) []htmlSection {
 		for _, c := range causes(t) {
 			text += fmt.Sprintf(" [%d] Likely cause (%s): %s.", c.N, strings.Join(c.Labels, "; "), c.Text)
 		}
+		tables := []textGrid{publishedGrid(t)}
+		if len(t.Memory) > 0 {
+			tables = append(tables, publishedMemoryGrid(t))
+		}
 		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
-			Text: text, Tables: []textGrid{publishedGrid(t)}})
+			Text: text, Tables: tables})
 	}
 	return out
 }

@@ -110,7 +110,7 @@ func TestPublishedBesideMeasured(t *testing.T) {
 func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 	var lines []string
 	for _, cpu := range []int{2, 4} {
-		lines = append(lines, runs(fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1-%d", key(t, "mysql"), cpu), 3000)...)
+		lines = append(lines, runs(fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-%d", key(t, "mysql"), cpu), 3000)...)
 		lines = append(lines, runs(fmt.Sprintf("TCPSend/%s/size=2048-%d", key(t, "tcp"), cpu), 3000*float64(10*cpu))...)
 	}
 	lines = append(lines, runs("TCPSend/"+key(t, "tcp")+"/size=2048", 1)...) // no suffix: not a -cpu row
@@ -121,12 +121,55 @@ func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 		measured[row.Label()] = row.Measured
 	}
 	for label, want := range map[string]float64{
-		"insert vs 2 KB send, -cpu=2: TCP send 2KB / MariaDB single insert": 20,
-		"insert vs 2 KB send, -cpu=4: TCP send 2KB / MariaDB single insert": 40,
-		"insert vs 2 KB send, -cpu=8: TCP send 2KB / MariaDB single insert": 0,
+		"-cpu=2: TCP send 2KB / MariaDB single insert": 20,
+		"-cpu=4: TCP send 2KB / MariaDB single insert": 40,
+		"-cpu=8: TCP send 2KB / MariaDB single insert": 0,
 	} {
 		if got := measured[label]; got < want*0.99 || got > want*1.01 {
 			t.Errorf("%s: measured %g, want %g", label, got, want)
+		}
+	}
+}
+
+// TestPublishedMemory: the single-insert study's published B/op and
+// allocs/op are set beside the measured medians of the same cell (-cpu
+// suffix included), a side not measured shows none, and the text table
+// carries both.
+func TestPublishedMemory(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf("BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-2 100 300000 ns/op 3333 ops/s %d B/op 22 allocs/op",
+			key(t, "mysql"), 760+i))
+		lines = append(lines, fmt.Sprintf("BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=once-2 100 200000 ns/op 5000 ops/s 400 B/op 9 allocs/op", key(t, "mysql")))
+	}
+	s, _ := studies.Lookup("mariadb-tcp-http")
+	tbl := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s)
+	found := 0
+	for _, m := range tbl.Memory {
+		switch {
+		case m.Test.CPU == 2 && m.Side.Name == "MariaDB single insert":
+			found++
+			if m.Cell == nil || m.Bytes != 761 || m.Allocs != 22 || m.Published.BytesPerOp != 752 || m.Published.AllocsPerOp != 21 {
+				t.Errorf("fixed insert at -cpu=2: %+v", m)
+			}
+		case m.Cell != nil:
+			t.Errorf("%s %s: measured %+v, from no cell of its own", m.Test.Name, m.Side.Name, m.Cell.Name)
+		}
+	}
+	if found != 1 || len(tbl.Memory) != 18 {
+		t.Errorf("%d memory rows, the fixed insert at -cpu=2 found %d times; want 18 and once", len(tbl.Memory), found)
+	}
+	var text bytes.Buffer
+	if err := PublishedText(&text, tbl); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "published allocs/op") || !strings.Contains(text.String(), "761") {
+		t.Errorf("text table without the memory figures:\n%s", text.String())
+	}
+	_, mem, _ := strings.Cut(text.String(), "\n\n")
+	for _, line := range strings.Split(mem, "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("line wider than 100 columns: %q", line)
 		}
 	}
 }

@@ -124,8 +124,13 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 		b.WriteString(WrapText(fmt.Sprintf("[%d] likely cause (%s): %s", f.N, strings.Join(f.Labels, "; "), f.Text), TextWidth, "    "))
 	}
 	b.WriteString("\n" + WrapText(VerdictNote(), TextWidth, ""))
-	_, err := io.WriteString(w, b.String())
-	return err
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if len(t.Memory) == 0 {
+		return nil
+	}
+	return writeGridText(w, publishedMemoryGrid(t))
 }
 
 // WrapText breaks the one-line text s into lines of at most width runes

@@ -87,30 +87,13 @@ func writeGridText(w io.Writer, g textGrid) error {
 		return err
 	}
 	for _, n := range g.Notes {
-		if _, err := fmt.Fprintln(w, wrapText(n, 98, "  ")); err != nil {
+		if _, err := io.WriteString(w, WrapText("  "+n, TextWidth, "  ")); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// wrapText wraps s at width columns (by words), each line after indent.
-func wrapText(s string, width int, indent string) string {
-	var b strings.Builder
-	line := indent
-	for _, word := range strings.Fields(s) {
-		if utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width && line != indent {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if line != indent {
-			line += " "
-		}
-		line += word
-	}
-	b.WriteString(line)
-	return b.String()
-}
 
 // nameSummary parses a benchmark name into an empty Summary.
 func nameSummary(name string) Summary {

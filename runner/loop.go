@@ -123,6 +123,9 @@ func (s *Loop) open(ctx context.Context, req Request) (bench.Env, error) {
 	if e.Conn, err = s.openConn(ctx, req, db, d, req.Pool); err != nil {
 		return e, err
 	}
+	if req.Pool > 1 {
+		e.Pool = req.Pool
+	}
 	e.Open = func(ctx context.Context, pool int) (bench.Conn, error) { return s.openConn(ctx, req, db, d, pool) }
 	return e, nil
 }
@@ -254,6 +257,11 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 			// A SQL workload on a target of a kind (or the reverse) has
 			// nothing to run on.
 			return fmt.Errorf("workload %s does not run on %s", req.Workload, db)
+		}
+		if w.Pool > 1 {
+			// The cell's own connection is the pool the workload's
+			// goroutines share, for the cell's life.
+			req.Pool = w.Pool
 		}
 		env, err := s.open(ctx, req)
 		if err != nil {

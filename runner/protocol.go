@@ -188,8 +188,9 @@ type Request struct {
 	// run-queue and blocked time.
 	FreeThread bool
 	// Pool, when above 1, asks for a connection many goroutines share (the
-	// runner sets it for the extra connections a workload opens; it is not
-	// sent).
+	// runner sets it for the extra connections a workload opens, and for a
+	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
+	// it is not sent).
 	Pool int
 }
 

@@ -93,6 +93,16 @@ type Test struct {
 	CPU int `json:"cpu,omitempty"`
 	// Values are the published figures by side name, in the study's unit.
 	Values map[string]float64 `json:"values"`
+	// Memory, when the study published them, are the memory figures by
+	// side name (go test -benchmem's B/op and allocs/op).
+	Memory map[string]Memory `json:"memory,omitempty"`
+}
+
+// Memory is a published memory figure of one side on one test.
+type Memory struct {
+	// BytesPerOp and AllocsPerOp are go test's B/op and allocs/op.
+	BytesPerOp  float64 `json:"B/op"`
+	AllocsPerOp float64 `json:"allocs/op"`
 }
 
 // Plan is how a study is reproduced here.

@@ -21,8 +21,8 @@ import (
 // with a reason.
 func TestEveryStudyPlanRunsOnTheCatalogue(t *testing.T) {
 	all := studies.All()
-	if len(all) != 7 {
-		t.Errorf("%d studies, want the 7 published result sets", len(all))
+	if len(all) != 8 {
+		t.Errorf("%d studies, want the 8 published result sets", len(all))
 	}
 	seen := map[string]bool{}
 	for _, s := range all {
@@ -58,6 +58,13 @@ func TestEveryStudyPlanRunsOnTheCatalogue(t *testing.T) {
 		}
 		for _, c := range s.Comparisons() {
 			checkComparison(t, s, c)
+		}
+		for _, test := range s.Tests {
+			for name, m := range test.Memory {
+				if _, ok := s.Side(name); !ok || m.BytesPerOp < 0 || m.AllocsPerOp < 0 {
+					t.Errorf("%s %s: memory figures of %q (%+v): no such side, or negative", s.ID, test.Name, name, m)
+				}
+			}
 		}
 	}
 }
@@ -106,8 +113,13 @@ func TestPublishedRatiosFollowTheFigures(t *testing.T) {
 		{"dbi-2023", "PostgreSQL COPY 16x32: pgx / lib/pq", 214869.42 / 95665.37},
 		// Sqinn-Go: times in ms, lower is better: crawshaw's 2140 ms against mattn's 2901 ms.
 		{"sqinn-go", "simple/insert: crawshaw / mattn", 2901.0 / 2140},
+		// The README's Go 1.0.3 table, not its Go tip one (14712 against 7053).
+		{"sqlbench-2013-win-go1.0.3", "SimpleQueryRow: Go-MySQL-Driver / mymysql godrv", 7981.0 / 6992},
 		// The TCP send is the faster side: 311992 ns against 5318 ns at -cpu=2.
-		{"mariadb-tcp-http", "insert vs 2 KB send, -cpu=2: TCP send 2KB / MariaDB single insert", 311992.0 / 5318},
+		{"mariadb-tcp-http", "-cpu=2: TCP send 2KB / MariaDB single insert", 311992.0 / 5318},
+		// The published 9-byte TCP send and the random-data insert.
+		{"mariadb-tcp-http", "-cpu=4: TCP send 9 B / MariaDB single insert", 312275.0 / 4306},
+		{"mariadb-tcp-http", "-cpu=8: random insert / MariaDB single insert", 312530.0 / 312220},
 	} {
 		s, ok := studies.Lookup(c.study)
 		if !ok {
@@ -124,6 +136,22 @@ func TestPublishedRatiosFollowTheFigures(t *testing.T) {
 	}
 	if got := mustStudy(t, "mariadb-tcp-http").CPUs(); !slices.Equal(got, []int{2, 4, 8}) {
 		t.Errorf("mariadb-tcp-http CPUs %v, want go test -cpu=2,4,8", got)
+	}
+	// The published memory figures: the insert's B/op and allocs/op with
+	// fixed and random data at -cpu=2, the HTTP send's at -cpu=8.
+	tests := mustStudy(t, "mariadb-tcp-http").Tests
+	for _, c := range []struct {
+		test      int
+		side      string
+		b, allocs float64
+	}{
+		{0, "MariaDB single insert", 752, 21},
+		{0, "random insert", 816, 23},
+		{2, "HTTP send 9 B", 6216, 67},
+	} {
+		if m := tests[c.test].Memory[c.side]; m.BytesPerOp != c.b || m.AllocsPerOp != c.allocs {
+			t.Errorf("%s %s: published memory %+v, want %g B/op, %g allocs/op", tests[c.test].Name, c.side, m, c.b, c.allocs)
+		}
 	}
 	if _, ok := studies.Lookup("nosuch"); ok || !strings.Contains(studies.UnknownError("nosuch").Error(), "dbi-2023") {
 		t.Error("an unknown study is found, or its error does not list the valid ones")

@@ -198,10 +198,10 @@ func catalog() []Spec {
 		// no database, no driver module (the standard library's net and
 		// net/http), sinks started inside the runner.
 		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
-			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (framed messages acknowledged with the byte count; an echo for round trips); no SQL",
+			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (messages written and flushed, unanswered, as the published TCP benchmark; an echo for round trips); no SQL",
 			Caps: []bench.Cap{floor.CapWire}},
 		{Name: "http", Driver: "http", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
-			Desc: "transport floor: net/http client POSTs on one kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1; no SQL",
+			Desc: "transport floor: net/http client POSTs (the default transport's settings, as the published benchmark) on a kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1 that reads each body with io.ReadAll and answers 200; no SQL",
 			Caps: []bench.Cap{floor.CapHTTP}},
 	}
 }

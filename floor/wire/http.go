@@ -8,9 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
-	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
@@ -18,17 +16,16 @@ import (
 
 func init() { bench.RegisterHandleOpener("http", OpenHTTP, floor.CapHTTP) }
 
-// receivedHeader carries the byte count the sink read from a request body.
-const receivedHeader = "Sqlbench-Received"
-
 // httpSink is the server side of the "http" target: a net/http server on
-// 127.0.0.1 whose handler drains the body and answers 204.
+// 127.0.0.1 whose handler reads the body with io.ReadAll and answers 200,
+// as the published HTTP benchmark's handler does.
 type httpSink struct {
 	ln   net.Listener
 	srv  *http.Server
 	done chan error
-	// bufs holds the handler's read buffers, reused across requests.
-	bufs sync.Pool
+	// requests and received count the requests served and the body bytes
+	// read, for Settle.
+	requests, received atomic.Uint64
 }
 
 // startHTTPSink serves on a free loopback port until close.
@@ -38,35 +35,28 @@ func startHTTPSink() (*httpSink, error) {
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	s := &httpSink{ln: ln, done: make(chan error, 1)}
-	s.bufs.New = func() any { b := make([]byte, sinkBuf); return &b }
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.handle), ReadHeaderTimeout: time.Minute}
+	// As the published server: the handler on a ServeMux at /test, a
+	// server with net/http's defaults (no timeouts; it serves only this
+	// process's client, on loopback).
+	mux := http.NewServeMux()
+	mux.HandleFunc("/test", s.handle)
+	s.srv = &http.Server{Handler: mux} //nolint:gosec // loopback sink of this process's own client
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
 }
 
-// handle drains the request body through a large buffer (io.Discard would
-// read it 8 KB at a time) and answers 204 with the count it read.
+// handle reads the whole body with io.ReadAll and answers 200 with no body,
+// as the published handler does; it also counts the request and its bytes.
 func (s *httpSink) handle(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "read body: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	bp := s.bufs.Get().(*[]byte)
-	defer s.bufs.Put(bp)
-	var n int64
-	for {
-		k, err := r.Body.Read(*bp)
-		n += int64(k)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-	}
-	w.Header().Set(receivedHeader, strconv.FormatInt(n, 10))
-	w.WriteHeader(http.StatusNoContent)
+	defer r.Body.Close()
+	s.received.Add(uint64(len(body)))
+	s.requests.Add(1)
+	w.WriteHeader(http.StatusOK)
 }
 
 // close stops the server and its connections.
@@ -79,27 +69,30 @@ func (s *httpSink) close() error {
 }
 
 // HTTPConn is the "http" target's handle (floor.Poster): a net/http client
-// with its own transport, keeping one connection alive to its own sink.
+// with a transport of its own, a copy of http.DefaultTransport (the
+// published client is an http.Client{} on the default transport).
 type HTTPConn struct {
-	ctx    context.Context
-	sink   *httpSink
-	url    string
-	tr     *http.Transport
-	client *http.Client
-	body   bytes.Reader
+	sink    *httpSink
+	url     string
+	tr      *http.Transport
+	client  *http.Client
+	body    *bytes.Reader
+	headers http.Header
+	// requests and sent count what Post sent, for Settle.
+	requests, sent uint64
 }
 
 // OpenHTTP starts a net/http sink on 127.0.0.1 and makes a client for it.
-// cfg is not consulted. The client is net/http's with its defaults, but for
-// no proxy and no compression, and one idle connection kept.
+// cfg is not consulted.
 func OpenHTTP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
 	sink, err := startHTTPSink()
 	if err != nil {
 		return nil, err
 	}
-	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 1, IdleConnTimeout: time.Hour}
-	c := &HTTPConn{ctx: context.WithoutCancel(ctx), sink: sink, url: "http://" + sink.ln.Addr().String() + "/sink",
-		tr: tr, client: &http.Client{Transport: tr}}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	c := &HTTPConn{sink: sink, url: "http://" + sink.ln.Addr().String() + "/test",
+		tr: tr, client: &http.Client{Transport: tr}, body: bytes.NewReader(nil),
+		headers: http.Header{"Content-Type": []string{"application/octet-stream"}}}
 	if err := c.Post(nil); err != nil { // the connection is made here, not in the first run
 		c.Close()
 		return nil, fmt.Errorf("first request: %w", err)
@@ -107,31 +100,37 @@ func OpenHTTP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
 	return c, nil
 }
 
-// Post sends p as the body of one POST and checks the answer: 204, and the
-// sink's count equal to len(p).
+// Post sends p as the body of one POST the way the published client's
+// sendBytes does: the body reader reset, a new request with the shared
+// header map and the content length, client.Do, the response body closed
+// unread, and the status checked for 200.
 func (c *HTTPConn) Post(p []byte) error {
 	c.body.Reset(p)
-	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, &c.body)
+	req, err := http.NewRequest(http.MethodPost, c.url, c.body)
 	if err != nil {
 		return fmt.Errorf("new request: %w", err)
 	}
+	req.Header = c.headers
+	req.ContentLength = int64(len(p))
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("POST %d bytes: %w", len(p), err)
 	}
-	_, err = io.Copy(io.Discard, resp.Body) // drained, so the connection is reused
-	if cerr := resp.Body.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("read the answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusNoContent {
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("POST %d bytes: status %s", len(p), resp.Status)
 	}
-	got := resp.Header.Get(receivedHeader)
-	if n, err := strconv.Atoi(got); err != nil || n != len(p) {
-		return fmt.Errorf("the sink read %q bytes, %d were sent", got, len(p))
+	c.requests++
+	c.sent += uint64(len(p))
+	return nil
+}
+
+// Settle checks that the server counted every request Post sent and every
+// body byte: the handler runs before its answer, so the counts are final
+// once Post has returned.
+func (c *HTTPConn) Settle() error {
+	if r, b := c.sink.requests.Load(), c.sink.received.Load(); r != c.requests || b != c.sent {
+		return fmt.Errorf("the server read %d requests of %d bytes in all, %d of %d bytes were sent", r, b, c.requests, c.sent)
 	}
 	return nil
 }

@@ -9,14 +9,16 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
@@ -33,13 +35,21 @@ var (
 // Connection modes: the first byte a client writes on a connection to the
 // TCP sink.
 const (
-	modeSink = 'S' // framed messages, each acknowledged with the running byte count
-	modeEcho = 'E' // every byte written back
+	modeWrite = 'W' // raw bytes, read and dropped, no answer
+	modeEcho  = 'E' // every byte written back
 )
 
-// sinkBuf is the size of the sink's read buffer: one read drains up to this
-// much of a message.
+// sinkBuf is the size of the sink's read buffer on the echo connection.
 const sinkBuf = 256 << 10
+
+// rawReadBuf is the read buffer of the sink's write-mode connections: the
+// published TCP server reads each connection through a bufio.Reader into a
+// 4096-byte buffer and drops what it read.
+const rawReadBuf = 4096
+
+// settleTimeout bounds how long Settle waits for the sink to read what was
+// sent.
+const settleTimeout = time.Minute
 
 // tcpSink is the server side of the "tcp" target: a listener on 127.0.0.1
 // and one goroutine per accepted connection.
@@ -48,6 +58,8 @@ type tcpSink struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	conns []net.Conn // accepted, closed by close
+	// received counts the bytes read on write-mode connections.
+	received atomic.Uint64
 }
 
 // startTCPSink listens on a free loopback port and serves it until close.
@@ -82,14 +94,15 @@ func (s *tcpSink) accept() {
 	}
 }
 
-// serve runs one connection until the client closes it. Its loop allocates
+// serve runs one connection until the client closes it. Its loops allocate
 // nothing: the buffers are made once per connection.
 func (s *tcpSink) serve(c net.Conn) {
-	buf := make([]byte, sinkBuf)
-	if _, err := io.ReadFull(c, buf[:1]); err != nil {
+	mode := make([]byte, 1)
+	if _, err := io.ReadFull(c, mode); err != nil {
 		return
 	}
-	if buf[0] == modeEcho {
+	if mode[0] == modeEcho {
+		buf := make([]byte, sinkBuf)
 		for {
 			n, err := c.Read(buf)
 			if n > 0 {
@@ -102,23 +115,15 @@ func (s *tcpSink) serve(c net.Conn) {
 			}
 		}
 	}
-	hdr := make([]byte, 8)
-	var total uint64
+	// What the published server does: read through a bufio.Reader into a
+	// 4096-byte buffer, drop it, answer nothing. The count is what Settle
+	// checks after a run.
+	r := bufio.NewReader(c)
+	buf := make([]byte, rawReadBuf)
 	for {
-		if _, err := io.ReadFull(c, hdr); err != nil {
-			return
-		}
-		left := binary.LittleEndian.Uint64(hdr)
-		for left > 0 {
-			n, err := c.Read(buf[:min(left, uint64(len(buf)))])
-			left -= uint64(n)
-			total += uint64(n)
-			if err != nil {
-				return
-			}
-		}
-		binary.LittleEndian.PutUint64(hdr, total)
-		if _, err := c.Write(hdr); err != nil {
+		n, err := r.Read(buf)
+		s.received.Add(uint64(n))
+		if err != nil {
 			return
 		}
 	}
@@ -138,19 +143,18 @@ func (s *tcpSink) close() error {
 }
 
 // TCPConn is the "tcp" target's handle (floor.Wire): two client
-// connections to its own sink, one framed (Send) and one echoing
+// connections to its own sink, one that only writes (Send) and one echoing
 // (RoundTrip).
 type TCPConn struct {
 	sink       *tcpSink
 	send, echo net.Conn
-	// sent is the payload bytes sent on send, which the sink's
-	// acknowledgement must match.
+	// w buffers send as the published client does (bufio.NewWriter).
+	w *bufio.Writer
+	// sent is the bytes Send wrote, which the sink must read (Settle).
 	sent uint64
-	hdr  []byte      // the 8-byte length of the message being sent
-	ack  []byte      // the sink's 8-byte acknowledgement
-	vec  [2][]byte   // hdr and the payload, written with one writev
-	bufs net.Buffers // consumed by each write; reset from vec
-	back []byte      // echo read buffer, grown to the largest message
+	// settleWait bounds Settle's wait (settleTimeout).
+	settleWait time.Duration
+	back       []byte // echo read buffer, grown to the largest message
 }
 
 // OpenTCP starts a sink on 127.0.0.1 and connects to it. cfg is not
@@ -160,8 +164,9 @@ func OpenTCP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &TCPConn{sink: sink, hdr: make([]byte, 8), ack: make([]byte, 8)}
-	if c.send, err = dialMode(ctx, sink.ln.Addr().String(), modeSink); err == nil {
+	c := &TCPConn{sink: sink, settleWait: settleTimeout}
+	if c.send, err = dialMode(ctx, sink.ln.Addr().String(), modeWrite); err == nil {
+		c.w = bufio.NewWriter(c.send)
 		c.echo, err = dialMode(ctx, sink.ln.Addr().String(), modeEcho)
 	}
 	if err != nil {
@@ -185,24 +190,36 @@ func dialMode(ctx context.Context, addr string, mode byte) (net.Conn, error) {
 	return c, nil
 }
 
-// Send writes p as one message (length, then payload, in one writev) and
-// waits for the sink's acknowledgement. It allocates nothing.
+// Send writes p and flushes it, as the published client's send does
+// (bufio.Writer Write, then Flush: one write on the socket); nothing comes
+// back. It allocates nothing.
 func (c *TCPConn) Send(p []byte) error {
-	binary.LittleEndian.PutUint64(c.hdr, uint64(len(p)))
-	c.vec[0], c.vec[1] = c.hdr, p
-	c.bufs = c.vec[:]
-	if _, err := c.bufs.WriteTo(c.send); err != nil {
+	if _, err := c.w.Write(p); err != nil {
 		return fmt.Errorf("send %d bytes: %w", len(p), err)
 	}
-	c.vec[1] = nil // do not keep the payload alive
+	if err := c.w.Flush(); err != nil {
+		return fmt.Errorf("send %d bytes: %w", len(p), err)
+	}
 	c.sent += uint64(len(p))
-	if _, err := io.ReadFull(c.send, c.ack); err != nil {
-		return fmt.Errorf("read the sink's acknowledgement: %w", err)
-	}
-	if got := binary.LittleEndian.Uint64(c.ack); got != c.sent {
-		return fmt.Errorf("the sink acknowledged %d bytes in all, %d were sent", got, c.sent)
-	}
 	return nil
+}
+
+// Settle waits until the sink has read every byte Send wrote, and fails if
+// it has not within a minute or has read more.
+func (c *TCPConn) Settle() error {
+	deadline := time.Now().Add(c.settleWait)
+	for {
+		got := c.sink.received.Load()
+		switch {
+		case got == c.sent:
+			return nil
+		case got > c.sent:
+			return fmt.Errorf("the sink read %d bytes in all, %d were sent", got, c.sent)
+		case time.Now().After(deadline):
+			return fmt.Errorf("the sink read %d bytes in all within %s, %d were sent", got, c.settleWait, c.sent)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // RoundTrip writes p on the echo connection and reads it back. It allocates

@@ -2,10 +2,14 @@ package wire
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
@@ -128,23 +132,95 @@ func TestTCPSendAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestSinkCatchesShortCount sends through a connection whose running count
-// is off by one: the sink's acknowledgement no longer matches, and the send
-// fails instead of being timed.
-func TestSinkCatchesShortCount(t *testing.T) {
-	c, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
+// TestSendOnlyWrites checks TCPSend's exchange against the published
+// client's: the payload's bytes and nothing else reach the sink (no length
+// prefix), and nothing comes back on the connection (no acknowledgement).
+func TestSendOnlyWrites(t *testing.T) {
+	h, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	tc := c.(*TCPConn)
-	p := make([]byte, 1024)
-	if err := tc.Send(p); err != nil {
+	defer h.Close()
+	tc := h.(*TCPConn)
+	for range 3 {
+		if err := tc.Send([]byte("something")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tc.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	if got := tc.sink.received.Load(); got != 27 {
+		t.Errorf("the sink read %d bytes for three 9-byte messages, want 27", got)
+	}
+	if err := tc.send.SetReadDeadline(time.Now().Add(100 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	var b [8]byte
+	if n, err := tc.send.Read(b[:]); n > 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the sink answered a send: %d bytes, %v", n, err)
+	}
+}
+
+// TestSettleCatchesLostBytes checks the after-run check: a byte sent but
+// never received (as if lost) fails it, and so does one received but never
+// sent.
+func TestSettleCatchesLostBytes(t *testing.T) {
+	h, err := OpenTCP(context.Background(), bench.Config{DB: floor.Loopback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	tc := h.(*TCPConn)
+	tc.settleWait = 100 * time.Millisecond
+	if err := tc.Send(make([]byte, 1024)); err != nil {
 		t.Fatal(err)
 	}
 	tc.sent++ // as if a byte had been lost
-	if err := tc.Send(p); err == nil || !strings.Contains(err.Error(), "acknowledged") {
-		t.Fatalf("send after a lost byte: %v, want an acknowledgement mismatch", err)
+	if err := tc.Settle(); err == nil || !strings.Contains(err.Error(), "were sent") {
+		t.Fatalf("settle after a lost byte: %v, want a count mismatch", err)
+	}
+	tc.sent -= 2 // as if a byte had come from nowhere
+	if err := tc.Settle(); err == nil || !strings.Contains(err.Error(), "were sent") {
+		t.Fatalf("settle after an extra byte: %v, want a count mismatch", err)
+	}
+}
+
+// TestHTTPAsPublished checks the HTTP sink's answer and the client's
+// request against the published handler and client: 200 with no body, the
+// body read whole, Content-Type application/octet-stream, and Settle
+// catching a request the server did not see.
+func TestHTTPAsPublished(t *testing.T) {
+	h, err := OpenHTTP(context.Background(), bench.Config{DB: floor.Loopback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	hc := h.(*HTTPConn)
+	if err := hc.Post([]byte("something")); err != nil {
+		t.Fatal(err)
+	}
+	if err := hc.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	if got := hc.sink.received.Load(); got != 9 {
+		t.Errorf("the server read %d body bytes in all, want 9", got)
+	}
+	resp, err := http.Post(hc.url, "application/octet-stream", strings.NewReader("something"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || len(body) != 0 {
+		t.Errorf("answer %s with %d body bytes (%v), want 200 and none", resp.Status, len(body), err)
+	}
+	if got := hc.headers.Get("Content-Type"); got != "application/octet-stream" {
+		t.Errorf("Content-Type %q", got)
+	}
+	// The extra request above is one the client did not send through Post.
+	if err := hc.Settle(); err == nil {
+		t.Error("settle with a request the client did not count: no error")
 	}
 }
 

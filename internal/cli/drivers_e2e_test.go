@@ -72,7 +72,7 @@ func TestRunGoMySQLOnMariaDB(t *testing.T) {
 	needServers(t, servers.KindMariaDB)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5", "SingleInsert/data=random/conns=2",
+	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5", "SingleInsert/data=random/conns=2/prepare=each",
 		"PreparedQueryConcurrent/conns=4", "BulkInsert/shape=3x8/path=prepared/args=bytes", "BulkInsert/shape=3x8/path=multirow/args=bytes"}
 	code := Main(context.Background(), []string{"run", "--db", "mariadb", "--targets", "go-mysql,mysql", "--workloads", strings.Join(ws, ","),
 		"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)

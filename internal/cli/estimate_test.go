@@ -34,7 +34,7 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 100 2000 ns/op\n" +
 		"BenchmarkSimpleQuery/db=mariadb/driver=mymysql/api=native/net=unix 100 5000 ns/op\n" +
 		"BenchmarkSuiteSimpleQuery/db=sqlite/driver=mattn/api=sql 1 2000000 ns/op\n" +
-		"BenchmarkSingleInsert/db=sqlite/driver=mattn/api=sql/data=fixed/conns=2 50 4000000 ns/op\n"
+		"BenchmarkSingleInsert/db=sqlite/driver=mattn/api=sql/data=fixed/conns=2/prepare=each 50 4000000 ns/op\n"
 	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,9 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 	}
 	warm, cold := 6*1.1, 6.0 // the suites and single inserts run cold, as their published programs
 	want := map[string]time.Duration{
-		"SimpleQuery":                     time.Duration((2000 + 5000) * ops("SimpleQuery") * warm), // medians of two cells
-		"SuiteSimpleQuery":                time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * cold),
-		"SingleInsert/data=fixed/conns=2": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2") * cold),
+		"SimpleQuery":      time.Duration((2000 + 5000) * ops("SimpleQuery") * warm), // medians of two cells
+		"SuiteSimpleQuery": time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * cold),
+		"SingleInsert/data=fixed/conns=2/prepare=each": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2/prepare=each") * cold),
 	}
 	for id, w := range want {
 		if got := est.byID[id]; got < w-time.Microsecond || got > w+time.Microsecond {
@@ -71,7 +71,7 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 	if code := Main(context.Background(), []string{"list"}, env); code != ExitOK {
 		t.Fatalf("list: exit %d: %s", code, errb.String())
 	}
-	total := want["SimpleQuery"] + want["SuiteSimpleQuery"] + want["SingleInsert/data=fixed/conns=2"]
+	total := want["SimpleQuery"] + want["SuiteSimpleQuery"] + want["SingleInsert/data=fixed/conns=2/prepare=each"]
 	if s := out.String(); !strings.Contains(s, "EST. AT SCALE 1") || !strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+"\n") {
 		t.Errorf("list output lacks the estimate (%s):\n%s", formatEstimate(total), s)
 	}

@@ -123,9 +123,13 @@ func conditions(p *Plan) string {
 // List writes every study: its ID, how many comparisons it publishes and
 // its title.
 func List(w io.Writer) error {
+	width := 0
 	for _, s := range studies.All() {
-		line := fmt.Sprintf("%-18s %3d comparisons  %s", s.ID, len(s.Comparisons()), s.Title)
-		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", 36))); err != nil {
+		width = max(width, len(s.ID))
+	}
+	for _, s := range studies.All() {
+		line := fmt.Sprintf("%-*s %3d comparisons  %s", width, s.ID, len(s.Comparisons()), s.Title)
+		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", width+18))); err != nil {
 			return err
 		}
 	}

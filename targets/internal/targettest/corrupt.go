@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -36,8 +37,10 @@ func DetectsCorruptedResults(t *testing.T, target string, where Where) {
 	} {
 		cases = append(cases, tc{id, corruption{col: -1}})
 	}
-	for _, id := range []string{"SingleInsert/data=fixed/conns=2", "SingleInsert/data=random/conns=1"} {
-		cases = append(cases, tc{id, corruption{write: writeWrong}}, tc{id, corruption{write: writeNone}})
+	for _, id := range []string{"SingleInsert/data=fixed/conns=2/prepare=each", "SingleInsert/data=random/conns=1/prepare=each",
+		"SingleInsert/data=random/conns=1/prepare=once"} {
+		cases = append(cases, tc{id, corruption{write: writeWrong, execs: new(atomic.Int64)}},
+			tc{id, corruption{write: writeNone, execs: new(atomic.Int64)}})
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s", c.id, c.c), func(t *testing.T) {
@@ -69,11 +72,13 @@ func DetectsCorruptedResults(t *testing.T, target string, where Where) {
 
 // write corruptions.
 const (
-	writeNone  = 1 // the row with id corruptID is not written
-	writeWrong = 2 // the row with id corruptID is written with another name
+	writeNone  = 1 // execution corruptID is not made
+	writeWrong = 2 // execution corruptID writes another first value
 )
 
-// corruptID is the row a write corruption touches: a timed one.
+// corruptID is the prepared-statement execution a write corruption
+// touches, counted over every statement of the case's connections: a
+// timed one.
 const corruptID = 20
 
 // corruption says what corruptConn changes: column col of every row read
@@ -81,6 +86,9 @@ const corruptID = 20
 type corruption struct {
 	col   int
 	write int
+	// execs counts the executions of every statement of the case (write
+	// corruptions), shared by its connections.
+	execs *atomic.Int64
 }
 
 func (c corruption) String() string {
@@ -124,14 +132,14 @@ type corruptStmt struct {
 }
 
 func (s corruptStmt) Exec(args ...any) error {
-	if s.c.write == 0 || len(args) == 0 || args[0] != any(int64(corruptID)) {
+	if s.c.write == 0 || len(args) == 0 || s.c.execs.Add(1) != corruptID {
 		return s.Stmt.Exec(args...)
 	}
 	if s.c.write == writeNone {
 		return nil
 	}
 	wrong := append([]any(nil), args...)
-	wrong[1] = "corrupted"
+	wrong[0] = "corrupted"
 	return s.Stmt.Exec(wrong...)
 }
 

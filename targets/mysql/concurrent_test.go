@@ -1,0 +1,81 @@
+package mysql_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+)
+
+// TestConcurrentPoolLivesForTheCell runs five runs of one
+// PreparedQueryConcurrent/conns=4 cell through the runner protocol, as a
+// session does, and reads the server's counters: the published program
+// keeps one *sql.DB for its whole run, so the cell opens at most 4
+// connections in all (a pool per run would open at least one more per
+// run), executes the prepared statement once per operation and prepares it
+// at most once per connection per run.
+func TestConcurrentPoolLivesForTheCell(t *testing.T) {
+	where := targettest.OnServer(t, srv, bench.MariaDB, "tcp")
+	cfg := where(t)
+	c, _ := targettest.Open(t, "mysql", where)
+	status := func() map[string]int64 {
+		m := comStmt(t, c)
+		for k, v := range globalStatus(t, c, "Connections") {
+			m[k] = v
+		}
+		return m
+	}
+	const runs, n, conns = 5, 400, 4
+	var in []string
+	for range runs {
+		in = append(in, runner.Request{Verb: runner.VerbRun, Target: "mysql", Workload: "PreparedQueryConcurrent/conns=4", DB: "mariadb",
+			Scope: "pool", Name: "PreparedQueryConcurrent/db=mariadb/driver=go-sql-driver/api=sql/conns=4", N: n,
+			Location: runner.Location{Endpoint: cfg.Server}}.Encode())
+	}
+	in = append(in, runner.Request{Verb: runner.VerbClose, Target: "mysql", Scope: "pool"}.Encode())
+	before := status()
+	var out, log bytes.Buffer
+	s := &runner.Loop{In: strings.NewReader(strings.Join(in, "\n")), Out: &out, Log: &log}
+	if err := s.Serve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if ok, fail := runner.ParseStatus(line); ok && fail != "" {
+			t.Fatalf("request failed: %s\n%s", fail, log.String())
+		}
+	}
+	after := status()
+	d := func(k string) int64 { return after[k] - before[k] }
+	if got := d("Connections"); got > conns {
+		t.Errorf("%d runs opened %d connections, want at most %d: the pool must live for the cell", runs, got, conns)
+	}
+	if got := d("Com_stmt_execute"); got != runs*n {
+		t.Errorf("%d executions for %d operations, want one each", got, runs*n)
+	}
+	if got := d("Com_stmt_prepare"); got < runs || got > runs*conns {
+		t.Errorf("%d prepares over %d runs, want one per connection used per run (%d to %d)", got, runs, runs, runs*conns)
+	}
+}
+
+// globalStatus reads the server's status variables named like pattern.
+func globalStatus(t *testing.T, c bench.Conn, pattern string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	err := c.Query("SHOW GLOBAL STATUS LIKE '"+pattern+"'", func(r bench.Row) error {
+		var k string
+		var v int64
+		if err := r.Scan(&k, &v); err != nil {
+			return err
+		}
+		out[k] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

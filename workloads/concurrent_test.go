@@ -1,0 +1,93 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+)
+
+// echoConn is a pooled bench.Conn whose one statement echoes its argument
+// and 'foobar', recording every argument it was given.
+type echoConn struct {
+	mu       sync.Mutex
+	args     map[any]int
+	prepares int
+}
+
+func (c *echoConn) Exec(string, ...any) error                    { return nil }
+func (c *echoConn) Query(string, bench.RowFunc, ...any) error    { return nil }
+func (c *echoConn) QueryRow(string, bench.RowFunc, ...any) error { return nil }
+func (c *echoConn) Close() error                                 { return nil }
+func (c *echoConn) Prepare(string) (bench.Stmt, error) {
+	c.prepares++
+	return echoStmt{c}, nil
+}
+
+type echoStmt struct{ c *echoConn }
+
+func (s echoStmt) Exec(...any) error                 { return nil }
+func (s echoStmt) Query(bench.RowFunc, ...any) error { return nil }
+func (s echoStmt) Close() error                      { return nil }
+func (s echoStmt) QueryRow(fn bench.RowFunc, args ...any) error {
+	if len(args) != 1 {
+		return errors.New("want one argument")
+	}
+	s.c.mu.Lock()
+	s.c.args[args[0]]++
+	s.c.mu.Unlock()
+	return fn(echoRow{args[0]})
+}
+
+type echoRow struct{ v any }
+
+func (r echoRow) Scan(dest ...any) error {
+	*dest[0].(*int64) = r.v.(int64)
+	*dest[1].(*string) = "foobar"
+	return nil
+}
+
+// TestPreparedQueryConcurrentSendsGoroutineIndexes checks the published
+// call pattern of PreparedQueryConcurrent: one statement prepared per run
+// on the cell's pool (not a pool of its own), shared by N goroutines, each
+// sending its own index as the published program does, never the
+// operation number; and a run refuses a cell connection that is no pool of
+// N.
+func TestPreparedQueryConcurrentSendsGoroutineIndexes(t *testing.T) {
+	w, ok := bench.LookupWorkload("PreparedQueryConcurrent/conns=4")
+	if !ok {
+		t.Fatal("not registered")
+	}
+	c := &echoConn{args: map[any]int{}}
+	e := bench.Env{Conn: c, Pool: 4, Dialect: bench.DialectOf(bench.MariaDB), N: 400,
+		Open: func(ctx context.Context, pool int) (bench.Conn, error) {
+			t.Error("the run opened a connection of its own")
+			return nil, errors.New("no")
+		}}
+	r, err := w.Begin(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bench.Measure(r, 0, 400, bench.NewLatencyHistogram()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.End(); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for arg, n := range c.args {
+		if v, ok := arg.(int64); !ok || v < 0 || v > 3 {
+			t.Errorf("argument %v (%T) sent %d times: want a goroutine index 0-3", arg, arg, n)
+		}
+		total += n
+	}
+	if total != 400 || c.prepares != 1 {
+		t.Errorf("%d queries, %d prepares; want 400 and 1", total, c.prepares)
+	}
+	e.Pool = 1
+	if _, err := w.Begin(e); err == nil {
+		t.Error("a run of 4 goroutines began on a connection that serves one")
+	}
+}
