@@ -103,6 +103,7 @@ class ServerTest {
             String[] a = ask(run(w.name().replace("/", "%2F").replace("=", "%3D"), "c" + scope, 200));
             assertEquals(2, a.length, String.join("\n", a));
             assertTrue(a[0].startsWith("Benchmark" + w.name() + "/db=sqlite/driver=xerial/api=jdbc 200 "), a[0]);
+            assertSplit(a[0]);
             assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
             scope++;
         }
@@ -168,10 +169,33 @@ class ServerTest {
                     assertTrue(a[0].contains(" " + unit), unit + " missing: " + a[0]);
                 }
                 assertFalse(a[0].contains("allocs/op"));
+                assertSplit(a[0]);
                 assertEquals("--- ok", a[1]);
             }
             assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
             scope++;
+        }
+    }
+
+    /**
+     * Checks where the time of a SQLite result line went: on-CPU, run-queue
+     * and blocked, none negative, add up to ns/op within 1%; background
+     * CPU is there, no server's CPU and none of the old units.
+     */
+    private static void assertSplit(String line) {
+        String[] f = line.split(" ");
+        java.util.Map<String, Double> u = new java.util.HashMap<>();
+        for (int i = 3; i < f.length; i += 2) {
+            assertEquals(null, u.put(f[i], Double.parseDouble(f[i - 1])), "unit twice: " + line);
+        }
+        double sum = 0;
+        for (String k : List.of("oncpu-ns/op", "runq-ns/op", "blocked-ns/op", "bg-cpu-ns/op")) {
+            assertTrue(u.containsKey(k) && u.get(k) >= 0, k + ": " + line);
+            sum += k.startsWith("bg-") ? 0 : u.get(k);
+        }
+        assertEquals(u.get("ns/op"), sum, u.get("ns/op") * 0.01, line);
+        for (String k : List.of("server-cpu-ns/op", "client-cpu-ns/op", "wait-ns/op")) {
+            assertFalse(u.containsKey(k), k + ": " + line);
         }
     }
 
