@@ -6,6 +6,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/runner"
@@ -66,21 +67,31 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 			return nil, fmt.Errorf("a slice of %s has no ns/op", name)
 		}
 		for _, v := range sl.Result.Values {
-			a, ok := accs[v.Unit]
+			// Each value in its tidied unit: benchfmt's reader leaves a
+			// value that tidying does not change, 0, in the unit the runner
+			// wrote (0 blocked-ns/op, but 5e-9 blocked-sec/op), which would
+			// split one unit in two and drop both from the run.
+			written, raw := v.Unit, v.Value
+			if v.OrigUnit != "" {
+				written, raw = v.OrigUnit, v.OrigValue
+			}
+			factor, unit := benchunit.Tidy(1, written)
+			value := raw * factor
+			a, ok := accs[unit]
 			if !ok {
 				a = &acc{}
-				accs[v.Unit] = a
-				order = append(order, v.Unit)
+				accs[unit] = a
+				order = append(order, unit)
 			}
-			if a.origUnit == "" && v.OrigUnit != "" && v.Value != 0 {
-				a.origUnit, a.factor = v.OrigUnit, v.OrigValue/v.Value
+			if written != unit {
+				a.origUnit, a.factor = written, 1/factor
 			}
 			a.seen++
-			a.max = max(a.max, v.Value)
-			if strings.HasSuffix(v.Unit, "/s") {
-				a.sum += v.Value * sec * n // the rate's quantity per operation, times operations
+			a.max = max(a.max, value)
+			if strings.HasSuffix(unit, "/s") {
+				a.sum += value * sec * n // the rate's quantity per operation, times operations
 			} else {
-				a.sum += v.Value * n
+				a.sum += value * n
 			}
 		}
 		if sl.Latency == "" {
