@@ -249,3 +249,34 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 	}
 	assertEmpty(t, tmp)
 }
+
+// TestReproduceRunsTheSQLBenchmarkJDBCCellsCold: the SQL-Benchmark
+// studies' Java program ran cold, so their reproduction starts the JDBC
+// runner without its JIT warm-up and the results file says so, in the
+// session's header and in the runner's own line.
+func TestReproduceRunsTheSQLBenchmarkJDBCCellsCold(t *testing.T) {
+	needServers(t, servers.KindMariaDB)
+	needJDK(t)
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "study.txt")
+	code := Main(context.Background(), []string{"reproduce", "sqlbench-2013-osx", "--quick", "--count", "1", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	if runs["SimpleQueryRow/db=mariadb/driver=connectorj/api=jdbc/net=tcp"] != 1 {
+		t.Errorf("no jdbc-mysql SimpleQueryRow run: %v", runs)
+	}
+	if got := cfg.GetConfig("jit-warmup"); !strings.HasPrefix(got, "off: ") {
+		t.Errorf("jit-warmup config %q, want off", got)
+	}
+	if got := cfg.GetConfig("jdbc-jit-warmup"); !strings.HasPrefix(got, "off: ") {
+		t.Errorf("jdbc-jit-warmup config %q, want off", got)
+	}
+	if got := cfg.GetConfig("jdbc-jvm-flags"); !strings.Contains(got, "-Dsqlbench.jit.maxMillis=0") {
+		t.Errorf("jdbc-jvm-flags %q", got)
+	}
+	if !strings.Contains(stdout.String(), "JDBC in a cold JVM") {
+		t.Errorf("the conditions do not say the JVM runs cold:\n%s", stdout)
+	}
+}
