@@ -155,10 +155,13 @@ class TimeShareTest {
 
     @Test
     void anotherThreadsCpuIsBackground() throws Exception {
-        // A thread of the JVM, alive before and after the run, burns 100 ms
+        // A thread of the JVM, alive before and after the run, burns 300 ms
         // of CPU inside it while the timed thread sleeps: all of that is
-        // background, none of it the timing thread's.
-        long burned = 100_000_000;
+        // background, once; the JIT and the collector add their own (up to
+        // 84 ms seen here in a JVM that had just run the other tests).
+        long burned = 300_000_000;
+        Workload.Run sleeping = new Workload.Run(i -> Thread.sleep(5));
+        probed(sleeping, 10, new TimeShare(0));
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
@@ -195,7 +198,7 @@ class TimeShareTest {
         }
         Map<String, Double> u = split(s, probe);
         double bgCpu = u.get("bg-cpu-ns/op") * s.n();
-        assertTrue(bgCpu > 0.95 * cpu[0] && bgCpu < cpu[0] + 30_000_000, "background " + bgCpu + " ns, the thread burned " + cpu[0]);
+        assertTrue(bgCpu > 0.95 * cpu[0] && bgCpu < 1.5 * cpu[0], "background " + bgCpu + " ns, the thread burned " + cpu[0]);
         assertTrue(u.get("oncpu-ns/op") < 0.1 * s.nsPerOp(), "oncpu of " + u);
     }
 
