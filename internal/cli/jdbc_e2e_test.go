@@ -247,6 +247,15 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 			t.Errorf("%s ran, but only Connector/J rewrites batches", name)
 		}
 	}
+	// Where the time goes on two client threads (SingleInsert conns=2:
+	// the mean client thread's parts) and on whole-stream paths.
+	set, err := benchfile.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range set.Results {
+		checkJDBCSplit(t, r, strings.Contains(r.Name.String(), "db=sqlite"))
+	}
 	assertEmpty(t, tmp)
 }
 
