@@ -56,7 +56,8 @@ public record TimeSplit(double oncpu, double runq, double blocked, long threadCp
             cpu -= offCpu;
             rq -= Math.min(rq, Math.max(paused, 0) - offCpu);
             if (cpu + rq > e) {
-                double c = (double) e * cpu / (cpu + rq);
+                // no rounding past elapsed: the run queue gets the rest, >= 0
+                double c = Math.min((double) e * cpu / (cpu + rq), e);
                 oncpu += c;
                 runq += e - c;
             } else {

@@ -75,6 +75,17 @@ class TimeShareTest {
         assertEquals(1200, t.threadCpu());
         assertEquals(List.of("1", "2"), t.tids());
         assertNull(TimeSplit.of(List.of(), 1000, 0));
+        // Scaled, the parts never round below 0 or past elapsed (a run
+        // queue of -1.5e-11 ns/op was written once).
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(22);
+        for (int k = 0; k < 100_000; k++) {
+            long e = 1 + rng.nextLong(1L << 40);
+            long cpu = e + rng.nextLong(1 + e / 100);
+            long rq = rng.nextInt(4) == 0 ? 0 : rng.nextLong(1 + e / 10);
+            t = TimeSplit.of(List.of(new TimeSplit.Reading("1", cpu, rq)), e, 0);
+            assertTrue(t.oncpu() >= 0 && t.runq() >= 0 && t.blocked() == 0 && t.oncpu() + t.runq() == e,
+                    e + " " + cpu + " " + rq + ": " + t);
+        }
     }
 
     @Test
