@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -98,6 +101,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 		if !strings.Contains(r.Name.String(), "api=jdbc") {
 			continue
 		}
+		checkJDBCSplit(t, r, sqlite)
 		for _, u := range []string{"ns/op", "ops/s", "B/op", "p50-ns/op", "p99-ns/op", "p99.9-ns/op"} {
 			if !units[u] {
 				t.Errorf("%s has no %s", r.Name, u)
@@ -129,6 +133,43 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	ps, _ := exec.Command("pgrep", "-f", filepath.Join(cache, "sqlbench-runner-jdbc")).Output() // this test's runners only
 	if len(bytes.TrimSpace(ps)) > 0 {
 		t.Errorf("JDBC runners left running: %s", ps)
+	}
+}
+
+// checkJDBCSplit checks where the time of a JDBC result went: on-CPU,
+// run-queue and blocked, none negative, add up to ns/op within 1%; the
+// JVM's background CPU is there, the server's on a server only, and none
+// of the units they replace.
+func checkJDBCSplit(t *testing.T, r *benchfmt.Result, sqlite bool) {
+	t.Helper()
+	v := map[string]float64{}
+	for _, x := range r.Values {
+		if x.OrigUnit == "" { // benchfmt leaves 0 ns in the unit it was written in
+			v[x.Unit] = x.Value
+			continue
+		}
+		v[x.OrigUnit] = x.OrigValue
+	}
+	sum := 0.0
+	for _, u := range []string{"oncpu-ns/op", "runq-ns/op", "blocked-ns/op", "bg-cpu-ns/op"} {
+		x, ok := v[u]
+		if !ok || x < 0 {
+			t.Errorf("%s: %s = %v (present %v)", r.Name, u, x, ok)
+		}
+		if u != "bg-cpu-ns/op" {
+			sum += x
+		}
+	}
+	if ns := v["ns/op"]; math.Abs(sum-ns) > 0.01*ns {
+		t.Errorf("%s: on-CPU + run queue + blocked = %v, ns/op %v", r.Name, sum, ns)
+	}
+	if _, ok := v["server-cpu-ns/op"]; ok == sqlite {
+		t.Errorf("%s: server CPU present %v on SQLite %v", r.Name, ok, sqlite)
+	}
+	for _, u := range []string{"client-cpu-ns/op", "wait-ns/op"} {
+		if _, ok := v[u]; ok {
+			t.Errorf("%s still has %s", r.Name, u)
+		}
 	}
 }
 
@@ -225,5 +266,45 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 			t.Errorf("%s ran, but only Connector/J rewrites batches", name)
 		}
 	}
+	// Where the time goes on two client threads (SingleInsert conns=2:
+	// the mean client thread's parts) and on whole-stream paths.
+	set, err := benchfile.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range set.Results {
+		checkJDBCSplit(t, r, strings.Contains(r.Name.String(), "db=sqlite"))
+	}
 	assertEmpty(t, tmp)
+}
+
+// TestReproduceRunsTheSQLBenchmarkJDBCCellsCold: the SQL-Benchmark
+// studies' Java program ran cold, so their reproduction starts the JDBC
+// runner without its JIT warm-up and the results file says so, in the
+// session's header and in the runner's own line.
+func TestReproduceRunsTheSQLBenchmarkJDBCCellsCold(t *testing.T) {
+	needServers(t, servers.KindMariaDB)
+	needJDK(t)
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "study.txt")
+	code := Main(context.Background(), []string{"reproduce", "sqlbench-2013-osx", "--quick", "--count", "1", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	if runs["SimpleQueryRow/db=mariadb/driver=connectorj/api=jdbc/net=tcp"] != 1 {
+		t.Errorf("no jdbc-mysql SimpleQueryRow run: %v", runs)
+	}
+	if got := cfg.GetConfig("jit-warmup"); !strings.HasPrefix(got, "off: ") {
+		t.Errorf("jit-warmup config %q, want off", got)
+	}
+	if got := cfg.GetConfig("jdbc-jit-warmup"); !strings.HasPrefix(got, "off: ") {
+		t.Errorf("jdbc-jit-warmup config %q, want off", got)
+	}
+	if got := cfg.GetConfig("jdbc-jvm-flags"); !strings.Contains(got, "-Dsqlbench.jit.maxMillis=0") {
+		t.Errorf("jdbc-jvm-flags %q", got)
+	}
+	if !strings.Contains(stdout.String(), "JDBC in a cold JVM") {
+		t.Errorf("the conditions do not say the JVM runs cold:\n%s", stdout)
+	}
 }

@@ -55,6 +55,7 @@ sqlbench report rebuilds the table.`,
 	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a size that finishes in minutes; 1 = the published sizes)")
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell (default: the study's)")
 	fs.BoolVar(&dry, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
+	fs.BoolVar(&opts.JITWarmup, "jit-warmup", false, "give JDBC cells the runner's JIT warm-up although the study's programs ran cold (default: a cold JVM, as published)")
 	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, FILE-STUDY.txt each); an existing one is refused unless --force")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the -o results file if it exists")
 	fs.StringVar(&opts.Cache, "cache", opts.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory)")

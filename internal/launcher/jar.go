@@ -101,6 +101,12 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 // once compiled; the runner records the warm-up it used.
 const SmokeJITWarmup = "-Dsqlbench.jit.maxMillis=1000"
 
+// ColdJIT is the system property that starts the JDBC runner with no JIT
+// warm-up at all: a cell's first timed run is its first in the JVM, as in
+// a published Java program that ran cold (session.Config.ColdJVM); the
+// runner records it in its jdbc-jit-warmup line.
+const ColdJIT = "-Dsqlbench.jit.maxMillis=0"
+
 // Command returns the command line that starts a JDBC runner from jar,
 // with any extra JVM options (system properties) before -jar.
 func (b *JarBuilder) Command(jar string, opts ...string) []string {

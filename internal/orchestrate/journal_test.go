@@ -177,6 +177,38 @@ func TestMergeKeepsAUnitZeroInEverySlice(t *testing.T) {
 	}
 }
 
+// TestMergeKeepsAUnitThatIsZeroInSomeSlices: benchfmt reads "0
+// blocked-ns/op" in the runner's unit and "10 blocked-ns/op" in the tidied
+// one; the run has the unit all the same, averaged over its slices, and
+// written as the runner wrote it, also when it is 0 in every slice.
+func TestMergeKeepsAUnitThatIsZeroInSomeSlices(t *testing.T) {
+	var sl []Slice
+	for _, line := range []string{
+		"BenchmarkX 10 1000 ns/op 0 blocked-ns/op 0 bg-cpu-ns/op",
+		"BenchmarkX 10 1000 ns/op 10 blocked-ns/op 0 bg-cpu-ns/op",
+	} {
+		res, err := parseResult([]string{line}, "X")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl = append(sl, Slice{Result: res})
+	}
+	res, err := (&runSum{slices: sl}).merge("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := benchfmt.NewWriter(&b).Write(res); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := res.Value("blocked-sec/op"); !ok || math.Abs(got-5e-9) > 1e-20 {
+		t.Errorf("blocked %g s/op (%v), want 5 ns", got, ok)
+	}
+	if got := b.String(); !strings.Contains(got, " blocked-ns/op ") || !strings.HasSuffix(got, " 0 bg-cpu-ns/op\n") {
+		t.Errorf("merged line %q, want blocked-ns/op and 0 bg-cpu-ns/op", got)
+	}
+}
+
 // TestMergeReadsTheJavaRunnersHistograms: the JDBC runner's latency-hdr
 // value (Java HdrHistogram's compressed encoding of 1000, 2000 and 3000
 // ns, as jdbc's LatencyHdr writes it) merges like a Go runner's.

@@ -27,6 +27,10 @@ type Options struct {
 	// run count; Scale 1 is the published size.
 	Scale float64
 	Count int
+	// JITWarmup gives the JDBC runners their JIT warm-up in a study whose
+	// published programs ran cold (session.Config.ColdJVM), which
+	// otherwise run cold too.
+	JITWarmup bool
 	// Out, Force, Cache, DSNs, AllowRemote and Command are as in
 	// session.Config.
 	Out         string
@@ -74,7 +78,7 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 	cfg := session.Config{
 		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
-		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID,
+		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID, ColdJVM: s.Plan.Warmup == 0 && !opts.JITWarmup,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
 		Command: opts.Command, FreeThread: !opts.LockThread,
 	}

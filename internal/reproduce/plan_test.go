@@ -38,7 +38,8 @@ func TestPlansFollowTheStudies(t *testing.T) {
 			t.Fatalf("%s: %v", s.ID, err)
 		}
 		cfg := p.Config
-		if cfg.Study != s.ID || cfg.Scale != s.Plan.Scale || cfg.Count != s.Plan.Count || cfg.Warmup != s.Plan.Warmup || !slices.Equal(cfg.CPUs, s.CPUs()) {
+		if cfg.Study != s.ID || cfg.Scale != s.Plan.Scale || cfg.Count != s.Plan.Count || cfg.Warmup != s.Plan.Warmup ||
+			cfg.ColdJVM != (s.Plan.Warmup == 0) || !slices.Equal(cfg.CPUs, s.CPUs()) {
 			t.Errorf("%s: config %+v does not follow the study's plan %+v", s.ID, cfg, s.Plan)
 		}
 		if !cfg.FreeThread {
@@ -89,6 +90,17 @@ func TestPlanOptions(t *testing.T) {
 	p, err = NewPlan(Options{Study: "sqinn-go", Quick: true, Scale: 1, Count: 2}, machine())
 	if err != nil || p.Config.Scale != 1 || p.Config.Smoke || p.Config.Count != 2 {
 		t.Errorf("--scale 1 --count 2 not taken: %+v, %v", p.Config, err)
+	}
+	// The SQL-Benchmark studies' Java program ran cold: so do their JDBC
+	// cells, unless --jit-warmup.
+	p, err = NewPlan(Options{Study: "sqlbench-2013-osx", Quick: true}, machine())
+	if err != nil || !p.Config.ColdJVM || !slices.Contains(p.Config.Targets, "jdbc-mysql") ||
+		!strings.Contains(conditions(p), "JDBC in a cold JVM") {
+		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, conditions %q, %v", p.Config.ColdJVM, p.Config.Targets, conditions(p), err)
+	}
+	p, err = NewPlan(Options{Study: "sqlbench-2013-osx", JITWarmup: true}, machine())
+	if err != nil || p.Config.ColdJVM || strings.Contains(conditions(p), "cold JVM") {
+		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, conditions %q, %v", p.Config.ColdJVM, conditions(p), err)
 	}
 	var ie session.InputError
 	if _, err := NewPlan(Options{Study: "nosuch"}, machine()); !errors.As(err, &ie) {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // ErrNothingRuns is returned when no comparison of the study can run here
@@ -114,6 +116,12 @@ func conditions(p *Plan) string {
 		parts = append(parts, "server profile "+p.Study.Plan.Profile)
 	}
 	parts = append(parts, fmt.Sprintf("warm-up %g", p.Config.Warmup))
+	if p.Config.ColdJVM && slices.ContainsFunc(p.Config.Targets, func(name string) bool {
+		spec, ok := targets.Lookup(name)
+		return ok && spec.JVM
+	}) {
+		parts = append(parts, "JDBC in a cold JVM (no JIT warm-up; --jit-warmup for one)")
+	}
 	if len(p.Study.Plan.Nets) > 0 {
 		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))
 	}

@@ -67,6 +67,11 @@ type Config struct {
 	// had no warm-up too (bench.Workload.NoWarmup), which otherwise run
 	// cold.
 	WarmupAll bool
+	// ColdJVM starts the JDBC runners without their JIT warm-up (untimed
+	// runs before a cell's first timed run): a cell's first run is its
+	// first in the JVM, as in a published Java program that ran cold.
+	// sqlbench reproduce sets it for a study with no warm-up.
+	ColdJVM bool
 	// Smoke runs the workloads that have a smoke scale of their own
 	// (bench.Workload.Smoke) at it, instead of Scale.
 	Smoke bool

@@ -54,6 +54,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	}
 	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
 	w.SetConfig("warmup-all", fmt.Sprint(cfg.WarmupAll))
+	if cfg.ColdJVM {
+		w.SetConfig("jit-warmup", "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)")
+	}
 	if len(cfg.CPUs) > 0 {
 		w.SetConfig("cpu", joinInts(cfg.CPUs))
 	}

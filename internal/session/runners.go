@@ -51,11 +51,7 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.
 				groupErr[t.Group] = jarErr
 				continue
 			}
-			var opts []string
-			if cfg.Smoke {
-				opts = append(opts, launcher.SmokeJITWarmup)
-			}
-			bins[t.Group] = jb.Command(jar, opts...)
+			bins[t.Group] = jb.Command(jar, jvmOptions(cfg)...)
 			continue
 		}
 		bin, err := b.Build(ctx, t.Group, t.Cgo)
@@ -88,4 +84,16 @@ func logSkips(log io.Writer, p *Plan) {
 	for _, r := range reasons {
 		fmt.Fprintf(log, "skipped %s: %s\n", strings.Join(names[r], ", "), r)
 	}
+}
+
+// jvmOptions returns the system properties the JDBC runners start with:
+// no JIT warm-up for a cold JVM (ColdJVM), a short one for a smoke run.
+func jvmOptions(cfg *Config) []string {
+	switch {
+	case cfg.ColdJVM:
+		return []string{launcher.ColdJIT}
+	case cfg.Smoke:
+		return []string{launcher.SmokeJITWarmup}
+	}
+	return nil
 }

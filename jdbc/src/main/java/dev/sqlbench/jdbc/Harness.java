@@ -42,7 +42,7 @@ public final class Harness {
                 return;
             }
             if (r.parallel() != null) {
-                parallel(r.parallel(), 0, n, null);
+                parallel(r.parallel(), 0, n, null, null);
                 return;
             }
             for (int i = 0; i < n; i++) {
@@ -66,9 +66,12 @@ public final class Harness {
     }
 
     /**
-     * Measure with probe, when not null, started right before the timed
-     * region and stopped right after it (after the collection that precedes
-     * it): never per operation.
+     * Measure with probe, when not null: its readings of the process and of
+     * the server are taken right before the timed region and right after
+     * it (after the collection that precedes it, outside the memory
+     * readings), never per operation; and the timing thread(s) read their
+     * own schedstat right next to the clock (SchedStat: no allocation), for
+     * the sample's split of the elapsed time.
      */
     public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe) throws Exception {
         h.reset();
@@ -89,53 +92,76 @@ public final class Harness {
             }
             timer.reset();
         }
+        boolean onThisThread = r.batch() != null || r.parallel() == null;
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
-        if (probe != null) {
-            probe.start();
-        }
-        long bytes0 = Allocations.current();
-        long cpu0 = Allocations.cpuNanos();
-        long start = System.nanoTime();
+        SchedStat me = probe != null && onThisThread ? SchedStat.open() : null;
+        List<TimeSplit.Reading> clients = probe != null && !onThisThread ? new ArrayList<>() : null;
         Sample s;
-        if (r.batch() != null) {
-            r.batch().run(first, n);
-            s = new Sample(n, 0, 0, null, 0, 0);
-        } else if (r.parallel() != null) {
-            s = parallel(r.parallel(), first, n, hs);
-        } else {
-            s = sequential(r.op(), first, n, h, timer);
-        }
-        if (r.finish() != null) {
-            try {
-                r.finish().end();
-            } catch (Exception e) {
-                throw new OpException("finish", e);
+        long elapsed, cpu, bytes, meCpu0 = 0, meRunq0 = 0;
+        boolean read1;
+        try {
+            if (probe != null) {
+                probe.start();
+            }
+            long bytes0 = Allocations.current();
+            long cpu0 = Allocations.cpuNanos();
+            boolean read0 = me != null && me.read();
+            if (read0) {
+                meCpu0 = me.cpu();
+                meRunq0 = me.runq();
+            }
+            long start = System.nanoTime();
+            if (r.batch() != null) {
+                r.batch().run(first, n);
+                s = new Sample(n, 0, 0, null, 0, 0);
+            } else if (r.parallel() != null) {
+                s = parallel(r.parallel(), first, n, hs, clients);
+            } else {
+                s = sequential(r.op(), first, n, h, timer);
+            }
+            if (r.finish() != null) {
+                try {
+                    r.finish().end();
+                } catch (Exception e) {
+                    throw new OpException("finish", e);
+                }
+            }
+            elapsed = System.nanoTime() - start;
+            read1 = read0 && me.read();
+            cpu = Allocations.cpuNanos() - cpu0;
+            bytes = Allocations.current() - bytes0;
+        } finally {
+            if (me != null) {
+                me.close();
             }
         }
-        long elapsed = System.nanoTime() - start;
+        if (probe != null) {
+            probe.stop();
+        }
         long paused = 0;
         if (timer != null) {
             timer.start(); // a run that ended paused
             paused = timer.paused();
             elapsed -= paused;
         }
-        if (probe != null) {
-            probe.stop();
-            // The paused regions generate data on this one thread with
-            // nothing else of the run in flight: their wall time stands
-            // for their CPU time, as in Go.
-            probe.discount(paused);
+        cpu = Math.max(cpu - paused, 0);
+        TimeSplit time = null;
+        if (read1) {
+            time = TimeSplit.of(List.of(TimeSplit.Reading.between(me.tid(), meCpu0, meRunq0, me.cpu(), me.runq())),
+                    elapsed, paused);
+        } else if (clients != null && clients.size() == r.parallel().size()) {
+            // each client thread's readings against the run's whole elapsed
+            // time: what it spent outside the run is its blocked time
+            time = TimeSplit.of(clients, elapsed, 0);
         }
-        long cpu = Math.max(Allocations.cpuNanos() - cpu0 - paused, 0);
-        long bytes = Allocations.current() - bytes0;
         if (r.parallel() != null) {
             for (int i = 1; i < hs.length; i++) {
                 h.add(hs[i]);
             }
             // the client threads' own counts, plus what this thread did (the finish)
-            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), s.cpuNanos());
+            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), time);
         }
-        return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp());
+        return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp(), time);
     }
 
     /**
@@ -174,14 +200,18 @@ public final class Harness {
         long bytes, cpu;
         Histogram hist;
         Exception err;
+        TimeSplit.Reading time;
     }
 
     /**
      * Runs operations [first, first+n) on one thread per op, each claiming
      * the next operation number; hs, when not null, holds one histogram per
-     * client for its sampled latencies (the caller merges them).
+     * client for its sampled latencies (the caller merges them); readings,
+     * when not null, gets each client thread's schedstat readings from its
+     * start to its end (none where the kernel does not give them).
      */
-    private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram[] hs) throws Exception {
+    private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram[] hs,
+            List<TimeSplit.Reading> readings) throws Exception {
         AtomicLong claim = new AtomicLong(first);
         AtomicBoolean failed = new AtomicBoolean();
         long end = (long) first + n;
@@ -195,32 +225,45 @@ public final class Harness {
             clients.add(c);
             int client = w;
             Thread t = new Thread(() -> {
-                SplittableRandom rng = new SplittableRandom(((long) n + ((long) client << 32)) ^ SAMPLE_GAP);
-                int sample = rng.nextInt(SAMPLE_GAP);
-                long bytes0 = Allocations.current();
-                long cpu0 = Allocations.cpuNanos();
-                for (int k = 0; !failed.get(); k++) {
-                    long i = claim.getAndIncrement();
-                    if (i >= end) {
-                        break;
-                    }
-                    try {
-                        if (c.hist != null && k == sample) {
-                            long t0 = System.nanoTime();
-                            op.run((int) i);
-                            c.hist.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
-                            sample = k + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
-                        } else {
-                            op.run((int) i);
+                SchedStat me = readings == null ? null : SchedStat.open();
+                try {
+                    SplittableRandom rng = new SplittableRandom(((long) n + ((long) client << 32)) ^ SAMPLE_GAP);
+                    int sample = rng.nextInt(SAMPLE_GAP);
+                    long bytes0 = Allocations.current();
+                    long cpu0 = Allocations.cpuNanos();
+                    boolean read0 = me != null && me.read();
+                    long meCpu0 = read0 ? me.cpu() : 0, meRunq0 = read0 ? me.runq() : 0;
+                    for (int k = 0; !failed.get(); k++) {
+                        long i = claim.getAndIncrement();
+                        if (i >= end) {
+                            break;
                         }
-                    } catch (Exception e) {
-                        c.err = new OpException("client " + client + ", operation " + (i - first), e);
-                        failed.set(true);
-                        break;
+                        try {
+                            if (c.hist != null && k == sample) {
+                                long t0 = System.nanoTime();
+                                op.run((int) i);
+                                c.hist.recordValue(Math.min(System.nanoTime() - t0, MAX_LATENCY));
+                                sample = k + 1 + rng.nextInt(2 * SAMPLE_GAP - 1);
+                            } else {
+                                op.run((int) i);
+                            }
+                        } catch (Exception e) {
+                            c.err = new OpException("client " + client + ", operation " + (i - first), e);
+                            failed.set(true);
+                            break;
+                        }
+                    }
+                    boolean read1 = read0 && me.read();
+                    c.cpu = Allocations.cpuNanos() - cpu0;
+                    c.bytes = Allocations.current() - bytes0;
+                    if (read1) {
+                        c.time = TimeSplit.Reading.between(me.tid(), meCpu0, meRunq0, me.cpu(), me.runq());
+                    }
+                } finally {
+                    if (me != null) {
+                        me.close();
                     }
                 }
-                c.bytes = Allocations.current() - bytes0;
-                c.cpu = Allocations.cpuNanos() - cpu0;
             }, "sqlbench-client-" + w);
             threads.add(t);
             t.start();
@@ -236,6 +279,9 @@ public final class Harness {
             }
             bytes += c.bytes;
             cpu += c.cpu;
+            if (readings != null && c.time != null) {
+                readings.add(c.time);
+            }
         }
         return new Sample(n, elapsed, bytes, hs == null ? null : hs[0], cpu, 0);
     }

@@ -7,7 +7,8 @@ package dev.sqlbench.jdbc;
  * and never longer than maxMillis (at least one run). The defaults come from
  * the warm-up curves in docs/targets.md, "JDBC baseline"; -Dsqlbench.jit.minOps,
  * -Dsqlbench.jit.minMillis and -Dsqlbench.jit.maxMillis override them (0
- * turns it off, to measure a cold JVM).
+ * turns it off, to measure a cold JVM: sqlbench reproduce does for a study
+ * whose programs ran cold, unless asked for the warm-up).
  *
  * @param minOps operations to run at least
  * @param minMillis time to spend at least
@@ -32,7 +33,8 @@ public record JitWarmup(long minOps, long minMillis, long maxMillis) {
     /** Describes it for a configuration line. */
     public String describe() {
         if (!on()) {
-            return "off";
+            return "off: a cell's first timed run is its first in this JVM (a cold JVM, as a published Java program"
+                    + " that had no warm-up ran)";
         }
         String until = minMillis > 0 ? minOps + " operations and " + minMillis + " ms" : minOps + " operations";
         return "untimed full runs before a cell's first timed run until " + until + ", at most " + maxMillis + " ms";

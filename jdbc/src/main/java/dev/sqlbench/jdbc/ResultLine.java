@@ -7,6 +7,8 @@ import java.math.BigDecimal;
  * units of the Go runner except allocs/op, which a JVM cannot count:
  * ns/op, ops/s, B/op, MB/s (for workloads that move a payload), and
  * p50-ns/op, p99-ns/op, p99.9-ns/op (for those timed operation by operation).
+ * Where the time went (oncpu-ns/op, runq-ns/op, blocked-ns/op, bg-cpu-ns/op,
+ * server-cpu-ns/op) is appended by TimeShare.units.
  */
 public final class ResultLine {
     private ResultLine() {

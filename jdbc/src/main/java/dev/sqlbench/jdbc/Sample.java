@@ -12,27 +12,19 @@ import org.HdrHistogram.Histogram;
  * @param cpuNanos CPU time of the operating threads (a diagnostic, on stderr:
  *     it shows the JIT at work on a machine too busy for wall time to)
  * @param bytesPerOp the payload one operation moves, or 0
- * @param clientThreadNanos CPU time of a parallel run's client threads, or 0
+ * @param time how the timing thread(s) spent elapsedNanos, or null where
+ *     the kernel does not say (or the run was not probed)
  */
 public record Sample(int n, long elapsedNanos, long bytes, Histogram latency, long cpuNanos, double bytesPerOp,
-        long clientThreadNanos) {
+        TimeSplit time) {
 
-    /** A sample of a run that is not parallel. */
+    /** A sample without a split of its time. */
     public Sample(int n, long elapsedNanos, long bytes, Histogram latency, long cpuNanos, double bytesPerOp) {
-        this(n, elapsedNanos, bytes, latency, cpuNanos, bytesPerOp, 0);
+        this(n, elapsedNanos, bytes, latency, cpuNanos, bytesPerOp, null);
     }
 
     /** Returns the mean time per operation in nanoseconds. */
     public double nsPerOp() {
         return (double) elapsedNanos / n;
-    }
-
-    /**
-     * Returns the CPU time of a parallel run's client threads, which are
-     * born and gone inside the timed region, or 0 for other runs (their
-     * threads outlive it and are read by TimeShare).
-     */
-    public long parallelCpuNanos() {
-        return clientThreadNanos;
     }
 }

@@ -211,7 +211,7 @@ public final class Server {
             // A slice of a run: the orchestrator merges the slices' histograms.
             out.println(LatencyHdr.line(s.latency()));
         }
-        out.println(ResultLine.format(req.name, s) + probe.units(s, "sqlite".equals(req.db)));
+        out.println(ResultLine.format(req.name, s) + probe.units(s));
     }
 
     /** Runs untimed full runs of the cell until the JIT warm-up is done. */

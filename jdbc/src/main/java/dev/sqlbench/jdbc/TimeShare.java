@@ -10,118 +10,86 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Where a run's time goes, the twin of the Go runner's decomposition: the
- * JVM's CPU time (every thread: the clients, the JIT, the collector) and
- * the server's (every thread of the server process and its descendants),
- * read from /proc right around the timed region, never per operation; the
- * rest of the wall time is waiting. Threads are read one by one
- * (schedstat, nanoseconds) so that a short slice is not lost in the clock
- * tick of /proc/PID/stat. Threads born inside the run are not read there:
- * a parallel run's client threads add their own CPU time instead
- * (Sample.parallelCpuNanos); a JVM thread started during the run (a new
- * compiler thread) is missed.
+ * Where a run's time goes, the twin of the Go runner's decomposition (see
+ * docs/where-time-goes.md). ns/op is split by the timing thread(s)' own
+ * schedstat (the sample's TimeSplit, read by the harness) into
+ * oncpu-ns/op, runq-ns/op and blocked-ns/op; beside them, extra work done
+ * in parallel and not a part of ns/op: bg-cpu-ns/op, the CPU time of the
+ * JVM's other threads (the JIT, the collector, a driver's own threads, the
+ * thread that starts and joins a parallel run's clients), and
+ * server-cpu-ns/op, the server's (every thread of the server process and
+ * its descendants). This probe reads the JVM's and the server's threads
+ * from /proc right around the timed region, never per operation, one by
+ * one (schedstat, nanoseconds) so that a short run is not lost in the
+ * clock tick of /proc/PID/stat. A JVM thread born inside the run counts
+ * from its birth; one that ended inside the run is missed.
  */
 public final class TimeShare {
     private final Path self = Path.of("/proc/self/task");
     private final int serverPid;
-    private Map<String, Long> client0;
+    private Map<String, Long> jvm0, jvm1;
     private long server0 = -1, server1 = -1;
-    private long client = -1;
 
     /** A probe of this JVM and, when serverPid is above 0, of that server. */
     public TimeShare(int serverPid) {
         this.serverPid = serverPid;
     }
 
-    /**
-     * Reads both sides before the timed region. The calling thread is read
-     * again last, so that the reading itself is not counted as the run's.
-     */
+    /** Reads the server, then the JVM's threads, before the timed region. */
     public void start() {
         server0 = serverPid > 0 ? tree(serverPid) : -1;
-        client0 = threads(self);
-        String me = threadId();
-        Long now = me == null ? null : schedstat(self.resolve(me));
-        if (client0 != null && now != null) {
-            client0.put(me, now);
-        }
+        jvm0 = threads(self);
     }
 
-    /**
-     * Reads both sides after the timed region, the calling thread first for
-     * the same reason.
-     */
+    /** Reads the JVM's threads, then the server, after the timed region. */
     public void stop() {
-        String me = threadId();
-        Long mine = me == null ? null : schedstat(self.resolve(me));
-        Map<String, Long> client1 = threads(self);
-        if (client1 != null && mine != null) {
-            client1.put(me, mine);
-        }
-        if (client0 != null && client1 != null) {
-            long sum = 0;
-            for (Map.Entry<String, Long> e : client1.entrySet()) {
-                // Only threads that were there before: a parallel run's
-                // client threads, which may linger in /proc after they were
-                // joined, are counted by their own clocks (extraClient).
-                Long before = client0.get(e.getKey());
-                if (before != null) {
-                    sum += e.getValue() - before;
-                }
-            }
-            client = sum;
-        }
+        jvm1 = threads(self);
         server1 = server0 >= 0 ? tree(serverPid) : -1;
     }
 
     /**
-     * Takes nanos off the client's CPU time: the run's paused regions, whose
-     * wall time stands for the CPU time of the generator they ran.
+     * Returns the units to append to the result line of s: oncpu-ns/op,
+     * runq-ns/op and blocked-ns/op when s has the timing threads' split
+     * (they add up to ns/op), bg-cpu-ns/op when the JVM's threads were read
+     * too, and server-cpu-ns/op when the server was. A unit whose reading
+     * is missing is left out, never written as 0.
      */
-    public void discount(long nanos) {
-        if (client >= 0) {
-            client = Math.max(client - nanos, 0);
-        }
-    }
-
-    /**
-     * Returns the units to append to the run's result line: client-cpu-ns/op,
-     * and server-cpu-ns/op and wait-ns/op when the server was read, or
-     * wait-ns/op alone when serverless (SQLite). extraClient is CPU of
-     * threads that lived only inside the run.
-     */
-    public String units(Sample s, boolean serverless) {
-        if (client < 0) {
-            return "";
-        }
+    public String units(Sample s) {
         double n = s.n();
-        double c = (client + extraClient(s)) / n;
         StringBuilder b = new StringBuilder();
-        b.append(' ').append(ResultLine.number(c)).append(" client-cpu-ns/op");
-        double srv = 0;
-        boolean known = server0 >= 0 && server1 >= 0;
-        if (known) {
-            srv = (server1 - server0) / n;
-            b.append(' ').append(ResultLine.number(srv)).append(" server-cpu-ns/op");
+        TimeSplit t = s.time();
+        if (t != null) {
+            unit(b, t.oncpu() / n, "oncpu-ns/op");
+            unit(b, t.runq() / n, "runq-ns/op");
+            unit(b, t.blocked() / n, "blocked-ns/op");
+            if (jvm0 != null && jvm1 != null) {
+                unit(b, background(t) / n, "bg-cpu-ns/op");
+            }
         }
-        if (known || serverless) {
-            b.append(' ').append(ResultLine.number(s.nsPerOp() - c - srv)).append(" wait-ns/op");
+        if (server0 >= 0 && server1 >= 0) {
+            unit(b, (server1 - server0) / n, "server-cpu-ns/op");
         }
         return b.toString();
     }
 
-    /** The client threads of a parallel run are gone when stop reads. */
-    private static long extraClient(Sample s) {
-        return s.parallelCpuNanos();
+    private static void unit(StringBuilder b, double v, String unit) {
+        b.append(' ').append(ResultLine.number(v)).append(' ').append(unit);
     }
 
-    /** Returns the calling thread's id in /proc/self/task, or null. */
-    private static String threadId() {
-        try {
-            return Path.of("/proc/thread-self").toRealPath().getFileName().toString();
-        } catch (IOException e) {
-            return null;
+    /**
+     * Returns the CPU time of the JVM's threads but the timing ones during
+     * the run: each thread's schedstat at stop less its reading at start
+     * (0 for a thread born in between).
+     */
+    private long background(TimeSplit t) {
+        long sum = 0;
+        for (Map.Entry<String, Long> e : jvm1.entrySet()) {
+            if (t.tids().contains(e.getKey())) {
+                continue;
+            }
+            sum += Math.max(e.getValue() - jvm0.getOrDefault(e.getKey(), 0L), 0);
         }
+        return sum;
     }
 
     /** Returns one thread's run time in ns, or null when it is gone. */

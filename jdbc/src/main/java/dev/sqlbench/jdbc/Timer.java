@@ -6,7 +6,8 @@ package dev.sqlbench.jdbc;
  * timer around each block, so that the figure times the driver and not the
  * generator. A Run that pauses sets Run.timer; Harness.measure resets it
  * before the run and takes the paused time off the run's elapsed time, off
- * the latency of the operation that paused, and off the client's CPU time.
+ * the latency of the operation that paused, and off the timing thread's
+ * on-CPU time, then its run-queue time (TimeSplit).
  * A Timer belongs to one thread: only a run on one thread (op or batch) may
  * pause. The heap bytes the paused regions allocate are still counted.
  */

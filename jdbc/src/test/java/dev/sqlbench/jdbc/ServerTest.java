@@ -103,6 +103,7 @@ class ServerTest {
             String[] a = ask(run(w.name().replace("/", "%2F").replace("=", "%3D"), "c" + scope, 200));
             assertEquals(2, a.length, String.join("\n", a));
             assertTrue(a[0].startsWith("Benchmark" + w.name() + "/db=sqlite/driver=xerial/api=jdbc 200 "), a[0]);
+            assertSplit(a[0]);
             assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
             scope++;
         }
@@ -168,10 +169,33 @@ class ServerTest {
                     assertTrue(a[0].contains(" " + unit), unit + " missing: " + a[0]);
                 }
                 assertFalse(a[0].contains("allocs/op"));
+                assertSplit(a[0]);
                 assertEquals("--- ok", a[1]);
             }
             assertEquals("--- ok", ask("close target=jdbc-sqlite&scope=c" + scope)[0]);
             scope++;
+        }
+    }
+
+    /**
+     * Checks where the time of a SQLite result line went: on-CPU, run-queue
+     * and blocked, none negative, add up to ns/op within 1%; background
+     * CPU is there, no server's CPU and none of the old units.
+     */
+    private static void assertSplit(String line) {
+        String[] f = line.split(" ");
+        java.util.Map<String, Double> u = new java.util.HashMap<>();
+        for (int i = 3; i < f.length; i += 2) {
+            assertEquals(null, u.put(f[i], Double.parseDouble(f[i - 1])), "unit twice: " + line);
+        }
+        double sum = 0;
+        for (String k : List.of("oncpu-ns/op", "runq-ns/op", "blocked-ns/op", "bg-cpu-ns/op")) {
+            assertTrue(u.containsKey(k) && u.get(k) >= 0, k + ": " + line);
+            sum += k.startsWith("bg-") ? 0 : u.get(k);
+        }
+        assertEquals(u.get("ns/op"), sum, u.get("ns/op") * 0.01, line);
+        for (String k : List.of("server-cpu-ns/op", "client-cpu-ns/op", "wait-ns/op")) {
+            assertFalse(u.containsKey(k), k + ": " + line);
         }
     }
 
@@ -269,11 +293,11 @@ class ServerTest {
     void wrongDataFailsTheRunAndClosesTheCell() throws Exception {
         assertEquals("--- ok", ask(run("PreparedQuery", "c0", 20))[1]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-            s.execute("UPDATE sqlbench_c0_test SET str='Nope' WHERE number=42");
+            s.execute("UPDATE sqlbench_c0_test SET number=142 WHERE number=42");
         }
         String[] a = ask(run("PreparedQuery", "c0", 20));
         assertEquals(1, a.length);
-        assertEquals("--- FAIL: warm-up: operation 0: wrong row (42, \"Nope\")", a[0]);
+        assertEquals("--- FAIL: warm-up: operation 0: wrong row number 142", a[0]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master WHERE name LIKE 'sqlbench%'")) {
             rs.next();
