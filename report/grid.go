@@ -63,7 +63,7 @@ func familyGrid(t *Table) textGrid {
 
 // cellGrid lays out a family's table on one database, titled by family,
 // database and suffix: a row per workload, a column per target. show
-// renders a cell that has runs (best: it is the best in its row) and says
+// renders a cell that has runs (best: it is clearly the best in its row) and says
 // whether it could; a cell it cannot show reads FAIL if the cell failed,
 // else -.
 func cellGrid(t *Table, suffix string, show func(c *Cell, best bool) (gridCell, bool)) textGrid {

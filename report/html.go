@@ -48,7 +48,7 @@ func HTML(w io.Writer, r *Report) error {
 	writeSourceLine(&head, r)
 	page := htmlPage{
 		Heading: head.String(),
-		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row where two or more targets differ. "+measuresText+" Bars are coloured by API: "+apiLegendText()+".",
+		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. "+measuresText+" Bars are coloured by API: "+apiLegendText()+".",
 			r.RunsLabel(), r.ConfLabel()),
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),

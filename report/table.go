@@ -21,12 +21,12 @@ type Failure struct {
 // Text writes the report as text tables, one per workload family and
 // database: rows are workloads, columns targets in catalogue order, each
 // value the median operations per second over the runs with its confidence
-// interval as ±%; the best value in a row (where two or more targets have
-// one) is marked with '*'. Failed cells show FAIL. Each is followed by the
+// interval as ±%; the best value in a row is marked with '*' where its
+// interval clears every other target's (no mark: a tie at that confidence). Failed cells show FAIL. Each is followed by the
 // family's memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, where two or more targets differ)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, its interval clear of every other's; no mark: a tie)\n", r.RunsLabel(), r.ConfLabel())
 	for _, t := range r.Tables() {
 		for _, g := range familyGrids(t) {
 			if err := writeGridText(w, g); err != nil {
