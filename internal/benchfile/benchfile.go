@@ -213,13 +213,14 @@ func (w *Writer) WriteUnits() error {
 	return w.writeFacts()
 }
 
-// Write writes one result under the current configuration.
+// Write writes one result under the current configuration, its values
+// rounded to the precision they were measured with (Precise).
 func (w *Writer) Write(r *benchfmt.Result) error {
 	if err := w.writeFacts(); err != nil {
 		return err
 	}
 	r.Config = append(r.Config[:0:0], w.config...)
-	if err := w.bw.Write(r); err != nil {
+	if err := w.bw.Write(Precise(r)); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	return nil
@@ -283,7 +284,8 @@ var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
 // Read reads results from r (named name in errors). A line that is not in
 // the Go benchmark format is an error naming its position. Session facts
 // (IsSessionFact), written as comment lines, are given to every result as
-// file configuration, after the configuration lines.
+// file configuration, after the configuration lines. Values are rounded to
+// the precision they were measured with (Precise), as Write writes them.
 func Read(r io.Reader, name string) (*Set, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -301,7 +303,7 @@ func Read(r io.Reader, name string) (*Set, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
-			res := rec.Clone()
+			res := Precise(rec.Clone()) // files of earlier versions carry float64 noise
 			for _, f := range facts {
 				if _, ok := res.ConfigIndex(f.Key); !ok {
 					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys

@@ -1,0 +1,49 @@
+package benchfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// TestWriteKeepsTheMeasuredPrecision: values reach the file with the
+// precision they were measured with, not float64's noise: per-operation
+// values to 1/Iters, rates to the digits of the run's total time, integers
+// as they are.
+func TestWriteKeepsTheMeasuredPrecision(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	w, err := Create(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := 12242538.0 / 1000 // a run of 1,000 operations in 12,242,538 ns
+	r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000, Values: []benchfmt.Value{
+		{Value: ns, Unit: "ns/op"}, {Value: 1e9 / ns, Unit: "ops/s"},
+		{Value: 0.1 + 0.2 + 623.78, Unit: "B/op"}, {Value: 87.02500000000039, Unit: "wait-ns/op"},
+		{Value: 1.1030528e+07, Unit: "peak-RSS-B"}, {Value: 44368.23300000001, Unit: "widgets"},
+	}}
+	if err := w.Write(r); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "BenchmarkQ/db=sqlite/driver=mattn/api=sql 1000 12242.538 ns/op 81682.409 ops/s 624.08 B/op 87.025 wait-ns/op 1.1030528e+07 peak-RSS-B 44368.233 widgets\n"
+	if !strings.HasSuffix(string(b), want) {
+		t.Errorf("file ends\n%s\nwant\n%s", b[strings.LastIndex(string(b[:len(b)-1]), "\n")+1:], want)
+	}
+	// A result read back (benchfmt scales ns/op to sec/op) rounds alike.
+	set, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Precise(set.Results[0])
+	if v, _ := got.Value("sec/op"); v != 12242.538e-9 {
+		t.Errorf("sec/op read back and rounded: %v", v)
+	}
+}
