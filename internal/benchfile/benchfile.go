@@ -284,8 +284,9 @@ var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
 // Read reads results from r (named name in errors). A line that is not in
 // the Go benchmark format is an error naming its position. Session facts
 // (IsSessionFact), written as comment lines, are given to every result as
-// file configuration, after the configuration lines. Values are rounded to
-// the precision they were measured with (Precise), as Write writes them.
+// file configuration, after the configuration lines. Values are rid of
+// float64's noise (12 significant digits), which files of earlier versions
+// and other writers carry; what Write wrote they keep as written.
 func Read(r io.Reader, name string) (*Set, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -303,7 +304,7 @@ func Read(r io.Reader, name string) (*Set, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
-			res := Precise(rec.Clone()) // files of earlier versions carry float64 noise
+			res := denoise(rec.Clone()) // files of earlier versions carry float64 noise
 			for _, f := range facts {
 				if _, ok := res.ConfigIndex(f.Key); !ok {
 					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys

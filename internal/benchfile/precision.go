@@ -89,3 +89,23 @@ func roundSignificant(x float64, n int) float64 {
 	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', n-1, 64), 64)
 	return y
 }
+
+// denoise rounds r's values that are not whole to noiseDigits significant
+// digits: float64's error goes, every digit a measurement can carry stays.
+func denoise(r *benchfmt.Result) *benchfmt.Result {
+	for i := range r.Values {
+		v := &r.Values[i]
+		x := valueOf(*v)
+		if x == 0 || x == math.Trunc(x) || math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		y := roundSignificant(x, noiseDigits)
+		if v.OrigUnit != "" {
+			v.Value *= y / v.OrigValue
+			v.OrigValue = y
+		} else {
+			v.Value = y
+		}
+	}
+	return r
+}

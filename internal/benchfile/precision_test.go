@@ -43,7 +43,33 @@ func TestWriteKeepsTheMeasuredPrecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := Precise(set.Results[0])
-	if v, _ := got.Value("sec/op"); v != 12242.538e-9 {
-		t.Errorf("sec/op read back and rounded: %v", v)
+	if v := written(got, "ns/op"); v != 12242.538 {
+		t.Errorf("ns/op read back and rounded: %v", v)
 	}
+}
+
+// TestReadDropsFloatNoise: a file another writer wrote with float64's
+// noise reads back without it, and its other digits kept.
+func TestReadDropsFloatNoise(t *testing.T) {
+	set, err := Read(strings.NewReader("BenchmarkQ 100 44368.23300000001 ns/op 0.123456789 hits/op 7 B/op\n"), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := set.Results[0]
+	for unit, want := range map[string]float64{"ns/op": 44368.233, "hits/op": 0.123456789, "B/op": 7} {
+		if v := written(r, unit); v != want {
+			t.Errorf("%s read back as %v, want %v", unit, v, want)
+		}
+	}
+}
+
+// written returns r's value of unit as the file writes it (benchfmt reads
+// ns/op as sec/op and keeps the written one as OrigValue).
+func written(r *benchfmt.Result, unit string) float64 {
+	for _, v := range r.Values {
+		if unitOf(v) == unit {
+			return valueOf(v)
+		}
+	}
+	return -1
 }
