@@ -94,6 +94,32 @@ type Report struct {
 	// Partial, when set, says the results are of a session that did not
 	// finish (and how to finish it); the reports say so at the top.
 	Partial string
+	// Baseline is the target every other is set against in the ratio
+	// tables (Table.Ratios); "" takes the first target of each table in
+	// catalogue order.
+	Baseline string
+}
+
+// BaselineNote says when the baseline asked for is in no table, so that
+// no ratio table is shown: "" when it is in one, or none was asked for.
+func (r *Report) BaselineNote() string {
+	if r.Baseline == "" {
+		return ""
+	}
+	for _, t := range r.Tables() {
+		if _, ok := t.BaselineOf(r.Baseline); ok {
+			return ""
+		}
+	}
+	return "no ratio tables: no table has the baseline " + r.Baseline + " beside another target"
+}
+
+// baselineLabel names the baseline of the ratio tables.
+func (r *Report) baselineLabel() string {
+	if r.Baseline != "" {
+		return r.Baseline
+	}
+	return "the first target of each table"
 }
 
 // New summarizes results into a Report. lookup may be nil.

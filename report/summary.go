@@ -67,6 +67,10 @@ type Summary struct {
 	// Values is every run's value of every unit, by unit, in the order
 	// the runs were written.
 	Values map[string][]float64
+	// RunSessions is the session id of each run of OpsRuns ("" for a
+	// file without one): runs of two cells pair by pass only within one
+	// session (Ratio).
+	RunSessions []string
 	// Config is the file configuration the cell's first run ran under.
 	Config []Config
 	// row and col cache Row and Column.
@@ -161,12 +165,13 @@ func (s Summary) Row() string {
 // summarizes each group.
 func Summarize(rs []*benchfmt.Result) []Summary {
 	type group struct {
-		name   string
-		base   string
-		keys   map[string]string
-		byUnit map[string][]float64
-		runs   int
-		config []benchfmt.Config
+		name     string
+		base     string
+		keys     map[string]string
+		byUnit   map[string][]float64
+		runs     int
+		config   []benchfmt.Config
+		sessions []string
 	}
 	var order []*group
 	byName := map[string]*group{}
@@ -192,6 +197,9 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 				unit, val = v.OrigUnit, v.OrigValue
 			}
 			g.byUnit[unit] = append(g.byUnit[unit], val)
+			if unit == "ops/s" {
+				g.sessions = append(g.sessions, r.GetConfig("session-id"))
+			}
 		}
 	}
 	out := make([]Summary, 0, len(order))
@@ -200,6 +208,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs,
 			Medians: map[string]float64{}, Stats: map[string]Stat{}, Config: fileConfig(g.config, seen)}
 		s.OpsRuns = slices.Clone(g.byUnit["ops/s"])
+		s.RunSessions = g.sessions
 		s.Values = map[string][]float64{}
 		for unit, vals := range g.byUnit {
 			s.Values[unit] = slices.Clone(vals)

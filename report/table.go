@@ -26,9 +26,13 @@ type Failure struct {
 // family's memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, its interval clear of every other's; no mark: a tie)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintln(w, "*: best in row, its interval clear of every other target's; no mark: a tie")
+	fmt.Fprintf(w, "ratio tables: ops/s ÷ the baseline's (%s), median and interval;\n", r.baselineLabel())
+	fmt.Fprintln(w, "  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);")
+	fmt.Fprintln(w, "  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)")
 	for _, t := range r.Tables() {
-		for _, g := range familyGrids(t) {
+		for _, g := range familyGrids(t, r.Baseline) {
 			if err := writeGridText(w, g); err != nil {
 				return err
 			}
@@ -36,6 +40,9 @@ func Text(w io.Writer, r *Report) error {
 		if med, worst, ok := tableSpread(t); ok {
 			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
 		}
+	}
+	if note := r.BaselineNote(); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
 	}
 	if len(r.Failed) > 0 {
 		fmt.Fprintln(w)

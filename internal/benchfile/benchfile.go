@@ -214,7 +214,8 @@ func (w *Writer) WriteUnits() error {
 }
 
 // Write writes one result under the current configuration, its values
-// rounded to the precision they were measured with (Precise).
+// rounded to the precision they were measured with (Precise); r keeps them
+// so, and is given the session facts as configuration, as Read gives them.
 func (w *Writer) Write(r *benchfmt.Result) error {
 	if err := w.writeFacts(); err != nil {
 		return err
@@ -222,6 +223,14 @@ func (w *Writer) Write(r *benchfmt.Result) error {
 	r.Config = append(r.Config[:0:0], w.config...)
 	if err := w.bw.Write(Precise(r)); err != nil {
 		return fmt.Errorf("write results: %w", err)
+	}
+	// The result in memory carries the session's facts as Read gives
+	// them back (the file has them once, as comment lines).
+	for _, f := range w.facts {
+		r.SetConfig(f[0], f[1])
+		if pos, ok := r.ConfigIndex(f[0]); ok {
+			r.Config[pos].File = true
+		}
 	}
 	return nil
 }

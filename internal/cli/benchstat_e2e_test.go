@@ -26,9 +26,36 @@ func twoSessions(t *testing.T) (a, b string) {
 		if code != ExitOK {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
+		checkBaselineTable(t, stdout.String())
 		paths = append(paths, out)
 	}
 	return paths[0], paths[1]
+}
+
+// checkBaselineTable fails t unless a session's output has the default
+// baseline table, the first SQLite target in catalogue order (mattn)
+// against the others, paired by pass, every line of it at most 100
+// columns.
+func checkBaselineTable(t *testing.T, out string) {
+	t.Helper()
+	i := strings.Index(out, "classic · sqlite · ops/s ÷ mattn's (baseline)")
+	if i < 0 {
+		t.Fatalf("no baseline table in the run's output:\n%s", out)
+	}
+	table, _, _ := strings.Cut(out[i:], "\n\n")
+	for _, target := range []string{"modernc", "zombiezen", "crawshaw"} {
+		if !strings.Contains(table, target) {
+			t.Errorf("the baseline table has no row of %s:\n%s", target, table)
+		}
+	}
+	if strings.Contains(table, "unpaired") || !strings.Contains(table, "paired") {
+		t.Errorf("the runs of one session are not paired by pass:\n%s", table)
+	}
+	for _, line := range strings.Split(table, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+	}
 }
 
 // benchstatLine is a benchstat command of the docs: what follows

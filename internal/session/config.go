@@ -106,6 +106,10 @@ type Config struct {
 	// Empty leaves GOMAXPROCS alone and the names without a suffix. The
 	// JDBC runner has no GOMAXPROCS: its cells run once, without one.
 	CPUs []int
+	// Baseline is the target the reports' ratio tables set every other
+	// against (report.Report.Baseline); "" takes the first target of each
+	// table in catalogue order. It changes no measurement.
+	Baseline string
 	// Study, when set, is the published study the session reproduces
 	// (package studies), recorded as the results file's reproduce-study
 	// line so that reports set the study's figures beside the measured.

@@ -185,6 +185,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if len(out.Done) > 0 {
 		r := report.New(out.Done, out.Failed, WorkloadInfo)
 		r.Sources = []string{filepath.Base(w.Name())}
+		r.Baseline = cfg.Baseline
 		written, err := report.WriteFiles(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
 		out.Reports = written
 		if err != nil && runErr == nil {
