@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -71,6 +72,13 @@ func TestBenchstatOnRealSessions(t *testing.T) {
 		t.Skip("no go command to run benchstat with")
 	}
 	old, new := twoSessions(t)
+	// compare takes them for sessions of the same settings: their own
+	// facts (id, start, command line, output path) are no difference.
+	var out, errb bytes.Buffer
+	Main(context.Background(), []string{"compare", "--fail-over", "5%", old, new}, fakeEnv(&out, &errb))
+	if strings.Contains(errb.String(), "different settings") {
+		t.Errorf("two sessions of the same settings are refused as different: %s", errb.String())
+	}
 	// benchstat runs in the files' directory, on their base names, as a
 	// user runs it on results/...: the column headings are the names.
 	dir, old, new := filepath.Dir(old), filepath.Base(old), filepath.Base(new)
