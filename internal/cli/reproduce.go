@@ -78,7 +78,7 @@ func reproduceStudy(ctx context.Context, opts reproduce.Options, dsns, names []s
 	}
 	out, err := reproduce.Run(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, ""); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
 			err = perr
 		}
 	}

@@ -49,7 +49,7 @@ only starts from the default. See sqlbench list for every name.`,
 func runSession(ctx context.Context, cfg session.Config, env Env) error {
 	out, err := session.Run(ctx, cfg, env.session())
 	if out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, cfg.Baseline); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
 			err = perr
 		}
 	}

@@ -10,13 +10,13 @@ import (
 )
 
 // printOutcome prints what a session did: the tables of its results (the
-// ratio tables against baseline, "" for each table's first target), the
-// failed cells, the CPU steal and the machine's drift during it, and where
-// its results and reports are.
-func printOutcome(w io.Writer, out *session.Outcome, baseline string) error {
+// ratio tables against the session's baseline), the failed cells, the CPU
+// steal and the machine's drift during it, and where its results and
+// reports are.
+func printOutcome(w io.Writer, out *session.Outcome) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline = baseline
+	r.Baseline = out.Baseline
 	if err := report.Text(w, r); err != nil {
 		return err
 	}
