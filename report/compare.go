@@ -38,8 +38,11 @@ type Comparison struct {
 	HigherIsBetter bool
 	Changes        []Change
 	// GeoOld and GeoNew are the geometric means of the medians of the
-	// cells in both sets.
+	// cells in both sets; GeoSkipped counts the cells left out of them, a
+	// median of zero (or below) in either set, which no geometric mean
+	// can hold.
 	GeoOld, GeoNew float64
+	GeoSkipped     int
 	// OnlyOld and OnlyNew name the cells present in one set only.
 	OnlyOld, OnlyNew []string
 }
@@ -87,6 +90,8 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 		c.Changes = append(c.Changes, ch)
 		if ch.Old > 0 && ch.New > 0 {
 			olds, news = append(olds, ch.Old), append(news, ch.New)
+		} else {
+			c.GeoSkipped++
 		}
 	}
 	for _, name := range newOrder {
@@ -230,5 +235,17 @@ func (c *Comparison) table(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write comparison: %w", err)
 	}
+	if note := c.geoNote(); note != "" {
+		fmt.Fprintln(w, note)
+	}
 	return nil
+}
+
+// geoNote says how many cells the geometric mean left out, or "".
+func (c *Comparison) geoNote() string {
+	if c.GeoSkipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("geomean of %d of %d cells: %d with a zero median left out (a geometric mean cannot hold zero)",
+		len(c.Changes)-c.GeoSkipped, len(c.Changes), c.GeoSkipped)
 }

@@ -81,3 +81,51 @@ func TestMinRunsForSignificance(t *testing.T) {
 		}
 	}
 }
+
+// TestGeomeanSaysWhatItLeavesOut: a cell with a zero median in either set
+// cannot enter the geometric mean; the comparison counts it and says so.
+func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
+	var old, new []*benchfmt.Result
+	for i := range 6 {
+		j := float64(i)
+		old = append(old, result("A/db=sqlite/driver=a/api=sql", 1000+j), result("Z/db=sqlite/driver=a/api=sql", 1000+j))
+		z := result("Z/db=sqlite/driver=a/api=sql", 1000+j)
+		z.Values[1].Value = 0 // no operation done: 0 ops/s
+		new = append(new, result("A/db=sqlite/driver=a/api=sql", 1100+j), z)
+	}
+	c := Compare("old", old, "new", new)
+	if c.GeoSkipped != 1 || len(c.Changes) != 2 {
+		t.Fatalf("skipped %d of %d cells, want 1 of 2", c.GeoSkipped, len(c.Changes))
+	}
+	var b bytes.Buffer
+	if err := c.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "geomean of 1 of 2 cells: 1 with a zero median left out") {
+		t.Errorf("the text does not say the geomean left a cell out:\n%s", b.String())
+	}
+	b.Reset()
+	cs := CompareUnits("old", old, "new", new)
+	if err := cs.Markdown(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "(1 zero cells left out)") {
+		t.Errorf("the markdown does not say the geomean left a cell out:\n%s", b.String())
+	}
+}
+
+func TestMeasuredSetting(t *testing.T) {
+	for key, want := range map[string]bool{
+		"scale": true, "count": true, "slices": true, "pin": true, "warmup": true, "smoke-scales": true,
+		"mattn-module": true, "mattn-sqlite": true, "postgres-version": true, "mariadb-innodb-flush-log-at-trx-commit": true,
+		"sqlite-synchronous": true, "jdbc-postgres-driver": true, "postgres-profile": true, "jdbc-jvm": true,
+		"timing-thread": true, "jit-warmup": true,
+		"session-id": false, "started": false, "sqlbench-command": false, "sqlbench": false, "runner-source": false,
+		"postgres-server": false, "postgres-server-cpu": false, "postgres-server-pid": false, "postgres-server-ready": false,
+		"goos": false, "cpu": true, "kernel": false,
+	} {
+		if got := MeasuredSetting(key); got != want {
+			t.Errorf("MeasuredSetting(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -247,6 +247,9 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		if c.GeoOld > 0 {
 			geo = fmt.Sprintf("%+.2f%%", 100*(c.GeoNew/c.GeoOld-1))
 		}
+		if c.GeoSkipped > 0 {
+			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
+		}
 		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, geo)
 	}
 	for _, c := range cs.Units {

@@ -18,8 +18,8 @@ func csvStatColumns() []string {
 // family, unit, db, driver, api, net, target (the catalogue's name), the other keys (k=v joined by '/'),
 // runs, then for each unit measured "<unit> <statistic>" columns (blank
 // where the cell did not measure the unit), then config: the file
-// configuration as key=value lines joined by "; ". Numbers are written in
-// full precision.
+// configuration as key=value lines joined by "; ". Numbers are written with
+// the precision of the runs (RecordStat).
 func CSV(w io.Writer, r *Report) error {
 	recs := r.Records()
 	units := recordUnits(recs)

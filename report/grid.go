@@ -33,10 +33,12 @@ type gridCell struct {
 
 func label(s string) gridCell { return gridCell{Text: s} }
 
-// familyGrids is the table of one family on one database and, when the
-// family asks for it, the table of its runs' spread.
-func familyGrids(t *Table) []textGrid {
-	out := []textGrid{familyGrid(t)}
+// familyGrids is the table of one family on one database, its ratios to
+// the baseline (baseline: a target, or "" for the first in catalogue
+// order; ratioGrids) and, when the family asks for it, the table of its
+// runs' spread.
+func familyGrids(t *Table, baseline string) []textGrid {
+	out := append([]textGrid{familyGrid(t)}, ratioGrids([]*Table{t}, baseline)...)
 	if t.Spread {
 		out = append(out, spreadGrid(t))
 	}
@@ -66,7 +68,7 @@ func familyGrid(t *Table) textGrid {
 
 // cellGrid lays out a family's table on one database, titled by family,
 // database and suffix: a row per workload, a column per target. show
-// renders a cell that has runs (best: it is the best in its row) and says
+// renders a cell that has runs (best: it is clearly the best in its row) and says
 // whether it could; a cell it cannot show reads FAIL if the cell failed,
 // else -.
 func cellGrid(t *Table, suffix string, show func(c *Cell, best bool) (gridCell, bool)) textGrid {

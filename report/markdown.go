@@ -11,17 +11,20 @@ import (
 // Markdown writes the report as Markdown: one table per workload family and
 // database (rows = workloads, columns = driver/api, each value the median
 // operations per second with its confidence interval as ±%, the best in
-// each row in bold), the derived views (database/sql overhead, distance to
+// each row in bold where its interval clears the others'), the derived views (database/sql overhead, distance to
 // the floor, scaling), and the environment the results were measured in.
 func Markdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# sqlbench results\n\n")
 	writeSourceLine(bw, r)
-	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where two or more targets differ. "+measuresText+"\n",
-		r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+"\n",
+		r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline))
+	if note := r.BaselineNote(); note != "" {
+		fmt.Fprintf(bw, "\n%s.\n", mdEscape(note))
+	}
 	writePublishedMarkdown(bw, r)
 	for _, t := range r.Tables() {
-		for i, g := range familyGrids(t) {
+		for i, g := range familyGrids(t, r.Baseline) {
 			writeGridMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0], g)
 		}
 	}

@@ -80,8 +80,8 @@ func measuresOf(cells []*Cell) []Measure {
 
 // measureGrid is the memory-and-latency table of a family on one database:
 // for each workload a row per measure its cells have, a column per target,
-// each value the median over the runs; the best in a row (where two or more
-// targets have a value) is marked. It is nil when the cells have no
+// each value the median over the runs; the best in a row is marked where
+// its interval clears every other target's (Table.BestIn). It is nil when the cells have no
 // measure beyond ops/s and ns/op.
 func measureGrid(t *Table) *textGrid {
 	g := &textGrid{Title: t.Family + " · " + t.DB + " · memory and latency (medians of the runs)",

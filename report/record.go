@@ -27,6 +27,10 @@ type Record struct {
 	// B/op, allocs/op, p50-ns/op, ...). A unit that was not measured, such
 	// as allocs/op on a JDBC runner, is absent.
 	Stats map[string]RecordStat `json:"stats"`
+	// RunValues is every run's value of every unit, by unit, in the
+	// order the runs were written (run i of two cells of one session ran
+	// in the same passes).
+	RunValues map[string][]float64 `json:"run_values"`
 	// Config is the file configuration the cell ran under, passwords
 	// redacted.
 	Config map[string]string `json:"config"`
@@ -34,7 +38,9 @@ type Record struct {
 
 // RecordStat is the statistics of one unit of a Record. CILo and CIHi are
 // the confidence interval of the median at Confidence; nil when the runs
-// are too few for any interval.
+// are too few for any interval. Every statistic is rounded to one decimal
+// place beyond the finest the runs' values carry (a median between two
+// runs, a mean), not to float64's noise.
 type RecordStat struct {
 	N          int      `json:"n"`
 	Median     float64  `json:"median"`
@@ -54,10 +60,15 @@ func (r *Report) Records() []Record {
 		rec := Record{Name: c.Name, Workload: c.Workload, Family: c.Family, Unit: c.Unit,
 			DB: c.Keys["db"], Driver: c.Keys["driver"], API: c.Keys["api"], Net: c.Keys["net"],
 			Target: columnOf(c.Keys["driver"], c.Keys["api"]).Name,
-			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, Config: map[string]string{}}
+			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values, Config: map[string]string{}}
 		for unit, s := range c.Stats {
-			rec.Stats[unit] = RecordStat{N: s.N, Median: s.Median, Mean: s.Mean, Min: s.Min, Max: s.Max,
-				StdDev: s.StdDev, CILo: finite(s.Lo), CIHi: finite(s.Hi), Confidence: s.Confidence}
+			d := s.Decimals
+			if d != math.MinInt {
+				d++
+			}
+			rec.Stats[unit] = RecordStat{N: s.N, Median: roundTo(s.Median, d), Mean: roundTo(s.Mean, d),
+				Min: roundTo(s.Min, d), Max: roundTo(s.Max, d), StdDev: roundTo(s.StdDev, d),
+				CILo: finite(roundTo(s.Lo, d)), CIHi: finite(roundTo(s.Hi, d)), Confidence: roundTo(s.Confidence, 6)}
 		}
 		for _, kv := range c.Config {
 			rec.Config[kv.Key] = kv.Value

@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,12 +20,24 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := JSON(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	var got []Record
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+	var doc JSONDocument
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
+	got := doc.Cells
 	if want := r.Records(); !reflect.DeepEqual(got, want) {
 		t.Errorf("JSON does not read back to the records:\n got %+v\nwant %+v", got[0], want[0])
+	}
+	if doc.Schema != JSONSchema || doc.Confidence != Confidence {
+		t.Errorf("schema %d, confidence %v", doc.Schema, doc.Confidence)
+	}
+	// The raw runs are there, in file order, beside the statistics.
+	for _, rec := range got {
+		for unit, st := range rec.Stats {
+			if vals := rec.RunValues[unit]; len(vals) != st.N || slices.Min(vals) != st.Min || slices.Max(vals) != st.Max {
+				t.Errorf("%s %s: runs %v against n=%d min %v max %v", rec.Name, unit, vals, st.N, st.Min, st.Max)
+			}
+		}
 	}
 	if strings.Contains(buf.String(), "hunter2secret") {
 		t.Error("the password is in the JSON")
@@ -106,5 +120,35 @@ func TestRecordsNameTheTarget(t *testing.T) {
 	}
 	if want := map[string]string{"mariadb": "mysql", "sqlite": "nosuch/native"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("targets %q, want %q", got, want)
+	}
+}
+
+// TestRecordsCarryTheRunsPrecision: statistics are written one decimal
+// beyond the runs' own precision, not with float64's noise (a mean of
+// 624.08 and 624.09 is 624.085, not 624.0850000000001).
+func TestRecordsCarryTheRunsPrecision(t *testing.T) {
+	var rs []*benchfmt.Result
+	for _, v := range []float64{624.08, 624.09, 0.1 + 0.2 + 623.78, 624.07, 624.11, 624.1} {
+		rs = append(rs, &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 100, Values: []benchfmt.Value{
+			{Value: v, Unit: "B/op"}, {Value: 44368.233, Unit: "ops/s"}}})
+	}
+	rs[2].Values[0].Value = 624.08 // as benchfile.Read gives it back
+	r := New(rs, nil, nil)
+	var js, cs bytes.Buffer
+	if err := JSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := CSV(&cs, r); err != nil {
+		t.Fatal(err)
+	}
+	noise := regexp.MustCompile(`\d\.?\d{13,}`)
+	for name, out := range map[string]string{"json": js.String(), "csv": cs.String()} {
+		if m := noise.FindString(out); m != "" {
+			t.Errorf("%s carries float64 noise: %s\n%s", name, m, out)
+		}
+	}
+	st := r.Records()[0].Stats["B/op"]
+	if st.Mean != 624.088 || st.Median != 624.085 || st.Min != 624.07 || st.StdDev != 0.015 {
+		t.Errorf("B/op statistics %+v", st)
 	}
 }

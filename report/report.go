@@ -94,6 +94,32 @@ type Report struct {
 	// Partial, when set, says the results are of a session that did not
 	// finish (and how to finish it); the reports say so at the top.
 	Partial string
+	// Baseline is the target every other is set against in the ratio
+	// tables (Table.Ratios); "" takes the first target of each table in
+	// catalogue order.
+	Baseline string
+}
+
+// BaselineNote says when the baseline asked for is in no table, so that
+// no ratio table is shown: "" when it is in one, or none was asked for.
+func (r *Report) BaselineNote() string {
+	if r.Baseline == "" {
+		return ""
+	}
+	for _, t := range r.Tables() {
+		if _, ok := t.BaselineOf(r.Baseline); ok {
+			return ""
+		}
+	}
+	return "no ratio tables: no table has the baseline " + r.Baseline + " beside another target"
+}
+
+// baselineLabel names the baseline of the ratio tables.
+func (r *Report) baselineLabel() string {
+	if r.Baseline != "" {
+		return r.Baseline
+	}
+	return "the first target of each table"
 }
 
 // New summarizes results into a Report. lookup may be nil.
@@ -134,40 +160,59 @@ func (t *Table) Cell(row, col string) *Cell { return t.cells[[2]string{row, col}
 // Failed reports whether the cell at row, col failed in the run.
 func (t *Table) Failed(row, col string) bool { return t.failed[[2]string{row, col}] }
 
-// Best returns the columns with the most operations per second in row
-// (BestIn).
+// Best returns the column with clearly the most operations per second in
+// row (BestIn).
 func (t *Table) Best(row string) []string {
 	return t.BestIn(row, "ops/s", true)
 }
 
-// BestIn returns the columns with the best median of unit in row (the
-// highest when higher is better, else the lowest; several when they tie),
-// or nil when there is no choice: fewer than two columns have a value of
-// unit there, or all have the same.
+// BestIn returns the column with the best median of unit in row (the
+// highest when higher is better, else the lowest) when its confidence
+// interval clears the interval of every other column with a value there:
+// the intervals do not overlap, so the runs support calling it the best.
+// It returns nil when there is no such column: fewer than two columns have
+// a value, the best medians tie, an interval is unknown (too few runs), or
+// the best's interval overlaps another's (a tie at this confidence).
 func (t *Table) BestIn(row, unit string, higher bool) []string {
 	var cols []string
-	var vals []float64
+	var sts []Stat
 	for _, col := range t.Cols {
 		if c := t.Cell(row, col); c != nil {
 			if st, ok := c.Stats[unit]; ok && !math.IsNaN(st.Median) {
-				cols, vals = append(cols, col), append(vals, st.Median)
+				cols, sts = append(cols, col), append(sts, st)
 			}
 		}
 	}
-	if len(vals) < 2 || slices.Min(vals) == slices.Max(vals) {
+	if len(sts) < 2 {
 		return nil
 	}
-	best := slices.Min(vals)
-	if higher {
-		best = slices.Max(vals)
-	}
-	var out []string
-	for i, v := range vals {
-		if v == best {
-			out = append(out, cols[i])
+	b := 0
+	for i, st := range sts {
+		if higher && st.Median > sts[b].Median || !higher && st.Median < sts[b].Median {
+			b = i
 		}
 	}
-	return out
+	for i, st := range sts {
+		if i != b && !clears(sts[b], st, higher) {
+			return nil
+		}
+	}
+	return []string{cols[b]}
+}
+
+// clears reports whether best's confidence interval lies wholly on the
+// better side of other's, without touching it; never when either interval
+// is unknown (infinite bounds).
+func clears(best, other Stat, higher bool) bool {
+	for _, v := range []float64{best.Lo, best.Hi, other.Lo, other.Hi} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return false
+		}
+	}
+	if higher {
+		return best.Lo > other.Hi
+	}
+	return best.Hi < other.Lo
 }
 
 // Tables returns one table per family and database: families in catalogue

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aclements/go-moremath/stats"
@@ -63,9 +64,13 @@ type Summary struct {
 	// run i of two cells of one session ran in the same passes of its
 	// interleaved schedule, so they pair (PublishedFor's ratios).
 	OpsRuns []float64
-	// PerRun holds every unit's value in each run, by unit as written, in
-	// the order the runs were written (a unit some run lacks has fewer).
-	PerRun map[string][]float64
+	// Values is every run's value of every unit, by unit, in the order
+	// the runs were written.
+	Values map[string][]float64
+	// RunSessions is the session id of each run of OpsRuns ("" for a
+	// file without one): runs of two cells pair by pass only within one
+	// session (Ratio).
+	RunSessions []string
 	// Config is the file configuration the cell's first run ran under.
 	Config []Config
 	// row and col cache Row and Column.
@@ -81,6 +86,9 @@ type Config struct{ Key, Value string }
 type Stat struct {
 	N                                                  int
 	Median, Mean, Min, Max, StdDev, Lo, Hi, Confidence float64
+	// Decimals is the finest decimal place the runs' values are written
+	// to (2 for 624.08, -3 for 1.103e+07): the precision they carry.
+	Decimals int
 }
 
 // newStat summarizes vals (reordering them).
@@ -88,11 +96,42 @@ func newStat(vals []float64) Stat {
 	sum := summarize(vals) // sorts vals
 	st := stats.Sample{Xs: vals, Sorted: true}
 	s := Stat{N: len(vals), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence,
-		Min: vals[0], Max: vals[len(vals)-1], Mean: st.Mean()}
+		Min: vals[0], Max: vals[len(vals)-1], Mean: st.Mean(), Decimals: math.MinInt}
+	for _, v := range vals {
+		s.Decimals = max(s.Decimals, decimals(v))
+	}
 	if len(vals) > 1 {
 		s.StdDev = st.StdDev()
 	}
 	return s
+}
+
+// decimals returns the decimal place of v's last significant digit in its
+// shortest representation: 2 for 624.08, 0 for 512, -3 for 1.103e+07.
+func decimals(v float64) int {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return math.MinInt
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
+	e, _ := strconv.Atoi(exp)
+	digits := len(strings.ReplaceAll(mant, ".", ""))
+	return digits - 1 - e
+}
+
+// roundTo rounds v to decimal place d (negative: tens, hundreds), the
+// float64 nearest that decimal; v as it is when d is unknown (no run had
+// a non-zero value).
+func roundTo(v float64, d int) float64 {
+	switch {
+	case d == math.MinInt || math.IsNaN(v) || math.IsInf(v, 0):
+		return v
+	case d >= 0:
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', min(d, 20), 64), 64)
+		return r
+	default:
+		p := math.Pow(10, float64(-d))
+		return math.Round(v/p) * p
+	}
 }
 
 // Column returns the column label of the cell: the name of its target as
@@ -126,12 +165,13 @@ func (s Summary) Row() string {
 // summarizes each group.
 func Summarize(rs []*benchfmt.Result) []Summary {
 	type group struct {
-		name   string
-		base   string
-		keys   map[string]string
-		byUnit map[string][]float64
-		runs   int
-		config []benchfmt.Config
+		name     string
+		base     string
+		keys     map[string]string
+		byUnit   map[string][]float64
+		runs     int
+		config   []benchfmt.Config
+		sessions []string
 	}
 	var order []*group
 	byName := map[string]*group{}
@@ -157,6 +197,9 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 				unit, val = v.OrigUnit, v.OrigValue
 			}
 			g.byUnit[unit] = append(g.byUnit[unit], val)
+			if unit == "ops/s" {
+				g.sessions = append(g.sessions, r.GetConfig("session-id"))
+			}
 		}
 	}
 	out := make([]Summary, 0, len(order))
@@ -165,9 +208,10 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		s := Summary{Name: g.name, Workload: g.base, Keys: g.keys, Runs: g.runs,
 			Medians: map[string]float64{}, Stats: map[string]Stat{}, Config: fileConfig(g.config, seen)}
 		s.OpsRuns = slices.Clone(g.byUnit["ops/s"])
-		s.PerRun = make(map[string][]float64, len(g.byUnit))
+		s.RunSessions = g.sessions
+		s.Values = map[string][]float64{}
 		for unit, vals := range g.byUnit {
-			s.PerRun[unit] = slices.Clone(vals)
+			s.Values[unit] = slices.Clone(vals)
 		}
 		for unit, vals := range g.byUnit {
 			st := newStat(vals)

@@ -21,14 +21,18 @@ type Failure struct {
 // Text writes the report as text tables, one per workload family and
 // database: rows are workloads, columns targets in catalogue order, each
 // value the median operations per second over the runs with its confidence
-// interval as ±%; the best value in a row (where two or more targets have
-// one) is marked with '*'. Failed cells show FAIL. Each is followed by the
+// interval as ±%; the best value in a row is marked with '*' where its
+// interval clears every other target's (no mark: a tie at that confidence). Failed cells show FAIL. Each is followed by the
 // family's memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval; *: best in row, where two or more targets differ)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval)\n", r.RunsLabel(), r.ConfLabel())
+	fmt.Fprintln(w, "*: best in row, its interval clear of every other target's; no mark: a tie")
+	fmt.Fprintf(w, "ratio tables: ops/s ÷ the baseline's (%s), median and interval;\n", r.baselineLabel())
+	fmt.Fprintln(w, "  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);")
+	fmt.Fprintln(w, "  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)")
 	for _, t := range r.Tables() {
-		for _, g := range familyGrids(t) {
+		for _, g := range familyGrids(t, r.Baseline) {
 			if err := writeGridText(w, g); err != nil {
 				return err
 			}
@@ -36,6 +40,9 @@ func Text(w io.Writer, r *Report) error {
 		if med, worst, ok := tableSpread(t); ok {
 			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
 		}
+	}
+	if note := r.BaselineNote(); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
 	}
 	if len(r.Failed) > 0 {
 		fmt.Fprintln(w)
@@ -93,7 +100,6 @@ func writeGridText(w io.Writer, g textGrid) error {
 	}
 	return nil
 }
-
 
 // nameSummary parses a benchmark name into an empty Summary.
 func nameSummary(name string) Summary {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 )
 
 // Units of the time decomposition a runner writes on each result line
@@ -67,8 +66,8 @@ func (s Summary) TimeShare() (ts TimeShare, ok bool) {
 // run-queue and blocked shares of its ns/op, scaled to add up to 1; ok is
 // false when some run lacks them.
 func (s Summary) threadShares() (shares [3]float64, ok bool) {
-	wall := s.PerRun["ns/op"]
-	parts := [3][]float64{s.PerRun[onCPUUnit], s.PerRun[runQueueUnit], s.PerRun[blockedUnit]}
+	wall := s.Values["ns/op"]
+	parts := [3][]float64{s.Values[onCPUUnit], s.Values[runQueueUnit], s.Values[blockedUnit]}
 	for _, p := range parts {
 		if len(wall) == 0 || len(p) != len(wall) {
 			return shares, false
@@ -95,16 +94,6 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 		shares[k] /= total
 	}
 	return shares, true
-}
-
-// median returns the median of vals (reordering them).
-func median(vals []float64) float64 {
-	sort.Float64s(vals)
-	n := len(vals)
-	if n%2 == 1 {
-		return vals[n/2]
-	}
-	return (vals[n/2-1] + vals[n/2]) / 2
 }
 
 // timeShareGrids is the decomposition table of a family on one database,

@@ -140,7 +140,7 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 // TestThreadSharesAreMediansOfRuns: each part is the median of the runs'
 // own shares, scaled so the three add up to 1.
 func TestThreadSharesAreMediansOfRuns(t *testing.T) {
-	s := Summary{NsPerOp: benchmath.Summary{Center: 100}, PerRun: map[string][]float64{
+	s := Summary{NsPerOp: benchmath.Summary{Center: 100}, Values: map[string][]float64{
 		"ns/op":        {100, 200, 100},
 		onCPUUnit:      {50, 50, 60},  // shares .5 .25 .6: median .5
 		runQueueUnit:   {10, 50, 0},   // .1 .25 0: median .1
@@ -158,7 +158,7 @@ func TestThreadSharesAreMediansOfRuns(t *testing.T) {
 			t.Errorf("shares %v, want %v", shares, want)
 		}
 	}
-	s.PerRun[blockedUnit] = s.PerRun[blockedUnit][:2] // a run without the part
+	s.Values[blockedUnit] = s.Values[blockedUnit][:2] // a run without the part
 	if _, ok := s.threadShares(); ok {
 		t.Error("shares from runs that lack a part")
 	}

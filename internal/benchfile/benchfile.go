@@ -1,16 +1,29 @@
 // Package benchfile writes and reads sqlbench results files: the Go benchmark
 // format, through golang.org/x/perf/benchfmt, so that benchstat reads them.
-// A file starts with configuration lines (environment facts, versions, the
-// command line) and unit metadata, followed by one result line per run.
+// A file starts with unit metadata, the session's own facts as comment
+// lines ("# session-id: k3x9qa"), and configuration lines (environment,
+// versions, settings), followed by one result line per run.
+//
+// benchfmt, and so benchstat, group results by their configuration: two
+// files whose configuration lines differ land in separate tables instead
+// of one comparison. The facts that differ from one session to the next
+// without changing what is measured (IsSessionFact: the id, the start
+// time, the command line, sqlbench's own version, a server's process id)
+// are therefore written as comment lines, which benchfmt skips and Read
+// turns back into configuration, so that `benchstat old.txt new.txt`
+// compares two sessions of the same settings cell by cell.
 package benchfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -37,6 +50,10 @@ type Writer struct {
 	f      *os.File
 	bw     *benchfmt.Writer
 	config []benchfmt.Config
+	// facts are the session facts set (IsSessionFact), in order; written
+	// is how many of them reached the file.
+	facts   [][2]string
+	written int
 	// made is the outermost directory Create made for the file, "" when
 	// the directory was there: Discard removes what Create made.
 	made string
@@ -118,8 +135,14 @@ func unwrapPath(err error) error {
 }
 
 // SetConfig sets a file configuration key for the results written after it.
-// Keys are lower-case words joined by '-'; values are one line.
+// Keys are lower-case words joined by '-'; values are one line. A session
+// fact (IsSessionFact) is written as a comment line instead, before the
+// next result, and read back as configuration by Read.
 func (w *Writer) SetConfig(key, value string) {
+	if IsSessionFact(key) {
+		w.facts = append(w.facts, [2]string{key, value})
+		return
+	}
 	for i := range w.config {
 		if w.config[i].Key == key {
 			w.config[i].Value = []byte(value)
@@ -129,8 +152,57 @@ func (w *Writer) SetConfig(key, value string) {
 	w.config = append(w.config, benchfmt.Config{Key: key, Value: []byte(value), File: true})
 }
 
+// sessionFacts are the configuration keys of what differs between two
+// sessions of the same settings on the same machine without changing what
+// they measure.
+func sessionFacts() []string {
+	return []string{"session-id", "started", "sqlbench", "sqlbench-command", "runner-source", "cpuprofile"}
+}
+
+// sessionFactSuffixes are the endings of the keys of such facts about a
+// database server: its process id and how long it took to start.
+func sessionFactSuffixes() []string { return []string{"-server-pid", "-server-ready"} }
+
+// IsSessionFact reports whether key is a fact of one session (its id,
+// start time, command line, sqlbench's version and runner sources, the CPU
+// profile directory, a server's process id and start-up time) rather than
+// a setting or a property of the machine or the drivers: such keys are
+// written as comment lines, so that benchstat does not split two sessions
+// of the same settings into separate tables over them.
+func IsSessionFact(key string) bool {
+	if slices.Contains(sessionFacts(), key) {
+		return true
+	}
+	for _, suf := range sessionFactSuffixes() {
+		if strings.HasSuffix(key, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// factPrefix starts a session fact's line.
+const factPrefix = "# "
+
+// writeFacts writes the session facts not yet in the file.
+func (w *Writer) writeFacts() error {
+	var b strings.Builder
+	for _, f := range w.facts[w.written:] {
+		fmt.Fprintf(&b, "%s%s: %s\n", factPrefix, f[0], f[1])
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	if _, err := io.WriteString(w.f, b.String()); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	w.written = len(w.facts)
+	return nil
+}
+
 // WriteUnits writes the unit metadata lines that tell benchstat which
-// direction is better for each unit sqlbench writes.
+// direction is better for each unit sqlbench writes, then the session
+// facts set so far.
 func (w *Writer) WriteUnits() error {
 	for _, u := range Units() {
 		m := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.Unit, Key: "better"}, OrigUnit: u.Unit, Value: u.Better}
@@ -138,14 +210,27 @@ func (w *Writer) WriteUnits() error {
 			return fmt.Errorf("write results: %w", err)
 		}
 	}
-	return nil
+	return w.writeFacts()
 }
 
-// Write writes one result under the current configuration.
+// Write writes one result under the current configuration, its values
+// rounded to the precision they were measured with (Precise); r keeps them
+// so, and is given the session facts as configuration, as Read gives them.
 func (w *Writer) Write(r *benchfmt.Result) error {
+	if err := w.writeFacts(); err != nil {
+		return err
+	}
 	r.Config = append(r.Config[:0:0], w.config...)
-	if err := w.bw.Write(r); err != nil {
+	if err := w.bw.Write(Precise(r)); err != nil {
 		return fmt.Errorf("write results: %w", err)
+	}
+	// The result in memory carries the session's facts as Read gives
+	// them back (the file has them once, as comment lines).
+	for _, f := range w.facts {
+		r.SetConfig(f[0], f[1])
+		if pos, ok := r.ConfigIndex(f[0]); ok {
+			r.Config[pos].File = true
+		}
 	}
 	return nil
 }
@@ -202,15 +287,41 @@ type Set struct {
 	Units benchfmt.UnitMetadataMap
 }
 
+// factLine matches a session fact's comment line: "# key: value".
+var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
+
 // Read reads results from r (named name in errors). A line that is not in
-// the Go benchmark format is an error naming its position.
+// the Go benchmark format is an error naming its position. Session facts
+// (IsSessionFact), written as comment lines, are given to every result as
+// file configuration, after the configuration lines. Values are rid of
+// float64's noise (12 significant digits), which files of earlier versions
+// and other writers carry; what Write wrote they keep as written.
 func Read(r io.Reader, name string) (*Set, error) {
-	br := benchfmt.NewReader(r, name)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	var facts []benchfmt.Config
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := factLine.FindStringSubmatch(strings.TrimSuffix(line, "\r")); m != nil {
+			facts = slices.DeleteFunc(facts, func(c benchfmt.Config) bool { return c.Key == m[1] })
+			facts = append(facts, benchfmt.Config{Key: m[1], Value: []byte(m[2]), File: true})
+		}
+	}
+	br := benchfmt.NewReader(bytes.NewReader(b), name)
 	set := &Set{}
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
-			set.Results = append(set.Results, rec.Clone())
+			res := denoise(rec.Clone()) // files of earlier versions carry float64 noise
+			for _, f := range facts {
+				if _, ok := res.ConfigIndex(f.Key); !ok {
+					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys
+					pos, _ := res.ConfigIndex(f.Key)
+					res.Config[pos].File = true
+				}
+			}
+			set.Results = append(set.Results, res)
 		case *benchfmt.SyntaxError:
 			return nil, fmt.Errorf("corrupt results file: %v", rec)
 		}

@@ -3,6 +3,7 @@ package benchfile
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,5 +155,113 @@ func TestDiscardRemovesTheDirectoriesCreateMade(t *testing.T) {
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("Discard removed another's file: %v", err)
+	}
+}
+
+// writeSession writes a results file as a session of the given id does:
+// the same settings as any other, the session's own facts, six runs of two
+// cells.
+func writeSession(t *testing.T, path, id string, scale float64) {
+	t.Helper()
+	w, err := Create(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range [][2]string{
+		{"goos", "linux"}, {"cpu", "Test CPU"}, {"mattn-module", "github.com/mattn/go-sqlite3 v1.14.52"},
+		{"postgres-version", "15.18"}, {"postgres-server", "throwaway"}, {"postgres-server-ready", id + "ms"},
+		{"postgres-server-cpu", "the server's process and its descendants"}, {"postgres-server-pid", id},
+		{"runner-source", "source tree /src/" + id}, {"sqlbench", "devel " + id},
+		{"sqlbench-command", "sqlbench run -o " + id + ".txt"}, {"count", "6"}, {"scale", "0.1"},
+		{"started", "2026-01-01T00:00:0" + id + "Z"}, {"session-id", "abc12" + id},
+	} {
+		w.SetConfig(kv[0], kv[1])
+	}
+	if err := w.WriteUnits(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		for j, name := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql", "SimpleQuery/db=postgres/driver=pgx/api=native/net=tcp"} {
+			ns := scale * float64(1000*(j+1)+10*i)
+			if err := w.Write(&benchfmt.Result{Name: benchfmt.Name(name), Iters: 100, Values: []benchfmt.Value{
+				{Value: ns, Unit: "ns/op"}, {Value: 1e9 / ns, Unit: "ops/s"}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionFactsAreCommentsReadBackAsConfig: the facts of one session
+// are comment lines in the file, not configuration lines, and Read gives
+// them back to every result as configuration.
+func TestSessionFactsAreCommentsReadBackAsConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.txt")
+	writeSession(t, path, "1", 1)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, _, ok := strings.Cut(line, ":")
+		if ok && !strings.HasPrefix(line, "Benchmark") && !strings.HasPrefix(line, "# ") && IsSessionFact(k) {
+			t.Errorf("a session fact is a configuration line benchstat groups by: %q", line)
+		}
+	}
+	for _, want := range []string{"# session-id: abc121\n", "# started: 2026-01-01T00:00:01Z\n", "# postgres-server-pid: 1\n", "\npostgres-server: throwaway\n", "\ncount: 6\n"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the file lacks %q:\n%s", want, b)
+		}
+	}
+	set, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range set.Results {
+		for k, v := range map[string]string{"session-id": "abc121", "sqlbench-command": "sqlbench run -o 1.txt", "postgres-server-ready": "1ms", "count": "6"} {
+			if got := r.GetConfig(k); got != v {
+				t.Fatalf("%s of %s read back as %q, want %q", k, r.Name, got, v)
+			}
+		}
+	}
+}
+
+// TestBenchstatComparesTwoSessions runs the real benchstat (the module's
+// pinned tool) on two files the writer wrote for two sessions of the same
+// settings: one table per unit, each with the old and the new file as
+// columns and a change per cell, not a table per session.
+func TestBenchstatComparesTwoSessions(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to run benchstat with")
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	writeSession(t, a, "1", 1)
+	writeSession(t, b, "2", 1.25)
+	out, err := exec.Command("go", "tool", "benchstat", a, b).CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, out)
+	}
+	s := string(out)
+	if n := strings.Count(s, "vs base"); n != 2 {
+		t.Errorf("benchstat printed %d comparison tables, want 2 (sec/op, ops/s):\n%s", n, s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "SimpleQuery/") && !strings.Contains(line, "%") {
+			t.Errorf("a cell without a change: %q", line)
+		}
+		if strings.Contains(line, "│") && strings.Contains(line, "a.txt") && !strings.Contains(line, "b.txt") {
+			t.Errorf("the old file's column stands alone: %q\n%s", line, s)
+		}
+	}
+	if strings.Count(s, "SimpleQuery/db=sqlite/driver=mattn/api=sql") != 2 || !strings.Contains(s, "+25.00%") {
+		t.Errorf("want each cell once per unit and the 25%% slowdown:\n%s", s)
+	}
+	for _, fact := range []string{"session-id", "started", "sqlbench-command", "server-pid"} {
+		if strings.Contains(s, fact) {
+			t.Errorf("benchstat shows %s, so it split the sessions by it:\n%s", fact, s)
+		}
 	}
 }

@@ -86,7 +86,9 @@ func sessionID(path string) (string, error) {
 		return "", usagef("clean: results file %s: %v", path, err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "session-id:"); ok {
+		// "# session-id: ..." (a session fact, benchfile.IsSessionFact)
+		// or, in files of earlier versions, "session-id: ...".
+		if v, ok := strings.CutPrefix(strings.TrimPrefix(line, "# "), "session-id:"); ok {
 			return strings.TrimSpace(v), nil
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
 )
 
@@ -36,5 +37,18 @@ func TestCleanFindsTheSessionOfAKilledRun(t *testing.T) {
 	}
 	if id, err := sessionID(results); err != nil || id != "a1b2c3" {
 		t.Errorf("the results file's own line: %q, %v", id, err)
+	}
+	// As the writer writes it now: a session fact's comment line.
+	bw, err := benchfile.Create(results, benchfile.Overwrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw.SetConfig("session-id", "d4e5f6")
+	if err := bw.WriteUnits(); err != nil {
+		t.Fatal(err)
+	}
+	bw.Close()
+	if id, err := sessionID(results); err != nil || id != "d4e5f6" {
+		t.Errorf("the results file's session fact: %q, %v", id, err)
 	}
 }

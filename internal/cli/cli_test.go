@@ -216,3 +216,24 @@ func TestCompareFailOver(t *testing.T) {
 		}
 	}
 }
+
+// TestReportBaseline: --baseline sets the ratio tables against the target
+// it names; a name the catalogue lacks is one line and exit 2, for report
+// and for run.
+func TestReportBaseline(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"report", "--baseline", "pgx", "testdata/results.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "classic · postgres · ops/s ÷ pgx's (baseline)") || strings.Contains(s, "÷ pq's") {
+		t.Errorf("--baseline pgx:\n%s", s)
+	}
+	for _, args := range [][]string{{"report", "--baseline", "nosuch", "testdata/results.txt"}, {"run", "--baseline", "nosuch", "--dry-run"}} {
+		out.Reset()
+		errb.Reset()
+		code := Main(context.Background(), args, fakeEnv(&out, &errb))
+		if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), `--baseline: no target "nosuch"`) {
+			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}

@@ -23,7 +23,12 @@ unit they record (ops/s, ns/op, B/op, allocs/op, latency percentiles, ...), the
 change of its median and whether it is significant (Mann-Whitney U test), with
 the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
-comment.`,
+comment.
+
+With --fail-over, compare refuses (exit 2) files whose settings differ in a
+way that changes what the cells measure (count, slices, scale, warm-up, CPU
+placement, driver and server versions, server and SQLite settings), naming
+the difference; --allow-different compares them anyway, with a warning.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
@@ -33,14 +38,15 @@ comment.`,
 	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
+	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, o, env) }
 	return c
 }
 
 // compareOptions are compare's flags.
 type compareOptions struct {
-	failOver, format string
-	md               bool
+	failOver, format   string
+	md, allowDifferent bool
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
@@ -71,6 +77,17 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	newRs, err := readResults([]string{newPath})
 	if err != nil {
 		return err
+	}
+	if diffs := report.SettingDifferences(oldRs, newRs); len(diffs) > 0 {
+		more := ""
+		if len(diffs) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(diffs)-1)
+		}
+		what := fmt.Sprintf("%s and %s were measured under different settings, %s%s", oldPath, newPath, diffs[0], more)
+		if th != nil && !o.allowDifferent {
+			return usagef("compare: --fail-over: %s: a change between them is not the code's alone; run both under the same settings, or pass --allow-different", what)
+		}
+		fmt.Fprintf(env.Stderr, "warning: %s\n", what)
 	}
 	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
 	if cs.Compared() == 0 {

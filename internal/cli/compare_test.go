@@ -87,3 +87,64 @@ func TestCompareBadThresholds(t *testing.T) {
 		t.Errorf("--format pdf: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// settingFiles writes two results files of the same cell, 6 runs each, old
+// under header oldHead and new under newHead.
+func settingFiles(t *testing.T, oldHead, newHead string) (old, new string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, head string, ops float64) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := range 6 {
+			v := ops + float64(i)
+			fmt.Fprintf(&b, "BenchmarkR/db=sqlite/driver=mattn/api=sql 100 %g ns/op %g ops/s\n", 1e9/v, v)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	return write("old.txt", oldHead, 1000), write("new.txt", newHead, 1000)
+}
+
+// TestCompareRefusesToGateDifferentSettings: --fail-over refuses, in one
+// line naming the difference and exit 2, two files measured under settings
+// that change what is measured; --allow-different gates them with a
+// warning; without --fail-over the difference is a warning; the facts of a
+// session (id, start, command line) are no difference.
+func TestCompareRefusesToGateDifferentSettings(t *testing.T) {
+	same := "# session-id: aaa111\n# started: 2026-01-01T00:00:00Z\nscale: 0.1\nmattn-module: github.com/mattn/go-sqlite3 v1.14.52\n"
+	facts := "# session-id: bbb222\n# started: 2026-01-02T00:00:00Z\nscale: 0.1\nmattn-module: github.com/mattn/go-sqlite3 v1.14.52\n"
+	old, new := settingFiles(t, same, facts)
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"compare", "--fail-over", "5%", old, new}, fakeEnv(&out, &errb)); code != ExitOK || strings.Contains(errb.String(), "different settings") {
+		t.Errorf("two sessions of the same settings: exit %d\n%s", code, errb.String())
+	}
+	for _, c := range []struct{ head, want string }{
+		{"scale: 0.01\nmattn-module: github.com/mattn/go-sqlite3 v1.14.52\n", "scale: 0.1 against 0.01"},
+		{"scale: 0.1\nmattn-module: github.com/mattn/go-sqlite3 v1.14.50\n", "mattn-module: github.com/mattn/go-sqlite3 v1.14.52 against github.com/mattn/go-sqlite3 v1.14.50"},
+		{"scale: 0.1\nmattn-module: github.com/mattn/go-sqlite3 v1.14.52\nsqlite-synchronous: OFF\n", "sqlite-synchronous: none against OFF"},
+	} {
+		old, new := settingFiles(t, same, c.head)
+		out.Reset()
+		errb.Reset()
+		code := Main(context.Background(), []string{"compare", "--fail-over", "5%", old, new}, fakeEnv(&out, &errb))
+		msg := strings.TrimSpace(errb.String())
+		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) || !strings.Contains(msg, "--allow-different") || out.Len() != 0 {
+			t.Errorf("%s: exit %d, stderr %q, stdout %q", c.want, code, msg, out.String())
+		}
+		out.Reset()
+		errb.Reset()
+		code = Main(context.Background(), []string{"compare", "--fail-over", "5%", "--allow-different", old, new}, fakeEnv(&out, &errb))
+		if code != ExitOK || !strings.HasPrefix(errb.String(), "warning: ") || !strings.Contains(errb.String(), c.want) || !strings.Contains(out.String(), "geomean") {
+			t.Errorf("%s with --allow-different: exit %d, stderr %q", c.want, code, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if code := Main(context.Background(), []string{"compare", old, new}, fakeEnv(&out, &errb)); code != ExitOK || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%s without --fail-over: exit %d, stderr %q", c.want, code, errb.String())
+		}
+	}
+}

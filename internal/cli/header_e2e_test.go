@@ -13,6 +13,8 @@ import (
 // configuration keys, in order, with testdata/config-keys.golden, which
 // was written by the command line before the run pipeline moved into
 // internal/session: the move kept every line the results file carries.
+// The session's own facts ("# started", benchfile.IsSessionFact) come
+// first, as comment lines benchstat does not group by.
 func TestRunHeaderKeysAreStable(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")

@@ -32,16 +32,21 @@ first results file without its extension).`,
 	fs.SortFlags = false
 	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
 	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
+	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
-	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, env) }
+	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, *baseline, env) }
 	return c
 }
 
 // writeReport writes the report of the results files paths in the formats
-// asked for.
-func writeReport(paths []string, format, out string, env Env) error {
+// asked for, its ratio tables against baseline ("" for each table's first
+// target).
+func writeReport(paths []string, format, out, baseline string, env Env) error {
 	if len(paths) == 0 {
 		return usagef("report: name at least one results file")
+	}
+	if err := checkBaseline(baseline); err != nil {
+		return err
 	}
 	var formats []string
 	for _, f := range strings.Split(format, ",") {
@@ -59,6 +64,7 @@ func writeReport(paths []string, format, out string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
+	r.Baseline = baseline
 	r.Partial = partialNote(paths)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)

@@ -54,12 +54,22 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
 	fs.StringVar(&f.thread, "timing-thread", "locked", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division)")
+	fs.StringVar(&cfg.Baseline, "baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
 	fs.StringVar(&f.sync, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
 	completeRun(c)
 	return cfg
+}
+
+// checkBaseline refuses a --baseline that names no target of the
+// catalogue.
+func checkBaseline(name string) error {
+	if _, ok := targets.Lookup(name); name != "" && !ok {
+		return usagef("--baseline: no target %q (sqlbench list names them)", name)
+	}
+	return nil
 }
 
 // checkRanges refuses numbers outside what a session can do.
@@ -82,6 +92,9 @@ func checkRanges(cfg *session.Config) error {
 // apply parses the flags that name things into cfg.
 func (f *runFlags) apply(cfg *session.Config) error {
 	var err error
+	if err := checkBaseline(cfg.Baseline); err != nil {
+		return err
+	}
 	if cfg.Pin, err = pin.ParseMode(f.pin); err != nil {
 		return usagef("--pin: %v", err)
 	}

@@ -9,12 +9,15 @@ import (
 	"github.com/sqlbench/sqlbench/report"
 )
 
-// printOutcome prints what a session did: the tables of its results, the
-// failed cells, the CPU steal and the machine's drift during it, and where
-// its results and reports are.
+// printOutcome prints what a session did: the tables of its results (the
+// ratio tables against the session's baseline), the failed cells, the CPU
+// steal and the machine's drift during it, and where its results and
+// reports are.
 func printOutcome(w io.Writer, out *session.Outcome) error {
 	fmt.Fprintln(w)
-	if err := report.Text(w, report.New(out.Done, out.Failed, session.WorkloadInfo)); err != nil {
+	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
+	r.Baseline = out.Baseline
+	if err := report.Text(w, r); err != nil {
 		return err
 	}
 	if out.StealKnown {

@@ -118,6 +118,10 @@ type Config struct {
 	// time. Locking costs a cell that waits on the network a hand-over
 	// between two threads per reply (docs/where-time-goes.md).
 	FreeThread bool
+	// Baseline is the target the reports' ratio tables set every other
+	// against (report.Report.Baseline); "" takes the first target of each
+	// table in catalogue order. It changes no measurement.
+	Baseline string
 	// Study, when set, is the published study the session reproduces
 	// (package studies), recorded as the results file's reproduce-study
 	// line so that reports set the study's figures beside the measured.

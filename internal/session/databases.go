@@ -81,7 +81,7 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			d := &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
 				config: [][2]string{{string(db) + "-server", "given by DSN (" + e.Net + ")"}}}
 			d.pid = givenServerPID(db, e)
-			d.config = append(d.config, serverCPULine(db, d.pid, "found by its socket"))
+			d.config = append(d.config, serverCPULines(db, d.pid, "found by its socket")...)
 			set.byDB[db] = d
 			continue
 		}
@@ -115,8 +115,9 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			d.ends[n] = e.Bench()
 			d.net = append(d.net, n)
 		}
-		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", fmt.Sprintf("throwaway, ready in %s", srv.Ready.Round(1e6))},
-			serverCPULine(db, d.pid, "the throwaway server"))
+		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", "throwaway"},
+			[2]string{string(db) + "-server-ready", srv.Ready.Round(1e6).String()})
+		d.config = append(d.config, serverCPULines(db, d.pid, "the throwaway server")...)
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
 	return set, nil

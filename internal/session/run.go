@@ -43,6 +43,9 @@ type Outcome struct {
 	Results string
 	Runs    int
 	Done    []*benchfmt.Result
+	// Baseline is the session's Config.Baseline (a resumed session's
+	// from its journal): the ratio tables' baseline.
+	Baseline string
 	// Failed lists the cells that failed, in the order they failed, with
 	// the reason (passwords redacted).
 	Failed []report.Failure
@@ -89,6 +92,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 			return out, err
 		}
 	}
+	out.Baseline = cfg.Baseline
 	p, err := NewPlan(&cfg, env)
 	if err != nil {
 		return out, err
@@ -185,6 +189,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if len(out.Done) > 0 {
 		r := report.New(out.Done, out.Failed, WorkloadInfo)
 		r.Sources = []string{filepath.Base(w.Name())}
+		r.Baseline = cfg.Baseline
 		written, err := report.WriteFiles(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
 		out.Reports = written
 		if err != nil && runErr == nil {

@@ -22,12 +22,15 @@ func givenServerPID(db bench.DB, e bench.Endpoint) int {
 	return pid
 }
 
-// serverCPULine is the configuration line that says whose CPU the
-// server-cpu-ns/op unit of db's cells counts, or why there is none.
-func serverCPULine(db bench.DB, pid int, how string) [2]string {
-	v := fmt.Sprintf("pid %d and its descendants (%s)", pid, how)
+// serverCPULines are the configuration lines that say whose CPU the
+// server-cpu-ns/op unit of db's cells counts, or why there is none, and
+// the server's process id (a session fact: benchfile.IsSessionFact).
+func serverCPULines(db bench.DB, pid int, how string) [][2]string {
 	if pid == 0 {
-		v = "not measured: the server is not a process of this user on this machine"
+		return [][2]string{{string(db) + "-server-cpu", "not measured: the server is not a process of this user on this machine"}}
 	}
-	return [2]string{string(db) + "-server-cpu", v}
+	return [][2]string{
+		{string(db) + "-server-cpu", fmt.Sprintf("the server's process (%s-server-pid) and its descendants (%s)", db, how)},
+		{string(db) + "-server-pid", fmt.Sprint(pid)},
+	}
 }
