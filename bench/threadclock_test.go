@@ -336,17 +336,17 @@ func TestShortRunIsOnCPU(t *testing.T) {
 }
 
 // TestClientsSplitTheirThreads: an operation that fans out to two client
-// goroutines (Clients.Go), each burning 100 µs, is divided by the clients'
-// threads: each is on a CPU 100 µs per operation, the coordinator's
+// goroutines (Clients.Go), each burning 500 µs, is divided by the clients'
+// threads: each is on a CPU 500 µs per operation, the coordinator's
 // waiting is not blocked time, and the clients' burn is not background.
 func TestClientsSplitTheirThreads(t *testing.T) {
-	const per = 100 * time.Microsecond
+	const per = 500 * time.Microsecond
 	cl := NewClients(2)
 	op := func(int) error {
 		cl.Go(func(int) { burn(per) })
 		return nil
 	}
-	s, err := Measure(Run{Op: op, Clients: cl}, 0, 500, NewLatencyHistogram())
+	s, err := Measure(Run{Op: op, Clients: cl}, 0, 200, NewLatencyHistogram())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,10 +96,17 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 // emails and flags are generated per row, so the email's length and the
 // flag's parity stand in for them at the same cost).
 func checkUsersInRound(rows []userRec, want int64) error {
+	year := time.UnixMilli(suiteEpoch + 1).Year()
 	if int64(len(rows)) != want {
+		// Off the published path (it stops at the count): name the first
+		// row out of place, for the error.
+		for i, u := range rows {
+			if u.id != int64(i+1) {
+				return fmt.Errorf("read %d users, want %d: row %d has id %d", len(rows), want, i+1, u.id)
+			}
+		}
 		return fmt.Errorf("read %d users, want %d", len(rows), want)
 	}
-	year := time.UnixMilli(suiteEpoch + 1).Year()
 	for i, u := range rows {
 		if u.id != int64(i+1) || u.created.Year() != year || len(u.email) != suiteEmailWidth || u.active != (u.id%2 == 1) {
 			return fmt.Errorf("wrong user at row %d: id %d, created %v, email of %d bytes, active %v", i+1, u.id, u.created, len(u.email), u.active)
