@@ -60,8 +60,8 @@ sqlbench report rebuilds the table.`,
 	fs.Lookup("cache").DefValue = ""
 	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
-	c.RunE = func(_ *cobra.Command, names []string) error {
-		opts.Command = append([]string{"sqlbench"}, env.args...)
+	c.RunE = func(c *cobra.Command, names []string) error {
+		opts.Command = commandLine(c, names)
 		return reproduceStudies(ctx, opts, dsns, names, dry, env)
 	}
 	return c

@@ -33,7 +33,7 @@ only starts from the default. See sqlbench list for every name.`,
 	}
 	cfg := f.define(c)
 	c.RunE = func(c *cobra.Command, args []string) error {
-		cfg.Command = append([]string{"sqlbench"}, env.args...)
+		cfg.Command = commandLine(c, args)
 		if err := f.parse(c, cfg, env); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -142,7 +143,7 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 	fmt.Fprintf(env.Stdout, "%s %s%s ready in %s, pid %d\n", kind, srv.Version, profiled, srv.Ready.Round(1e6), srv.PID)
 	// The password stays off the terminal and out of logs: server dsn
 	// prints it when asked.
-	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", redact.DSN(srv.DSN("tcp")), redact.DSN(srv.DSN("unix")))
+	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", shownDSN(srv, "tcp"), shownDSN(srv, "unix"))
 	state := ""
 	if stateDir != servers.DefaultStateDir() {
 		state = " --state " + shellQuote(stateDir)
@@ -208,7 +209,16 @@ func serverStatus(stateDir string, env Env) error {
 		if !s.Alive() {
 			state = "gone"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, shownDSN(s, "tcp"), s.Socket)
 	}
 	return tw.Flush()
+}
+
+// shownDSN is the DSN of srv over network with its password masked.
+func shownDSN(srv *servers.Server, network string) string {
+	shown, err := redact.DSN(bench.DB(srv.Kind.DB()), srv.DSN(network))
+	if err != nil {
+		return redact.Mask
+	}
+	return shown
 }
