@@ -97,6 +97,9 @@ func exitStatus(err error, stderr io.Writer) int {
 	case errors.Is(err, errRegression):
 		fmt.Fprintln(stderr, "sqlbench:", err)
 		return ExitPartial
+	case errors.Is(err, errInUse):
+		fmt.Fprintln(stderr, "sqlbench: server stop:", oneLine(strings.TrimPrefix(err.Error(), errInUse.Error()+": ")))
+		return ExitPartial
 	case errors.Is(err, errNoServer):
 		fmt.Fprintln(stderr, "sqlbench:", oneLine(err.Error()))
 		return ExitPartial

@@ -9,8 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/reproduce"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/studies"
 )
@@ -82,6 +84,9 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 	}
 	if opts.DSNs, err = parseDSNFlags(dsns); err != nil {
 		return err
+	}
+	if !dry {
+		defer useServers(servers.DefaultStateDir(), opts.DSNs, []bench.DB{bench.MariaDB, bench.Postgres}, env)()
 	}
 	if opts.Out != "" && !filepath.IsAbs(opts.Out) {
 		opts.Out = filepath.Join(env.Dir, opts.Out)

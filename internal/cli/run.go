@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -47,6 +48,7 @@ only starts from the default. See sqlbench list for every name.`,
 
 // runSession runs a benchmark session and prints its outcome.
 func runSession(ctx context.Context, cfg session.Config, env Env) error {
+	defer useServers(servers.DefaultStateDir(), cfg.DSNs, cfg.DBs, env)()
 	out, err := session.Run(ctx, cfg, env.session())
 	if out.Scheduled {
 		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
