@@ -49,11 +49,16 @@ type Env struct {
 	StderrTTY bool
 	// args is the command line Main runs (without the program name).
 	args []string
+	// quiet is the --quiet flag, set by Main.
+	quiet *bool
 }
 
 // session returns what a benchmark session reads from env; its log is
-// Stderr.
+// Stderr, or nothing with --quiet.
 func (env Env) session() session.Env {
+	if env.quiet != nil && *env.quiet {
+		return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard}
+	}
 	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY}
 }
 
@@ -67,6 +72,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
 	env.args = args
+	env.quiet = new(bool)
 	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, root.UsageString())

@@ -125,6 +125,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"server", "frob"}, `server: unknown subcommand "frob"`},
 		{[]string{"run", "--db", "mariadb", "--profile", "turbo"}, `--profile: unknown server profile "turbo"`},
 		{[]string{"run", "-o", "/proc/version/results.txt", "--quick"}, "results file /proc/version/results.txt:"},
+		{[]string{"reproduce", "go-sqlite-bench", "-o", "-"}, "reproduce: -o -: reproduce writes its results to files"},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))

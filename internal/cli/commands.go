@@ -68,6 +68,14 @@ failed the run; 130 interrupted (finished results are kept).`,
 	return root
 }
 
+// quietFlag defines --quiet on c, a command that runs sessions (run,
+// reproduce): its log goes nowhere (Env.session).
+func quietFlag(c *cobra.Command, env Env) {
+	if env.quiet != nil {
+		c.Flags().BoolVarP(env.quiet, "quiet", "q", false, "print no progress and no log lines on stderr: only the results, the tables and errors")
+	}
+}
+
 // unknownCommand refuses an argument of the root command: it is not one
 // of the commands.
 func unknownCommand(c *cobra.Command, args []string) error {

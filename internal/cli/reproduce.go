@@ -62,6 +62,7 @@ sqlbench report rebuilds the table.`,
 	fs.Lookup("cache").DefValue = ""
 	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
+	quietFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
 		opts.Command = commandLine(c, names)
 		return reproduceStudies(ctx, opts, dsns, names, dry, env)
@@ -84,6 +85,9 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 	}
 	if opts.DSNs, err = parseDSNFlags(dsns); err != nil {
 		return err
+	}
+	if opts.Out == stdoutName {
+		return usagef("reproduce: -o -: reproduce writes its results to files (run -o - writes them to stdout)")
 	}
 	if !dry {
 		defer useServers(servers.DefaultStateDir(), opts.DSNs, []bench.DB{bench.MariaDB, bench.Postgres}, env)()
