@@ -156,21 +156,38 @@ func alnum(c byte) bool {
 
 // Text returns s, text that may hold DSNs (a configuration line of a
 // results file sqlbench did not write, say), with Mask for the value of
-// each space-separated field PASSWORD=VALUE and for the password of each
+// each space-separated field PASSWORD=VALUE (a value in '...' up to its
+// closing quote, whatever fields it spans) and for the password of each
 // field, or part after the '=' of a field NAME=VALUE, that
 // go-sql-driver/mysql or (as a postgres:// URL) pgconn reads as a DSN with
 // a password. Text no driver reads is kept: the drivers say what is a DSN.
 func Text(s string) string {
+	var out []string
 	fields := strings.Split(s, " ")
-	for i, f := range fields {
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
 		name, val, ok := strings.Cut(f, "=")
-		if ok && strings.HasSuffix(strings.ToLower(name), "password") && val != "" {
-			fields[i] = name + "=" + Mask
-		} else if fields[i] = masked(f); fields[i] == f && ok {
-			fields[i] = name + "=" + masked(val)
+		switch m := masked(f); {
+		case ok && strings.HasSuffix(strings.ToLower(name), "password") && val != "":
+			for open := val[0] == '\'' && !closes(val[1:]); open && i+1 < len(fields); open = !closes(val) {
+				i++
+				val = fields[i]
+			}
+			out = append(out, name+"="+Mask)
+		case m != f || !ok:
+			out = append(out, m)
+		default:
+			out = append(out, name+"="+masked(val))
 		}
 	}
-	return strings.Join(fields, " ")
+	return strings.Join(out, " ")
+}
+
+// closes reports whether a libpq value ends with a quote no backslash
+// escapes.
+func closes(v string) bool {
+	body, ok := strings.CutSuffix(v, "'")
+	return ok && (len(body)-len(strings.TrimRight(body, `\`)))%2 == 0
 }
 
 // masked returns s redacted if go-sql-driver/mysql or, for a postgres://

@@ -237,6 +237,10 @@ func TestText(t *testing.T) {
 			"sqlbench run --db postgres --dsn postgres=postgres://bench:xxxxx@127.0.0.1:5432/bench"},
 		{"run --dsn=mariadb=u:pw@tcp(127.0.0.1:3306)/db -o x.txt", "run --dsn=mariadb=u:xxxxx@tcp(127.0.0.1:3306)/db -o x.txt"},
 		{"host=h password=pw dbname=d", "host=h password=xxxxx dbname=d"},
+		{"host=h password='se cr et' dbname=d", "host=h password=xxxxx dbname=d"},
+		{`host=h password='it\' s' dbname=d`, "host=h password=xxxxx dbname=d"},
+		{"host=h password='x' dbname=d", "host=h password=xxxxx dbname=d"},
+		{"host=h password='unterminated dbname=d", "host=h password=xxxxx"},
 		{"Intel(R) Xeon(R) CPU @ 2.20GHz", "Intel(R) Xeon(R) CPU @ 2.20GHz"},
 		{"/home/me/a:b@c/x.db results/x/bench.db", "/home/me/a:b@c/x.db results/x/bench.db"},
 	} {
