@@ -25,7 +25,7 @@ const Mask = "xxxxx"
 
 // DSN returns dsn, a DSN for db's driver, as that driver reads it with its
 // password replaced by Mask: go-sql-driver/mysql's own formatting for
-// MariaDB; for PostgreSQL the URL with its password fields masked or, for
+// MariaDB (a system variable named *password masked too); for PostgreSQL the URL with its password fields masked or, for
 // a keyword/value string, the host, port, user, password, dbname and
 // run-time parameters pgconn read (and sslmode=disable if it reads so).
 // Other databases take file names, returned as they are. A DSN the driver
@@ -43,6 +43,11 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		}
 		if cfg.Passwd != "" {
 			cfg.Passwd = Mask
+		}
+		for k := range cfg.Params { // system variables, passed on as given
+			if strings.HasSuffix(strings.ToLower(k), "password") {
+				cfg.Params[k] = Mask
+			}
 		}
 		return cfg.FormatDSN(), nil
 	} else if db != bench.Postgres {

@@ -38,6 +38,7 @@ var dsnTests = []struct {
 	{"mysql password with colon", bench.MariaDB, "user:se:cr:et@tcp(h:3306)/db", "user:xxxxx@tcp(h:3306)/db"},
 	{"mysql password with @", bench.MariaDB, "user:p@ss@w@rd@tcp(h:3306)/db", "user:xxxxx@tcp(h:3306)/db"},
 	{"mysql password with /", bench.MariaDB, "user:a/b@c@tcp(h)/db?loc=UTC", "user:xxxxx@tcp(h:3306)/db"},
+	{"mysql password parameter", bench.MariaDB, "u@tcp(h:1)/db?old_password=s3cret", "u@tcp(h:1)/db?old_password=xxxxx"},
 	{"mysql default net", bench.MariaDB, "user:secret@/db", "user:xxxxx@tcp(127.0.0.1:3306)/db"},
 	{"mysql unclosed (", bench.MariaDB, "bench:Canary11@tcp(127.0.0.1:3306", ""},
 	{"mysql no slash before dbname", bench.MariaDB, "bench:Canary11@tcp(127.0.0.1:3306)bench", ""},
