@@ -9,6 +9,7 @@ package redact
 import (
 	"errors"
 	"maps"
+	"net"
 	"net/url"
 	"slices"
 	"strconv"
@@ -40,6 +41,8 @@ func DSN(db bench.DB, dsn string) (string, error) {
 			return "", Reason(err, dsn)
 		} else if cfg.Net != "tcp" && cfg.Net != "unix" {
 			return "", errors.New("the network is neither tcp nor unix (check the part before the '/')")
+		} else if _, _, err := net.SplitHostPort(cfg.Addr); err != nil && cfg.Net == "tcp" {
+			return "", errors.New("the address is not host:port")
 		}
 		if cfg.Passwd != "" {
 			cfg.Passwd = Mask
@@ -57,7 +60,11 @@ func DSN(db bench.DB, dsn string) (string, error) {
 	if err != nil {
 		return "", Reason(err, dsn)
 	}
-	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+	if isURL(dsn) {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", Reason(err, dsn)
+		}
 		if strings.Contains(u.Path+u.RawQuery, "@") || strings.Contains(dsn, "#") {
 			// Most likely a password with a raw '/', '?' or '#'.
 			return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
@@ -73,25 +80,44 @@ func DSN(db bench.DB, dsn string) (string, error) {
 			}
 			u.RawQuery = q.Encode()
 		}
-		return u.String(), nil
+		s := u.String()
+		if !strings.HasPrefix(s, u.Scheme+"://") { // no host, user or path: the "//" pgconn wants is dropped
+			s = u.Scheme + "://" + strings.TrimPrefix(s, u.Scheme+":")
+		}
+		return s, nil
 	}
-	kv := []string{"host=" + quote(cfg.Host), "port=" + strconv.Itoa(int(cfg.Port)), "user=" + quote(cfg.User)}
-	if cfg.Password != "" {
-		kv = append(kv, "password="+Mask)
+	hosts, ports, tls := []string{cfg.Host}, []string{strconv.Itoa(int(cfg.Port))}, cfg.TLSConfig != nil
+	for _, fb := range cfg.Fallbacks { // more hosts, and each one's TLS and plain tries
+		tls = tls || fb.TLSConfig != nil
+		if h, p := fb.Host, strconv.Itoa(int(fb.Port)); h != hosts[len(hosts)-1] || p != ports[len(ports)-1] {
+			hosts, ports = append(hosts, h), append(ports, p)
+		}
 	}
-	kv = append(kv, "dbname="+quote(cfg.Database))
+	kv := []string{"host=" + quote(strings.Join(hosts, ",")), "port=" + strings.Join(ports, ",")}
+	for _, p := range [][2]string{{"user", cfg.User}, {"password", cfg.Password}, {"dbname", cfg.Database}} {
+		if p[1] != "" && p[0] == "password" {
+			kv = append(kv, "password="+Mask)
+		} else if p[1] != "" {
+			kv = append(kv, p[0]+"="+quote(p[1]))
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(cfg.RuntimeParams)) {
 		kv = append(kv, k+"="+quote(cfg.RuntimeParams[k]))
 	}
-	if cfg.TLSConfig == nil && len(cfg.Fallbacks) == 0 {
+	if !tls {
 		kv = append(kv, "sslmode=disable")
 	}
 	return strings.Join(kv, " "), nil
 }
 
+// isURL reports whether pgconn reads dsn as a URL.
+func isURL(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
 // quote quotes a libpq keyword/value when it needs it.
 func quote(v string) string {
-	if v != "" && !strings.ContainsAny(v, " '\\\t\n\r\v\f") {
+	if v != "" && !strings.ContainsAny(v, " '=\\\t\n\r\v\f") {
 		return v
 	}
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
@@ -199,7 +225,7 @@ func closes(v string) bool {
 // URL, pgconn reads it as a DSN with a password, else s.
 func masked(s string) string {
 	for _, db := range []bench.DB{bench.MariaDB, bench.Postgres} {
-		if db == bench.Postgres && !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
+		if db == bench.Postgres && !isURL(s) {
 			continue
 		}
 		if shown, err := DSN(db, s); err == nil && strings.Contains(shown, Mask) {

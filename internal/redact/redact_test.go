@@ -250,3 +250,20 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDSNSettles: what DSN shows is a DSN its driver reads back to the
+// same thing (the mask for a password), so showing is idempotent.
+func FuzzDSNSettles(f *testing.F) {
+	for _, tt := range dsnTests {
+		f.Add(tt.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, db := range []bench.DB{bench.MariaDB, bench.Postgres} {
+			if got, err := DSN(db, s); err == nil {
+				if again, err := DSN(db, got); again != got || err != nil {
+					t.Errorf("%s: DSN(%q) = %q, and again %q, %v", db, s, got, again, err)
+				}
+			}
+		}
+	})
+}
