@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"cmp"
 	"io"
 	"net/url"
 	"slices"
@@ -30,7 +31,7 @@ func forms(secrets []string) []string {
 			out = append(out, s, url.QueryEscape(s), url.PathEscape(s))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	return slices.Compact(out)
 }
 
