@@ -6,7 +6,8 @@
 //	0  everything ran
 //	1  the session ran, but some targets were skipped or some cells failed;
 //	   or compare found a significant regression above --fail-over; or
-//	   server stop KIND found no such server to stop
+//	   server stop KIND found no such server to stop, or left one a live
+//	   session uses
 //	2  bad input: unknown names, bad flags, unwritable paths, corrupt files
 //	3  the machine failed the run: no target could be built or run here, a
 //	   disk or a server failed, a report could not be written

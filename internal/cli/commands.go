@@ -43,8 +43,9 @@ func newRoot(ctx context.Context, env Env, args []string) *cobra.Command {
 
 Exit status: 0 everything ran; 1 something planned did not run (a skipped
 target, a failed cell), compare found a regression above --fail-over, or
-server stop or server dsn found no such server; 2 bad input; 3 the machine
-failed the run; 130 interrupted (finished results are kept).`,
+server stop or server dsn found no such server, or server stop left one a
+session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
+(finished results are kept).`,
 		Example: `  sqlbench run                      # SQLite, every driver, the classic suite (about a minute)
   sqlbench run --db postgres        # starts a throwaway PostgreSQL
   sqlbench list
