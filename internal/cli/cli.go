@@ -48,8 +48,6 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
-	// args is the command line Main runs (without the program name).
-	args []string
 	// quiet is the --quiet flag, set by Main.
 	quiet *bool
 }
@@ -72,7 +70,6 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
-	env.args = args
 	env.quiet = new(bool)
 	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
