@@ -25,67 +25,86 @@ import (
 const Mask = "xxxxx"
 
 // DSN returns dsn, a DSN for db's driver, as that driver reads it with its
-// password replaced by Mask: go-sql-driver/mysql's own formatting for
-// MariaDB (a system variable named *password masked too); for PostgreSQL the URL with its password fields masked or, for
-// a keyword/value string, the host, port, user, password, dbname and
-// run-time parameters pgconn read (and sslmode=disable if it reads so).
-// Other databases take file names, returned as they are. A DSN the driver
+// password replaced by Mask (see mysqlDSN, pgURL and pgKeywords). Other
+// databases take file names, returned as they are. A DSN the driver
 // rejects gives an error with the driver's reason only (see Reason), as
 // does one the driver may read otherwise than its writer meant: a MariaDB
-// network other than tcp and unix, a URL with '@' after its user
-// information or with a '#' (a password's raw '/', '?' or '#' ends it).
+// network other than tcp and unix or address other than host:port, a URL
+// with '@' after its user information or with a '#' (a password's raw '/',
+// '?' or '#' ends it).
 func DSN(db bench.DB, dsn string) (string, error) {
-	if db == bench.MariaDB {
+	switch db {
+	case bench.MariaDB:
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
 			return "", Reason(err, dsn)
-		} else if cfg.Net != "tcp" && cfg.Net != "unix" {
-			return "", errors.New("the network is neither tcp nor unix (check the part before the '/')")
-		} else if _, _, err := net.SplitHostPort(cfg.Addr); err != nil && cfg.Net == "tcp" {
-			return "", errors.New("the address is not host:port")
 		}
-		if cfg.Passwd != "" {
-			cfg.Passwd = Mask
+		return mysqlDSN(cfg)
+	case bench.Postgres:
+		cfg, err := pgconn.ParseConfig(dsn)
+		if err != nil {
+			return "", Reason(err, dsn)
 		}
-		for k := range cfg.Params { // system variables, passed on as given
-			if strings.HasSuffix(strings.ToLower(k), "password") {
-				cfg.Params[k] = Mask
-			}
+		if !isURL(dsn) {
+			return pgKeywords(cfg), nil
 		}
-		return cfg.FormatDSN(), nil
-	} else if db != bench.Postgres {
-		return dsn, nil
-	}
-	cfg, err := pgconn.ParseConfig(dsn)
-	if err != nil {
-		return "", Reason(err, dsn)
-	}
-	if isURL(dsn) {
 		u, err := url.Parse(dsn)
 		if err != nil {
 			return "", Reason(err, dsn)
 		}
-		if strings.Contains(u.Path+u.RawQuery, "@") || strings.Contains(dsn, "#") {
-			// Most likely a password with a raw '/', '?' or '#'.
-			return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
-		}
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), Mask)
-		}
-		if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
-			for _, k := range []string{"password", "sslpassword"} {
-				if q.Has(k) {
-					q.Set(k, Mask)
-				}
-			}
-			u.RawQuery = q.Encode()
-		}
-		s := u.String()
-		if !strings.HasPrefix(s, u.Scheme+"://") { // no host, user or path: the "//" pgconn wants is dropped
-			s = u.Scheme + "://" + strings.TrimPrefix(s, u.Scheme+":")
-		}
-		return s, nil
+		return pgURL(u, dsn)
 	}
+	return dsn, nil
+}
+
+// mysqlDSN is go-sql-driver/mysql's own formatting of cfg, its password
+// and any system variable named *password masked.
+func mysqlDSN(cfg *mysql.Config) (string, error) {
+	if cfg.Net != "tcp" && cfg.Net != "unix" {
+		return "", errors.New("the network is neither tcp nor unix (check the part before the '/')")
+	} else if _, _, err := net.SplitHostPort(cfg.Addr); err != nil && cfg.Net == "tcp" {
+		return "", errors.New("the address is not host:port")
+	}
+	if cfg.Passwd != "" {
+		cfg.Passwd = Mask
+	}
+	for k := range cfg.Params { // system variables, passed on as given
+		if strings.HasSuffix(strings.ToLower(k), "password") {
+			cfg.Params[k] = Mask
+		}
+	}
+	return cfg.FormatDSN(), nil
+}
+
+// pgURL is u, the URL dsn, with the password of its user information and
+// of its password and sslpassword parameters masked.
+func pgURL(u *url.URL, dsn string) (string, error) {
+	if strings.Contains(u.Path+u.RawQuery, "@") || strings.Contains(dsn, "#") {
+		// Most likely a password with a raw '/', '?' or '#'.
+		return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), Mask)
+	}
+	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
+		for _, k := range []string{"password", "sslpassword"} {
+			if q.Has(k) {
+				q.Set(k, Mask)
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	s := u.String()
+	if !strings.HasPrefix(s, u.Scheme+"://") { // no host, user or path: the "//" pgconn wants is dropped
+		s = u.Scheme + "://" + strings.TrimPrefix(s, u.Scheme+":")
+	}
+	return s, nil
+}
+
+// pgKeywords is cfg as a keyword/value DSN: the hosts and ports, user,
+// password (masked), dbname and run-time parameters pgconn read, and
+// sslmode=disable when it tries no TLS.
+func pgKeywords(cfg *pgconn.Config) string {
 	hosts, ports, tls := []string{cfg.Host}, []string{strconv.Itoa(int(cfg.Port))}, cfg.TLSConfig != nil
 	for _, fb := range cfg.Fallbacks { // more hosts, and each one's TLS and plain tries
 		tls = tls || fb.TLSConfig != nil
@@ -94,12 +113,14 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		}
 	}
 	kv := []string{"host=" + quote(strings.Join(hosts, ",")), "port=" + strings.Join(ports, ",")}
-	for _, p := range [][2]string{{"user", cfg.User}, {"password", cfg.Password}, {"dbname", cfg.Database}} {
-		if p[1] != "" && p[0] == "password" {
-			kv = append(kv, "password="+Mask)
-		} else if p[1] != "" {
-			kv = append(kv, p[0]+"="+quote(p[1]))
-		}
+	if cfg.User != "" {
+		kv = append(kv, "user="+quote(cfg.User))
+	}
+	if cfg.Password != "" {
+		kv = append(kv, "password="+Mask)
+	}
+	if cfg.Database != "" {
+		kv = append(kv, "dbname="+quote(cfg.Database))
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg.RuntimeParams)) {
 		kv = append(kv, k+"="+quote(cfg.RuntimeParams[k]))
@@ -107,7 +128,7 @@ func DSN(db bench.DB, dsn string) (string, error) {
 	if !tls {
 		kv = append(kv, "sslmode=disable")
 	}
-	return strings.Join(kv, " "), nil
+	return strings.Join(kv, " ")
 }
 
 // isURL reports whether pgconn reads dsn as a URL.
