@@ -31,6 +31,8 @@ require (
 	zombiezen.com/go/sqlite v1.4.2
 )
 
+require github.com/prometheus/procfs v0.23.0 // indirect
+
 require (
 	codeberg.org/go-fonts/liberation v0.4.1 // indirect
 	codeberg.org/go-latex/latex v0.0.1 // indirect

@@ -253,12 +253,9 @@ func fileConfig(cfg []benchfmt.Config, seen map[[2]string]string) []Config {
 	return out
 }
 
-// RedactConfig returns the value of configuration line key with any
-// password in it hidden: command lines (keys ending in "command") as
-// redact.Args does, any other value as a DSN.
+// RedactConfig returns the value of configuration line key with the
+// password of every DSN in it hidden (redact.Text). sqlbench records none;
+// this is for results files written otherwise.
 func RedactConfig(key, value string) string {
-	if strings.HasSuffix(key, "command") {
-		return strings.Join(redact.Args(strings.Fields(value)), " ")
-	}
-	return redact.DSN(value)
+	return redact.Text(value)
 }

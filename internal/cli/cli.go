@@ -6,7 +6,8 @@
 //	0  everything ran
 //	1  the session ran, but some targets were skipped or some cells failed;
 //	   or compare found a significant regression above --fail-over; or
-//	   server stop KIND found no such server to stop
+//	   server stop KIND found no such server to stop, or left one a live
+//	   session uses
 //	2  bad input: unknown names, bad flags, unwritable paths, corrupt files
 //	3  the machine failed the run: no target could be built or run here, a
 //	   disk or a server failed, a report could not be written
@@ -47,13 +48,16 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
-	// args is the command line Main runs (without the program name).
-	args []string
+	// quiet is the --quiet flag, set by Main.
+	quiet *bool
 }
 
 // session returns what a benchmark session reads from env; its log is
-// Stderr.
+// Stderr, or nothing with --quiet.
 func (env Env) session() session.Env {
+	if env.quiet != nil && *env.quiet {
+		return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard}
+	}
 	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY}
 }
 
@@ -66,7 +70,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
-	env.args = args
+	env.quiet = new(bool)
 	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, root.UsageString())
@@ -96,6 +100,9 @@ func exitStatus(err error, stderr io.Writer) int {
 		return ExitInterrupted
 	case errors.Is(err, errRegression):
 		fmt.Fprintln(stderr, "sqlbench:", err)
+		return ExitPartial
+	case errors.Is(err, errInUse):
+		fmt.Fprintln(stderr, "sqlbench: server stop:", oneLine(strings.TrimPrefix(err.Error(), errInUse.Error()+": ")))
 		return ExitPartial
 	case errors.Is(err, errNoServer):
 		fmt.Fprintln(stderr, "sqlbench:", oneLine(err.Error()))

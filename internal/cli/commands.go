@@ -43,8 +43,9 @@ func newRoot(ctx context.Context, env Env, args []string) *cobra.Command {
 
 Exit status: 0 everything ran; 1 something planned did not run (a skipped
 target, a failed cell), compare found a regression above --fail-over, or
-server stop or server dsn found no such server; 2 bad input; 3 the machine
-failed the run; 130 interrupted (finished results are kept).`,
+server stop or server dsn found no such server, or server stop left one a
+session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
+(finished results are kept).`,
 		Example: `  sqlbench run                      # SQLite, every driver, the classic suite (about a minute)
   sqlbench run --db postgres        # starts a throwaway PostgreSQL
   sqlbench list
@@ -66,6 +67,14 @@ failed the run; 130 interrupted (finished results are kept).`,
 	root.SetHelpCommand(helpCommand(root))
 	root.InitDefaultCompletionCmd()
 	return root
+}
+
+// quietFlag defines --quiet on c, a command that runs sessions (run,
+// reproduce): its log goes nowhere (Env.session).
+func quietFlag(c *cobra.Command, env Env) {
+	if env.quiet != nil {
+		c.Flags().BoolVarP(env.quiet, "quiet", "q", false, "print no progress and no log lines on stderr: only the results, the tables and errors")
+	}
 }
 
 // unknownCommand refuses an argument of the root command: it is not one

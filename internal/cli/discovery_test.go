@@ -113,6 +113,10 @@ func TestCompletion(t *testing.T) {
 		{[]string{"run", "--db", ""}, "\npostgres\n"},
 		{[]string{"report", "--format", "html,"}, "html,markdown\n"},
 		{[]string{"server", "start", ""}, "mariadb\npostgres\n"},
+		{[]string{"server", "start", "t"}, "tidb\n"},
+		{[]string{"server", "stop", "t"}, "tidb\n"},
+		{[]string{"server", "dsn", "t"}, "tidb\n"},
+		{[]string{"server", "stop", "--"}, "\n--all\t"},
 		{[]string{"help", "ser"}, "server\n"},
 	} {
 		var out, errb bytes.Buffer

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // The fault suite: real sessions of the real binary, hit by signals at
@@ -94,15 +95,14 @@ func cellCounts(t *testing.T, path string) map[string]int {
 // cache.
 func liveRunners(tmp string) []string {
 	var live []string
-	procs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, p := range procs {
+	procDirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procDirs {
 		cmdline, _ := os.ReadFile(filepath.Join(p, "cmdline"))
 		environ, _ := os.ReadFile(filepath.Join(p, "environ"))
-		stat, _ := os.ReadFile(filepath.Join(p, "stat"))
 		if !bytes.Contains(cmdline, []byte("sqlbench-runner")) || !bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
 			continue
 		}
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+		if pid, _ := strconv.Atoi(filepath.Base(p)); procsStateZombie(pid) {
 			continue
 		}
 		live = append(live, p+" "+string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
@@ -219,4 +219,10 @@ func TestRunnerKilledCostsOnlyTheCellInFlight(t *testing.T) {
 	if strings.Count(out.String(), "FAIL") > 2 {
 		t.Errorf("more than the cell in flight failed:\n%s", out.String())
 	}
+}
+
+// procsStateZombie reports whether pid is a zombie.
+func procsStateZombie(pid int) bool {
+	st, err := procs.Stat(pid)
+	return err == nil && st.State == "Z"
 }

@@ -27,6 +27,13 @@ func TestRunHeaderKeysAreStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The command is recorded from the parsed flags (commandLine).
+	cmd := "sqlbench run --quick=true --db=sqlite,loopback --targets=mattn,modernc,tcp --workloads=SimpleExec,TCPRoundTrip --count=1 --output=" + out
+	if !strings.Contains(string(b), "sqlbench-command: "+cmd+" --cache="+cache+"\n") {
+		_, got, _ := strings.Cut(string(b), "sqlbench-command: ")
+		got, _, _ = strings.Cut(got, "\n")
+		t.Errorf("sqlbench-command:\n got %s\nwant %s --cache=%s", got, cmd, cache)
+	}
 	var keys []string
 	for _, line := range strings.Split(string(b), "\n") {
 		if k, _, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "Benchmark") && !strings.HasPrefix(line, "Unit ") {

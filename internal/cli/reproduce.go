@@ -9,8 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/reproduce"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/studies"
 )
@@ -63,7 +65,8 @@ sqlbench report rebuilds the table.`,
 	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
-	c.RunE = func(_ *cobra.Command, names []string) error {
+	quietFlag(c, env)
+	c.RunE = func(c *cobra.Command, names []string) error {
 		switch thread {
 		case "free":
 		case "locked":
@@ -71,7 +74,7 @@ sqlbench report rebuilds the table.`,
 		default:
 			return usagef("--timing-thread must be locked or free, got %q", thread)
 		}
-		opts.Command = append([]string{"sqlbench"}, env.args...)
+		opts.Command = commandLine(c, names)
 		return reproduceStudies(ctx, opts, dsns, names, dry, env)
 	}
 	return c
@@ -92,6 +95,12 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 	}
 	if opts.DSNs, err = parseDSNFlags(dsns); err != nil {
 		return err
+	}
+	if opts.Out == stdoutName {
+		return usagef("reproduce: -o -: reproduce writes its results to files (run -o - writes them to stdout)")
+	}
+	if !dry {
+		defer useServers(servers.DefaultStateDir(), opts.DSNs, []bench.DB{bench.MariaDB, bench.Postgres}, env)()
 	}
 	if opts.Out != "" && !filepath.IsAbs(opts.Out) {
 		opts.Out = filepath.Join(env.Dir, opts.Out)

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -32,8 +35,9 @@ only starts from the default. See sqlbench list for every name.`,
 		Args: noArgs,
 	}
 	cfg := f.define(c)
+	quietFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
-		cfg.Command = append([]string{"sqlbench"}, env.args...)
+		cfg.Command = commandLine(c, args)
 		if err := f.parse(c, cfg, env); err != nil {
 			return err
 		}
@@ -47,7 +51,31 @@ only starts from the default. See sqlbench list for every name.`,
 
 // runSession runs a benchmark session and prints its outcome.
 func runSession(ctx context.Context, cfg session.Config, env Env) error {
+	defer useServers(servers.DefaultStateDir(), cfg.DSNs, cfg.DBs, env)()
+	var toStdout io.Writer
+	if cfg.Out == stdoutName {
+		// The results file is written in a directory of its own and
+		// copied to stdout at the end; the tables go to stderr, and the
+		// reports the session writes beside the file go with the
+		// directory.
+		tmp, err := os.MkdirTemp("", "sqlbench-out-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		cfg.Out, toStdout, env.Stdout = filepath.Join(tmp, "results.txt"), env.Stdout, env.Stderr
+	}
 	out, err := session.Run(ctx, cfg, env.session())
+	if toStdout != nil {
+		if cerr := copyFile(toStdout, out.Results); cerr != nil && err == nil {
+			err = cerr
+		}
+		out.Results, out.Reports = "standard output", nil
+		if out.Journal != "" {
+			out.Journal = ""
+			fmt.Fprintln(env.Stderr, "the session did not finish; with -o - it cannot be resumed (the runs it finished were written)")
+		}
+	}
 	if out.Scheduled {
 		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
 			err = perr
@@ -69,7 +97,7 @@ func runSession(ctx context.Context, cfg session.Config, env Env) error {
 func (f *runFlags) parse(c *cobra.Command, cfg *session.Config, env Env) error {
 	if cfg.Resume != "" {
 		for _, name := range setFlags(c) {
-			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" {
+			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" && name != "quiet" {
 				return usagef("--resume takes the session's own settings from its journal: drop --%s", name)
 			}
 		}
@@ -98,9 +126,29 @@ func (f *runFlags) parse(c *cobra.Command, cfg *session.Config, env Env) error {
 		return err
 	}
 	for _, p := range []*string{&cfg.Out, &cfg.CPUProfile} {
-		if *p != "" && !filepath.IsAbs(*p) {
+		if *p != "" && *p != stdoutName && !filepath.IsAbs(*p) {
 			*p = filepath.Join(env.Dir, *p)
 		}
 	}
 	return nil
+}
+
+// stdoutName is the -o value that sends the results to stdout.
+const stdoutName = "-"
+
+// copyFile copies the file at path to w; there is nothing to copy when
+// path is "" or the file is gone (a session that ended before it began).
+func copyFile(w io.Writer, path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }

@@ -43,9 +43,9 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads, recorded as smoke-scales) --count %d --slices %d unless given", session.QuickScale, session.QuickCount, session.QuickSlices))
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
-	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force")
+	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force; - writes the results to stdout, the tables to stderr, and no report")
 	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
-	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache and --allow-remote")
+	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache, --allow-remote and --quiet")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so that the help reads the same everywhere
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")

@@ -17,8 +17,12 @@ func TestServerStopOfNoSuchServerExits1(t *testing.T) {
 		{[]string{"server", "stop", "mariadb", "--state", state}, ExitPartial, "no mariadb server started by sqlbench server start"},
 		{[]string{"server", "stop", "postgres", "--state", state}, ExitPartial, "no postgres server started by sqlbench server start"},
 		{[]string{"server", "dsn", "postgres", "--state", state}, ExitPartial, "no postgres server started by sqlbench server start is running"},
-		{[]string{"server", "stop", "--state", state}, ExitOK, "no server to stop"},
-		{[]string{"server", "stop", "all", "--state", state}, ExitOK, "no server to stop"},
+		{[]string{"server", "stop", "--all", "--state", state}, ExitOK, "no server to stop"},
+		// Stopping every server is asked for by name (another session may
+		// be using one).
+		{[]string{"server", "stop", "--state", state}, ExitUsage, "server stop: name the kind of server to stop (mariadb, postgres, tidb), or --all"},
+		{[]string{"server", "stop", "all", "--state", state}, ExitUsage, "server stop: stopping every server takes --all"},
+		{[]string{"server", "stop", "postgres", "--all", "--state", state}, ExitUsage, "server stop: name a kind or --all, not both"},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))

@@ -5,17 +5,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
 // errNoServer marks a `server stop KIND` or `server dsn KIND` that found no
 // such server: exit status 1, as the input was valid but there was nothing
-// to do what it asked. `server stop` and `server stop all` with nothing to
-// stop succeed: the wanted state, no server running, holds.
+// to do what it asked. `server stop --all` with nothing to stop succeeds:
+// the wanted state, no server running, holds.
 var errNoServer = errors.New("no such server")
 
 // serverCommand is sqlbench server: it starts, stops and lists throwaway
@@ -32,7 +34,7 @@ module; see docs/tidb.md), loopback only, that outlive the command, for use
 with sqlbench run --dsn or by hand.`,
 		Example: `  sqlbench server start postgres --profile fast
   sqlbench server status
-  sqlbench server stop            # every server sqlbench server start started`,
+  sqlbench server stop --all      # every server sqlbench server start started`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("server: missing subcommand (start, stop, status, dsn)")
@@ -51,7 +53,7 @@ with sqlbench run --dsn or by hand.`,
 	}
 	profile := start.Flags().String("profile", "durable", "server configuration: durable, fast or seed")
 	complete(start, "profile", func() []string { return names(servers.Profiles()) })
-	start.ValidArgs = names(servers.Kinds())
+	start.ValidArgs = serverKinds()
 	start.RunE = func(_ *cobra.Command, args []string) error {
 		if !start.Flags().Changed("profile") {
 			*profile = ""
@@ -59,12 +61,19 @@ with sqlbench run --dsn or by hand.`,
 		return serverStart(ctx, firstArg(args), *profile, *stateDir, env)
 	}
 	stop := &cobra.Command{
-		Use:       "stop [mariadb|postgres|tidb|all]",
-		Short:     "stop the servers sqlbench server start started (default: all)",
-		Example:   "  sqlbench server stop\n  sqlbench server stop postgres",
+		Use:   "stop mariadb|postgres|tidb | --all",
+		Short: "stop the servers of a kind, or --all, that sqlbench server start started",
+		Long: `Stop stops the servers of a kind that sqlbench server start started, or every one
+with --all. A server a live sqlbench session is using (run or reproduce with
+--dsn on it) is not stopped, and named, unless --force.`,
+		Example:   "  sqlbench server stop postgres\n  sqlbench server stop --all\n  sqlbench server stop mariadb --force   # even while a session uses it",
 		Args:      oneOptionalArg,
-		ValidArgs: append(names(servers.Kinds()), "all"),
-		RunE:      func(_ *cobra.Command, args []string) error { return serverStop(firstArg(args), *stateDir, env) },
+		ValidArgs: serverKinds(),
+	}
+	stopAll := stop.Flags().Bool("all", false, "stop every server sqlbench server start started")
+	force := stop.Flags().Bool("force", false, "stop a server even while a live sqlbench session uses it")
+	stop.RunE = func(_ *cobra.Command, args []string) error {
+		return serverStop(firstArg(args), *stopAll, *force, *stateDir, env)
 	}
 	status := &cobra.Command{
 		Use:     "status",
@@ -81,7 +90,7 @@ started, password included: the one command that prints it (server start and
 status show it redacted), for use in $(...) as server start suggests.`,
 		Example:   "  sqlbench server dsn mariadb --net unix\n  sqlbench run --db postgres --dsn postgres=\"$(sqlbench server dsn postgres)\"",
 		Args:      exactlyOneKind,
-		ValidArgs: append(names(servers.Kinds()), string(servers.KindTiDB)),
+		ValidArgs: serverKinds(),
 	}
 	network := dsn.Flags().String("net", "tcp", "the transport: tcp or unix")
 	complete(dsn, "net", func() []string { return []string{"tcp", "unix"} })
@@ -142,7 +151,7 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 	fmt.Fprintf(env.Stdout, "%s %s%s ready in %s, pid %d\n", kind, srv.Version, profiled, srv.Ready.Round(1e6), srv.PID)
 	// The password stays off the terminal and out of logs: server dsn
 	// prints it when asked.
-	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", redact.DSN(srv.DSN("tcp")), redact.DSN(srv.DSN("unix")))
+	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", shownDSN(srv, "tcp"), shownDSN(srv, "unix"))
 	state := ""
 	if stateDir != servers.DefaultStateDir() {
 		state = " --state " + shellQuote(stateDir)
@@ -151,25 +160,47 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 	return nil
 }
 
-// serverStop stops the servers of kind what (all when it is "" or "all").
-func serverStop(what, stateDir string, env Env) error {
-	if what == "" {
+// serverKinds are the kinds of server sqlbench server starts, for the
+// shell completion: the database kinds and TiDB.
+func serverKinds() []string {
+	return append(names(servers.Kinds()), string(servers.KindTiDB))
+}
+
+// errInUse marks a server stop that left a server a live session uses:
+// exit status 1, the servers are named.
+var errInUse = errors.New("in use")
+
+// serverStop stops the servers of kind what, or every one with all, but
+// for those a live session uses, unless force.
+func serverStop(what string, all, force bool, stateDir string, env Env) error {
+	switch {
+	case what == "all":
+		return usagef("server stop: stopping every server takes --all")
+	case what == "" && !all:
+		return usagef("server stop: name the kind of server to stop (mariadb, postgres, tidb), or --all")
+	case what != "" && all:
+		return usagef("server stop: name a kind or --all, not both")
+	case all:
 		what = "all"
-	}
-	if what != "all" {
+	default:
 		kind, err := servers.ParseKind(what)
 		if err != nil {
 			return usagef("server stop: %v", err)
 		}
 		what = string(kind)
 	}
-	all, err := servers.LoadStates(stateDir)
+	recorded, err := servers.LoadStates(stateDir)
 	if err != nil {
 		return err
 	}
 	stopped := 0
-	for _, s := range all {
+	var busy []string
+	for _, s := range recorded {
 		if what != "all" && string(s.Kind) != what {
+			continue
+		}
+		if use := servers.InUse(stateDir, s); use != "" && !force {
+			busy = append(busy, use)
 			continue
 		}
 		if err := s.Stop(); err != nil {
@@ -182,6 +213,8 @@ func serverStop(what, stateDir string, env Env) error {
 		stopped++
 	}
 	switch {
+	case len(busy) > 0:
+		return fmt.Errorf("%w: not stopped: %s; pass --force to stop it anyway", errInUse, strings.Join(busy, "; "))
 	case stopped > 0:
 	case what == "all":
 		fmt.Fprintln(env.Stdout, "no server to stop")
@@ -208,7 +241,16 @@ func serverStatus(stateDir string, env Env) error {
 		if !s.Alive() {
 			state = "gone"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, redact.DSN(s.DSN("tcp")), s.Socket)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, shownDSN(s, "tcp"), s.Socket)
 	}
 	return tw.Flush()
+}
+
+// shownDSN is the DSN of srv over network with its password masked.
+func shownDSN(srv *servers.Server, network string) string {
+	shown, err := redact.DSN(bench.DB(srv.Kind.DB()), srv.DSN(network))
+	if err != nil {
+		return redact.Mask
+	}
+	return shown
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -205,7 +207,7 @@ func TestServerCommand(t *testing.T) {
 		t.Errorf("status:\n%s", stdout)
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"server", "stop", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
+	if code := Main(context.Background(), []string{"server", "stop", "--all", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
 		t.Fatalf("server stop: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if all[0].Alive() {
@@ -213,5 +215,48 @@ func TestServerCommand(t *testing.T) {
 	}
 	if left, _ := servers.LoadStates(state); len(left) != 0 {
 		t.Errorf("state left after stop: %v", left)
+	}
+}
+
+// TestServerStopSparesAServerASessionUses: a session running on a server
+// sqlbench server start started (useServers, as run and reproduce call it)
+// keeps it from server stop, by kind or --all, which names the session;
+// --force stops it.
+func TestServerStopSparesAServerASessionUses(t *testing.T) {
+	needServers(t, servers.KindPostgres)
+	env, stdout, stderr, _, _ := realEnv(t)
+	state := t.TempDir()
+	if code := Main(context.Background(), []string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
+		t.Fatalf("server start: exit %d\n%s%s", code, stdout, stderr)
+	}
+	all, err := servers.LoadStates(state)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("state after start: %v, %v", all, err)
+	}
+	defer func() {
+		if all[0].Alive() {
+			all[0].Stop()
+		}
+	}()
+	release := useServers(state, map[bench.DB]string{bench.Postgres: all[0].DSN("unix")}, nil, env)
+	defer release()
+	for _, args := range [][]string{{"postgres"}, {"--all"}} {
+		stdout.Reset()
+		stderr.Reset()
+		code := Main(context.Background(), append([]string{"server", "stop", "--state", state}, args...), env)
+		want := fmt.Sprintf("postgres on port %d is in use by a live sqlbench session (pid %d (", all[0].Port, os.Getpid())
+		if code != ExitPartial || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "--force") {
+			t.Errorf("server stop %s while a session uses it: exit %d, %q; want exit 1 and %q", args[0], code, stderr.String(), want)
+		}
+		if !all[0].Alive() {
+			t.Fatalf("server stop %s stopped the server a session uses", args[0])
+		}
+	}
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"server", "stop", "postgres", "--force", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
+		t.Fatalf("server stop --force: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if all[0].Alive() {
+		t.Error("server stop --force left the server running")
 	}
 }

@@ -34,68 +34,39 @@ func EnvVar(db bench.DB) string {
 // go-sql-driver/mysql for MariaDB/MySQL, pgx's pgconn for PostgreSQL (which
 // also takes URLs and key=value strings).
 //
-// An error shows the DSN with its password hidden (redact.ServerDSN, which
-// hides it in malformed DSNs too) and the driver's reason for rejecting it;
-// see badDSN for how the reason is kept free of the password.
+// A DSN the driver rejects is not shown: the error gives the driver's
+// reason only, scrubbed of whatever it quotes of the DSN (redact.DSN).
 func Parse(db bench.DB, dsn string) (bench.Endpoint, error) {
 	var e bench.Endpoint
+	if !db.Server() {
+		return e, fmt.Errorf("%s takes no DSN", db)
+	}
+	shown, err := redact.DSN(db, dsn)
+	if err != nil {
+		return e, fmt.Errorf("bad %s DSN: %v", db, err)
+	}
 	switch db {
 	case bench.MariaDB:
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
-			return e, badDSN(db, dsn)
+			return e, fmt.Errorf("bad %s DSN: %v", db, redact.Reason(err, dsn))
 		}
 		e = bench.Endpoint{Net: cfg.Net, Addr: cfg.Addr, User: cfg.User, Password: cfg.Passwd, Database: cfg.DBName}
-		if e.Net == "" {
-			e.Net = "tcp"
-		}
 	case bench.Postgres:
 		cfg, err := pgconn.ParseConfig(dsn)
 		if err != nil {
-			return e, badDSN(db, dsn)
+			return e, fmt.Errorf("bad %s DSN: %v", db, redact.Reason(err, dsn))
 		}
 		e = bench.Endpoint{Net: "tcp", Addr: net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))),
 			User: cfg.User, Password: cfg.Password, Database: cfg.Database}
 		if strings.HasPrefix(cfg.Host, "/") {
 			e.Net, e.Addr = "unix", fmt.Sprintf("%s/.s.PGSQL.%d", cfg.Host, cfg.Port)
 		}
-	default:
-		return e, fmt.Errorf("%s takes no DSN", db)
 	}
 	if e.Database == "" {
-		return e, fmt.Errorf("the %s DSN %s names no database: sqlbench needs one to create its tables in", db, redact.ServerDSN(dsn))
+		return e, fmt.Errorf("the %s DSN %s names no database: sqlbench needs one to create its tables in", db, shown)
 	}
 	return e, nil
-}
-
-// badDSN is the error for a DSN that db's driver rejects.
-//
-// The drivers' messages quote parts of the DSN they parse (a parameter
-// value, a database name, a network, a bad escape), and in a malformed DSN
-// such a part may hold the password. So the reason given is the driver's
-// message for the redacted DSN, the one the error shows, which holds no
-// password to quote. When the redacted DSN parses, what the driver rejected
-// lay in the hidden part, and the error says so without quoting it.
-func badDSN(db bench.DB, dsn string) error {
-	shown := redact.ServerDSN(dsn)
-	var err error
-	switch db {
-	case bench.MariaDB:
-		_, err = mysql.ParseDSN(shown)
-	case bench.Postgres:
-		_, err = pgconn.ParseConfig(shown)
-	}
-	if err == nil {
-		return fmt.Errorf("bad %s DSN %s: the driver rejects the part hidden here (check how the password is quoted or escaped)", db, shown)
-	}
-	msg := err.Error()
-	if db == bench.Postgres {
-		// pgconn quotes the DSN first; keep only the reason.
-		if i := strings.Index(msg, "`: "); i >= 0 {
-			msg = msg[i+3:]
-		}
-	}
-	return fmt.Errorf("bad %s DSN %s: %s", db, shown, msg)
 }
 
 // CheckLocal refuses an endpoint off this machine unless allowRemote: load

@@ -70,7 +70,7 @@ func withConn(ctx context.Context, db bench.DB, dsn string, f func(querier) erro
 	case bench.MariaDB:
 		var cfg *mysql.Config
 		if cfg, err = mysql.ParseDSN(dsn); err != nil {
-			return fmt.Errorf("bad mariadb DSN %s", redact.DSN(dsn))
+			return fmt.Errorf("bad mariadb DSN: %v", redact.Reason(err, dsn))
 		}
 		var conn *sql.Conn
 		var c driver.Connector

@@ -2,56 +2,47 @@ package envinfo
 
 import (
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
-// CPUTimes is the machine's cumulative CPU time from /proc/stat, in clock
-// ticks: all of it, and the part stolen by the hypervisor to run other
-// guests (time the machine wanted to run and could not).
+// CPUTimes is the machine's cumulative CPU time from /proc/stat (as procfs
+// reads it), in seconds: all of it, and the part stolen by the hypervisor
+// to run other guests (time the machine wanted to run and could not).
 type CPUTimes struct {
-	Total, Steal uint64
+	Total, Steal float64
 }
 
 // ReadCPUTimes reads /proc/stat.
 func ReadCPUTimes() (CPUTimes, error) {
-	b, err := os.ReadFile("/proc/stat")
+	return readCPUTimes("")
+}
+
+// readCPUTimes reads the aggregate "cpu" line of the stat file of the proc
+// file system at mount: user nice system idle iowait irq softirq steal
+// (guest time is already inside user).
+func readCPUTimes(mount string) (CPUTimes, error) {
+	fs, err := procs.FS(mount)
 	if err != nil {
 		return CPUTimes{}, fmt.Errorf("read CPU times: %w", err)
 	}
-	return parseCPUTimes(string(b))
-}
-
-// parseCPUTimes reads the aggregate "cpu" line: user nice system idle iowait
-// irq softirq steal guest guest_nice.
-func parseCPUTimes(stat string) (CPUTimes, error) {
-	for _, line := range strings.Split(stat, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 9 || f[0] != "cpu" {
-			continue
-		}
-		var t CPUTimes
-		for i, s := range f[1:9] { // guest time is already inside user
-			v, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				return CPUTimes{}, fmt.Errorf("read CPU times: field %d: %w", i+1, err)
-			}
-			t.Total += v
-			if i == 7 {
-				t.Steal = v
-			}
-		}
-		return t, nil
+	st, err := fs.Stat()
+	if err != nil {
+		return CPUTimes{}, fmt.Errorf("read CPU times: %w", err)
 	}
-	return CPUTimes{}, fmt.Errorf("read CPU times: no cpu line in /proc/stat")
+	c := st.CPUTotal
+	t := CPUTimes{Total: c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal, Steal: c.Steal}
+	if t.Total == 0 {
+		return CPUTimes{}, fmt.Errorf("read CPU times: no cpu line in /proc/stat")
+	}
+	return t, nil
 }
 
 // StealSince returns the fraction of CPU time stolen between before and t.
 func (t CPUTimes) StealSince(before CPUTimes) float64 {
 	total := t.Total - before.Total
-	if total == 0 || t.Total < before.Total {
+	if total <= 0 {
 		return 0
 	}
-	return float64(t.Steal-before.Steal) / float64(total)
+	return (t.Steal - before.Steal) / total
 }

@@ -6,12 +6,13 @@ package pin
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Mode is a placement policy.
@@ -92,15 +93,16 @@ func Process(pid int, cpus []int) error {
 	for _, c := range cpus {
 		set.Set(c)
 	}
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	fs, err := procs.FS("")
 	if err != nil {
 		return fmt.Errorf("pin process %d: %w", pid, err)
 	}
-	for _, t := range tasks {
-		tid, err := strconv.Atoi(t.Name())
-		if err != nil {
-			continue
-		}
+	threads, err := fs.AllThreads(pid)
+	if err != nil {
+		return fmt.Errorf("pin process %d: %w", pid, err)
+	}
+	for _, t := range threads {
+		tid := t.PID
 		if err := unix.SchedSetaffinity(tid, &set); err != nil && err != unix.ESRCH {
 			return fmt.Errorf("pin process %d thread %d: %w", pid, tid, err)
 		}

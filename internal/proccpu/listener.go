@@ -1,13 +1,13 @@
 package proccpu
 
 import (
-	"bufio"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Listener returns the pid of the process on this machine that listens on
@@ -20,23 +20,23 @@ func Listener(network, addr string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ents, err := os.ReadDir("/proc")
+	fs, err := procs.FS("")
 	if err != nil {
 		return 0, fmt.Errorf("find the server: %w", err)
 	}
-	want := "socket:[" + inode + "]"
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		fds, err := os.ReadDir(filepath.Join("/proc", e.Name(), "fd"))
+	all, err := fs.AllProcs()
+	if err != nil {
+		return 0, fmt.Errorf("find the server: %w", err)
+	}
+	want := "socket:[" + strconv.FormatUint(inode, 10) + "]"
+	for _, p := range all {
+		targets, err := p.FileDescriptorTargets()
 		if err != nil {
 			continue // another user's process
 		}
-		for _, fd := range fds {
-			if l, err := os.Readlink(filepath.Join("/proc", e.Name(), "fd", fd.Name())); err == nil && l == want {
-				return pid, nil
+		for _, l := range targets {
+			if l == want {
+				return p.PID, nil
 			}
 		}
 	}
@@ -44,57 +44,42 @@ func Listener(network, addr string) (int, error) {
 }
 
 // listenInode returns the inode of the socket listening on addr.
-func listenInode(network, addr string) (string, error) {
+func listenInode(network, addr string) (uint64, error) {
+	fs, err := procs.FS("")
+	if err != nil {
+		return 0, fmt.Errorf("find the server: %w", err)
+	}
 	if network == "unix" {
-		return scan("/proc/net/unix", func(f []string) (string, bool) {
-			// Num RefCount Protocol Flags Type St Inode Path
-			if len(f) < 8 {
-				return "", false
+		u, err := fs.NetUNIX()
+		if err != nil {
+			return 0, fmt.Errorf("find the server: %w", err)
+		}
+		for _, l := range u.Rows {
+			if l.Path == addr {
+				return l.Inode, nil
 			}
-			return f[6], f[7] == addr
-		})
+		}
+		return 0, fmt.Errorf("find the server: no socket %s in /proc/net/unix", addr)
 	}
 	_, p, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("find the server: %w", err)
+		return 0, fmt.Errorf("find the server: %w", err)
 	}
-	port, err := strconv.Atoi(p)
+	port, err := strconv.ParseUint(p, 10, 16)
 	if err != nil {
-		return "", fmt.Errorf("find the server: bad port %q", p)
+		return 0, fmt.Errorf("find the server: bad port %q", p)
 	}
-	hexPort := fmt.Sprintf(":%04X", port)
-	for _, file := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
-		ino, err := scan(file, func(f []string) (string, bool) {
-			// sl local_address rem_address st ... inode(9)
-			if len(f) < 10 {
-				return "", false
+	const listen = 0x0A // TCP_LISTEN
+	for _, read := range []func() (procfs.NetTCP, error){fs.NetTCP, fs.NetTCP6} {
+		lines, err := read()
+		if err != nil {
+			continue // no IPv6, say
+		}
+		for _, l := range lines {
+			if l.LocalPort == port && l.St == listen {
+				return l.Inode, nil
 			}
-			return f[9], strings.HasSuffix(f[1], hexPort) && f[3] == "0A"
-		})
-		if err == nil {
-			return ino, nil
 		}
 	}
-	return "", fmt.Errorf("nothing listens on port %d on this machine", port)
-}
-
-// scan returns the first match of a /proc/net table.
-func scan(file string, match func([]string) (string, bool)) (string, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return "", fmt.Errorf("find the server: %w", err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Scan() // header
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 7 {
-			continue
-		}
-		if ino, ok := match(f); ok {
-			return ino, nil
-		}
-	}
-	return "", fmt.Errorf("no listening socket %s in %s", file, file)
+	return 0, fmt.Errorf("nothing listens on port %d on this machine", port)
 }

@@ -1,11 +1,14 @@
 // Package progress shows a session's progress on stderr: a progress bar
 // (github.com/schollz/progressbar) with the current cell, run, elapsed time
-// and ETA on a terminal, and one plain line per finished cell otherwise.
+// and ETA on a terminal; otherwise one plain line per finished cell, and a
+// line of the steps done at least every 10 seconds in between (a cell
+// finishes only in the session's last pass).
 package progress
 
 import (
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,18 +16,35 @@ import (
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 )
 
+// Quiet is the longest a display off a terminal stays silent.
+const Quiet = 10 * time.Second
+
 // Display receives a session's events.
 type Display struct {
 	w     io.Writer
 	count int
 	bar   *progressbar.ProgressBar
-	runs  map[string]int
+
+	mu      sync.Mutex
+	runs    map[string]int
+	last    time.Time         // when the last line was written (off a terminal)
+	started time.Time         // when the display was made
+	latest  orchestrate.Event // the last event
+	stop    chan struct{}     // closed by Finish; nil on a terminal
+	done    chan struct{}     // closed when the ticker has ended
 }
 
 // New returns a display of total steps, count runs per cell, on w; tty
 // selects the progress bar.
 func New(w io.Writer, total, count int, tty bool) *Display {
-	d := &Display{w: w, count: count, runs: map[string]int{}}
+	return newDisplay(w, total, count, tty, Quiet)
+}
+
+// newDisplay is New with the longest silence off a terminal.
+func newDisplay(w io.Writer, total, count int, tty bool, quiet time.Duration) *Display {
+	d := &Display{w: w, count: count, runs: map[string]int{}, started: time.Now()}
+	d.last = d.started
+	d.latest.Total = total
 	if tty {
 		d.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
@@ -36,12 +56,53 @@ func New(w io.Writer, total, count int, tty bool) *Display {
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionThrottle(100*time.Millisecond),
 		)
+		return d
 	}
+	d.stop, d.done = make(chan struct{}), make(chan struct{})
+	go d.tick(quiet)
 	return d
+}
+
+// tick writes a line of the steps done whenever quiet has passed since the
+// last line, until Finish.
+func (d *Display) tick(quiet time.Duration) {
+	defer close(d.done)
+	t := time.NewTicker(quiet / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case now := <-t.C:
+			d.mu.Lock()
+			if now.Sub(d.last) >= quiet {
+				ev := d.latest
+				what := "starting"
+				if ev.Done > 0 {
+					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Step.Cell.Name(), ev.Step.Run, d.count, ev.Step.Slice, ev.Step.Slices)
+				}
+				fmt.Fprintf(d.w, "[%d/%d %s%s] %s\n", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what)
+				d.last = now
+			}
+			d.mu.Unlock()
+		}
+	}
+}
+
+// eta is ", ETA D" from the pace of the steps done so far, or "".
+func eta(ev orchestrate.Event) string {
+	if ev.Done == 0 {
+		return ""
+	}
+	d := time.Duration(float64(ev.Elapsed) / float64(ev.Done) * float64(ev.Total-ev.Done))
+	return ", ETA " + d.Round(time.Second).String()
 }
 
 // Event implements orchestrate.Session.Progress.
 func (d *Display) Event(ev orchestrate.Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.latest = ev
 	name := ev.Step.Cell.Name()
 	if ev.Result != nil {
 		d.runs[name]++
@@ -60,21 +121,26 @@ func (d *Display) Event(ev orchestrate.Event) {
 	if !cellDone {
 		return
 	}
-	eta := time.Duration(0)
-	if ev.Done > 0 {
-		eta = time.Duration(float64(ev.Elapsed) / float64(ev.Done) * float64(ev.Total-ev.Done))
-	}
 	status := fmt.Sprintf("%d/%d runs", d.runs[name], d.count)
 	if ev.Err != nil {
 		status = fmt.Sprintf("FAIL: %v", ev.Err)
 	}
-	fmt.Fprintf(d.w, "[%d/%d %s, ETA %s] %s: %s\n", ev.Done, ev.Total,
-		ev.Elapsed.Round(time.Second), eta.Round(time.Second), name, status)
+	fmt.Fprintf(d.w, "[%d/%d %s%s] %s: %s\n", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, status)
+	d.last = time.Now()
 }
 
-// Finish clears the progress bar.
+// Finish clears the progress bar, or ends the lines of steps done.
 func (d *Display) Finish() {
 	if d.bar != nil {
 		_ = d.bar.Finish()
+		return
+	}
+	if d.stop != nil {
+		select {
+		case <-d.stop:
+		default:
+			close(d.stop)
+		}
+		<-d.done
 	}
 }

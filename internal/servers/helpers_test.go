@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sqlbench/sqlbench/internal/procs"
 	"github.com/sqlbench/sqlbench/internal/testenv"
 )
 
@@ -120,18 +121,9 @@ func checkGone(t *testing.T, s *Server) {
 
 // groupOnlyZombies reports whether every process in group pgid is a zombie.
 func groupOnlyZombies(pgid int) bool {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) > 2 && f[2] == fmt.Sprint(pgid) && f[0] != "Z" {
+	pids, _ := procs.PIDs()
+	for _, pid := range pids {
+		if st, err := procs.Stat(pid); err == nil && st.PGRP == pgid && st.State != "Z" {
 			return false
 		}
 	}

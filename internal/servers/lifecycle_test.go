@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // detachHelperEnv makes the test binary act as a short-lived parent that
@@ -91,16 +93,11 @@ func TestDetached(t *testing.T) {
 
 // sessionOf reads a process's session id from /proc/<pid>/stat.
 func sessionOf(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procs.Stat(pid)
 	if err != nil {
 		return -1
 	}
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(f) < 4 {
-		return -1
-	}
-	sid, _ := strconv.Atoi(f[3])
-	return sid
+	return st.Session
 }
 
 // cancelOn is a progress log that cancels Start a little after a line

@@ -1,7 +1,6 @@
 package servers
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -13,9 +12,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // account is the system user a server runs as when this process is root.
@@ -185,22 +185,9 @@ func waitGroupGone(pgid int, limit time.Duration) {
 
 // groupAlive reports whether a process of group pgid is still running.
 func groupAlive(pgid int) bool {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after the ")" closing the command: state, ppid, pgrp.
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && pid != os.Getpid() {
+	all, _ := procs.PIDs()
+	for _, pid := range all {
+		if st, err := procs.Stat(pid); err == nil && st.PGRP == pgid && st.State != "Z" && pid != os.Getpid() {
 			return true
 		}
 	}

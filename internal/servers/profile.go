@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Profile names a server configuration.
@@ -87,7 +87,7 @@ func cacheBytes(opt Options) int64 {
 
 // memTotal reads MemTotal from /proc/meminfo, in bytes.
 func memTotal() (int64, error) {
-	n, err := envinfo.ProcBytes("/proc/meminfo", "MemTotal")
+	n, err := procs.MemTotal()
 	if err != nil {
 		return 0, fmt.Errorf("read memory size: %w", err)
 	}

@@ -97,8 +97,8 @@ func LoadStates(dir string) ([]*Server, error) {
 	return servers, joinErrors(errs)
 }
 
-// RemoveState deletes s's state file from dir; a missing file is not an
-// error.
+// RemoveState deletes s's state file from dir, and the records of its
+// users; a missing file is not an error.
 func RemoveState(dir string, s *Server) error {
 	path, err := stateFile(dir, s)
 	if err != nil {
@@ -107,5 +107,6 @@ func RemoveState(dir string, s *Server) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove server state: %w", err)
 	}
+	os.RemoveAll(usersDir(dir, s)) // its users' records (see Use)
 	return nil
 }

@@ -1,7 +1,6 @@
 package servers
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Stop budget: the server gets stopGrace to shut down cleanly after the stop
@@ -116,15 +117,11 @@ func processRunning(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procs.Stat(pid)
 	if err != nil {
-		return !os.IsNotExist(err) || !procMounted()
+		return !procs.Gone(err) || !procMounted()
 	}
-	// The state follows the command name, which is in parentheses.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z'
-	}
-	return true
+	return st.State != "Z"
 }
 
 // ownsProcess reports whether pid still runs the server whose directory is
@@ -134,54 +131,26 @@ func ownsProcess(pid int, dir string) bool {
 	if dir == "" {
 		return false
 	}
-	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	args, err := procs.CmdLine(pid)
 	if err != nil {
-		return os.IsNotExist(err) && !procMounted() && processRunning(pid)
+		return procs.Gone(err) && !procMounted() && processRunning(pid)
 	}
-	return bytes.Contains(cmdline, []byte(filepath.Join(dir, "data")))
+	return strings.Contains(strings.Join(args, "\x00"), filepath.Join(dir, "data"))
 }
 
 // childrenOf lists the processes whose parent is pid.
 func childrenOf(pid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+	all, _ := procs.PIDs()
 	var kids []int
-	for _, e := range entries {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(n); ok && ppid == pid {
+	for _, n := range all {
+		if st, err := procs.Stat(n); err == nil && st.PPID == pid {
 			kids = append(kids, n)
 		}
 	}
 	return kids
 }
 
-// parentOf reads a process's parent pid from /proc/<pid>/stat.
-func parentOf(pid int) (int, bool) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
-}
-
-func procMounted() bool {
-	_, err := os.Stat("/proc/self/stat")
-	return err == nil
-}
+func procMounted() bool { return procs.Mounted() }
 
 // sysvSegment returns the key and id of the small System V shared memory
 // segment recorded in the data directory's postmaster.pid (line 7), or -1s.
@@ -215,16 +184,8 @@ func removeSysvSegment(key, id int) {
 	if id < 0 {
 		return
 	}
-	b, err := os.ReadFile("/proc/sysvipc/shm")
-	if err != nil {
-		return
-	}
-	want := []string{strconv.Itoa(key), strconv.Itoa(id)}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[0] == want[0] && f[1] == want[1] {
-			const ipcRMID = 0
-			_, _, _ = syscall.Syscall(syscall.SYS_SHMCTL, uintptr(id), ipcRMID, 0)
-			return
-		}
+	if procs.SharedMemory(key, id) {
+		const ipcRMID = 0
+		_, _, _ = syscall.Syscall(syscall.SYS_SHMCTL, uintptr(id), ipcRMID, 0)
 	}
 }

@@ -1,15 +1,15 @@
 package servers
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // ownerFile is the marker Start writes into every server directory: which
@@ -81,50 +81,21 @@ func (o owner) alive() bool {
 
 // processStart returns the start time of pid in clock ticks after boot.
 func processStart(pid int) (uint64, error) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	// After the command: state, ppid, ... starttime is the 20th.
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 20 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command, want 20 or more", pid, len(f))
-	}
-	v, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: start time: %w", pid, err)
-	}
-	return v, nil
+	st, err := procs.Stat(pid)
+	return st.Starttime, err
 }
 
 // bootID returns this boot's id, or "" if the kernel does not tell.
-func bootID() string {
-	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
-}
+func bootID() string { return procs.BootID() }
 
 // serverPIDs lists the running processes whose command line names the data
 // directory inside dir: the server (MariaDB's mariadbd, PostgreSQL's
 // postmaster) started on dir.
 func serverPIDs(dir string) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+	all, _ := procs.PIDs()
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if ownsProcess(pid, dir) && processRunning(pid) {
+	for _, pid := range all {
+		if pid != os.Getpid() && ownsProcess(pid, dir) && processRunning(pid) {
 			pids = append(pids, pid)
 		}
 	}

@@ -103,8 +103,9 @@ type Config struct {
 	CPUProfile string
 	// SQLite holds the SQLite session settings.
 	SQLite bench.SQLiteSettings
-	// Command is the command line that asked for the session, recorded
-	// (passwords redacted) in the results file.
+	// Command is the command line that asked for the session, recorded in
+	// the results file and the journal: built from the parsed flags, with
+	// passwords masked (never the raw command line).
 	Command []string
 	// CPUs are the GOMAXPROCS values every cell of a Go runner runs with,
 	// one cell per value (go test -cpu); the result names end in "-N".

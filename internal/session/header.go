@@ -10,7 +10,6 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/pin"
-	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
 // writeHeader writes the results file's configuration lines: the machine,
@@ -45,7 +44,7 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
 	}
 	w.SetConfig("sqlbench", Version())
-	w.SetConfig("sqlbench-command", strings.Join(redact.Args(cfg.Command), " "))
+	w.SetConfig("sqlbench-command", strings.Join(cfg.Command, " "))
 	w.SetConfig("count", fmt.Sprint(cfg.Count))
 	w.SetConfig("slices", fmt.Sprint(cfg.Slices))
 	w.SetConfig("scale", fmt.Sprint(cfg.Scale))

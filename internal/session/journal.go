@@ -10,7 +10,6 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
-	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
 // JournalPath is where the journal of a session writing results to
@@ -84,7 +83,6 @@ func openJournal(cfg *Config, sess *orchestrate.Session, results string, runs in
 	}
 	j := journaled{Config: *cfg}
 	j.Config.DSNs = nil
-	j.Config.Command = redact.Args(cfg.Command)
 	for db := range cfg.DSNs {
 		j.DSNs = append(j.DSNs, db)
 	}

@@ -143,7 +143,9 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	// From here on every line logged is scrubbed of server passwords.
 	secrets := dbs.secrets()
-	env.Log = redact.Writer(env.Log, secrets)
+	scrubbed := redact.NewWriter(env.Log, secrets)
+	defer scrubbed.Flush()
+	env.Log = scrubbed
 
 	bins, origin := buildRunners(ctx, &cfg, p, env.Dir, env.Log)
 	if ctx.Err() != nil {

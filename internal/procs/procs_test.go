@@ -1,0 +1,71 @@
+package procs
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+)
+
+func TestReadsThisProcess(t *testing.T) {
+	if !Mounted() {
+		t.Skip("no /proc")
+	}
+	st, err := Stat(os.Getpid())
+	if err != nil || st.PPID != os.Getppid() || st.Starttime == 0 || st.State == "Z" {
+		t.Fatalf("Stat(self) = ppid %d, start %d, state %q, %v; want ppid %d, a start time, not a zombie", st.PPID, st.Starttime, st.State, err, os.Getppid())
+	}
+	if args, err := CmdLine(os.Getpid()); err != nil || !slices.Equal(args, os.Args) {
+		t.Errorf("CmdLine(self) = %q, %v; want %q", args, err, os.Args)
+	}
+	pids, err := PIDs()
+	if err != nil || !slices.Contains(pids, os.Getpid()) || !slices.Contains(pids, 1) {
+		t.Errorf("PIDs() = %d pids, %v; want this process and pid 1 among them", len(pids), err)
+	}
+	if n, err := MemTotal(); err != nil || n < 1<<20 {
+		t.Errorf("MemTotal() = %d, %v", n, err)
+	}
+	if len(BootID()) != 36 {
+		t.Errorf("BootID() = %q, want a UUID", BootID())
+	}
+	if SharedMemory(-1, -1) {
+		t.Error("a shared memory segment with id -1")
+	}
+}
+
+func TestGoneProcess(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Stat(cmd.Process.Pid); !Gone(err) {
+		t.Errorf("Stat of a reaped process: %v, want an error Gone knows", err)
+	}
+}
+
+func TestChildren(t *testing.T) {
+	cmd := exec.Command("sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	var all []int
+	fs, err := FS("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	threads, err := fs.AllThreads(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range threads {
+		all = append(all, Children("", os.Getpid(), th.PID)...)
+	}
+	if !slices.Contains(all, cmd.Process.Pid) {
+		t.Errorf("children of this process's threads = %v, want %d among them", all, cmd.Process.Pid)
+	}
+	if kids := Children("", os.Getpid(), 1<<30); kids != nil {
+		t.Errorf("children of a thread that does not exist: %v", kids)
+	}
+}

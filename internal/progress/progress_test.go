@@ -1,0 +1,84 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the display's goroutine and
+// the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// step is a step of a cell of a SQLite target.
+func step(run, slice int) orchestrate.Step {
+	cell := orchestrate.Cell{Workload: bench.Workload{Name: "SimpleExec"}, Placement: orchestrate.Placement{Target: targets.All()[0]}}
+	return orchestrate.Step{Cell: cell, Run: run, Slice: slice, Slices: 5}
+}
+
+// TestNotATerminalSaysSomethingEveryQuietPeriod: off a terminal a cell's
+// line comes only when it finishes, in the last pass; in between the
+// display writes a line of the steps done whenever it has been silent for
+// its quiet period, and none after Finish.
+func TestNotATerminalSaysSomethingEveryQuietPeriod(t *testing.T) {
+	var out lockedBuffer
+	const quiet = 50 * time.Millisecond
+	d := newDisplay(&out, 20, 2, false, quiet)
+	time.Sleep(quiet + quiet/2)
+	if got := out.String(); !strings.Contains(got, "[0/20 ") || !strings.Contains(got, "] starting\n") {
+		t.Errorf("after a quiet period before any step: %q, want a line of 0/20 steps", got)
+	}
+	d.Event(orchestrate.Event{Step: step(1, 1), Done: 1, Total: 20, Elapsed: time.Second})
+	time.Sleep(4 * quiet)
+	got := out.String()
+	if n := strings.Count(got, "last SimpleExec/"); n < 2 || !strings.Contains(got, "[1/20 ") || !strings.Contains(got, "ETA 19s] last") || !strings.Contains(got, "run 1/2 slice 1/5\n") {
+		t.Errorf("4 quiet periods after a step that finished no cell: %q, want a line of the steps done every period", got)
+	}
+	// A finished cell is a line of its own, which restarts the silence.
+	d.Event(orchestrate.Event{Step: step(2, 5), Done: 20, Total: 20, Elapsed: 2 * time.Second})
+	d.Finish()
+	got = out.String()
+	if !strings.HasSuffix(got, ": 0/2 runs\n") {
+		t.Errorf("the last line is %q, want the finished cell's", got[strings.LastIndex(got[:len(got)-1], "\n")+1:])
+	}
+	time.Sleep(2 * quiet)
+	if again := out.String(); again != got {
+		t.Errorf("the display wrote after Finish: %q", again[len(got):])
+	}
+	d.Finish() // twice is harmless
+}
+
+// TestNoColour: the display, on a terminal too, writes no ANSI colour
+// (NO_COLOR has nothing to turn off).
+func TestNoColour(t *testing.T) {
+	var out lockedBuffer
+	d := New(&out, 3, 1, true)
+	for i := 1; i <= 3; i++ {
+		d.Event(orchestrate.Event{Step: step(1, 5), Done: i, Total: 3, Elapsed: time.Second})
+	}
+	d.Finish()
+	if strings.Contains(out.String(), "\x1b[") {
+		t.Errorf("the display wrote an escape sequence: %q", out.String())
+	}
+}
