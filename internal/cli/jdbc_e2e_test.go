@@ -37,7 +37,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql,mattn,pgx",
 		"--workloads", "SimpleExec,AutoQueryRow,SimpleDo",
-		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "--timing-thread", "locked", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -35,10 +35,13 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig(kv[0], kv[1])
 	}
 	w.SetConfig("pin", placement.String())
-	if cfg.FreeThread {
+	switch cfg.TimingThread {
+	case ThreadFree:
 		w.SetConfig("timing-thread", "free (Go cells: the timing goroutine moved between OS threads; their time is not divided)")
-	} else {
+	case ThreadLocked:
 		w.SetConfig("timing-thread", "locked (Go cells: the timing goroutine kept one OS thread, whose time is divided)")
+	default:
+		w.SetConfig("timing-thread", "auto (Go cells on SQLite: the timing goroutine kept one OS thread, whose time is divided; on a socket: it moved between threads, undivided)")
 	}
 	if cfg.CPUProfile != "" {
 		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
