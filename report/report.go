@@ -82,6 +82,10 @@ func splitCPU(name string) (base, suffix string) {
 type Report struct {
 	// Sources names the results files read, for the heading.
 	Sources []string
+	// Wide makes Text write every table whole, however wide; otherwise a
+	// table wider than TextWidth is split into parts of as many targets as
+	// fit.
+	Wide bool
 	// Results is the number of result lines summarized.
 	Results int
 	// Cells in report order, whatever order the results came in:

@@ -33,12 +33,16 @@ func Text(w io.Writer, r *Report) error {
 	fmt.Fprintln(w, "  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)")
 	for _, t := range r.Tables() {
 		for _, g := range familyGrids(t, r.Baseline) {
-			if err := writeGridText(w, g); err != nil {
+			width := TextWidth
+			if r.Wide {
+				width = 0
+			}
+			if err := writeGridTextWithin(w, g, width); err != nil {
 				return err
 			}
 		}
 		if med, worst, ok := tableSpread(t); ok {
-			fmt.Fprintf(w, "run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)\n", 100*med.CV, 100*worst.CV, worst.Name)
+			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, worst.Name), TextWidth, "  "))
 		}
 	}
 	if note := r.BaselineNote(); note != "" {
@@ -52,6 +56,100 @@ func Text(w io.Writer, r *Report) error {
 		}
 	}
 	return nil
+}
+
+// writeGridTextWithin writes g as writeGridText does when it fits in width
+// columns (or width is 0 or less); a wider table is split into tables of
+// the same rows and label columns, each with as many of the value columns
+// (targets) as fit, titled "(part k of n)", its notes under the last.
+func writeGridTextWithin(w io.Writer, g textGrid, width int) error {
+	parts := splitColumns(g, width)
+	if len(parts) == 1 {
+		return writeGridText(w, g)
+	}
+	for k, cols := range parts {
+		sub := textGrid{Title: fmt.Sprintf("%s (part %d of %d)", g.Title, k+1, len(parts)), Left: g.Left, Groups: g.Groups}
+		pick := func(cells []gridCell) []gridCell {
+			out := slices.Clone(cells[:g.Left])
+			for _, c := range cols {
+				out = append(out, cells[c])
+			}
+			return out
+		}
+		for i := range g.Left {
+			sub.Header = append(sub.Header, g.Header[i])
+		}
+		for _, c := range cols {
+			sub.Header = append(sub.Header, g.Header[c])
+		}
+		for _, row := range g.Rows {
+			sub.Rows = append(sub.Rows, pick(row))
+		}
+		if k == len(parts)-1 {
+			sub.Notes = g.Notes
+		}
+		if err := writeGridText(w, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitColumns groups the value columns of g (by index) so that each
+// group, with the label columns, renders within width columns; one group
+// of all when width is 0 or less or the table fits.
+func splitColumns(g textGrid, width int) [][]int {
+	colWidth := func(i int) int {
+		n := utf8.RuneCountInString(g.Header[i])
+		for _, row := range g.Rows {
+			c := row[i]
+			v := c.Text
+			if i >= g.Left {
+				v = strings.TrimRight(" "+v+" "+c.Note, " ")
+			}
+			n = max(n, utf8.RuneCountInString(v))
+		}
+		return n + 2 // the tab writer's padding
+	}
+	labels := 0
+	for i := range g.Left {
+		labels += colWidth(i)
+	}
+	var parts [][]int
+	var cur []int
+	used := labels
+	for i := g.Left; i < len(g.Header); i++ {
+		cw := colWidth(i)
+		if width > 0 && len(cur) > 0 && used+cw > width {
+			parts = append(parts, cur)
+			cur, used = nil, labels
+		}
+		cur = append(cur, i)
+		used += cw
+	}
+	if len(cur) > 0 || len(parts) == 0 {
+		parts = append(parts, cur)
+	}
+	// As many parts as needed, of about as many targets each where that
+	// fits too (9 targets as 3+3+3, not 4+4+1).
+	n, cols := len(parts), len(g.Header)-g.Left
+	if n < 2 {
+		return parts
+	}
+	var even [][]int
+	for k := range n {
+		var part []int
+		used := labels
+		for i := g.Left + k*cols/n; i < g.Left+(k+1)*cols/n; i++ {
+			part = append(part, i)
+			used += colWidth(i)
+		}
+		if used > width {
+			return parts
+		}
+		even = append(even, part)
+	}
+	return even
 }
 
 // writeGridText writes g as a titled text table: label columns aligned

@@ -50,7 +50,12 @@ type Env struct {
 	StderrTTY bool
 	// quiet is the --quiet flag, set by Main.
 	quiet *bool
+	// wide is the --wide flag of the commands that print tables.
+	wide *bool
 }
+
+// isWide reports whether --wide was given.
+func (env Env) isWide() bool { return env.wide != nil && *env.wide }
 
 // session returns what a benchmark session reads from env; its log is
 // Stderr, or nothing with --quiet.
@@ -70,7 +75,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
-	env.quiet = new(bool)
+	env.quiet, env.wide = new(bool), new(bool)
 	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, root.UsageString())

@@ -69,6 +69,14 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 	return root
 }
 
+// wideFlag defines --wide on c, a command that prints tables, bound to
+// env.
+func wideFlag(c *cobra.Command, env Env) {
+	if env.wide != nil {
+		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider than 100 columns is split into parts of as many targets as fit)")
+	}
+}
+
 // quietFlag defines --quiet on c, a command that runs sessions (run,
 // reproduce): its log goes nowhere (Env.session).
 func quietFlag(c *cobra.Command, env Env) {

@@ -33,6 +33,7 @@ first results file without its extension).`,
 	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
 	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
+	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
 	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, *baseline, env) }
 	return c
@@ -64,7 +65,7 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
-	r.Baseline = baseline
+	r.Baseline, r.Wide = baseline, env.isWide()
 	r.Partial = partialNote(paths)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)

@@ -66,6 +66,7 @@ sqlbench report rebuilds the table.`,
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	quietFlag(c, env)
+	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
 		switch thread {
 		case "free":
@@ -166,7 +167,7 @@ func reproduceStudy(ctx context.Context, opts reproduce.Options, env Env) (strin
 	}
 	out, err := reproduce.Run(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
 			err = perr
 		}
 	}

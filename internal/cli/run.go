@@ -36,6 +36,7 @@ only starts from the default. See sqlbench list for every name.`,
 	}
 	cfg := f.define(c)
 	quietFlag(c, env)
+	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg.Command = commandLine(c, args)
 		if err := f.parse(c, cfg, env); err != nil {
@@ -77,7 +78,7 @@ func runSession(ctx context.Context, cfg session.Config, env Env) error {
 		}
 	}
 	if out.Scheduled {
-		if perr := printOutcome(env.Stdout, out); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
 			err = perr
 		}
 	}

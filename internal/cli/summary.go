@@ -13,10 +13,10 @@ import (
 // ratio tables against the session's baseline), the failed cells, the CPU
 // steal and the machine's drift during it, and where its results and
 // reports are.
-func printOutcome(w io.Writer, out *session.Outcome) error {
+func printOutcome(w io.Writer, out *session.Outcome, wide bool) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline = out.Baseline
+	r.Baseline, r.Wide = out.Baseline, wide
 	if err := report.Text(w, r); err != nil {
 		return err
 	}
@@ -32,8 +32,8 @@ func printOutcome(w io.Writer, out *session.Outcome) error {
 		if out.DriftPinned {
 			where = "on the runner's CPUs"
 		}
-		fmt.Fprintf(w, "machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run\n",
-			f.Passes, where, 100*f.PassCV, 100*f.RunCV)
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run",
+			f.Passes, where, 100*f.PassCV, 100*f.RunCV), report.TextWidth, "  "))
 	}
 	if out.CPUShort != "" {
 		fmt.Fprintf(w, "too few CPUs: %s\n", out.CPUShort)
