@@ -37,11 +37,11 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	w.SetConfig("pin", placement.String())
 	switch cfg.TimingThread {
 	case ThreadFree:
-		w.SetConfig("timing-thread", "free (Go cells: the timing goroutine moved between OS threads; their time is not divided)")
+		w.SetConfig("timing-thread", "free (Go timing goroutines not locked to a thread; time not divided)")
 	case ThreadLocked:
-		w.SetConfig("timing-thread", "locked (Go cells: the timing goroutine kept one OS thread, whose time is divided)")
+		w.SetConfig("timing-thread", "locked (Go timing goroutines locked to a thread; time divided)")
 	default:
-		w.SetConfig("timing-thread", "auto (Go cells on SQLite: the timing goroutine kept one OS thread, whose time is divided; on a socket: it moved between threads, undivided)")
+		w.SetConfig("timing-thread", "auto (Go timing goroutines locked, time divided, on SQLite; free on a socket)")
 	}
 	if cfg.CPUProfile != "" {
 		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
