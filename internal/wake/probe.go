@@ -394,3 +394,16 @@ func (p *Probe) tcp() ([]time.Duration, error) {
 	}
 	return r.d, r.err
 }
+
+// CrossCPU returns the placement that makes every wake-up cross CPUs: the
+// probe's own side on the last CPU (where split placement puts the
+// runner), its partner on the first (the server's); on one CPU, none. Two
+// threads left to the scheduler often share a CPU, and a wake-up there is
+// a context switch, not an idle CPU coming back.
+func CrossCPU() (own, partner []int) {
+	n := runtime.NumCPU()
+	if n < 2 {
+		return nil, nil
+	}
+	return []int{n - 1}, []int{0}
+}
