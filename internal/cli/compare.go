@@ -33,7 +33,12 @@ comment.
 With --fail-over, compare refuses (exit 2) files whose settings differ in a
 way that changes what the cells measure (count, slices, scale, warm-up, CPU
 placement, driver and server versions, server and SQLite settings), naming
-the difference; --allow-different compares them anyway, with a warning.`,
+the difference; --allow-different compares them anyway, with a warning.
+
+Compare also prints both sessions' wake-ups (the round trips timed before
+each pass, # wakeup lines) and notes where their medians differ by more than
+1.5x: a likely cause of changes in round-trip cells, which never fails the
+gate by itself.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
