@@ -81,4 +81,9 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 			t.Errorf("--idle-latency %s: a results file was left", c.value)
 		}
 	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--idle-latency", "deep"}, fakeEnv(&out, &errb))
+	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency must be default or low, got "deep"` {
+		t.Errorf("reproduce --idle-latency deep: exit %d, stderr %q", code, msg)
+	}
 }
