@@ -167,12 +167,11 @@ func compareWakeups(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newL
 	if len(diffs) == 0 {
 		return
 	}
-	parts := make([]string, len(diffs))
-	for i, d := range diffs {
-		parts[i] = d.String()
+	fmt.Fprintf(w, "note: wake-ups differ by more than %g×, a likely cause of changes in round-trip cells\n", wakeFactor)
+	fmt.Fprintln(w, "  (the machine woke its CPUs at another speed; not counted against --fail-over):")
+	for _, d := range diffs {
+		fmt.Fprintf(w, "  %s\n", d)
 	}
-	fmt.Fprintf(w, "note: wake-ups differ by more than %g× (%s): the machine woke its CPUs at another speed, a likely cause of changes in round-trip cells; not counted against --fail-over\n",
-		wakeFactor, strings.Join(parts, ", "))
 }
 
 // recordedWakeups returns the wakeup line of the first result that has

@@ -11,8 +11,8 @@ import (
 
 // printOutcome prints what a session did: the tables of its results (the
 // ratio tables against the session's baseline), the failed cells, the CPU
-// steal, the machine's drift and its wake-ups during it, and where its results and
-// reports are.
+// steal, the machine's drift and its wake-ups during it, and where its
+// results and reports are.
 func printOutcome(w io.Writer, out *session.Outcome) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
@@ -40,7 +40,7 @@ func printOutcome(w io.Writer, out *session.Outcome) error {
 		if out.IdleLow {
 			idle = "CPUs held out of deep idle (--idle-latency low)"
 		}
-		fmt.Fprintf(w, "wake-ups: a round trip waking a sleeping thread on another CPU, median/p90 over the %d passes: %s; %s\n",
+		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d passes:\n  %s\n  %s\n",
 			out.WakePasses, out.Wake, idle)
 	}
 	if out.CPUShort != "" {

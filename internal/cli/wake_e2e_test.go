@@ -52,7 +52,7 @@ func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	if !strings.Contains(r.GetConfig("wakeup"), "before each of 4 passes") {
 		t.Errorf("wakeup line %q does not name the 4 passes", r.GetConfig("wakeup"))
 	}
-	if !strings.Contains(stdout.String(), "wake-ups: a round trip waking a sleeping thread on another CPU, median/p90 over the 4 passes: thread ") ||
+	if !strings.Contains(stdout.String(), "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of 4 passes:\n  thread ") ||
 		!strings.Contains(stdout.String(), "CPUs held out of deep idle (--idle-latency low)") {
 		t.Errorf("the summary lacks the wake-ups or the regime:\n%s", stdout)
 	}
