@@ -33,6 +33,9 @@ func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	if b, _ := os.ReadFile(dev); len(b) != 4 || strings.Trim(string(b), "\x00") != "" {
 		t.Errorf("the device got %q, want a 32-bit 0", b)
 	}
+	if holdsOpen(t, dev) {
+		t.Error("the session ended and the request is still held")
+	}
 	set, err := benchfile.ReadFile(out)
 	if err != nil || len(set.Results) == 0 {
 		t.Fatalf("read %s: %v", out, err)
@@ -86,4 +89,44 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency must be default or low, got "deep"` {
 		t.Errorf("reproduce --idle-latency deep: exit %d, stderr %q", code, msg)
 	}
+}
+
+// TestRunIdleLatencyReleasedOnFailure: a session that fails after taking
+// the request (here an unusable --cpuprofile) lets go of it.
+func TestRunIdleLatencyReleasedOnFailure(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = t.TempDir()
+	env.DMALatency = filepath.Join(t.TempDir(), "cpu_dma_latency")
+	if err := os.WriteFile(env.DMALatency, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blocker := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocker, nil, 0o600)
+	code := Main(context.Background(), []string{"run", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
+		"--idle-latency", "low", "--cpuprofile", filepath.Join(blocker, "sub"), "-o", filepath.Join(t.TempDir(), "r.txt")}, env)
+	if code != ExitUsage || !strings.Contains(errb.String(), "--cpuprofile") {
+		t.Fatalf("exit %d, stderr %q; want the --cpuprofile refusal", code, errb.String())
+	}
+	if b, _ := os.ReadFile(env.DMALatency); len(b) != 4 {
+		t.Fatalf("the request was never taken (%q): the test tests nothing", b)
+	}
+	if holdsOpen(t, env.DMALatency) {
+		t.Error("the failed session left the request held")
+	}
+}
+
+// holdsOpen reports whether this process has path open.
+func holdsOpen(t *testing.T, path string) bool {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && l == path {
+			return true
+		}
+	}
+	return false
 }
