@@ -37,7 +37,7 @@ the difference; --allow-different compares them anyway, with a warning.
 
 Compare also prints both sessions' wake-ups (the round trips timed before
 each pass, # wakeup lines) and notes where their medians differ by more than
-1.5x: a likely cause of changes in round-trip cells, which never fails the
+2x: a likely cause of changes in round-trip cells, which never fails the
 gate by itself.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
@@ -145,9 +145,10 @@ func labelPath(arg, def string) (label, path string) {
 }
 
 // wakeFactor is how far apart two sessions' wake-up medians must be for
-// compare to name them as a likely cause: more than the pass-to-pass
-// spread of one session's medians on a shared VM (docs/methodology.md).
-const wakeFactor = 1.5
+// compare to name them as a likely cause: more than the 1.6x that
+// sixteen default sessions within a quarter of an hour on a shared VM
+// spanned (docs/methodology.md).
+const wakeFactor = 2.0
 
 // compareWakeups prints the wake-up round trips each file recorded
 // (wake.Recorder's "wakeup" line) and, when their medians differ by more
