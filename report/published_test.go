@@ -323,3 +323,28 @@ func TestPublishedPairsRuns(t *testing.T) {
 		t.Errorf("%s: measured %g [%g, %g], want about 1.47 with a tight interval", row.Label(), row.Measured, row.Lo, row.Hi)
 	}
 }
+
+// TestPublishedTextPutsVerdictsUnderWideRows: where the widest row would
+// pass the text width, every verdict is on a line of its own and no line
+// is wider than the width.
+func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
+	s, _ := studies.Lookup("mariadb-tcp-http")
+	tbl := PublishedFor(New(nil, nil, nil), s)
+	for i := range tbl.Rows {
+		tbl.Rows[i].Measured, tbl.Rows[i].Lo, tbl.Rows[i].Hi = 123.45, 12.34, 1234.56
+		tbl.Rows[i].Verdict, tbl.Rows[i].Settle = VerdictInconclusive, 227
+	}
+	var b bytes.Buffer
+	if err := PublishedText(&b, tbl); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > TextWidth {
+			t.Errorf("%d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(b.String(), "\n      "+VerdictDisagrees) && !strings.Contains(b.String(), "\n      "+VerdictInconclusive) &&
+		!strings.Contains(b.String(), "\n      "+VerdictAgrees) {
+		t.Errorf("no verdict on a line of its own:\n%s", b.String())
+	}
+}

@@ -99,15 +99,26 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	// Where the widest row would not fit, each verdict goes on a line of
+	// its own under its comparison.
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	ownLine := total-2 > TextWidth
 	var b strings.Builder
 	for i, r := range rows {
 		if i > 0 && tests[i] != tests[i-1] {
 			b.WriteString(tests[i] + "\n")
 		}
+		verdict := ""
+		if ownLine {
+			r, verdict = r[:len(r)-1], r[len(r)-1]
+		}
 		var line strings.Builder
 		for j, c := range r {
 			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c))
-			if j == 0 || j == len(r)-1 {
+			if j == 0 || j == len(widths)-1 {
 				line.WriteString(c + pad)
 			} else {
 				line.WriteString(pad + c)
@@ -115,6 +126,9 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 			line.WriteString("  ")
 		}
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		if verdict != "" {
+			b.WriteString("      " + verdict + "\n")
+		}
 	}
 	fs := causes(t)
 	if len(fs) > 0 {

@@ -130,8 +130,9 @@ func timeShareGrids(t *Table) []textGrid {
 	}
 	g.Notes = []string{timeShareNote}
 	if undivided {
-		g.Notes = append(g.Notes, "n/a: the runs carry no division of the thread's time: run with --timing-thread free, "+
-			"on a kernel without /proc/<pid>/schedstat, or written by an older sqlbench.")
+		g.Notes = append(g.Notes, "n/a: the runs carry no division of the thread's time: a Go cell on a socket under "+
+			"--timing-thread auto (the default; locked divides it, at a thread hand-over per round trip), "+
+			"--timing-thread free, a kernel without schedstat, or an older sqlbench's file.")
 	}
 	if !slices.ContainsFunc(g.Rows, func(r []gridCell) bool { return r[7].Text != "-" }) {
 		g.Notes = append(g.Notes, "server CPU -: no server process (SQLite), or not one this user can read on this machine.")

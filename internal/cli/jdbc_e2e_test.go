@@ -37,7 +37,7 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql,mattn,pgx",
 		"--workloads", "SimpleExec,AutoQueryRow,SimpleDo",
-		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "--timing-thread", "locked", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -228,9 +228,10 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 }
 
 // TestJDBCInsertWorkloads runs the JDBC runner's insert paths on every
-// database: single-row inserts from parallel clients, and the bulk paths
-// each driver has (COPY, LOAD DATA, JDBC batches, Connector/J's rewritten
-// batches), each verified by reading the table back.
+// database: single-row inserts from parallel clients (a statement prepared,
+// executed and closed per row, as published, and one prepared per client),
+// and the bulk paths each driver has (COPY, LOAD DATA, JDBC batches,
+// Connector/J's rewritten batches), each verified by reading the table back.
 func TestJDBCInsertWorkloads(t *testing.T) {
 	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	needJDK(t)
@@ -238,7 +239,7 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres",
-		"--workloads", "SingleInsert/data=random/conns=2,BulkInsert/shape=3x8/path=multirow/args=string,BulkInsert/shape=3x8/path=copy/args=string," +
+		"--workloads", "SingleInsert/data=random/conns=2/prepare=each,SingleInsert/data=fixed/conns=2/prepare=once,BulkInsert/shape=3x8/path=multirow/args=string,BulkInsert/shape=3x8/path=copy/args=string," +
 			"BulkInsert/shape=3x8/path=load,BulkInsert/shape=3x8/path=batch,BulkInsert/shape=3x8/path=rewrite",
 		"--scale", "0.001", "--count", "1", "--net", "tcp", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
@@ -246,9 +247,14 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 	}
 	runs, _ := readRuns(t, out)
 	for _, name := range []string{
-		"SingleInsert/db=sqlite/driver=xerial/api=jdbc/data=random/conns=2",
-		"SingleInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/data=random/conns=2",
-		"SingleInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/data=random/conns=2",
+		"SingleInsert/db=sqlite/driver=xerial/api=jdbc/data=random/conns=2/prepare=each",
+		"SingleInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/data=random/conns=2/prepare=each",
+		"SingleInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/data=random/conns=2/prepare=each",
+		"SingleInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/data=random/conns=2/prepare=each",
+		"SingleInsert/db=sqlite/driver=xerial/api=jdbc/data=fixed/conns=2/prepare=once",
+		"SingleInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/data=fixed/conns=2/prepare=once",
+		"SingleInsert/db=mariadb/driver=mariadb-java/api=jdbc/net=tcp/data=fixed/conns=2/prepare=once",
+		"SingleInsert/db=postgres/driver=pgjdbc/api=jdbc/net=tcp/data=fixed/conns=2/prepare=once",
 		"BulkInsert/db=sqlite/driver=xerial/api=jdbc/shape=3x8/path=batch",
 		"BulkInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/shape=3x8/path=load",
 		"BulkInsert/db=mariadb/driver=connectorj/api=jdbc/net=tcp/shape=3x8/path=rewrite",
@@ -304,7 +310,7 @@ func TestReproduceRunsTheSQLBenchmarkJDBCCellsCold(t *testing.T) {
 	if got := cfg.GetConfig("jdbc-jvm-flags"); !strings.Contains(got, "-Dsqlbench.jit.maxMillis=0") {
 		t.Errorf("jdbc-jvm-flags %q", got)
 	}
-	if !strings.Contains(stdout.String(), "JDBC in a cold JVM") {
+	if !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), "JDBC in a cold JVM") { // lines wrap at 100 columns
 		t.Errorf("the conditions do not say the JVM runs cold:\n%s", stdout)
 	}
 }

@@ -54,7 +54,7 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
 	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
-	fs.StringVar(&f.thread, "timing-thread", "locked", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division)")
+	fs.StringVar(&f.thread, "timing-thread", session.ThreadAuto, "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division); auto: locked on SQLite, free where it waits on a socket (locking adds a thread hand-over per round trip)")
 	fs.StringVar(&f.idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
 	fs.StringVar(&cfg.Baseline, "baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
@@ -119,12 +119,8 @@ func (f *runFlags) apply(cfg *session.Config) error {
 	if cfg.IdleLatency, err = parseIdleLatency(f.idle); err != nil {
 		return err
 	}
-	switch f.thread {
-	case "locked":
-	case "free":
-		cfg.FreeThread = true
-	default:
-		return usagef("--timing-thread must be locked or free, got %q", f.thread)
+	if cfg.TimingThread, err = session.ParseTimingThread(f.thread); err != nil {
+		return usagef("--timing-thread %v", err)
 	}
 	if cfg.Profile, err = servers.ParseProfile(f.profile); err != nil {
 		return usagef("--profile: %v", err)

@@ -39,9 +39,10 @@ type Session struct {
 	WarmupAll bool
 	// SQLite holds the SQLite session settings every request carries.
 	SQLite bench.SQLiteSettings
-	// FreeThread leaves the timing goroutine of Go cells free to move
-	// between OS threads (runner.Request.FreeThread).
-	FreeThread bool
+	// TimingThread is the session's --timing-thread mode: which Go cells
+	// leave their timing goroutine free to move between OS threads
+	// (runner.Request.FreeThread; session.FreeThreadFor).
+	TimingThread string
 	// ProfileDir, when set, is where the runner of every Go cell writes the
 	// CPU profile of the cell's timed runs (see profileName).
 	ProfileDir string
@@ -269,7 +270,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.SQLite, CPU: st.Cell.CPU,
 	}
-	req.FreeThread = s.FreeThread && !st.Cell.Target.JVM
+	req.FreeThread = freeThreadFor(s.TimingThread, st.Cell.Target.DB) && !st.Cell.Target.JVM
 	if s.ProfileDir != "" && !st.Cell.Target.JVM {
 		req.CPUProfile = filepath.Join(s.ProfileDir, profileName(st.Cell))
 	}
@@ -463,4 +464,18 @@ func (s *Session) warmupOf(w bench.Workload, n int) int {
 		return 0
 	}
 	return int(float64(n) * s.Warmup)
+}
+
+// freeThreadFor reports whether a Go cell on db runs its timing goroutine
+// free under the session's --timing-thread mode: "locked" none, "free"
+// all, "auto" (or unset) all but SQLite's, whose cells wait on no socket
+// (locking adds a thread hand-over to every reply from a socket).
+func freeThreadFor(mode string, db bench.DB) bool {
+	switch mode {
+	case "locked":
+		return false
+	case "free":
+		return true
+	}
+	return db != bench.SQLite
 }

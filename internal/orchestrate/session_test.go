@@ -422,3 +422,20 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 		t.Errorf("fake with a MariaDB-only workload: %v, want ErrRunsNone", skipped["fake"])
 	}
 }
+
+// TestFreeThreadFor: auto (and unset) locks the timing goroutine of
+// SQLite cells only; locked and free apply to every cell.
+func TestFreeThreadFor(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		db   bench.DB
+		want bool
+	}{
+		{"", bench.SQLite, false}, {"auto", bench.SQLite, false}, {"auto", bench.Postgres, true}, {"auto", bench.MariaDB, true},
+		{"locked", bench.Postgres, false}, {"locked", bench.SQLite, false}, {"free", bench.SQLite, true}, {"free", bench.MariaDB, true},
+	} {
+		if got := freeThreadFor(c.mode, c.db); got != c.want {
+			t.Errorf("freeThreadFor(%q, %s) = %v, want %v", c.mode, c.db, got, c.want)
+		}
+	}
+}

@@ -40,7 +40,7 @@ type Options struct {
 	AllowRemote bool
 	Command     []string
 	// LockThread locks each Go cell's timing goroutine to its OS thread so
-	// that the run's time is divided (session.Config.FreeThread false). The
+	// that the run's time is divided (session.ThreadLocked). The
 	// published programs ran their goroutines unlocked, which is the
 	// default here.
 	LockThread bool
@@ -84,7 +84,10 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
 		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID, ColdJVM: s.Plan.Warmup == 0 && !opts.JITWarmup,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
-		Command: opts.Command, FreeThread: !opts.LockThread, IdleLatency: opts.IdleLatency,
+		Command: opts.Command, TimingThread: session.ThreadFree, IdleLatency: opts.IdleLatency,
+	}
+	if opts.LockThread {
+		cfg.TimingThread = session.ThreadLocked
 	}
 	if len(cfg.Nets) == 0 {
 		cfg.Nets = []string{"tcp", "unix"}

@@ -42,10 +42,10 @@ func TestPlansFollowTheStudies(t *testing.T) {
 			cfg.ColdJVM != (s.Plan.Warmup == 0) || !slices.Equal(cfg.CPUs, s.CPUs()) {
 			t.Errorf("%s: config %+v does not follow the study's plan %+v", s.ID, cfg, s.Plan)
 		}
-		if !cfg.FreeThread {
+		if cfg.TimingThread != session.ThreadFree {
 			t.Errorf("%s: timing goroutines locked by default; the published programs ran them free", s.ID)
 		}
-		if q, _ := NewPlan(Options{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.FreeThread {
+		if q, _ := NewPlan(Options{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
 			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
 		}
 		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {

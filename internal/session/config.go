@@ -123,13 +123,16 @@ type Config struct {
 	// Empty leaves GOMAXPROCS alone and the names without a suffix. The
 	// JDBC runner has no GOMAXPROCS: its cells run once, without one.
 	CPUs []int
-	// FreeThread leaves the goroutine that times a Go cell's operations
-	// free to move between OS threads, as a plain Go program's would,
-	// instead of locking it to one for the run (--timing-thread free): the
-	// run's time is then not divided into on-CPU, run-queue and blocked
-	// time. Locking costs a cell that waits on the network a hand-over
-	// between two threads per reply (docs/where-time-goes.md).
-	FreeThread bool
+	// TimingThread says whether the goroutine that times a Go cell's
+	// operations is locked to its OS thread for the run, so that the run's
+	// time is divided into on-CPU, run-queue and blocked time
+	// (bench.Options.FreeThread; the rule is orchestrate's): ThreadLocked for every cell, ThreadFree
+	// for none (a plain Go program's goroutines, as the published programs
+	// ran), ThreadAuto ("" too) for the cells that wait on no network
+	// (SQLite): locking costs a cell that waits on a socket a hand-over
+	// between two threads per reply, +26-34% per round trip here
+	// (docs/where-time-goes.md), and nothing measurable on SQLite.
+	TimingThread string
 	// Baseline is the target the reports' ratio tables set every other
 	// against (report.Report.Baseline); "" takes the first target of each
 	// table in catalogue order. It changes no measurement.
@@ -217,3 +220,19 @@ type InputError struct{ Msg string }
 func (e InputError) Error() string { return e.Msg }
 
 func inputf(format string, args ...any) error { return InputError{fmt.Sprintf(format, args...)} }
+
+// Timing-thread modes (Config.TimingThread).
+const (
+	ThreadAuto   = "auto"
+	ThreadLocked = "locked"
+	ThreadFree   = "free"
+)
+
+// ParseTimingThread checks a --timing-thread value.
+func ParseTimingThread(s string) (string, error) {
+	switch s {
+	case ThreadAuto, ThreadLocked, ThreadFree:
+		return s, nil
+	}
+	return "", fmt.Errorf("must be auto, locked or free, got %q", s)
+}

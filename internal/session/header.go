@@ -36,10 +36,13 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig(kv[0], kv[1])
 	}
 	w.SetConfig("pin", placement.String())
-	if cfg.FreeThread {
+	switch cfg.TimingThread {
+	case ThreadFree:
 		w.SetConfig("timing-thread", "free (Go cells: the timing goroutine moved between OS threads; their time is not divided)")
-	} else {
+	case ThreadLocked:
 		w.SetConfig("timing-thread", "locked (Go cells: the timing goroutine kept one OS thread, whose time is divided)")
+	default:
+		w.SetConfig("timing-thread", "auto (Go cells on SQLite: the timing goroutine kept one OS thread, whose time is divided; on a socket: it moved between threads, undivided)")
 	}
 	if cfg.IdleLatency == IdleLow {
 		w.SetConfig("idle-latency", IdleLowSetting)

@@ -266,7 +266,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
-		ID: id, ProfileDir: cfg.CPUProfile, FreeThread: cfg.FreeThread,
+		ID: id, ProfileDir: cfg.CPUProfile, TimingThread: cfg.TimingThread,
 	}
 }
 

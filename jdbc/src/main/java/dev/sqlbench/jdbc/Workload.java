@@ -8,7 +8,7 @@ import java.util.Set;
  * same name: the same SQL, operation semantics and result checks.
  */
 public interface Workload {
-    /** The workload's ID: its name, then its keys ("SingleInsert/data=fixed/conns=2"). */
+    /** The workload's ID: its name, then its keys ("SingleInsert/data=fixed/conns=2/prepare=each"). */
     String name();
 
     /** The databases it runs on. */
