@@ -20,7 +20,7 @@ func envGroupTitles() []string {
 
 func envGroupOf(key string) int {
 	switch {
-	case slices.Contains([]string{"goos", "goarch", "cpu", "cores", "memory", "kernel", "os", "cpu-governor", "clocksource", "pin"}, key):
+	case slices.Contains([]string{"goos", "goarch", "cpu", "cores", "memory", "kernel", "os", "cpu-governor", "clocksource", "pin", "idle-latency"}, key) || key == "wakeup" || strings.HasPrefix(key, "wakeup-"):
 		return 0
 	case key == "go" || key == "orchestrator-go":
 		return 1

@@ -159,13 +159,18 @@ func sessionFacts() []string {
 	return []string{"session-id", "started", "sqlbench", "sqlbench-command", "runner-source", "cpuprofile"}
 }
 
+// sessionFactPrefixes are the beginnings of the keys of facts measured
+// during a session: the wake-up round trips ("wakeup", "wakeup-run-3").
+func sessionFactPrefixes() []string { return []string{"wakeup"} }
+
 // sessionFactSuffixes are the endings of the keys of such facts about a
 // database server: its process id and how long it took to start.
 func sessionFactSuffixes() []string { return []string{"-server-pid", "-server-ready"} }
 
 // IsSessionFact reports whether key is a fact of one session (its id,
 // start time, command line, sqlbench's version and runner sources, the CPU
-// profile directory, a server's process id and start-up time) rather than
+// profile directory, a server's process id and start-up time, the wake-up
+// round trips timed during it) rather than
 // a setting or a property of the machine or the drivers: such keys are
 // written as comment lines, so that benchstat does not split two sessions
 // of the same settings into separate tables over them.
@@ -175,6 +180,11 @@ func IsSessionFact(key string) bool {
 	}
 	for _, suf := range sessionFactSuffixes() {
 		if strings.HasSuffix(key, suf) {
+			return true
+		}
+	}
+	for _, pre := range sessionFactPrefixes() {
+		if key == pre || strings.HasPrefix(key, pre+"-") {
 			return true
 		}
 	}
@@ -248,12 +258,17 @@ func (w *Writer) Rename(path string) error {
 	return nil
 }
 
-// Close flushes the file to disk and closes it. Closing twice is a no-op.
+// Close writes the session facts set since the last result, flushes the
+// file to disk and closes it. Closing twice is a no-op.
 func (w *Writer) Close() error {
 	if w.closed {
 		return nil
 	}
 	w.closed = true
+	if err := w.writeFacts(); err != nil {
+		w.f.Close()
+		return err
+	}
 	if err := w.f.Sync(); err != nil {
 		w.f.Close()
 		return fmt.Errorf("write results: %w", err)

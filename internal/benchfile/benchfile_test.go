@@ -189,6 +189,9 @@ func writeSession(t *testing.T, path, id string, scale float64) {
 			}
 		}
 	}
+	// Measured during the session, known at its end: written by Close.
+	w.SetConfig("wakeup", "thread 4"+id+".0/60.0 µs")
+	w.SetConfig("wakeup-run-1", "thread 4"+id+".5/61.0 µs")
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +213,7 @@ func TestSessionFactsAreCommentsReadBackAsConfig(t *testing.T) {
 			t.Errorf("a session fact is a configuration line benchstat groups by: %q", line)
 		}
 	}
-	for _, want := range []string{"# session-id: abc121\n", "# started: 2026-01-01T00:00:01Z\n", "# postgres-server-pid: 1\n", "\npostgres-server: throwaway\n", "\ncount: 6\n"} {
+	for _, want := range []string{"# session-id: abc121\n", "# started: 2026-01-01T00:00:01Z\n", "# postgres-server-pid: 1\n", "\npostgres-server: throwaway\n", "\ncount: 6\n", "# wakeup: thread 41.0/60.0 µs\n# wakeup-run-1: thread 41.5/61.0 µs\n"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the file lacks %q:\n%s", want, b)
 		}
@@ -220,7 +223,7 @@ func TestSessionFactsAreCommentsReadBackAsConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range set.Results {
-		for k, v := range map[string]string{"session-id": "abc121", "sqlbench-command": "sqlbench run -o 1.txt", "postgres-server-ready": "1ms", "count": "6"} {
+		for k, v := range map[string]string{"session-id": "abc121", "sqlbench-command": "sqlbench run -o 1.txt", "postgres-server-ready": "1ms", "count": "6", "wakeup": "thread 41.0/60.0 µs"} {
 			if got := r.GetConfig(k); got != v {
 				t.Fatalf("%s of %s read back as %q, want %q", k, r.Name, got, v)
 			}
@@ -259,7 +262,7 @@ func TestBenchstatComparesTwoSessions(t *testing.T) {
 	if strings.Count(s, "SimpleQuery/db=sqlite/driver=mattn/api=sql") != 2 || !strings.Contains(s, "+25.00%") {
 		t.Errorf("want each cell once per unit and the 25%% slowdown:\n%s", s)
 	}
-	for _, fact := range []string{"session-id", "started", "sqlbench-command", "server-pid"} {
+	for _, fact := range []string{"session-id", "started", "sqlbench-command", "server-pid", "wakeup"} {
 		if strings.Contains(s, fact) {
 			t.Errorf("benchstat shows %s, so it split the sessions by it:\n%s", fact, s)
 		}

@@ -48,6 +48,9 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
+	// DMALatency is the PM QoS device run --idle-latency low holds; ""
+	// means the kernel's (tests name another file).
+	DMALatency string
 	// quiet is the --quiet flag, set by Main.
 	quiet *bool
 	// wide is the --wide flag of the commands that print tables.
@@ -61,9 +64,9 @@ func (env Env) isWide() bool { return env.wide != nil && *env.wide }
 // Stderr, or nothing with --quiet.
 func (env Env) session() session.Env {
 	if env.quiet != nil && *env.quiet {
-		return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard}
+		return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard, DMALatency: env.DMALatency}
 	}
-	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY}
+	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY, DMALatency: env.DMALatency}
 }
 
 // usageError is bad input: exit status 2.

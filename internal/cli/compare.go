@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/report"
 )
 
@@ -28,7 +33,12 @@ comment.
 With --fail-over, compare refuses (exit 2) files whose settings differ in a
 way that changes what the cells measure (count, slices, scale, warm-up, CPU
 placement, driver and server versions, server and SQLite settings), naming
-the difference; --allow-different compares them anyway, with a warning.`,
+the difference; --allow-different compares them anyway, with a warning.
+
+Compare also prints both sessions' wake-ups (the round trips timed before
+each pass, # wakeup lines) and notes where their medians differ by more than
+2x: a likely cause of changes in round-trip cells, which never fails the
+gate by itself.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
@@ -112,6 +122,11 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if err != nil {
 		return err
 	}
+	wakeOut := env.Stdout
+	if o.format == "markdown" {
+		wakeOut = env.Stderr // the Markdown stays a pull-request comment
+	}
+	compareWakeups(wakeOut, oldLabel, oldRs, newLabel, newRs)
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
 			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", ch.Name, ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
@@ -127,4 +142,47 @@ func labelPath(arg, def string) (label, path string) {
 		return l, p
 	}
 	return def, arg
+}
+
+// wakeFactor is how far apart two sessions' wake-up medians must be for
+// compare to name them as a likely cause: more than the 1.6x that
+// sixteen default sessions within a quarter of an hour on a shared VM
+// spanned (docs/methodology.md).
+const wakeFactor = 2.0
+
+// compareWakeups prints the wake-up round trips each file recorded
+// (wake.Recorder's "wakeup" line) and, when their medians differ by more
+// than wakeFactor, a note naming the difference as a likely cause of the
+// cells' changes. The note never fails the gate by itself.
+func compareWakeups(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLabel string, newRs []*benchfmt.Result) {
+	oldLine, newLine := recordedWakeups(oldRs), recordedWakeups(newRs)
+	if oldLine == "" && newLine == "" {
+		return
+	}
+	width := max(len(oldLabel), len(newLabel))
+	fmt.Fprintln(w, "\nwake-ups (a round trip waking a thread on another CPU, median/p90):")
+	for _, s := range [][2]string{{oldLabel, oldLine}, {newLabel, newLine}} {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, s[0], cmp.Or(s[1], "not recorded (a file of an earlier sqlbench)"))
+	}
+	diffs := wake.Differences(wake.Parse(oldLine), wake.Parse(newLine), wakeFactor)
+	if len(diffs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "note: wake-ups differ by more than %g×, a likely cause of changes in round-trip cells\n", wakeFactor)
+	fmt.Fprintln(w, "  (the machine woke its CPUs at another speed; not counted against --fail-over):")
+	for _, d := range diffs {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+// recordedWakeups returns the wakeup line of the first result that has
+// one, without its trailing remark in brackets.
+func recordedWakeups(rs []*benchfmt.Result) string {
+	for _, r := range rs {
+		if v := r.GetConfig("wakeup"); v != "" {
+			v, _, _ = strings.Cut(v, " (")
+			return v
+		}
+	}
+	return ""
 }

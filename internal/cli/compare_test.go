@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // unitFiles writes two results files of 6 runs of one cell: ops/s and
@@ -146,5 +148,38 @@ func TestCompareRefusesToGateDifferentSettings(t *testing.T) {
 		if code := Main(context.Background(), []string{"compare", old, new}, fakeEnv(&out, &errb)); code != ExitOK || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%s without --fail-over: exit %d, stderr %q", c.want, code, errb.String())
 		}
+	}
+}
+
+// TestCompareNotesWakeups: compare prints both sessions' wake-ups, names a
+// kind whose medians differ by more than wakeFactor as a likely cause,
+// and does not fail the gate over it; within the factor, no note; an
+// idle-latency regime of one side only is a difference of settings.
+func TestCompareNotesWakeups(t *testing.T) {
+	head := "# wakeup: thread 40.0/60.0 µs, process 50.0/80.0 µs, tcp 70.0/90.0 µs (round trip median/p90, 300 before each of 30 passes)\n"
+	far := "# wakeup: thread 40.0/60.0 µs, process 55.0/80.0 µs, tcp 210/300 µs (round trip median/p90, 300 before each of 30 passes)\n"
+	near := "# wakeup: thread 45.0/60.0 µs, process 60.0/80.0 µs, tcp 90.0/120 µs (round trip median/p90, 300 before each of 30 passes)\n"
+	var out, errb bytes.Buffer
+	old, new := settingFiles(t, head, far)
+	code := Main(context.Background(), []string{"compare", "--fail-over", "5%", "a=" + old, "b=" + new}, fakeEnv(&out, &errb))
+	for _, want := range []string{"  a  thread 40.0/60.0 µs, process 50.0/80.0 µs, tcp 70.0/90.0 µs\n", "  b  thread 40.0/60.0 µs, process 55.0/80.0 µs, tcp 210/300 µs\n",
+		"note: wake-ups differ by more than 2×, a likely cause of changes in round-trip cells\n", "\n  tcp 3.0× slower (70.0 → 210 µs median)\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if code != ExitOK {
+		t.Errorf("the wake-up note failed the gate: exit %d\n%s", code, errb.String())
+	}
+	out.Reset()
+	old, new = settingFiles(t, head, near)
+	if code := Main(context.Background(), []string{"compare", old, new}, fakeEnv(&out, &errb)); code != ExitOK || strings.Contains(out.String(), "note: wake-ups") || !strings.Contains(out.String(), "wake-ups (") {
+		t.Errorf("within 2×: exit %d, output:\n%s", code, out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	old, new = settingFiles(t, head, near+"idle-latency: "+session.IdleLowSetting+"\n")
+	if code := Main(context.Background(), []string{"compare", "--fail-over", "5%", old, new}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), "idle-latency: none against low") {
+		t.Errorf("one side under --idle-latency low: exit %d, stderr %q", code, errb.String())
 	}
 }

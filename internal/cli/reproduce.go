@@ -50,7 +50,7 @@ sqlbench report rebuilds the table.`,
 	opts := reproduce.Options{Cache: launcher.DefaultCache()}
 	var dsns []string
 	var dry bool
-	var thread string
+	var thread, idle string
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
@@ -65,9 +65,14 @@ sqlbench report rebuilds the table.`,
 	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
+	fs.StringVar(&idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
+		var err error
+		if opts.IdleLatency, err = parseIdleLatency(idle); err != nil {
+			return err
+		}
 		switch thread {
 		case "free":
 		case "locked":

@@ -12,15 +12,16 @@ import (
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
 // runFlags are sqlbench run's flags as typed that are not fields of the
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread string
-	quick, dryRun                                                           bool
-	dsns                                                                    []string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle string
+	quick, dryRun                                                                 bool
+	dsns                                                                          []string
 }
 
 // define defines sqlbench run's flags on c and returns the Config they
@@ -54,6 +55,7 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
 	fs.StringVar(&f.thread, "timing-thread", session.ThreadAuto, "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division); auto: locked on SQLite, free where it waits on a socket (locking adds a thread hand-over per round trip)")
+	fs.StringVar(&f.idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
 	fs.StringVar(&cfg.Baseline, "baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
@@ -61,6 +63,22 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.StringVar(&f.sync, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
 	completeRun(c)
 	return cfg
+}
+
+// idleLatencyUsage is the help of run's and reproduce's --idle-latency.
+const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's idle driver picks them) or low (hold " + wake.DMALatencyPath +
+	" at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs root; recorded as idle-latency)"
+
+// parseIdleLatency reads --idle-latency into session.Config.IdleLatency:
+// "" for default, session.IdleLow for low.
+func parseIdleLatency(v string) (string, error) {
+	switch v {
+	case session.IdleDefault:
+		return "", nil
+	case session.IdleLow:
+		return session.IdleLow, nil
+	}
+	return "", usagef("--idle-latency must be default or low, got %q", v)
 }
 
 // checkBaseline refuses a --baseline that names no target of the
@@ -97,6 +115,9 @@ func (f *runFlags) apply(cfg *session.Config) error {
 	}
 	if cfg.Pin, err = pin.ParseMode(f.pin); err != nil {
 		return usagef("--pin: %v", err)
+	}
+	if cfg.IdleLatency, err = parseIdleLatency(f.idle); err != nil {
+		return err
 	}
 	if cfg.TimingThread, err = session.ParseTimingThread(f.thread); err != nil {
 		return usagef("--timing-thread %v", err)
@@ -169,6 +190,7 @@ func completeRun(c *cobra.Command) {
 	completeList(c, "net", func() []string { return []string{"tcp", "unix"} })
 	complete(c, "profile", func() []string { return names(servers.Profiles()) })
 	complete(c, "pin", func() []string { return []string{"none", "same", "split"} })
+	complete(c, "idle-latency", func() []string { return []string{session.IdleDefault, session.IdleLow} })
 	complete(c, "sqlite-journal", func() []string { return []string{"delete", "truncate", "persist", "memory", "wal", "off"} })
 	complete(c, "sqlite-sync", func() []string { return []string{"off", "normal", "full", "extra"} })
 }

@@ -11,8 +11,8 @@ import (
 
 // printOutcome prints what a session did: the tables of its results (the
 // ratio tables against the session's baseline), the failed cells, the CPU
-// steal and the machine's drift during it, and where its results and
-// reports are.
+// steal, the machine's drift and its wake-ups during it, and where its
+// results and reports are; wide prints every table whole.
 func printOutcome(w io.Writer, out *session.Outcome, wide bool) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
@@ -34,6 +34,14 @@ func printOutcome(w io.Writer, out *session.Outcome, wide bool) error {
 		}
 		fmt.Fprint(w, report.WrapText(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run",
 			f.Passes, where, 100*f.PassCV, 100*f.RunCV), report.TextWidth, "  "))
+	}
+	if out.Wake != nil {
+		idle := "CPUs idle as the kernel's idle driver picks (--idle-latency low keeps them out of deep idle)"
+		if out.IdleLow {
+			idle = "CPUs held out of deep idle (--idle-latency low)"
+		}
+		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d passes:\n  %s\n  %s\n",
+			out.WakePasses, out.Wake, idle)
 	}
 	if out.CPUShort != "" {
 		fmt.Fprintf(w, "too few CPUs: %s\n", out.CPUShort)

@@ -44,6 +44,10 @@ type Options struct {
 	// published programs ran their goroutines unlocked, which is the
 	// default here.
 	LockThread bool
+	// IdleLatency is the CPUs' idle regime (session.Config.IdleLatency):
+	// "" leaves it to the kernel, session.IdleLow holds the CPUs out of
+	// deep idle for the session.
+	IdleLatency string
 }
 
 // Plan is a study's reproduction on this machine.
@@ -80,7 +84,7 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
 		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID, ColdJVM: s.Plan.Warmup == 0 && !opts.JITWarmup,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
-		Command: opts.Command, TimingThread: session.ThreadFree,
+		Command: opts.Command, TimingThread: session.ThreadFree, IdleLatency: opts.IdleLatency,
 	}
 	if opts.LockThread {
 		cfg.TimingThread = session.ThreadLocked

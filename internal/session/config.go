@@ -40,6 +40,12 @@ const (
 	QuickSlices    = 5
 )
 
+// The CPUs' idle regimes (Config.IdleLatency).
+const (
+	IdleDefault = "default"
+	IdleLow     = "low"
+)
+
 // DefaultWorkloads is what a session runs when Config.Workloads is empty:
 // the classic suite, about a minute and a half on SQLite at the default
 // scale and slices.
@@ -96,6 +102,11 @@ type Config struct {
 	Profile servers.Profile
 	// Pin is the CPU placement of server and runner.
 	Pin pin.Mode
+	// IdleLatency is the CPUs' idle regime: "" or IdleDefault leaves idle
+	// states to the kernel's idle driver; IdleLow holds the PM QoS request
+	// of wake.DMALatencyPath at 0 µs for the session, keeping every CPU out
+	// of deep idle (recorded as idle-latency).
+	IdleLatency string
 	// CPUProfile, when set, is a directory where every cell's Go runner
 	// writes a CPU profile of the cell's timed runs (runtime/pprof, the
 	// slices merged), <target>-<workload>-<net>.pprof; JDBC cells have
@@ -156,6 +167,9 @@ type Env struct {
 	// terminal (a progress bar instead of lines).
 	Log    io.Writer
 	LogTTY bool
+	// DMALatency is the PM QoS device --idle-latency low holds; "" means
+	// wake.DMALatencyPath (tests name another file).
+	DMALatency string
 }
 
 // ScaleOf returns the scale workload w runs at: its smoke scale in a smoke

@@ -10,6 +10,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/wake"
 )
 
 // writeHeader writes the results file's configuration lines: the machine,
@@ -43,6 +44,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	default:
 		w.SetConfig("timing-thread", "auto (Go timing goroutines locked, time divided, on SQLite; free on a socket)")
 	}
+	if cfg.IdleLatency == IdleLow {
+		w.SetConfig("idle-latency", IdleLowSetting)
+	}
 	if cfg.CPUProfile != "" {
 		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
 	}
@@ -69,6 +73,10 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	w.SetConfig("session-id", id)
 	return w.WriteUnits()
 }
+
+// IdleLowSetting is the idle-latency line of a session that held the CPUs
+// out of deep idle.
+const IdleLowSetting = "low (" + wake.DMALatencyPath + " held at 0 µs: CPUs kept out of deep idle states)"
 
 // joinInts writes ns as go test -cpu takes them: "2,4,8".
 func joinInts(ns []int) string {

@@ -24,6 +24,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
@@ -58,6 +59,13 @@ type Outcome struct {
 	// the runner's CPUs.
 	Drift       *drift.Floor
 	DriftPinned bool
+	// Wake is what the wake-up probes timed before the passes (nil when
+	// no pass was timed), over WakePasses passes.
+	Wake       *wake.Reading
+	WakePasses int
+	// IdleLow is set when the session held the CPUs out of deep idle
+	// (Config.IdleLatency low).
+	IdleLow bool
 	// CPUShort, when set, says that some cells needed more CPUs than the
 	// placement gave them (see cpuShortfall).
 	CPUShort string
@@ -118,6 +126,16 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}()
 	out.Results = w.Name()
+	if cfg.IdleLatency == IdleLow {
+		// Held until the session returns; the kernel drops it at the
+		// process's end too, however it ends.
+		hold, err := wake.HoldIdleLatency(cmp.Or(env.DMALatency, wake.DMALatencyPath), 0)
+		if err != nil {
+			return out, inputf("--idle-latency low: %v", err)
+		}
+		defer hold.Release()
+		out.IdleLow = true
+	}
 	if cfg.CPUProfile != "" {
 		if err := os.MkdirAll(cfg.CPUProfile, 0o755); err != nil {
 			return out, inputf("--cpuprofile: %v", err)
@@ -328,7 +346,22 @@ func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Wr
 	}
 	sess.Progress = disp.Event
 	machine := &drift.Recorder{Probe: drift.Probe{CPUs: placement.Runner}, Count: cfg.Count}
-	sess.PassStart = machine.Pass
+	own, partner := wake.CrossCPU()
+	wakes := &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
+	sess.PassStart = func(p int) {
+		machine.Pass(p)
+		wakes.Pass(p)
+	}
+	defer func() {
+		// Session facts: comment lines the results file gets on Close.
+		for _, f := range wakes.Facts() {
+			w.SetConfig(f[0], f[1])
+		}
+		if wakes.Passes() > 0 {
+			rd := wakes.Session()
+			out.Wake, out.WakePasses = &rd, wakes.Passes()
+		}
+	}()
 	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
 	done, err := sess.Run(ctx, steps)
 	disp.Finish()
