@@ -308,9 +308,9 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 // in a fresh process. Without that a run inherited the free memory of the
 // runs before it: kept resident after a run of its own cell (a large read
 // reused its pages), returned to the OS after other cells had shrunk the
-// heap (the same read faulted its pages back in, two to three times as slow at
-// 1 GB a query). Whatever Begin and the warm-up allocate stays resident, so
-// a warm-up still warms.
+// heap (the same read faulted its pages back in: at 1 GB a query, 1.2 to 3
+// times as slow, the more so the busier the machine). Whatever Begin and the
+// warm-up allocate stays resident, so a warm-up still warms.
 func (s *Loop) measure(c *cell, req Request, pr *probe) (bench.Sample, error) {
 	settleHeap()
 	if !req.FreeThread {
