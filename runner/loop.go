@@ -302,7 +302,17 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 // measure warms the cell up and times one run of it. Unless the request
 // leaves the thread free, the warm-up and the run share one OS thread, the
 // one whose time the run divides.
+//
+// Every run begins from the same heap, whatever ran before it in this
+// runner: settleHeap collects it and returns its free memory to the OS, as
+// in a fresh process. Without that a run inherited the free memory of the
+// runs before it: kept resident after a run of its own cell (a large read
+// reused its pages), returned to the OS after other cells had shrunk the
+// heap (the same read faulted its pages back in: at 1 GB a query, 1.2 to 3
+// times as slow, the more so the busier the machine). Whatever Begin and the
+// warm-up allocate stays resident, so a warm-up still warms.
 func (s *Loop) measure(c *cell, req Request, pr *probe) (bench.Sample, error) {
+	settleHeap()
 	if !req.FreeThread {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -363,6 +373,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 	}
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
 }
+
+// settleHeap collects the heap and returns every free page of it to the OS.
+func settleHeap() { debug.FreeOSMemory() }
 
 func (s *Loop) closeCell(key cellKey) error {
 	c, ok := s.cells[key]

@@ -100,7 +100,10 @@
 //	    count allocations leaves allocs/op out.
 //	    The cell C (a short id, unique in the session, also used to name
 //	    the cell's tables) is opened and set up on its first run and kept
-//	    for later runs. WARM untimed operations precede the OPS timed ones.
+//	    for later runs. A Go runner begins every run (every slice) by
+//	    collecting its heap and returning the free memory to the OS, so
+//	    that no run finds the pages the runs before it left resident or
+//	    released (see docs/methodology.md). WARM untimed operations precede the OPS timed ones.
 //	    A wrong result fails the run and closes the cell. S is the run's
 //	    --scale (default 1): workloads whose one operation reads a whole
 //	    table size that table by it when the cell is set up. P, when sent,
