@@ -231,7 +231,7 @@ func (w *Writer) Write(r *benchfmt.Result) error {
 		return err
 	}
 	r.Config = append(r.Config[:0:0], w.config...)
-	if err := w.bw.Write(Precise(r)); err != nil {
+	if err := w.bw.Write(zerosTidied(Precise(r))); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	// The result in memory carries the session's facts as Read gives
@@ -328,7 +328,7 @@ func Read(r io.Reader, name string) (*Set, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
-			res := denoise(rec.Clone()) // files of earlier versions carry float64 noise
+			res := zerosAsWritten(denoise(rec.Clone())) // files of earlier versions carry float64 noise
 			for _, f := range facts {
 				if _, ok := res.ConfigIndex(f.Key); !ok {
 					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
 )
 
 // noiseDigits is the significant digits kept of a value whose resolution
@@ -105,6 +106,45 @@ func denoise(r *benchfmt.Result) *benchfmt.Result {
 			v.OrigValue = y
 		} else {
 			v.Value = y
+		}
+	}
+	return r
+}
+
+// zerosTidied returns r, or a copy of it whose zero values of a unit that
+// benchfmt tidies (blocked-ns/op: blocked-sec/op) are in the tidied unit.
+// benchfmt's reader tidies a value only when tidying changes it, so a 0
+// would keep its unit as written and benchstat would set it apart from
+// the same unit's other values, in a table of its own; 0 ns is 0 s, so
+// the file says it in the unit the others are read in (zerosAsWritten
+// reads it back).
+func zerosTidied(r *benchfmt.Result) *benchfmt.Result {
+	var out *benchfmt.Result
+	for i, v := range r.Values {
+		unit := unitOf(v)
+		if valueOf(v) != 0 || !strings.HasSuffix(unit, "ns/op") {
+			continue
+		}
+		if _, tidy := benchunit.Tidy(1, unit); tidy != unit {
+			if out == nil {
+				out = r.Clone()
+			}
+			out.Values[i] = benchfmt.Value{Value: 0, Unit: tidy}
+		}
+	}
+	if out == nil {
+		return r
+	}
+	return out
+}
+
+// zerosAsWritten gives a zero written in a tidied time unit (zerosTidied)
+// the unit sqlbench writes the others in: "0 blocked-sec/op" reads as
+// 0 blocked-ns/op, as a non-zero blocked-ns/op value reads.
+func zerosAsWritten(r *benchfmt.Result) *benchfmt.Result {
+	for i, v := range r.Values {
+		if v.OrigUnit == "" && v.Value == 0 && strings.HasSuffix(v.Unit, "-sec/op") {
+			r.Values[i].OrigUnit = strings.TrimSuffix(v.Unit, "sec/op") + "ns/op"
 		}
 	}
 	return r

@@ -73,3 +73,58 @@ func written(r *benchfmt.Result, unit string) float64 {
 	}
 	return -1
 }
+
+// TestZeroTimesReadInTheirUnit: a time per operation of exactly 0 (a run
+// queue never waited in) is written so that benchfmt reads it in the same
+// unit as the non-zero values of that unit, the one benchstat groups by
+// (benchfmt tidies only a value tidying changes), and sqlbench reads it
+// back in the unit it wrote.
+func TestZeroTimesReadInTheirUnit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "z.txt")
+	w, err := Create(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rq := range []float64{0, 12.5} {
+		r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000, Values: []benchfmt.Value{
+			{Value: 1000, Unit: "ns/op"}, {Value: rq, Unit: "runq-ns/op"}, {Value: 0, Unit: "B/op"}}}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Values[1].Unit != "runq-ns/op" {
+			t.Errorf("the result in memory changed unit: %+v", r.Values[1])
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// benchfmt, as benchstat reads the file: one unit for both runs.
+	rd := benchfmt.NewReader(strings.NewReader(string(b)), "z")
+	units := map[string]bool{}
+	for rd.Scan() {
+		if r, ok := rd.Result().(*benchfmt.Result); ok {
+			units[r.Values[1].Unit] = true
+			if r.Values[2].Unit != "B/op" {
+				t.Errorf("0 B/op read as %+v", r.Values[2])
+			}
+		}
+	}
+	if len(units) != 1 || !units["runq-sec/op"] {
+		t.Errorf("benchfmt reads the run queue in units %v, want runq-sec/op alone:\n%s", units, b)
+	}
+	// sqlbench's own reader: the unit as written, 0 and 12.5.
+	set, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{0, 12.5} {
+		v := set.Results[i].Values[1]
+		if v.OrigUnit != "runq-ns/op" || v.OrigValue != want {
+			t.Errorf("run %d: read %+v, want %v runq-ns/op", i, v, want)
+		}
+	}
+}
