@@ -153,6 +153,23 @@ func set(addr *uint32, v uint32) {
 	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWake|futexPrivate, 1, 0, 0, 0)
 }
 
+// timeTrips runs trip warmTrips times untimed, then p.trips() times
+// timed, numbering the trips from 1, and returns the timed round trips; the
+// first error ends it.
+func (p *Probe) timeTrips(trip func(i int) error) ([]time.Duration, error) {
+	var d []time.Duration
+	for i := 1; i <= p.trips()+warmTrips; i++ {
+		start := time.Now()
+		if err := trip(i); err != nil {
+			return nil, err
+		}
+		if i > warmTrips {
+			d = append(d, time.Since(start))
+		}
+	}
+	return d, nil
+}
+
 // thread ping-pongs between two locked threads through two futex words.
 func (p *Probe) thread() ([]time.Duration, error) {
 	words := new([2]uint32) // ping, pong: the number of the last trip
@@ -185,20 +202,15 @@ func (p *Probe) thread() ([]time.Duration, error) {
 			ch <- result{err: err}
 			return
 		}
-		var d []time.Duration
-		for i := uint32(1); i <= uint32(n); i++ {
-			start := time.Now()
-			set(&words[0], i)
-			if err := waitFor(&words[1], i, deadline); err != nil {
+		d, err := p.timeTrips(func(i int) error {
+			set(&words[0], uint32(i))
+			if err := waitFor(&words[1], uint32(i), deadline); err != nil {
 				set(&words[0], stop)
-				ch <- result{err: err}
-				return
+				return err
 			}
-			if i > warmTrips {
-				d = append(d, time.Since(start))
-			}
-		}
-		ch <- result{d: d}
+			return nil
+		})
+		ch <- result{d: d, err: err}
 	}()
 	r := <-ch
 	if perr := <-partner; perr != nil && (r.err == nil || errors.Is(r.err, errStopped)) {
@@ -266,23 +278,14 @@ func (p *Probe) process() ([]time.Duration, error) {
 			return
 		}
 		deadline := time.Now().Add(limit)
-		var d []time.Duration
 		buf := []byte{0}
-		for i := range p.trips() + warmTrips {
-			start := time.Now()
+		d, err := p.timeTrips(func(int) error {
 			if _, err := unix.Write(to[1], buf); err != nil {
-				ch <- result{err: fmt.Errorf("write to the child: %w", err)}
-				return
+				return fmt.Errorf("write to the child: %w", err)
 			}
-			if err := readOne(from[0], buf, deadline); err != nil {
-				ch <- result{err: err}
-				return
-			}
-			if i >= warmTrips {
-				d = append(d, time.Since(start))
-			}
-		}
-		ch <- result{d: d}
+			return readOne(from[0], buf, deadline)
+		})
+		ch <- result{d: d, err: err}
 	}()
 	r := <-ch
 	return r.d, r.err
@@ -367,23 +370,15 @@ func (p *Probe) tcp() ([]time.Duration, error) {
 		}
 		defer c.Close()
 		c.SetDeadline(deadline)
-		var d []time.Duration
 		buf := []byte{0}
-		for i := range p.trips() + warmTrips {
-			start := time.Now()
+		d, err := p.timeTrips(func(int) error {
 			if _, err := c.Write(buf); err != nil {
-				ch <- result{err: err}
-				return
+				return err
 			}
-			if _, err := io.ReadFull(c, buf); err != nil {
-				ch <- result{err: err}
-				return
-			}
-			if i >= warmTrips {
-				d = append(d, time.Since(start))
-			}
-		}
-		ch <- result{d: d}
+			_, err := io.ReadFull(c, buf)
+			return err
+		})
+		ch <- result{d: d, err: err}
 	}()
 	r := <-ch
 	if r.err != nil {
