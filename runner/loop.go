@@ -294,6 +294,9 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		}
 		fmt.Fprintf(s.out, "%s: %s\n", LatencyKey, enc)
 	}
+	if !sample.ThreadKnown && !req.FreeThread {
+		fmt.Fprintf(s.Log, "%s: time not divided: %s\n", req.Name, sample.Why)
+	}
 	res := SampleResult(req.Name, sample)
 	res.Values = append(res.Values, timeShare(sample)...)
 	return s.bw.Write(res)
