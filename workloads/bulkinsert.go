@@ -240,8 +240,12 @@ func (b *bulkRun) begin() error {
 	return err
 }
 
-// commit closes the statements and commits: the timed end of a run.
+// commit closes the statements and commits: the timed end of a run. A run
+// that began no transaction (no operations) has nothing to commit.
 func (b *bulkRun) commit() error {
+	if b.tx == nil {
+		return nil
+	}
 	if err := b.closeStmts(); err != nil {
 		return fmt.Errorf("close statements: %w", err)
 	}
@@ -282,24 +286,31 @@ func (b *bulkRun) run(r bench.Run) bench.Run {
 
 // bulkPrepared is the prepared path: one prepared single-row INSERT executed
 // per row inside one transaction, the arguments passed without allocating.
+// The study's clock starts before it begins the transaction and prepares
+// the insert (go-lib/lib.go, RunSQL), so the first operation does both.
 func bulkPrepared(e bench.Env, s bulkShape, a bulkArgs) (bench.Run, error) {
 	b, err := newBulkRun(e, s)
 	if err != nil {
 		return bench.Run{}, err
 	}
-	if err := b.begin(); err != nil {
-		return bench.Run{}, err
-	}
-	st, err := b.tx.Prepare(insertSQL(e.Dialect, b.table, s.cols, 1))
-	if err != nil {
-		b.tx.Rollback()
-		return bench.Run{}, fmt.Errorf("prepare: %w", err)
-	}
-	b.release = st.Close
+	q := insertSQL(e.Dialect, b.table, s.cols, 1)
+	var st bench.Stmt
 	in := newBulkBlock(s, a, e.Warm+e.N, 1)
-	return b.run(bench.Run{Timer: in.timer, Op: func(i int) error {
+	r := b.run(bench.Run{Timer: in.timer, Op: func(i int) error {
+		if st == nil {
+			if err := b.begin(); err != nil {
+				return err
+			}
+			s, err := b.tx.Prepare(q)
+			if err != nil {
+				return fmt.Errorf("prepare: %w", err)
+			}
+			st, b.release = s, s.Close
+		}
 		return st.Exec(in.row(i)...)
-	}}), nil
+	}})
+	r.Finish = b.commit
+	return r, nil
 }
 
 // bulkMultirow is the multi-row path: rows are queued and inserted a batch

@@ -17,3 +17,7 @@ func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindMaria
 func TestOnMariaDB(t *testing.T) {
 	targettest.ServerSuite(t, srv, bench.MariaDB, "mymysql", "mymysql-native")
 }
+
+func TestSQLBenchmarkCallsAsPublished(t *testing.T) {
+	targettest.SQLBenchmarkCallsAsPublished(t, "mymysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
+}

@@ -25,3 +25,7 @@ func TestDetectsCorruptedResults(t *testing.T) {
 func TestDetectsWrongBulkData(t *testing.T) {
 	targettest.DetectsWrongBulkData(t, "mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }
+
+func TestSQLBenchmarkCallsAsPublished(t *testing.T) {
+	targettest.SQLBenchmarkCallsAsPublished(t, "mysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
+}

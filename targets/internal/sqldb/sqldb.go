@@ -106,6 +106,11 @@ type Conn struct {
 	DB *sql.DB
 }
 
+// Pool returns the pool, also through a target's Conn that embeds this one,
+// so that tests can make the calls of a published program on the very pool
+// a workload used.
+func (c Conn) Pool() *sql.DB { return c.DB }
+
 // Exec implements bench.Conn.
 func (c Conn) Exec(query string, args ...any) error {
 	_, err := c.DB.Exec(query, args...)

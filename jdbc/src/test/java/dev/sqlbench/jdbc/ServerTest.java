@@ -307,7 +307,7 @@ class ServerTest {
         }
         String[] a = ask(run("PreparedQuery", "c0", 20));
         assertEquals(1, a.length);
-        assertEquals("--- FAIL: warm-up: operation 0: wrong row number 142", a[0]);
+        assertEquals("--- FAIL: warm-up: operation 0: result didn't match: 142 != 42", a[0]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master WHERE name LIKE 'sqlbench%'")) {
             rs.next();
@@ -321,8 +321,8 @@ class ServerTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
             s.execute("DELETE FROM sqlbench_c1_test WHERE number=3");
         }
-        // The run's first operations are warm-up: 10 of them, the third looks up number 3.
-        assertEquals("--- FAIL: warm-up: operation 2: query returned no rows", ask(run("SimpleQueryRow", "c1", 5))[0]);
+        // The run's first operations are warm-up: 10 of them, the fourth looks up number 3.
+        assertEquals("--- FAIL: warm-up: operation 3: query returned no rows", ask(run("SimpleQueryRow", "c1", 5))[0]);
     }
 
     @Test
