@@ -10,14 +10,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // dryRun prints what a session of cfg would run — its cells, its passes and
 // its estimated time — without building, starting or writing anything.
-func dryRun(cfg session.Config, env Env) error {
+func dryRun(cfg *session.Config, env Env) error {
 	_, _, err := preview(cfg, env)
 	return err
 }
@@ -25,17 +24,17 @@ func dryRun(cfg session.Config, env Env) error {
 // preview prints dryRun's plan of cfg and returns its estimated timed
 // total and how many cells that estimate lacks (all of them when there is
 // nothing to estimate from).
-func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err error) {
-	p, err := session.NewPlan(&cfg, env.session())
+func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, err error) {
+	p, err := session.NewPlan(cfg, env.session())
 	if err != nil {
 		return 0, 0, err
 	}
-	steps, err := p.Preview(&cfg)
+	steps, err := p.Preview(cfg)
 	if err != nil {
 		return 0, 0, err
 	}
 	est, estErr := findEstimate("", env)
-	var cells []orchestrate.Step
+	var cells []session.Step
 	seen := map[string]bool{}
 	passes := 0
 	for _, st := range steps {
@@ -51,7 +50,7 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 	var rows [][4]string
 	for _, st := range cells {
 		wl := st.Cell.Workload
-		d, ok := cellTime(est, st.Cell, &cfg)
+		d, ok := cellTime(est, st.Cell, cfg)
 		col := "?"
 		if ok {
 			col, total = formatEstimate(d), total+d
@@ -102,7 +101,7 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 // cellTime estimates the timed part of cell's runs in a session of cfg:
 // its median ns/op in est, times its operations per run, times the runs
 // and their warm-up (none where the session runs the cell cold). False when est does not have the cell.
-func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.Duration, bool) {
+func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Duration, bool) {
 	if est == nil {
 		return 0, false
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // estimate is what a --scale 1 run would take, extrapolated from the timed

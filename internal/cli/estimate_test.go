@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -127,13 +127,13 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 // parseRun parses sqlbench run's flags as the run command does, without
 // running anything.
 func parseRun(args []string, env Env) (session.Config, error) {
-	var f runFlags
+	var quick, dry bool
 	c := &cobra.Command{Use: "run"}
-	cfg := f.define(c)
+	cfg := defineRun(c, &quick, &dry)
 	if err := c.Flags().Parse(args); err != nil {
 		return *cfg, err
 	}
-	err := f.parse(c, cfg, env)
+	err := checkRun(c, cfg, quick, env)
 	return *cfg, err
 }
 
@@ -158,7 +158,7 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 		if !ok {
 			t.Fatalf("no workload %s", tc.id)
 		}
-		cell := orchestrate.Cell{Workload: w, Placement: orchestrate.Placement{Target: mattn}}
+		cell := session.Cell{Workload: w, Placement: session.Placement{Target: mattn}}
 		est := &estimate{perOp: map[string]float64{cell.Name(): 1000}}
 		cfg := &session.Config{Count: 4, Warmup: 0.5, WarmupAll: tc.warmupAll, Scale: 1}
 		got, ok := cellTime(est, cell, cfg)

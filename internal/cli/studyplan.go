@@ -1,9 +1,10 @@
-// Package reproduce runs a published study (package studies) here: it
+package cli
+
+// sqlbench reproduce runs a published study (package studies) here: it
 // turns the study's plan into a session.Config — its targets, workloads and
 // conditions, less what cannot run here, each named with the reason — runs
 // it through internal/session like sqlbench run, and sets the study's
 // published ratios beside the measured ones (report.PublishedFor).
-package reproduce
 
 import (
 	"fmt"
@@ -12,12 +13,12 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// Options are what the front end asks of a reproduction.
-type Options struct {
+// studyOptions are what the front end asks of a reproduction.
+type studyOptions struct {
 	// Study is the study's ID.
 	Study string
 	// Quick runs at smoke size (session.QuickScale, QuickCount,
@@ -50,8 +51,8 @@ type Options struct {
 	IdleLatency string
 }
 
-// Plan is a study's reproduction on this machine.
-type Plan struct {
+// studyPlan is a study's reproduction on this machine.
+type studyPlan struct {
 	Study *studies.Study
 	// Config is the session that reproduces it.
 	Config session.Config
@@ -63,13 +64,13 @@ type Plan struct {
 }
 
 // Runnable reports whether anything of the study can run here.
-func (p *Plan) Runnable() bool {
+func (p *studyPlan) Runnable() bool {
 	return len(p.Config.Targets) > 0 && len(p.Config.Workloads) > 0
 }
 
-// NewPlan plans the reproduction opts asks for. An unknown study is a
+// newStudyPlan plans the reproduction opts asks for. An unknown study is a
 // session.InputError.
-func NewPlan(opts Options, env session.Env) (*Plan, error) {
+func newStudyPlan(opts studyOptions, env session.Env) (*studyPlan, error) {
 	s, ok := studies.Lookup(opts.Study)
 	if !ok {
 		return nil, session.InputError{Msg: studies.UnknownError(opts.Study).Error()}
@@ -78,7 +79,7 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", s.ID, err)
 	}
-	p := &Plan{Study: s, Gaps: slices.Clone(s.Unavailable)}
+	p := &studyPlan{Study: s, Gaps: slices.Clone(s.Unavailable)}
 	cfg := session.Config{
 		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
@@ -123,14 +124,14 @@ func NewPlan(opts Options, env session.Env) (*Plan, error) {
 		}
 		cfg.Targets = append(cfg.Targets, name)
 	}
-	cfg.Cells = cells(s)
+	cfg.Cells = studyCells(s)
 	p.Config = cfg
 	return p, nil
 }
 
-// cells returns, by target, the workloads the study compares it on: a
+// studyCells returns, by target, the workloads the study compares it on: a
 // reproduction runs no cell the study has no figure for.
-func cells(s *studies.Study) map[string][]string {
+func studyCells(s *studies.Study) map[string][]string {
 	out := map[string][]string{}
 	for _, c := range s.Comparisons() {
 		for _, side := range []studies.Side{c.Num, c.Den} {

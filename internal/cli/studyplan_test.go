@@ -1,4 +1,4 @@
-package reproduce
+package cli
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // machine is a session.Env on which every program is found but those in
@@ -30,10 +30,10 @@ func machine(missing ...string) session.Env {
 // TestPlansFollowTheStudies plans every study and checks the session it
 // would run against the study's data: its targets and workloads (all of
 // them, less what this build or machine lacks, each named with a reason),
-// its conditions, and the study recorded.
+// its studyConditions, and the study recorded.
 func TestPlansFollowTheStudies(t *testing.T) {
 	for _, s := range studies.All() {
-		p, err := NewPlan(Options{Study: s.ID}, machine("sqinn"))
+		p, err := newStudyPlan(studyOptions{Study: s.ID}, machine("sqinn"))
 		if err != nil {
 			t.Fatalf("%s: %v", s.ID, err)
 		}
@@ -45,7 +45,7 @@ func TestPlansFollowTheStudies(t *testing.T) {
 		if cfg.TimingThread != session.ThreadFree {
 			t.Errorf("%s: timing goroutines locked by default; the published programs ran them free", s.ID)
 		}
-		if q, _ := NewPlan(Options{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
+		if q, _ := newStudyPlan(studyOptions{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
 			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
 		}
 		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {
@@ -75,7 +75,7 @@ func TestPlansFollowTheStudies(t *testing.T) {
 }
 
 func TestPlanOptions(t *testing.T) {
-	p, err := NewPlan(Options{Study: "mariadb-tcp-http", Quick: true}, machine())
+	p, err := newStudyPlan(studyOptions{Study: "mariadb-tcp-http", Quick: true}, machine())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,23 +87,23 @@ func TestPlanOptions(t *testing.T) {
 	if !slices.Contains(c.DBs, "loopback") || !slices.Contains(c.DBs, "mariadb") {
 		t.Errorf("DBs %v, want mariadb and the loopback floor", c.DBs)
 	}
-	p, err = NewPlan(Options{Study: "sqinn-go", Quick: true, Scale: 1, Count: 2}, machine())
+	p, err = newStudyPlan(studyOptions{Study: "sqinn-go", Quick: true, Scale: 1, Count: 2}, machine())
 	if err != nil || p.Config.Scale != 1 || p.Config.Smoke || p.Config.Count != 2 {
 		t.Errorf("--scale 1 --count 2 not taken: %+v, %v", p.Config, err)
 	}
 	// The SQL-Benchmark studies' Java program ran cold: so do their JDBC
-	// cells, unless --jit-warmup.
-	p, err = NewPlan(Options{Study: "sqlbench-2013-osx", Quick: true}, machine())
+	// studyCells, unless --jit-warmup.
+	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", Quick: true}, machine())
 	if err != nil || !p.Config.ColdJVM || !slices.Contains(p.Config.Targets, "jdbc-mysql") ||
-		!strings.Contains(conditions(p), "JDBC in a cold JVM") {
-		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, conditions %q, %v", p.Config.ColdJVM, p.Config.Targets, conditions(p), err)
+		!strings.Contains(studyConditions(p), "JDBC in a cold JVM") {
+		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, studyConditions %q, %v", p.Config.ColdJVM, p.Config.Targets, studyConditions(p), err)
 	}
-	p, err = NewPlan(Options{Study: "sqlbench-2013-osx", JITWarmup: true}, machine())
-	if err != nil || p.Config.ColdJVM || strings.Contains(conditions(p), "cold JVM") {
-		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, conditions %q, %v", p.Config.ColdJVM, conditions(p), err)
+	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", JITWarmup: true}, machine())
+	if err != nil || p.Config.ColdJVM || strings.Contains(studyConditions(p), "cold JVM") {
+		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, studyConditions %q, %v", p.Config.ColdJVM, studyConditions(p), err)
 	}
 	var ie session.InputError
-	if _, err := NewPlan(Options{Study: "nosuch"}, machine()); !errors.As(err, &ie) {
+	if _, err := newStudyPlan(studyOptions{Study: "nosuch"}, machine()); !errors.As(err, &ie) {
 		t.Errorf("unknown study: %v, want an InputError", err)
 	}
 }
@@ -111,7 +111,7 @@ func TestPlanOptions(t *testing.T) {
 // TestPlanRunsOnlyTheComparedCells: the dbi-2023 study compared lib/pq on
 // COPY only, gosqlite on the prepared insert only.
 func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
-	p, err := NewPlan(Options{Study: "dbi-2023"}, machine())
+	p, err := newStudyPlan(studyOptions{Study: "dbi-2023"}, machine())
 	if err != nil {
 		t.Fatal(err)
 	}

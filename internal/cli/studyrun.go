@@ -1,4 +1,4 @@
-package reproduce
+package cli
 
 import (
 	"context"
@@ -9,35 +9,35 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// ErrNothingRuns is returned when no comparison of the study can run here
+// errNothingRuns is returned when no comparison of the study can run here
 // (the reasons are the plan's gaps).
-var ErrNothingRuns = errors.New("nothing of the study can run here (see the reasons above)")
+var errNothingRuns = errors.New("nothing of the study can run here (see the reasons above)")
 
-// Run reproduces the study p plans: one session (session.Run, which starts
+// runStudy reproduces the study p plans: one session (session.Run, which starts
 // the servers, builds the runners and writes the results file and its
 // reports, the published table among them). The Outcome is nil when
 // nothing of the study can run here.
-func Run(ctx context.Context, p *Plan, env session.Env) (*session.Outcome, error) {
+func runStudy(ctx context.Context, p *studyPlan, env session.Env) (*session.Outcome, error) {
 	if !p.Runnable() {
-		return nil, ErrNothingRuns
+		return nil, errNothingRuns
 	}
 	for _, t := range p.Config.Targets {
 		if lookupJVM(t) && len(p.Config.CPUs) > 0 {
-			fmt.Fprintf(env.Log, "%s: GOMAXPROCS does not apply to the JDBC runner; its cells run once, without a -N suffix\n", t)
+			fmt.Fprintf(env.Log, "%s: GOMAXPROCS does not apply to the JDBC runner; its studyCells run once, without a -N suffix\n", t)
 		}
 	}
-	return session.Run(ctx, p.Config, env)
+	return session.Run(ctx, &p.Config, env)
 }
 
-// Table returns the study's published-beside-measured table from what the
+// studyTable returns the study's published-beside-measured table from what the
 // session measured (nil: nothing).
-func Table(p *Plan, out *session.Outcome) *report.PublishedTable {
+func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
 	var r *report.Report
 	if out != nil {
 		r = report.New(out.Done, out.Failed, session.WorkloadInfo)
@@ -47,10 +47,10 @@ func Table(p *Plan, out *session.Outcome) *report.PublishedTable {
 	return report.PublishedFor(r, p.Study)
 }
 
-// Print writes the study's heading and sources, its published-beside-
+// printStudy writes the study's heading and sources, its published-beside-
 // measured table and what of it did not run here, and why, within
 // report.TextWidth columns.
-func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
+func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
 	s := p.Study
 	var b strings.Builder
 	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
@@ -62,7 +62,7 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 		line("  program: "+s.Source.Program, "    ")
 	}
 	line("  machine: "+s.Source.Machine, "    ")
-	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, conditions(p)), "  ")
+	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, studyConditions(p)), "  ")
 	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval", "  ")
 	b.WriteString("\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -72,7 +72,7 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 		return err
 	}
 	b.Reset()
-	b.WriteString("\n" + Tally(t) + "\n")
+	b.WriteString("\n" + tally(t) + "\n")
 	if s.Plan.Note != "" {
 		line("method: "+s.Plan.Note, "  ")
 	}
@@ -83,9 +83,9 @@ func Print(w io.Writer, p *Plan, t *report.PublishedTable) error {
 	return err
 }
 
-// Tally counts a table's verdicts: "13 of 26 comparisons measured: 9
+// tally counts a table's verdicts: "13 of 26 comparisons measured: 9
 // agree, 1 disagrees, 3 inconclusive".
-func Tally(t *report.PublishedTable) string {
+func tally(t *report.PublishedTable) string {
 	n := map[string]int{}
 	for _, row := range t.Rows {
 		n[row.Verdict]++
@@ -102,8 +102,8 @@ func Tally(t *report.PublishedTable) string {
 		n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"), n[report.VerdictInconclusive])
 }
 
-// conditions describes the study's conditions the session sets.
-func conditions(p *Plan) string {
+// studyConditions describes the study's studyConditions the session sets.
+func studyConditions(p *studyPlan) string {
 	var parts []string
 	if len(p.Config.CPUs) > 0 {
 		cpus := make([]string, len(p.Config.CPUs))
@@ -128,9 +128,9 @@ func conditions(p *Plan) string {
 	return ", " + strings.Join(parts, ", ")
 }
 
-// List writes every study: its ID, how many comparisons it publishes and
+// listStudies writes every study: its ID, how many comparisons it publishes and
 // its title.
-func List(w io.Writer) error {
+func listStudies(w io.Writer) error {
 	width := 0
 	for _, s := range studies.All() {
 		width = max(width, len(s.ID))

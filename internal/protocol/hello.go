@@ -1,4 +1,4 @@
-package runner
+package protocol
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // Keys of the lines of a hello reply.
@@ -56,23 +55,6 @@ func (h Hello) Implements(id string) bool {
 // capability the target lacks is the planner's to check (Has).
 func (h Hello) Runs(target, id string) bool {
 	return h.Links(target) && h.Implements(id)
-}
-
-// Check compares the runner's declaration of catalogue target t with the
-// catalogue: it returns nil when the runner links t and declares exactly the
-// capabilities the catalogue lists for it, else an error saying how they
-// differ.
-func (h Hello) Check(t targets.Spec) error {
-	caps, ok := h.Targets[t.Name]
-	if !ok {
-		return fmt.Errorf("its runner (group %s) does not link it (it links %s)", t.Group, orNone(h.targetNames()))
-	}
-	want := slices.Clone(t.Caps)
-	slices.Sort(want)
-	if !slices.Equal(caps, want) {
-		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, capList(caps), capList(want))
-	}
-	return nil
 }
 
 // Lines returns the hello reply that declares h, without the status line, in
@@ -149,20 +131,12 @@ func ParseHello(lines []string) (Hello, error) {
 	return h, nil
 }
 
-// goHello is the declaration of this binary: the targets registered with
-// bench.RegisterOpener and their capabilities, and every registered
-// workload.
-func goHello() Hello {
-	h := Hello{Protocol: ProtocolVersion, Targets: map[string][]bench.Cap{}}
-	for _, name := range bench.Openers() {
-		h.Targets[name], _ = bench.TargetCaps(name)
-	}
-	for _, w := range bench.Workloads() {
-		h.Workloads = append(h.Workloads, w.ID())
-	}
-	sort.Strings(h.Workloads)
-	return h
-}
+// TargetNames returns the names of the targets the runner links, sorted.
+func (h Hello) TargetNames() []string { return h.targetNames() }
+
+// CapList formats capabilities as the protocol does: comma-separated, or
+// "none".
+func CapList(caps []bench.Cap) string { return capList(caps) }
 
 func (h Hello) targetNames() []string {
 	names := make([]string, 0, len(h.Targets))

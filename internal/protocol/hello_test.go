@@ -1,45 +1,11 @@
-package runner
+package protocol
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 )
-
-func init() {
-	open := func(context.Context, bench.Config) (bench.Conn, error) { return nil, errors.New("not for opening") }
-	bench.RegisterOpener("hello-copier", open, bench.CapPool, bench.CapCopy)
-	bench.RegisterOpener("hello-plain", open)
-}
-
-func TestServerDeclaresItsTargetsWithTheirCapabilities(t *testing.T) {
-	var out, log bytes.Buffer
-	s := &Loop{In: strings.NewReader("hello\n"), Out: &out, Log: &log}
-	if err := s.Serve(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if ok, fail := ParseStatus(lines[len(lines)-1]); !ok || fail != "" {
-		t.Fatalf("hello failed:\n%s", out.String())
-	}
-	for _, want := range []string{"runner-protocol: 3", "runner-target: hello-copier copy,pool", "runner-target: hello-plain"} {
-		if !strings.Contains(out.String(), want+"\n") {
-			t.Errorf("hello reply lacks %q:\n%s", want, out.String())
-		}
-	}
-	h, err := ParseHello(lines[:len(lines)-1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !h.Has("hello-copier", bench.CapCopy) || h.Has("hello-plain", bench.CapPool) || !h.Links("hello-plain") {
-		t.Errorf("parsed declaration %+v", h)
-	}
-}
 
 func TestHelloRoundTripsAndAnswersWhatRuns(t *testing.T) {
 	h := Hello{Protocol: ProtocolVersion,
@@ -91,25 +57,5 @@ func TestParseHelloRefusesWhatItCannotTrust(t *testing.T) {
 		if h, err := ParseHello(lines); err == nil {
 			t.Errorf("%s: accepted as %+v", name, h)
 		}
-	}
-}
-
-func TestCheckComparesTheDeclarationWithTheCatalogue(t *testing.T) {
-	h := Hello{Protocol: ProtocolVersion, Targets: map[string][]bench.Cap{"pgx-native": {bench.CapCopy}, "pgx": {bench.CapPool}}}
-	pgx, _ := targets.Lookup("pgx")
-	if err := h.Check(pgx); err != nil {
-		t.Errorf("pgx: %v", err)
-	}
-	native, _ := targets.Lookup("pgx-native")
-	if err := h.Check(native); err != nil {
-		t.Errorf("pgx-native: %v", err)
-	}
-	pq, _ := targets.Lookup("pq")
-	if err := h.Check(pq); err == nil || !strings.Contains(err.Error(), "does not link it") {
-		t.Errorf("pq, not linked: %v", err)
-	}
-	h.Targets["pgx"] = []bench.Cap{bench.CapCopy, bench.CapPool}
-	if err := h.Check(pgx); err == nil || !strings.Contains(err.Error(), "declares the capabilities copy,pool, the catalogue lists pool") {
-		t.Errorf("pgx, an extra capability: %v", err)
 	}
 }

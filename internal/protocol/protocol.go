@@ -1,6 +1,8 @@
-// Package runner implements both ends of the sqlbench runner protocol: the
-// serving loop inside a runner process (Loop) and the request and reply
-// types the orchestrator uses to drive one.
+// Package protocol is the sqlbench runner protocol: the request and reply
+// lines the orchestrator (cmd/sqlbench) and a runner (cmd/sqlbench-runner,
+// the JDBC runner) exchange. It is a leaf: it imports only package bench
+// and the standard library, so that both sides share it and neither
+// depends on the other (the serving loop is package internal/runner).
 //
 // # Protocol, version 3
 //
@@ -44,8 +46,12 @@
 //	    target's capabilities as registered with its opener
 //	    (bench.RegisterOpener); the JDBC runner declares its Target and
 //	    Workloads catalogues.
-//	info target=T&db=D&<location>[&<sqlite>]
-//	    T-module: <module path and version>
+//	info target=T&db=D&<location>[&module=M][&<sqlite>]
+//	    T-module: <module path and version>         (with module=M: the version
+//	                                                 of Go module M linked into
+//	                                                 the runner; the orchestrator
+//	                                                 sends its catalogue's module
+//	                                                 to Go runners)
 //	    T-sqlite: <SQLite library version>          (SQLite targets)
 //	    T-sqlite-session: journal_mode=J synchronous=S foreign_keys=F busy_timeout=B
 //	                                                 (SQLite targets: read back)
@@ -122,7 +128,7 @@
 // The optional <sqlite> parameters, sqlite-journal=MODE&sqlite-sync=LEVEL,
 // change the SQLite session settings (PRAGMA journal_mode, synchronous) of
 // every connection the request opens; absent, the defaults (DELETE, FULL).
-package runner
+package protocol
 
 import (
 	"fmt"
@@ -190,6 +196,10 @@ type Request struct {
 	// for the run: the run's time is then not divided into on-CPU,
 	// run-queue and blocked time.
 	FreeThread bool
+	// Module, on an info request, is the Go module the target's driver
+	// comes from (the orchestrator's catalogue): a Go runner answers with
+	// the version of it that it links.
+	Module string
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens, and for a
 	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
@@ -226,6 +236,7 @@ func (r Request) Encode() string {
 	set("password", r.Password)
 	set("database", r.Database)
 	set("name", r.Name)
+	set("module", r.Module)
 	set("sqlite-journal", r.SQLite.Journal)
 	set("sqlite-sync", r.SQLite.Sync)
 	if r.ServerPID > 0 {
@@ -266,6 +277,7 @@ func ParseRequest(line string) (Request, error) {
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
 		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"),
+		Module: v.Get("module"),
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
 			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
@@ -352,6 +364,15 @@ func ParseStatus(line string) (isStatus bool, fail string) {
 		return true, fail
 	}
 	return false, ""
+}
+
+// StatusLine returns the status line that ends an answer: ok when err is
+// nil, else FAIL with err's message flattened to one line.
+func StatusLine(err error) string {
+	if err == nil {
+		return statusOK
+	}
+	return statusFail + oneLine(err.Error())
 }
 
 // oneLine flattens an error message to one line for a status line.

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
 )
 

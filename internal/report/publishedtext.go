@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // TextWidth is the width the plain-text published tables and their notes

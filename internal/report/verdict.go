@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // Verdicts of a published comparison.

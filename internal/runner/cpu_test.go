@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 type probeHandle struct{}
@@ -33,9 +34,9 @@ func TestRunSetsGOMAXPROCS(t *testing.T) {
 		Teardown: func(bench.Env) error { return nil },
 	})
 	before := runtime.GOMAXPROCS(0)
-	req := Request{Verb: VerbRun, Target: "cpu-probe", Workload: "GOMAXPROCSProbe", DB: string(floor.Loopback),
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "cpu-probe", Workload: "GOMAXPROCSProbe", DB: string(floor.Loopback),
 		Scope: "c0", Name: "GOMAXPROCSProbe/db=loopback-3", N: 5, CPU: 3}
-	if back, err := ParseRequest(req.Encode()); err != nil || back.CPU != 3 {
+	if back, err := protocol.ParseRequest(req.Encode()); err != nil || back.CPU != 3 {
 		t.Fatalf("cpu did not round-trip: %+v, %v", back, err)
 	}
 	var out, log bytes.Buffer
@@ -52,7 +53,7 @@ func TestRunSetsGOMAXPROCS(t *testing.T) {
 	if after := runtime.GOMAXPROCS(0); after != before {
 		t.Errorf("GOMAXPROCS %d after the run, %d before", after, before)
 	}
-	if _, err := ParseRequest(fmt.Sprintf("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&cpu=%d", 0)); err == nil {
+	if _, err := protocol.ParseRequest(fmt.Sprintf("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&cpu=%d", 0)); err == nil {
 		t.Error("cpu=0 accepted")
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // Loop is the runner side of the protocol: it reads requests and answers
@@ -57,11 +57,7 @@ func (s *Loop) Serve(ctx context.Context) error {
 			continue
 		}
 		err := s.handle(ctx, line)
-		if err != nil {
-			fmt.Fprintf(s.out, "%s%s\n", statusFail, oneLine(err.Error()))
-		} else {
-			fmt.Fprintln(s.out, statusOK)
-		}
+		fmt.Fprintln(s.out, protocol.StatusLine(err))
 		if err := s.out.Flush(); err != nil {
 			return fmt.Errorf("write reply: %w", err)
 		}
@@ -70,7 +66,7 @@ func (s *Loop) Serve(ctx context.Context) error {
 }
 
 func (s *Loop) handle(ctx context.Context, line string) (err error) {
-	req, err := ParseRequest(line)
+	req, err := protocol.ParseRequest(line)
 	if err != nil {
 		return err
 	}
@@ -82,16 +78,16 @@ func (s *Loop) handle(ctx context.Context, line string) (err error) {
 		}
 	}()
 	switch req.Verb {
-	case VerbHello:
+	case protocol.VerbHello:
 		for _, line := range goHello().Lines() {
 			fmt.Fprintln(s.out, line)
 		}
 		return nil
-	case VerbInfo:
+	case protocol.VerbInfo:
 		return s.info(ctx, req)
-	case VerbRun:
+	case protocol.VerbRun:
 		return s.run(ctx, req)
-	default: // VerbClose
+	default: // protocol.VerbClose
 		return s.closeCell(cellKey{req.Target, req.Scope})
 	}
 }
@@ -100,7 +96,7 @@ func (s *Loop) handle(ctx context.Context, line string) (err error) {
 // environment without its workload's parts: for a SQL target a Conn with
 // the dialect's session settings applied (and Open, for more), for a
 // target of a bench.Kind its Handle.
-func (s *Loop) open(ctx context.Context, req Request) (bench.Env, error) {
+func (s *Loop) open(ctx context.Context, req protocol.Request) (bench.Env, error) {
 	db, err := bench.ParseDB(req.DB)
 	if err != nil {
 		return bench.Env{}, err
@@ -132,7 +128,7 @@ func (s *Loop) open(ctx context.Context, req Request) (bench.Env, error) {
 
 // openConn opens a Conn of req's SQL target at db with d's session
 // settings applied; pool > 1 asks for a pooled Conn.
-func (s *Loop) openConn(ctx context.Context, req Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
+func (s *Loop) openConn(ctx context.Context, req protocol.Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
 	open, ok := bench.LookupOpener(req.Target)
 	if !ok {
 		return nil, fmt.Errorf("target %q is not linked into this runner", req.Target)
@@ -158,9 +154,9 @@ func closeEnv(e bench.Env) error {
 	return e.Conn.Close()
 }
 
-func (s *Loop) info(ctx context.Context, req Request) error {
-	if spec, ok := targets.Lookup(req.Target); ok && spec.Module != "" {
-		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(spec.Module))
+func (s *Loop) info(ctx context.Context, req protocol.Request) error {
+	if req.Module != "" {
+		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(req.Module))
 	}
 	e, err := s.open(ctx, req)
 	if err != nil {
@@ -237,7 +233,7 @@ func moduleVersion(path string) string {
 	return path + " (not linked)"
 }
 
-func (s *Loop) run(ctx context.Context, req Request) error {
+func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 	if req.CPU > 0 {
 		// go test -cpu: the run's GOMAXPROCS, set around setup and run.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(req.CPU))
@@ -292,7 +288,7 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 		if err != nil {
 			return fmt.Errorf("encode latencies: %w", err)
 		}
-		fmt.Fprintf(s.out, "%s: %s\n", LatencyKey, enc)
+		fmt.Fprintf(s.out, "%s: %s\n", protocol.LatencyKey, enc)
 	}
 	if !sample.ThreadKnown && !req.FreeThread {
 		fmt.Fprintf(s.Log, "%s: time not divided: %s\n", req.Name, sample.Why)
@@ -314,7 +310,7 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 // heap (the same read faulted its pages back in: at 1 GB a query, 1.2 to 3
 // times as slow, the more so the busier the machine). Whatever Begin and the
 // warm-up allocate stays resident, so a warm-up still warms.
-func (s *Loop) measure(c *cell, req Request, pr *probe) (bench.Sample, error) {
+func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, error) {
 	settleHeap()
 	if !req.FreeThread {
 		runtime.LockOSThread()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/proccpu"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // Units of the decomposition of a run's time per operation (see the
@@ -38,7 +39,7 @@ type probe struct {
 	profileErr error
 }
 
-func newProbe(req Request) *probe {
+func newProbe(req protocol.Request) *probe {
 	p := &probe{server: proccpu.Tree{Root: req.ServerPID}}
 	p.profiling = req.CPUProfile != ""
 	return p

@@ -11,8 +11,9 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/runner"
 	"github.com/sqlbench/sqlbench/internal/servers"
-	"github.com/sqlbench/sqlbench/runner"
 	_ "github.com/sqlbench/sqlbench/targets/mysql"
 	_ "github.com/sqlbench/sqlbench/targets/pgx"
 )
@@ -50,9 +51,9 @@ func runOn(t *testing.T, srv *servers.Server, db bench.DB, target, workload stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := runner.Request{Verb: runner.VerbRun, Target: target, Workload: workload, DB: string(db),
+	req := protocol.Request{Verb: protocol.VerbRun, Target: target, Workload: workload, DB: string(db),
 		Scope: "ts", Name: workload, N: n, Warmup: 2,
-		Location: runner.Location{Endpoint: e.Bench(), ServerPID: srv.PID}}
+		Location: protocol.Location{Endpoint: e.Bench(), ServerPID: srv.PID}}
 	var out, log bytes.Buffer
 	s := &runner.Loop{In: strings.NewReader(req.Encode() + "\nclose target=" + url.QueryEscape(target) + "&scope=ts\n"), Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {

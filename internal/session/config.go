@@ -170,6 +170,10 @@ type Env struct {
 	// DMALatency is the PM QoS device --idle-latency low holds; "" means
 	// wake.DMALatencyPath (tests name another file).
 	DMALatency string
+	// ServerState is where `sqlbench server start` records its servers;
+	// "" means servers.DefaultStateDir(). The session records its use of
+	// those its DSNs point at there.
+	ServerState string
 }
 
 // ScaleOf returns the scale workload w runs at: its smoke scale in a smoke

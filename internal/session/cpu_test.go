@@ -1,4 +1,4 @@
-package orchestrate
+package session
 
 import (
 	"bytes"

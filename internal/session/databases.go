@@ -10,8 +10,8 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/servers"
-	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -145,15 +145,15 @@ func (s *dbSet) netsFor(t targets.Spec) []string {
 
 // location returns where target t connects over net; file names the SQLite
 // file of a cell.
-func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
+func (s *dbSet) location(t targets.Spec, net, file string) protocol.Location {
 	if t.DB == bench.SQLite {
-		return runner.Location{DSN: filepath.Join(s.tmp, file+".db")}
+		return protocol.Location{DSN: filepath.Join(s.tmp, file+".db")}
 	}
 	d, ok := s.byDB[t.DB]
 	if !ok {
-		return runner.Location{}
+		return protocol.Location{}
 	}
-	return runner.Location{Endpoint: d.ends[net], ServerPID: d.pid}
+	return protocol.Location{Endpoint: d.ends[net], ServerPID: d.pid}
 }
 
 // config returns the configuration lines of the servers.

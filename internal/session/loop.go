@@ -1,10 +1,11 @@
-package orchestrate
+package session
 
 import (
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,63 +15,15 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/drift"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/launcher"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/progress"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
 )
-
-// Dialer starts the runner for a driver group.
-type Dialer func(ctx context.Context, group string) (launcher.Conn, error)
-
-// Session runs a schedule against runners.
-type Session struct {
-	// Dial starts a runner for a group; a runner that dies is started
-	// again for the next cell that needs it.
-	Dial Dialer
-	// Where returns where a cell's target connects: for SQLite a file of the
-	// cell's own, for a server the endpoint of the cell's transport.
-	Where func(c Cell) runner.Location
-	// ScaleOf gives the scale each workload runs at: the factor on its
-	// operation count (nil: 1, the published size).
-	ScaleOf func(bench.Workload) float64
-	// Warmup is the fraction of a run's operations run untimed before it;
-	// workloads marked NoWarmup get none unless WarmupAll.
-	Warmup    float64
-	WarmupAll bool
-	// SQLite holds the SQLite session settings every request carries.
-	SQLite bench.SQLiteSettings
-	// TimingThread is the session's --timing-thread mode: which Go cells
-	// leave their timing goroutine free to move between OS threads
-	// (runner.Request.FreeThread; session.FreeThreadFor).
-	TimingThread string
-	// ProfileDir, when set, is where the runner of every Go cell writes the
-	// CPU profile of the cell's timed runs (see profileName).
-	ProfileDir string
-	// Timeout bounds one run of one cell, set-up included.
-	Timeout time.Duration
-	// Result receives every finished run, in order, as it finishes.
-	Result func(*benchfmt.Result) error
-	// Progress, if set, is told about every step.
-	Progress func(Event)
-	// ID tells this session's cells from any other's: it begins every
-	// cell's scope (NewID makes one).
-	ID string
-	// PassStart, if set, is called before the first step of every pass
-	// (Step.Pass) that has one.
-	PassStart func(pass int)
-
-	// Journal, if set, receives every slice the runners measure, before it
-	// counts (a session stops when it fails): what a resumed session
-	// replays.
-	Journal func(SliceKey, Slice) error
-	// Replay holds slices measured by an earlier session with the same
-	// schedule: they are taken as measured, and their runners not asked.
-	Replay map[SliceKey]Slice
-
-	conns  map[string]launcher.Conn
-	scopes map[string]string    // cell name -> scope
-	sums   map[SliceKey]*runSum // by cell and run: the slices so far
-}
 
 // NewID returns a random session id: six lower-case letters and digits,
 // usable in table names on every database.
@@ -99,71 +52,48 @@ func ValidID(id string) bool {
 	return true
 }
 
-// Event reports the progress of a session.
-type Event struct {
-	Step Step
-	// Done and Total count steps, skipped ones included.
-	Done, Total int
-	// Result is the run's result; nil when it failed or was skipped.
-	Result *benchfmt.Result
-	// Err is why the cell failed, at the step where it failed.
-	Err error
-	// Elapsed is the time since the session started.
-	Elapsed time.Duration
-}
-
-// Outcome is what a session did.
-type Outcome struct {
-	// Runs is the number of results passed on.
-	Runs int
-	// Failed maps a failed cell's name to the reason.
-	Failed map[string]error
-	// Order lists failed cells in the order they failed.
-	Order []string
-}
-
 // ErrRunsNone marks, in the skips Declarations returns, a target that its
 // runner links as the catalogue describes but that runs none of the
 // selected workloads: nothing is wrong, there is just nothing for it to do.
 var ErrRunsNone = errors.New("none of the selected workloads runs on it, by its runner's declaration (hello)")
 
-// Hello says hello to the runner of group, starting it if needed, and
+// hello says hello to the runner of group, starting it if needed, and
 // returns its declaration of what it implements.
-func (s *Session) Hello(ctx context.Context, group string) (runner.Hello, error) {
-	reply, err := s.do(ctx, group, runner.Request{Verb: runner.VerbHello})
+func (s *Session) hello(ctx context.Context, group string) (protocol.Hello, error) {
+	reply, err := s.do(ctx, group, protocol.Request{Verb: protocol.VerbHello})
 	if err == nil && reply.Fail != "" {
 		err = errors.New(reply.Fail)
 	}
 	if err != nil {
-		return runner.Hello{}, fmt.Errorf("hello to runner %s: %w", group, err)
+		return protocol.Hello{}, fmt.Errorf("hello to runner %s: %w", group, err)
 	}
-	h, err := runner.ParseHello(reply.Lines)
+	h, err := protocol.ParseHello(reply.Lines)
 	if err != nil {
-		return runner.Hello{}, fmt.Errorf("runner %s: %w", group, err)
+		return protocol.Hello{}, fmt.Errorf("runner %s: %w", group, err)
 	}
 	return h, nil
 }
 
-// Declarations says hello to the runner of every group of ts and returns
+// declarations says hello to the runner of every group of ts and returns
 // the declarations by group, for Placement.Runner. A target is returned in
 // skipped, with the reason, when its runner cannot answer, does not link it,
-// or declares capabilities other than the catalogue's (runner.Hello.Check);
-// and, with a reason that wraps ErrRunsNone, when it runs none of ws.
-func (s *Session) Declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]runner.Hello, skipped map[string]error) {
-	byGroup, skipped = map[string]runner.Hello{}, map[string]error{}
+// or declares capabilities other than the catalogue's (CheckHello); and,
+// with a reason that wraps ErrRunsNone, when it runs none of ws.
+func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]protocol.Hello, skipped map[string]error) {
+	byGroup, skipped = map[string]protocol.Hello{}, map[string]error{}
 	failed := map[string]error{}
 	for _, t := range ts {
 		h, ok := byGroup[t.Group]
 		err := failed[t.Group]
 		if !ok && err == nil {
-			if h, err = s.Hello(ctx, t.Group); err != nil {
+			if h, err = s.hello(ctx, t.Group); err != nil {
 				failed[t.Group] = err
 			} else {
 				byGroup[t.Group] = h
 			}
 		}
 		if err == nil {
-			err = h.Check(t)
+			err = CheckHello(h, t)
 		}
 		if err == nil && !slices.ContainsFunc(ws, Placement{Target: t, Runner: h}.Runs) {
 			err = ErrRunsNone
@@ -175,13 +105,41 @@ func (s *Session) Declarations(ctx context.Context, ws []bench.Workload, ts []ta
 	return byGroup, skipped
 }
 
-// Info asks the runner of each target for its configuration lines (module
-// and library versions). Targets whose runner cannot answer are returned in
-// skipped with the reason.
-func (s *Session) Info(ctx context.Context, ts []targets.Spec, where func(targets.Spec) runner.Location) (lines []string, skipped map[string]error) {
+// CheckHello compares a runner's declaration h of catalogue target t with
+// the catalogue: it returns nil when the runner links t and declares
+// exactly the capabilities the catalogue lists for it, else an error
+// saying how they differ.
+func CheckHello(h protocol.Hello, t targets.Spec) error {
+	caps, ok := h.Targets[t.Name]
+	if !ok {
+		names := h.TargetNames()
+		linked := strings.Join(names, ",")
+		if len(names) == 0 {
+			linked = "none"
+		}
+		return fmt.Errorf("its runner (group %s) does not link it (it links %s)", t.Group, linked)
+	}
+	want := slices.Clone(t.Caps)
+	slices.Sort(want)
+	if !slices.Equal(caps, want) {
+		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, protocol.CapList(caps), protocol.CapList(want))
+	}
+	return nil
+}
+
+// targetInfo asks the runner of each target for its configuration lines
+// (module and library versions; a Go runner is told the module of the
+// target's driver from the catalogue). Targets whose runner cannot answer
+// are returned in skipped with the reason.
+func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []string, skipped map[string]error) {
 	skipped = map[string]error{}
 	for _, t := range ts {
-		reply, err := s.do(ctx, t.Group, runner.Request{Verb: runner.VerbInfo, Target: t.Name, DB: string(t.DB), Location: where(t), SQLite: s.SQLite})
+		req := protocol.Request{Verb: protocol.VerbInfo, Target: t.Name, DB: string(t.DB),
+			Location: s.dbs.location(t, s.dbs.netsFor(t)[0], t.Name+"-info"), SQLite: s.cfg.SQLite}
+		if !t.JVM {
+			req.Module = t.Module
+		}
+		reply, err := s.do(ctx, t.Group, req)
 		if err == nil && reply.Fail != "" {
 			err = errors.New(reply.Fail)
 		}
@@ -194,12 +152,82 @@ func (s *Session) Info(ctx context.Context, ts []targets.Spec, where func(target
 	return lines, skipped
 }
 
-// Run runs steps in order. A cell that fails (wrong result, driver error,
-// crash, time-out) is reported once and its remaining runs are skipped; the
-// other cells go on. Run returns when the steps are done or ctx is
-// cancelled; results passed on before that are kept.
-func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
-	out := Outcome{Failed: map[string]error{}}
+// schedule returns the session's steps: every planned workload on every
+// runnable target over each of its transports and GOMAXPROCS values, as far
+// as its runner declares it (Placement.Runs) and Config.Cells allows,
+// interleaved (Schedule).
+func (s *Session) schedule() []Step {
+	var places []Placement
+	for _, t := range s.p.Runnable {
+		for _, n := range s.dbs.netsFor(t) {
+			for _, cpu := range cpusFor(s.cfg, t) {
+				places = append(places, Placement{Target: t, Net: n, Runner: s.declared[t.Group], CPU: cpu})
+			}
+		}
+	}
+	return slices.DeleteFunc(Schedule(s.p.Workloads, places, s.cfg.Count, s.cfg.Slices), func(st Step) bool {
+		return !s.cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	})
+}
+
+// loop runs the schedule: every step journaled, every run written to the
+// results file as it finishes, the machine's drift and wake-ups probed at
+// every pass, the progress shown; it records in the Outcome what happened.
+func (s *Session) loop(ctx context.Context) (err error) {
+	cfg, out := s.cfg, s.out
+	s.steps = s.schedule()
+	runs := map[SliceKey]bool{}
+	for _, st := range s.steps {
+		runs[SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
+	}
+	if err := s.openJournal(len(runs)); err != nil {
+		return err
+	}
+	out.Journal = s.journal.Name()
+	defer func() {
+		s.journal.Close()
+		if err == nil {
+			os.Remove(s.journal.Name()) // finished: the results file has it all
+			out.Journal = ""
+		}
+	}()
+	out.Scheduled = true
+	s.display = progress.New(s.env.Log, len(s.steps), cfg.Count, s.env.LogTTY)
+	s.machine = &drift.Recorder{Probe: drift.Probe{CPUs: s.placement.Runner}, Count: cfg.Count}
+	own, partner := wake.CrossCPU()
+	s.wakes = &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
+	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
+	err = s.runSteps(ctx, s.steps)
+	s.display.Finish()
+	s.closeRunners()
+	// Session facts: comment lines the results file gets on Close.
+	for _, f := range s.wakes.Facts() {
+		s.results.SetConfig(f[0], f[1])
+	}
+	if s.wakes.Passes() > 0 {
+		rd := s.wakes.Session()
+		out.Wake, out.WakePasses = &rd, s.wakes.Passes()
+	}
+	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
+		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
+	}
+	if out.Runs > 0 {
+		out.CPUShort = cpuShortfall(s.p, s.placement)
+	}
+	if f, e := s.machine.Floor(); e == nil {
+		out.Drift, out.DriftPinned = &f, len(s.placement.Runner) > 0
+	}
+	return err
+}
+
+// runSteps runs steps in order. A cell that fails (wrong result, driver
+// error, crash, time-out) is recorded once and its remaining runs are
+// skipped; the other cells go on. It returns when the steps are done or
+// ctx is cancelled; results written before that are kept.
+func (s *Session) runSteps(ctx context.Context, steps []Step) error {
+	if s.failed == nil {
+		s.failed = map[string]error{}
+	}
 	last := map[string]int{} // cell name -> index of its last step
 	for i, st := range steps {
 		last[st.Cell.Name()] = i
@@ -207,33 +235,32 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 	start := time.Now()
 	for i, st := range steps {
 		if err := ctx.Err(); err != nil {
-			return out, err
+			return err
 		}
-		if s.PassStart != nil && (i == 0 || st.Pass != steps[i-1].Pass) {
-			s.PassStart(st.Pass)
+		if i == 0 || st.Pass != steps[i-1].Pass {
+			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := Event{Step: st, Done: i + 1, Total: len(steps)}
-		if _, failed := out.Failed[name]; !failed {
+		ev := progress.Event{Cell: name, Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
+			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
+		if _, failed := s.failed[name]; !failed {
 			res, err := s.runStep(ctx, st)
 			if ctx.Err() != nil {
-				return out, ctx.Err()
+				return ctx.Err()
 			}
 			var je *journalError
 			if errors.As(err, &je) {
-				return out, err // finished slices could no longer be kept: stop
+				return err // finished slices could no longer be kept: stop
 			}
 			if err == nil && res != nil {
-				err = s.Result(res)
-				if err != nil {
-					return out, err // the results file is gone: nothing to go on for
+				if err := s.record(res); err != nil {
+					return err // the results file is gone: nothing to go on for
 				}
-				out.Runs++
-				ev.Result = res
+				ev.Finished = true
 			} else if err != nil {
 				err = fmt.Errorf("%s: run %d: %w", st.Cell.Target.Name, st.Run, err)
-				out.Failed[name] = err
-				out.Order = append(out.Order, name)
+				s.failed[name] = err
+				s.out.Failed = append(s.out.Failed, report.Failure{Name: name, Reason: oneLine(err.Error())})
 				ev.Err = err
 			}
 		}
@@ -241,21 +268,38 @@ func (s *Session) Run(ctx context.Context, steps []Step) (Outcome, error) {
 			s.closeCell(ctx, st.Cell)
 		}
 		ev.Elapsed = time.Since(start)
-		if s.Progress != nil {
-			s.Progress(ev)
+		if s.display != nil {
+			s.display.Event(ev)
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// passStart probes the machine's drift and wake-ups at the start of a pass.
+func (s *Session) passStart(pass int) {
+	if s.machine != nil {
+		s.machine.Pass(pass)
+	}
+	if s.wakes != nil {
+		s.wakes.Pass(pass)
+	}
+}
+
+// record writes a finished run to the results file and keeps it.
+func (s *Session) record(res *benchfmt.Result) error {
+	if err := s.results.Write(res); err != nil {
+		return err
+	}
+	s.out.Done = append(s.out.Done, res)
+	s.out.Runs++
+	return nil
 }
 
 // runStep runs one slice of a run. It returns the run's result after its
 // last slice, and nil after the others (the runner keeps their sums).
 func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
 	w := st.Cell.Workload
-	scale := 1.0
-	if s.ScaleOf != nil {
-		scale = s.ScaleOf(w)
-	}
+	scale := s.cfg.ScaleOf(w)
 	total := w.OpsAt(scale)
 	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
 	if st.Slice > slices {
@@ -263,19 +307,20 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	}
 	// Slice k times operations [total*(k-1)/slices, total*k/slices).
 	n := total*st.Slice/slices - total*(st.Slice-1)/slices
-	req := runner.Request{
-		Verb: runner.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
-		DB: string(st.Cell.Target.DB), Scope: s.Scope(st.Cell), Location: s.Where(st.Cell),
-		Name: st.Cell.Name(), N: n, Warmup: s.warmupOf(w, n),
+	req := protocol.Request{
+		Verb: protocol.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
+		DB: string(st.Cell.Target.DB), Scope: s.scope(st.Cell),
+		Location: s.dbs.location(st.Cell.Target, st.Cell.Net, st.Cell.FileName()),
+		Name:     st.Cell.Name(), N: n, Warmup: int(float64(n) * s.cfg.WarmupOf(w)),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
-		Scale: scale, SQLite: s.SQLite, CPU: st.Cell.CPU,
+		Scale: scale, SQLite: s.cfg.SQLite, CPU: st.Cell.CPU,
 	}
-	req.FreeThread = freeThreadFor(s.TimingThread, st.Cell.Target.DB) && !st.Cell.Target.JVM
-	if s.ProfileDir != "" && !st.Cell.Target.JVM {
-		req.CPUProfile = filepath.Join(s.ProfileDir, profileName(st.Cell))
+	req.FreeThread = freeThreadFor(s.cfg.TimingThread, st.Cell.Target.DB) && !st.Cell.Target.JVM
+	if s.cfg.CPUProfile != "" && !st.Cell.Target.JVM {
+		req.CPUProfile = filepath.Join(s.cfg.CPUProfile, profileName(st.Cell))
 	}
 	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
-	sl, replayed := s.Replay[key]
+	sl, replayed := s.replay[key]
 	if !replayed {
 		reply, err := s.do(ctx, st.Cell.Target.Group, req)
 		if err != nil {
@@ -290,10 +335,8 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		if want := n; sl.Result.Iters != want {
 			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters, st.Slice, st.Run, want)
 		}
-		if s.Journal != nil {
-			if err := s.Journal(key, sl); err != nil {
-				return nil, &journalError{err}
-			}
+		if err := s.journalSlice(key, sl); err != nil {
+			return nil, &journalError{err}
 		}
 	}
 	// The session sums a run's slices; the runner keeps none of them.
@@ -334,7 +377,7 @@ func parseSlice(lines []string, name string) (Slice, error) {
 	var sl Slice
 	rest := lines[:0:0]
 	for _, l := range lines {
-		if v, ok := strings.CutPrefix(l, runner.LatencyKey+": "); ok {
+		if v, ok := strings.CutPrefix(l, protocol.LatencyKey+": "); ok {
 			sl.Latency = v
 			continue
 		}
@@ -375,24 +418,24 @@ func (s *Session) closeCell(ctx context.Context, c Cell) {
 	if !ok {
 		return
 	}
-	req := runner.Request{Verb: runner.VerbClose, Target: c.Target.Name, Scope: s.Scope(c)}
+	req := protocol.Request{Verb: protocol.VerbClose, Target: c.Target.Name, Scope: s.scope(c)}
 	if _, err := conn.Do(ctx, req, s.timeout()); err != nil {
 		s.drop(c.Target.Group)
 	}
 }
 
-// Scope returns the cell's short id: the session's ID, "c", and the cell's
+// scope returns the cell's short id: the session's ID, "c", and the cell's
 // number in the session. It names the cell in the runner and its tables in
 // the database, so no two sessions' cells (on one shared database, say)
 // ever name the same table.
-func (s *Session) Scope(c Cell) string {
+func (s *Session) scope(c Cell) string {
 	if s.scopes == nil {
 		s.scopes = map[string]string{}
 	}
 	name := c.Name()
 	id, ok := s.scopes[name]
 	if !ok {
-		id = s.ID + "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
+		id = s.id + "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
 		s.scopes[name] = id
 	}
 	return id
@@ -400,15 +443,15 @@ func (s *Session) Scope(c Cell) string {
 
 // do sends req to the runner of group, starting it if needed. A runner that
 // errs is gone and is dropped.
-func (s *Session) do(ctx context.Context, group string, req runner.Request) (runner.Reply, error) {
+func (s *Session) do(ctx context.Context, group string, req protocol.Request) (protocol.Reply, error) {
 	if s.conns == nil {
 		s.conns = map[string]launcher.Conn{}
 	}
 	conn, ok := s.conns[group]
 	if !ok {
 		var err error
-		if conn, err = s.Dial(ctx, group); err != nil {
-			return runner.Reply{}, err
+		if conn, err = s.dial(ctx, group); err != nil {
+			return protocol.Reply{}, err
 		}
 		s.conns[group] = conn
 	}
@@ -420,10 +463,10 @@ func (s *Session) do(ctx context.Context, group string, req runner.Request) (run
 }
 
 func (s *Session) timeout() time.Duration {
-	if s.Timeout <= 0 {
-		return 10 * time.Minute
+	if s.cfg.Timeout <= 0 {
+		return DefaultTimeout
 	}
-	return s.Timeout
+	return s.cfg.Timeout
 }
 
 func (s *Session) drop(group string) {
@@ -433,8 +476,8 @@ func (s *Session) drop(group string) {
 	}
 }
 
-// Close ends every runner the session started.
-func (s *Session) Close() {
+// closeRunners ends every runner the session started.
+func (s *Session) closeRunners() {
 	for g := range s.conns {
 		s.drop(g)
 	}
@@ -455,15 +498,6 @@ func profileName(c Cell) string {
 		}
 		return '-'
 	}, name) + ".pprof"
-}
-
-// warmupOf returns the untimed operations before a run of n operations of
-// w: none for a workload whose study had no warm-up, unless WarmupAll.
-func (s *Session) warmupOf(w bench.Workload, n int) int {
-	if w.NoWarmup && !s.WarmupAll {
-		return 0
-	}
-	return int(float64(n) * s.Warmup)
 }
 
 // freeThreadFor reports whether a Go cell on db runs its timing goroutine

@@ -1,9 +1,11 @@
-package orchestrate
+package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,14 +15,18 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/launcher"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/progress"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
-// The fake target's behaviour is chosen by its DSN: "ok", "wrong" (returns a
-// wrong row on every run), "hang" (an operation takes longer than the
-// session's time-out, once, and then fails) or "panic".
+// The fake target's behaviour is chosen by its name, fake-MODE: "ok" (also
+// "ok2", a second healthy one), "wrong" (returns a wrong row on every run),
+// "hang" (an operation takes longer than the session's time-out, once, and
+// then fails) or "panic"; "a", "b" and "c" are only scheduled.
 type fakeConn struct {
 	mode string
 	hung bool
@@ -28,8 +34,16 @@ type fakeConn struct {
 
 var errWrongRow = errors.New("wrong row (7, \"Tset\")")
 
+// onExec, when set, is called by every Exec of a healthy fake target (a
+// test that cancels its session mid-run).
+var onExec atomic.Pointer[func()]
+
 func (c *fakeConn) Exec(string, ...any) error {
 	switch c.mode {
+	case "ok":
+		if f := onExec.Load(); f != nil {
+			(*f)()
+		}
 	case "wrong":
 		return errWrongRow
 	case "hang":
@@ -51,9 +65,12 @@ func (c *fakeConn) Close() error                                 { return nil }
 var setups atomic.Int32
 
 func init() {
-	bench.RegisterOpener("fake", func(_ context.Context, cfg bench.Config) (bench.Conn, error) {
-		return &fakeConn{mode: cfg.DSN}, nil
-	})
+	for _, m := range fakeModes {
+		mode := strings.TrimRight(m, "0123456789")
+		bench.RegisterOpener("fake-"+m, func(context.Context, bench.Config) (bench.Conn, error) {
+			return &fakeConn{mode: mode}, nil
+		})
+	}
 	bench.RegisterWorkload(bench.Workload{
 		Name: "FakeExec", Family: "fake", Ops: 100, Unit: "execs",
 		Describe: func(bench.Dialect) string { return "fake" },
@@ -77,6 +94,9 @@ func init() {
 	})
 }
 
+// fakeModes are the fake targets' modes.
+var fakeModes = []string{"ok", "ok2", "wrong", "hang", "panic", "a", "b", "c"}
+
 // fakeTargets returns one placement of the fake target per mode; the driver
 // key carries the mode, so every cell has a name of its own. Their runner
 // declares the fake target without capabilities and every workload the
@@ -84,37 +104,61 @@ func init() {
 func fakeTargets(modes ...string) []Placement {
 	var ps []Placement
 	for _, m := range modes {
-		ps = append(ps, Placement{Target: targets.Spec{Name: "fake", Driver: m, API: "sql", DB: bench.SQLite, Group: "g"},
+		ps = append(ps, Placement{Target: targets.Spec{Name: "fake-" + m, Driver: m, API: "sql", DB: bench.SQLite, Group: "g"},
 			Runner: fakeHello(nil, "A", "M", "W", "W1", "W2", "Whole", "FakeExec", "FakeExec/conns=2")})
 	}
 	return ps
 }
 
-// fakeHello is a runner's declaration of the fake target with caps, and of
-// the workloads ids.
-func fakeHello(caps []bench.Cap, ids ...string) runner.Hello {
-	h := runner.Hello{Protocol: runner.ProtocolVersion, Targets: map[string][]bench.Cap{"fake": caps}}
+// fakeHello is a runner's declaration of the fake targets with caps, and
+// of the workloads ids.
+func fakeHello(caps []bench.Cap, ids ...string) protocol.Hello {
+	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{}}
+	for _, m := range fakeModes {
+		h.Targets["fake-"+m] = caps
+	}
 	h.Workloads = slices.Sorted(slices.Values(ids))
 	return h
 }
 
-func newSession(t *testing.T) (*Session, *[]*benchfmt.Result, *int) {
-	var got []*benchfmt.Result
-	dials := 0
-	s := &Session{
-		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
-			dials++
-			return launcher.InProcess(&runner.Loop{}), nil
-		},
-		// The driver key carries the mode ("ok2" is a second healthy one).
-		Where: func(c Cell) runner.Location {
-			return runner.Location{DSN: strings.TrimRight(c.Target.Driver, "0123456789")}
-		},
-		Warmup: 0.1, Timeout: 500 * time.Millisecond,
-		Result: func(r *benchfmt.Result) error { got = append(got, r); return nil },
+// newSession returns a session of the fake targets past its declare step,
+// as Run leaves it before its loop: a Config of scale 1, a warm-up of 0.1
+// and a time-out of 500 ms, the SQLite files and the results file in t's
+// temp dir, and runners served in process (the one seam: dial), whose
+// starts it counts.
+func newSession(t *testing.T) (*Session, *int) {
+	dials := new(int)
+	w, err := benchfile.Create(filepath.Join(t.TempDir(), "results.txt"), benchfile.Exclusive)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(s.Close)
-	return s, &got, &dials
+	s := &Session{
+		cfg:     &Config{Scale: 1, Warmup: 0.1, Timeout: 500 * time.Millisecond},
+		out:     &Outcome{},
+		id:      "tst000",
+		dbs:     &dbSet{tmp: t.TempDir(), byDB: map[bench.DB]*database{}},
+		results: w,
+		dial: func(context.Context, string) (launcher.Conn, error) {
+			*dials++
+			return newInProcess(), nil
+		},
+	}
+	t.Cleanup(func() { s.closeRunners(); w.Close() })
+	return s, dials
+}
+
+// written returns the results the session wrote to its results file, read
+// back.
+func written(t *testing.T, s *Session) []*benchfmt.Result {
+	t.Helper()
+	if err := s.results.Close(); err != nil {
+		t.Fatal(err)
+	}
+	set, err := benchfile.ReadFile(s.results.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set.Results
 }
 
 func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
@@ -133,26 +177,30 @@ func TestScheduleInterleavesAndRotatesTargets(t *testing.T) {
 	}
 }
 
-func TestSessionPassesOnEveryRunAsItFinishes(t *testing.T) {
-	s, got, _ := newSession(t)
+func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
+	s, _ := newSession(t)
 	w, _ := bench.LookupWorkload("FakeExec")
 	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 4, 1)
-	var seenAtEvent []int
-	s.Progress = func(ev Event) { seenAtEvent = append(seenAtEvent, len(*got)) }
 	before := setups.Load()
-	out, err := s.Run(context.Background(), steps)
+	// A progress display off a terminal says nothing until a cell ends:
+	// its line counts the steps done, and the results file holds every
+	// run finished by then.
+	var log bytes.Buffer
+	s.display = progress.New(&log, len(steps), 4, false)
+	err := s.runSteps(context.Background(), steps)
+	s.display.Finish()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Runs != 8 || len(*got) != 8 || len(out.Failed) != 0 {
-		t.Fatalf("runs=%d results=%d failed=%v, want 8 runs and no failures", out.Runs, len(*got), out.Failed)
+	got := written(t, s)
+	out := s.out
+	if out.Runs != 8 || len(got) != 8 || len(out.Done) != 8 || len(out.Failed) != 0 {
+		t.Fatalf("runs=%d results=%d failed=%v, want 8 runs and no failures", out.Runs, len(got), out.Failed)
 	}
-	for i, n := range seenAtEvent {
-		if n != i+1 {
-			t.Fatalf("at event %d, %d results had been passed on: results must be flushed run by run", i+1, n)
-		}
+	if !strings.Contains(log.String(), "[7/8 ") || !strings.Contains(log.String(), "[8/8 ") || !strings.Contains(log.String(), ": 4/4 runs\n") {
+		t.Errorf("progress lines %q, want each cell's 4/4 runs at steps 7 and 8", log.String())
 	}
-	for i, r := range *got {
+	for i, r := range got {
 		if want := steps[i].Cell.Name(); r.Name.String() != want || r.Iters != 100 {
 			t.Errorf("result %d is %s with %d iterations, want %s with 100", i, r.Name, r.Iters, want)
 		}
@@ -168,45 +216,44 @@ func TestSessionPassesOnEveryRunAsItFinishes(t *testing.T) {
 func TestSessionFailedCellCostsOnlyThatCell(t *testing.T) {
 	for _, mode := range []string{"wrong", "panic"} {
 		t.Run(mode, func(t *testing.T) {
-			s, got, _ := newSession(t)
+			s, _ := newSession(t)
 			w, _ := bench.LookupWorkload("FakeExec")
 			steps := Schedule([]bench.Workload{w}, fakeTargets("ok", mode), 3, 1)
-			out, err := s.Run(context.Background(), steps)
-			if err != nil {
+			if err := s.runSteps(context.Background(), steps); err != nil {
 				t.Fatal(err)
 			}
-			if len(*got) != 3 {
-				t.Errorf("%d results, want the 3 runs of the healthy cell", len(*got))
+			got, out := written(t, s), s.out
+			if len(got) != 3 {
+				t.Errorf("%d results, want the 3 runs of the healthy cell", len(got))
 			}
-			for _, r := range *got {
+			for _, r := range got {
 				if !strings.Contains(r.Name.String(), "driver=ok") {
 					t.Errorf("a result from the failing cell was kept: %s", r.Name)
 				}
 			}
-			if len(out.Failed) != 1 || len(out.Order) != 1 {
+			if len(out.Failed) != 1 || len(s.failed) != 1 {
 				t.Fatalf("failed = %v, want one failed cell", out.Failed)
 			}
 			want := map[string]string{"wrong": "Tset", "panic": "driver bug"}[mode]
-			if err := out.Failed[out.Order[0]]; !strings.Contains(err.Error(), want) {
-				t.Errorf("failure reason %q does not say %q", err, want)
+			if f := out.Failed[0]; !strings.Contains(f.Reason, want) || !strings.Contains(f.Name, "driver="+mode) {
+				t.Errorf("failure %+v does not name the cell and say %q", f, want)
 			}
 		})
 	}
 }
 
 func TestSessionTimeoutKillsTheRunnerAndGoesOn(t *testing.T) {
-	s, got, dials := newSession(t)
+	s, dials := newSession(t)
 	w, _ := bench.LookupWorkload("FakeExec")
 	steps := Schedule([]bench.Workload{w}, fakeTargets("hang", "ok"), 2, 1)
-	out, err := s.Run(context.Background(), steps)
-	if err != nil {
+	if err := s.runSteps(context.Background(), steps); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Failed) != 1 || !errors.Is(out.Failed[out.Order[0]], launcher.ErrTimeout) {
-		t.Fatalf("failed = %v, want the hanging cell failed by time-out", out.Failed)
+	if len(s.failed) != 1 || !errors.Is(s.failed["FakeExec/db=sqlite/driver=hang/api=sql"], launcher.ErrTimeout) {
+		t.Fatalf("failed = %v, want the hanging cell failed by time-out", s.failed)
 	}
-	if len(*got) != 2 {
-		t.Errorf("%d results, want both runs of the healthy cell", len(*got))
+	if got := written(t, s); len(got) != 2 {
+		t.Errorf("%d results, want both runs of the healthy cell", len(got))
 	}
 	if *dials < 2 {
 		t.Errorf("the runner was started %d times; it must be restarted after the kill", *dials)
@@ -214,22 +261,24 @@ func TestSessionTimeoutKillsTheRunnerAndGoesOn(t *testing.T) {
 }
 
 func TestSessionStopsOnCancelAndKeepsFinishedRuns(t *testing.T) {
-	s, got, _ := newSession(t)
+	s, _ := newSession(t)
 	w, _ := bench.LookupWorkload("FakeExec")
 	ctx, cancel := context.WithCancel(context.Background())
-	s.Result = func(r *benchfmt.Result) error {
-		*got = append(*got, r)
-		if len(*got) == 3 {
+	// A run is 10 warm-up and 100 timed operations: cancel in the fourth.
+	var execs atomic.Int32
+	hook := func() {
+		if execs.Add(1) == 3*110+50 {
 			cancel()
 		}
-		return nil
 	}
-	_, err := s.Run(ctx, Schedule([]bench.Workload{w}, fakeTargets("ok"), 10, 1))
+	onExec.Store(&hook)
+	defer onExec.Store(nil)
+	err := s.runSteps(ctx, Schedule([]bench.Workload{w}, fakeTargets("ok"), 10, 1))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if len(*got) != 3 {
-		t.Errorf("%d results kept, want the 3 finished before the cancel", len(*got))
+	if got := written(t, s); len(got) != 3 {
+		t.Errorf("%d results kept, want the 3 finished before the cancel", len(got))
 	}
 }
 
@@ -272,7 +321,7 @@ func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("cells %q, want %q", names, want)
 	}
-	if got := steps[2].Cell.FileName(); got != "fake-FakeExec-conns-2" {
+	if got := steps[2].Cell.FileName(); got != "fake-b-FakeExec-conns-2" {
 		t.Fatalf("FileName = %q", got)
 	}
 }
@@ -294,16 +343,15 @@ func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {
 }
 
 func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
-	s, got, _ := newSession(t)
-	s.ScaleOf = func(bench.Workload) float64 { return 0.1 } // FakeExec: 10 operations a run
 	w, _ := bench.LookupWorkload("FakeExec")
 	for _, slices := range []int{4, 30} { // 30 > 10: a slice times at least one operation
-		*got = nil
-		out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 3, slices))
-		if err != nil || out.Runs != 3 || len(out.Failed) != 0 {
+		s, _ := newSession(t)
+		s.cfg.Scale = 0.1 // FakeExec: 10 operations a run
+		err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 3, slices))
+		if out := s.out; err != nil || out.Runs != 3 || len(out.Failed) != 0 {
 			t.Fatalf("slices %d: runs=%d failed=%v err=%v, want 3 runs", slices, out.Runs, out.Failed, err)
 		}
-		for i, r := range *got {
+		for i, r := range written(t, s) {
 			if r.Iters != 10 {
 				t.Errorf("slices %d: result %d sums %d operations, want 10", slices, i, r.Iters)
 			}
@@ -315,44 +363,39 @@ func TestSessionSumsSlicesIntoOneResultPerRun(t *testing.T) {
 }
 
 // TestSessionRunsEachWorkloadAtItsOwnScale: a run's size and the scale its
-// request carries come from ScaleOf.
+// request carries come from Config.ScaleOf: a smoke session runs a
+// workload with a smoke scale of its own at it.
 func TestSessionRunsEachWorkloadAtItsOwnScale(t *testing.T) {
-	s, got, _ := newSession(t)
-	s.ScaleOf = func(w bench.Workload) float64 { return 0.03 }
+	s, _ := newSession(t)
+	s.cfg.Scale, s.cfg.Smoke = 0.5, true
 	w, _ := bench.LookupWorkload("FakeExec")
-	out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 2, 1))
-	if err != nil || out.Runs != 2 {
+	w.Smoke = 0.03
+	err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok"), 2, 1))
+	if out := s.out; err != nil || out.Runs != 2 {
 		t.Fatalf("runs=%d failed=%v err=%v, want 2 runs", out.Runs, out.Failed, err)
 	}
-	for i, r := range *got {
-		if want := w.OpsAt(0.03); r.Iters != want {
-			t.Errorf("result %d times %d operations, want %d (ScaleOf's scale)", i, r.Iters, want)
+	for i, r := range written(t, s) {
+		if want := w.OpsAt(s.cfg.ScaleOf(w)); r.Iters != want || want == w.OpsAt(0.5) {
+			t.Errorf("result %d times %d operations, want %d (the smoke scale's)", i, r.Iters, want)
 		}
 	}
 }
 
-// TestSessionCallsPassStartBeforeEachPass: the hook runs once per pass, in
-// order, before the pass's first step and after the previous pass's last.
-func TestSessionCallsPassStartBeforeEachPass(t *testing.T) {
-	s, _, _ := newSession(t)
-	s.ScaleOf = func(bench.Workload) float64 { return 0.1 }
+// TestSessionProbesTheMachineAtEveryPass: the wake-up probes time every
+// pass of the schedule once, before its first step.
+func TestSessionProbesTheMachineAtEveryPass(t *testing.T) {
+	s, _ := newSession(t)
+	s.cfg.Scale = 0.1
 	w, _ := bench.LookupWorkload("FakeExec")
-	var log []string
-	s.PassStart = func(p int) { log = append(log, fmt.Sprintf("pass%d", p)) }
-	s.Progress = func(ev Event) {
-		log = append(log, fmt.Sprintf("%s-r%d-s%d", ev.Step.Cell.Target.Driver, ev.Step.Run, ev.Step.Slice))
-	}
-	if _, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 2)); err != nil {
+	s.wakes = &wake.Recorder{Count: 2}
+	if err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 2)); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"pass0", "ok-r1-s1", "ok2-r1-s1",
-		"pass1", "ok2-r2-s1", "ok-r2-s1",
-		"pass2", "ok-r1-s2", "ok2-r1-s2",
-		"pass3", "ok2-r2-s2", "ok-r2-s2",
+	if n := s.wakes.Passes(); n != 4 {
+		t.Fatalf("%d passes probed, want the 4 of 2 runs of 2 slices", n)
 	}
-	if !slices.Equal(log, want) {
-		t.Fatalf("calls\n got %v\nwant %v", log, want)
+	if _, ok := s.wakes.Run(2); !ok {
+		t.Error("no wake-up reading of run 2")
 	}
 }
 
@@ -377,16 +420,16 @@ func TestScheduleLeavesOutWorkloadsTheRunnerDoesNotDeclare(t *testing.T) {
 // runners, which link the fake target without capabilities and the fake
 // workloads.
 func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
-	s, _, dials := newSession(t)
-	s.Dial = func(ctx context.Context, group string) (launcher.Conn, error) {
+	s, dials := newSession(t)
+	s.dial = func(ctx context.Context, group string) (launcher.Conn, error) {
 		*dials++
 		if group == "broken" {
 			return nil, errors.New("no such runner")
 		}
-		return launcher.InProcess(&runner.Loop{}), nil
+		return newInProcess(), nil
 	}
-	h, err := s.Hello(context.Background(), "g")
-	if err != nil || !h.Runs("fake", "FakeExec/conns=2") || h.Links("absent") {
+	h, err := s.hello(context.Background(), "g")
+	if err != nil || !h.Runs("fake-ok", "FakeExec/conns=2") || h.Links("absent") {
 		t.Fatalf("Hello = %+v, %v", h, err)
 	}
 	spec := func(name, group string, caps ...bench.Cap) targets.Spec {
@@ -394,19 +437,19 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 	}
 	plain, _ := bench.LookupWorkload("FakeExec")
 	ts := []targets.Spec{
-		spec("fake", "g"),
+		spec("fake-ok", "g"),
 		spec("absent", "g"),
-		spec("fake", "g2", "fakecap"),
+		spec("fake-ok", "g2", "fakecap"),
 		spec("other", "broken"),
 	}
-	byGroup, skipped := s.Declarations(context.Background(), []bench.Workload{plain}, ts)
-	if *dials != 3 || len(byGroup) != 2 || !byGroup["g2"].Runs("fake", "FakeExec") {
+	byGroup, skipped := s.declarations(context.Background(), []bench.Workload{plain}, ts)
+	if *dials != 3 || len(byGroup) != 2 || !byGroup["g2"].Runs("fake-ok", "FakeExec") {
 		t.Errorf("%d dials, declarations %v; want 3 dials (g, g2, broken) and two declarations", *dials, byGroup)
 	}
 	for name, want := range map[string]string{
-		"absent": "does not link it",
-		"fake":   "declares the capabilities none, the catalogue lists fakecap",
-		"other":  "no such runner",
+		"absent":  "does not link it",
+		"fake-ok": "declares the capabilities none, the catalogue lists fakecap",
+		"other":   "no such runner",
 	} {
 		if err := skipped[name]; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s skipped for %v, want %q", name, err, want)
@@ -417,9 +460,9 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 	}
 	// A target that runs none of the workloads is skipped, marked as such.
 	mariaOnly := bench.Workload{Name: "FakeExec", Only: []bench.DB{bench.MariaDB}}
-	_, skipped = s.Declarations(context.Background(), []bench.Workload{mariaOnly}, ts[:1])
-	if !errors.Is(skipped["fake"], ErrRunsNone) {
-		t.Errorf("fake with a MariaDB-only workload: %v, want ErrRunsNone", skipped["fake"])
+	_, skipped = s.declarations(context.Background(), []bench.Workload{mariaOnly}, ts[:1])
+	if !errors.Is(skipped["fake-ok"], ErrRunsNone) {
+		t.Errorf("fake-ok with a MariaDB-only workload: %v, want ErrRunsNone", skipped["fake-ok"])
 	}
 }
 

@@ -1,4 +1,4 @@
-package orchestrate
+package session
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // Slice is what a runner measured for one slice of a run (or for a whole
@@ -104,7 +104,7 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 		}
 		h, err := hdrhistogram.Decode([]byte(sl.Latency))
 		if err != nil {
-			return nil, fmt.Errorf("a slice of %s has an unreadable %s line: %w", name, runner.LatencyKey, err)
+			return nil, fmt.Errorf("a slice of %s has an unreadable %s line: %w", name, protocol.LatencyKey, err)
 		}
 		hist.Merge(h)
 	}

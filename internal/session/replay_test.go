@@ -1,14 +1,16 @@
-package orchestrate
+package session
 
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/journal"
 )
 
 // TestRunnerLostMidRunCostsOnlyItsCell: a cell whose runner is killed (a
@@ -16,20 +18,20 @@ import (
 // runs were half done, go on in the new runner from the slices the session
 // holds, and finish every run.
 func TestRunnerLostMidRunCostsOnlyItsCell(t *testing.T) {
-	s, got, dials := newSession(t)
-	s.ScaleOf = func(bench.Workload) float64 { return 0.4 } // FakeExec: 40 operations a run
+	s, dials := newSession(t)
+	s.cfg.Scale = 0.4 // FakeExec: 40 operations a run
 	w, _ := bench.LookupWorkload("FakeExec")
-	out, err := s.Run(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "hang", "ok2"), 2, 4))
-	if err != nil {
+	if err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "hang", "ok2"), 2, 4)); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Failed) != 1 || out.Failed["FakeExec/db=sqlite/driver=hang/api=sql"] == nil {
+	out, got := s.out, written(t, s)
+	if len(out.Failed) != 1 || out.Failed[0].Name != "FakeExec/db=sqlite/driver=hang/api=sql" {
 		t.Fatalf("failed %v, want the hanging cell alone", out.Failed)
 	}
-	if out.Runs != 4 || len(*got) != 4 {
+	if out.Runs != 4 || len(got) != 4 {
 		t.Fatalf("%d runs, want both runs of both healthy cells", out.Runs)
 	}
-	for _, r := range *got {
+	for _, r := range got {
 		if r.Iters != 40 {
 			t.Errorf("%s: %d operations, want 40", r.Name, r.Iters)
 		}
@@ -44,50 +46,66 @@ func TestRunnerLostMidRunCostsOnlyItsCell(t *testing.T) {
 // gives the same results without asking any runner; replaying part of it
 // asks only for the missing slices.
 func TestReplayTakesJournaledSlicesAsMeasured(t *testing.T) {
-	s, got, _ := newSession(t)
-	s.ScaleOf = func(bench.Workload) float64 { return 0.4 }
-	journal := map[SliceKey]Slice{}
-	s.Journal = func(k SliceKey, sl Slice) error { journal[k] = sl; return nil }
-	w, _ := bench.LookupWorkload("FakeExec")
-	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 4)
-	if _, err := s.Run(context.Background(), steps); err != nil {
+	s, _ := newSession(t)
+	s.cfg.Scale = 0.4
+	path := filepath.Join(t.TempDir(), "s.journal")
+	var err error
+	if s.journal, err = journal.Create(path, journal.Header{Session: s.id, Results: s.results.Name(), Runs: 4}); err != nil {
 		t.Fatal(err)
 	}
-	if len(journal) != 16 {
-		t.Fatalf("%d slices journaled, want 2 cells x 2 runs x 4 slices", len(journal))
+	w, _ := bench.LookupWorkload("FakeExec")
+	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 4)
+	if err := s.runSteps(context.Background(), steps); err != nil {
+		t.Fatal(err)
 	}
-	again, got2, dials := newSession(t)
-	again.ScaleOf, again.Replay = s.ScaleOf, journal
-	if _, err := again.Run(context.Background(), steps); err != nil {
+	s.journal.Close()
+	got := written(t, s)
+	_, recs, err := journal.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := replayOf(recs)
+	if err != nil || len(replay) != 16 {
+		t.Fatalf("%d slices journaled (%v), want 2 cells x 2 runs x 4 slices", len(replay), err)
+	}
+	again, dials := newSession(t)
+	again.cfg.Scale, again.replay = 0.4, replay
+	if err := again.runSteps(context.Background(), steps); err != nil {
 		t.Fatal(err)
 	}
 	if *dials != 0 {
 		t.Errorf("a full replay started %d runners", *dials)
 	}
-	if len(*got2) != len(*got) {
-		t.Fatalf("replay gave %d results, want %d", len(*got2), len(*got))
+	got2 := written(t, again)
+	if len(got2) != len(got) {
+		t.Fatalf("replay gave %d results, want %d", len(got2), len(got))
 	}
-	for i := range *got {
-		a, b := (*got)[i], (*got2)[i]
+	for i := range got {
+		a, b := got[i], got2[i]
 		va, _ := a.Value("sec/op")
 		vb, _ := b.Value("sec/op")
 		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || va != vb {
 			t.Errorf("result %d: %s %d %g, replayed %s %d %g", i, a.Name, a.Iters, va, b.Name, b.Iters, vb)
 		}
 	}
-	// Half the journal: the rest is measured.
+	// Half the journal: the rest is measured, and journaled.
 	half := map[SliceKey]Slice{}
-	for k, v := range journal {
+	for k, v := range replay {
 		if k.Slice <= 2 {
 			half[k] = v
 		}
 	}
-	third, got3, _ := newSession(t)
-	third.ScaleOf, third.Replay = s.ScaleOf, half
-	asked := 0
-	third.Journal = func(SliceKey, Slice) error { asked++; return nil }
-	if _, err := third.Run(context.Background(), steps); err != nil || len(*got3) != 4 || asked != 8 {
-		t.Fatalf("half replay: %d results, %d slices measured, %v; want 4 results from 8 measured slices", len(*got3), asked, err)
+	third, _ := newSession(t)
+	third.cfg.Scale, third.replay = 0.4, half
+	path3 := filepath.Join(t.TempDir(), "third.journal")
+	if third.journal, err = journal.Create(path3, journal.Header{Session: third.id, Results: third.results.Name(), Runs: 4}); err != nil {
+		t.Fatal(err)
+	}
+	err = third.runSteps(context.Background(), steps)
+	third.journal.Close()
+	_, asked, rerr := journal.Read(path3)
+	if got3 := written(t, third); err != nil || rerr != nil || len(got3) != 4 || len(asked) != 8 {
+		t.Fatalf("half replay: %d results, %d slices measured, %v %v; want 4 results from 8 measured slices", len(got3), len(asked), err, rerr)
 	}
 }
 

@@ -2,14 +2,14 @@
 // workloads and targets into cells, interleaves their runs across runner
 // processes, passes each finished result on as soon as it arrives, and
 // contains failures to the cell they belong to.
-package orchestrate
+package session
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -21,7 +21,7 @@ type Placement struct {
 	Net    string
 	// Runner is the hello of the target's runner (Session.Declarations): what
 	// the runner implements. The zero Hello implements nothing.
-	Runner runner.Hello
+	Runner protocol.Hello
 	// CPU, when above 0, is the GOMAXPROCS the runner runs the cell's
 	// workload with (go test -cpu); the cell's name ends in "-CPU" as a go
 	// test benchmark name does.

@@ -1,4 +1,4 @@
-package orchestrate
+package session
 
 import (
 	"testing"
@@ -15,11 +15,11 @@ func TestNoWarmupWhereTheStudyHadNone(t *testing.T) {
 		all              bool
 		wantCold, wantWm int
 	}{{false, 0, 100}, {true, 100, 100}} {
-		s := &Session{Warmup: 0.1, WarmupAll: c.all}
-		if got := s.warmupOf(cold, 1000); got != c.wantCold {
+		cfg := &Config{Warmup: 0.1, WarmupAll: c.all}
+		if got := int(1000 * cfg.WarmupOf(cold)); got != c.wantCold {
 			t.Errorf("WarmupAll=%v: NoWarmup workload warms up %d operations, want %d", c.all, got, c.wantCold)
 		}
-		if got := s.warmupOf(warm, 1000); got != c.wantWm {
+		if got := int(1000 * cfg.WarmupOf(warm)); got != c.wantWm {
 			t.Errorf("WarmupAll=%v: other workload warms up %d operations, want %d", c.all, got, c.wantWm)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
 )
