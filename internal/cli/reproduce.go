@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
 )
@@ -44,7 +43,7 @@ sqlbench report rebuilds the table.`,
 			return nil
 		},
 	}
-	opts := studyOptions{Cache: launcher.DefaultCache()}
+	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
 	var dry bool
 	var thread, idle string
