@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -68,16 +67,19 @@ func estimateFrom(path string) (*estimate, error) {
 		return nil, usageError{err.Error()}
 	}
 	defaults := session.Config{Warmup: estimateWarmup}
+	var h benchfile.Header
+	if len(set.Results) > 0 {
+		if h, err = benchfile.ParseHeader(set.Results[0].Config); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
+		}
+	}
 	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
 			continue
 		}
-		scale, err := scaleOfResult(s, w.Name)
-		if err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
-		}
+		scale := h.ScaleOf(w.Name)
 		perOp := s.NsPerOp.Center
 		if w.ScaledData {
 			perOp /= scale
@@ -107,33 +109,6 @@ func workloadID(s report.Summary) string {
 		}
 	}
 	return strings.Join(id, "/")
-}
-
-// scaleOfResult returns the scale a result ran at: its workload's entry in
-// the smoke-scales configuration line, else the scale line.
-func scaleOfResult(s report.Summary, name string) (float64, error) {
-	var scale, smoke string
-	for _, c := range s.Config {
-		switch c.Key {
-		case "scale":
-			scale = c.Value
-		case "smoke-scales":
-			smoke = c.Value
-		}
-	}
-	for _, kv := range strings.Fields(smoke) {
-		if n, v, ok := strings.Cut(kv, "="); ok && n == name {
-			scale = v
-		}
-	}
-	if scale == "" {
-		return 1, nil // a plain go test -bench file: the sizes as given
-	}
-	f, err := strconv.ParseFloat(scale, 64)
-	if err != nil || !(f > 0) {
-		return 0, fmt.Errorf("scale %q of %s is not a positive number", scale, s.Name)
-	}
-	return f, nil
 }
 
 // formatEstimate rounds d for a table: "45s", "12m", "3h10m".

@@ -30,7 +30,7 @@ func envGroupOf(key string) int {
 		return 3
 	case strings.HasPrefix(key, "sqlite-"):
 		return 4
-	case strings.HasPrefix(key, "sqlbench") || slices.Contains([]string{"count", "scale", "smoke-scales", "warmup", "warmup-all", "timing-thread", "jit-warmup", "started"}, key):
+	case strings.HasPrefix(key, "sqlbench") || slices.Contains([]string{"count", "scale", "smoke-scales", "warmup", "warmup-all", "timing-thread", "jit-warmup", "started", "gomaxprocs"}, key):
 		return 5
 	}
 	return 6

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/internal/golden"
-
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/golden"
 	"github.com/sqlbench/sqlbench/targets"
 )
 

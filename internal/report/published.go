@@ -10,13 +10,14 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
 // StudyKey is the results file's configuration key naming the published
 // study a session reproduced (sqlbench reproduce).
-const StudyKey = "reproduce-study"
+const StudyKey = benchfile.KeyStudy
 
 // PublishedRow is one headline comparison of a study: the published ratio
 // beside the measured one.

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 // SettingDiff is a configuration line whose value differs between two
@@ -29,14 +31,14 @@ func serverKinds() []string { return []string{"mariadb-", "postgres-", "tidb-"} 
 // changes what the cells measure: the run's shape (count, slices, scale,
 // the smaller smoke scales, warm-up, whether the timing goroutine kept a
 // thread, the JIT warm-up), CPU placement, GOMAXPROCS and the CPUs' idle
-// regime, the
+// regime (the header's, benchfile.MeasuredHeaderKey), the processor, the
 // drivers' modules and versions and the SQLite each bundles, the SQLite
 // session settings, the JVM of the JDBC runner, and the servers' versions,
 // profiles and variables. A session's own facts (its id, start, command
 // line, a server's pid and start-up time) and how a server was found are
 // not.
 func MeasuredSetting(key string) bool {
-	if slices.Contains([]string{"count", "slices", "scale", "smoke-scales", "warmup", "warmup-all", "pin", "cpu", "timing-thread", "jit-warmup", "jdbc-jvm", "jdbc-jvm-flags", "idle-latency"}, key) {
+	if benchfile.MeasuredHeaderKey(key) || slices.Contains([]string{"cpu", "jdbc-jvm", "jdbc-jvm-flags"}, key) {
 		return true
 	}
 	for _, suf := range []string{"-server", "-server-cpu", "-server-pid", "-server-ready"} {

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/redact"
 )
 
@@ -198,7 +199,7 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 			}
 			g.byUnit[unit] = append(g.byUnit[unit], val)
 			if unit == "ops/s" {
-				g.sessions = append(g.sessions, r.GetConfig("session-id"))
+				g.sessions = append(g.sessions, r.GetConfig(benchfile.KeySessionID))
 			}
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -203,17 +203,17 @@ func (c *Config) Runs(target, id string) bool {
 }
 
 // SmokeScales lists, for the results file, the workloads of ws that run at
-// a scale other than Scale ("BulkInsert=0.0001 SuiteSimpleInsert=0.001"),
-// by name, in catalogue order.
-func (c *Config) SmokeScales(ws []bench.Workload) string {
-	var parts []string
+// a scale other than Scale (BulkInsert=0.0001), by name, in catalogue
+// order.
+func (c *Config) SmokeScales(ws []bench.Workload) []benchfile.NamedScale {
+	var out []benchfile.NamedScale
 	for _, w := range ws {
-		part := fmt.Sprintf("%s=%g", w.Name, c.ScaleOf(w))
-		if c.ScaleOf(w) != c.Scale && !slices.Contains(parts, part) {
-			parts = append(parts, part)
+		s := benchfile.NamedScale{Name: w.Name, Scale: c.ScaleOf(w)}
+		if s.Scale != c.Scale && !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
-	return strings.Join(parts, " ")
+	return out
 }
 
 // InputError is bad input found by the session (an unknown name, a DSN

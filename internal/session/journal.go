@@ -2,12 +2,15 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
 )
 
@@ -42,6 +45,9 @@ func loadResume(cfg *Config, env Env) (*resumed, error) {
 	var j journaled
 	if err := json.Unmarshal(h.Config, &j); err != nil || !ValidID(h.Session) {
 		return nil, inputf("journal %s: its header is not one this sqlbench wrote", cfg.Resume)
+	}
+	if err := checkResults(h.Results, h.Session); err != nil {
+		return nil, err
 	}
 	given := cfg.DSNs
 	path, cache := cfg.Resume, cfg.Cache
@@ -113,4 +119,28 @@ func (s *Session) journalSlice(k SliceKey, sl Slice) error {
 		return err
 	}
 	return s.journal.Add(journal.Record{Cell: k.Cell, Run: k.Run, Slice: k.Slice, Line: line, Latency: sl.Latency})
+}
+
+// checkResults makes sure the results file a journal names is the one its
+// session wrote (the session id of its header), or is not there yet: a
+// resumed session takes its place, and must not take another's.
+func checkResults(path, session string) error {
+	set, err := benchfile.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return InputError{err.Error()}
+	}
+	if len(set.Results) == 0 {
+		return nil // killed before its first run: nothing to take the place of
+	}
+	h, err := benchfile.ParseHeader(set.Results[0].Config)
+	if err != nil {
+		return inputf("%s: %v", path, err)
+	}
+	if h.SessionID != "" && h.SessionID != session { // no id: not a session's file, nothing to tell
+		return inputf("%s is the results of session %s, not of session %s whose journal this is: move it away to resume", path, h.SessionID, session)
+	}
+	return nil
 }
