@@ -44,8 +44,12 @@ type Header struct {
 	CPUs []int
 	// Study is the published study the session reproduced.
 	Study string
-	// Started is when the session started (UTC, to the second).
-	Started time.Time
+	// Began is when the session began (before its servers started and its
+	// runners were built), Started when its first run did (the header was
+	// written), Finished when its last ended: UTC, to the millisecond.
+	// Finished is set on the results file's close (a session fact written
+	// last); a dry run's estimate reads the three.
+	Began, Started, Finished time.Time
 	// SessionID begins the name of every table the session created.
 	SessionID string
 }
@@ -73,14 +77,16 @@ const (
 	KeyJITWarmup    = "jit-warmup"
 	KeyCPU          = "gomaxprocs" // not "cpu": the machine's processor model (envinfo)
 	KeyStudy        = "reproduce-study"
+	KeyBegan        = "began"
 	KeyStarted      = "started"
+	KeyFinished     = "finished"
 	KeySessionID    = "session-id"
 )
 
 // headerKeys are the keys of a header, in the order Lines writes them.
 func headerKeys() []string {
 	return []string{KeyPin, KeyTimingThread, KeyIdleLatency, KeyCPUProfile, KeyVersion, KeyCommand, KeyCount,
-		KeySlices, KeyScale, KeySmokeScales, KeyWarmup, KeyWarmupAll, KeyJITWarmup, KeyCPU, KeyStudy, KeyStarted, KeySessionID}
+		KeySlices, KeyScale, KeySmokeScales, KeyWarmup, KeyWarmupAll, KeyJITWarmup, KeyCPU, KeyStudy, KeyBegan, KeyStarted, KeyFinished, KeySessionID}
 }
 
 // MeasuredHeaderKey reports whether key is a header line whose value
@@ -126,8 +132,13 @@ func (h Header) Lines() [][2]string {
 	}
 	opt(KeyCPU, strings.Join(cpus, ","))
 	opt(KeyStudy, h.Study)
-	if !h.Started.IsZero() {
-		add(KeyStarted, h.Started.UTC().Format(time.RFC3339))
+	for _, t := range []struct {
+		key string
+		at  time.Time
+	}{{KeyBegan, h.Began}, {KeyStarted, h.Started}, {KeyFinished, h.Finished}} {
+		if !t.at.IsZero() {
+			add(t.key, t.at.UTC().Format(timeFormat))
+		}
 	}
 	opt(KeySessionID, h.SessionID)
 	return out
@@ -138,6 +149,12 @@ func (h Header) Write(w *Writer) {
 	for _, kv := range h.Lines() {
 		w.SetConfig(kv[0], kv[1])
 	}
+}
+
+// WriteFinished sets the line of h.Finished on w: the header's last line,
+// written when the session's runs have ended.
+func (h Header) WriteFinished(w *Writer) {
+	w.SetConfig(KeyFinished, h.Finished.UTC().Format(timeFormat))
 }
 
 // ParseHeader reads a header from configuration lines (a result's Config,
@@ -180,9 +197,12 @@ func ParseHeader(cfg []benchfmt.Config) (Header, error) {
 			h.CPUs, err = parseCPUs(v)
 		case KeyStudy:
 			h.Study = v
+		case KeyBegan:
+			h.Began, err = parseTime(v)
 		case KeyStarted:
-			h.Started, err = time.Parse(time.RFC3339, v)
-			h.Started = h.Started.UTC()
+			h.Started, err = parseTime(v)
+		case KeyFinished:
+			h.Finished, err = parseTime(v)
 		case KeySessionID:
 			h.SessionID = v
 		default:
@@ -207,6 +227,25 @@ func (h Header) ScaleOf(name string) float64 {
 		return 1
 	}
 	return h.Scale
+}
+
+// timeFormat is how a header writes a time: RFC 3339 in UTC, to the
+// millisecond (files of earlier versions have seconds, which parse too).
+const timeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+func parseTime(v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, v)
+	return t.UTC().Truncate(time.Millisecond), err
+}
+
+// Elapsed returns the time from Began to Started (building runners,
+// starting servers, asking the runners what they run) and from Started to
+// Finished (the runs); false when the header lacks one of the three.
+func (h Header) Elapsed() (setUp, runs time.Duration, ok bool) {
+	if h.Began.IsZero() || h.Started.IsZero() || h.Finished.IsZero() {
+		return 0, 0, false
+	}
+	return h.Started.Sub(h.Began), h.Finished.Sub(h.Started), true
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -19,7 +19,8 @@ func sample() Header {
 		Version: "v0.0.0-dev", Command: "sqlbench run --quick=true", Count: 6, Slices: 5, Scale: 0.1,
 		SmokeScales: []NamedScale{{"BulkInsert", 0.0001}, {"SuiteSimpleInsert", 0.001}},
 		Warmup:      0.1, WarmupAll: true, JITWarmup: "off: a cold JVM", CPUs: []int{2, 4},
-		Study: "sqinn-go", Started: time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC), SessionID: "abc123",
+		Study: "sqinn-go", Began: time.Date(2026, 11, 26, 4, 59, 30, 250e6, time.UTC), Started: time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC),
+		Finished: time.Date(2026, 11, 26, 5, 1, 0, 5e6, time.UTC), SessionID: "abc123",
 	}
 }
 
@@ -81,6 +82,9 @@ func TestParseHeaderRefusesWhatItCannotRead(t *testing.T) {
 	h, err := ParseHeader([]benchfmt.Config{{Key: "goos", Value: []byte("linux")}, {Key: KeyScale, Value: []byte("0.5")}})
 	if err != nil || h.Scale != 0.5 || h.ScaleOf("Anything") != 0.5 {
 		t.Errorf("%+v, %v", h, err)
+	}
+	if setUp, runs, ok := sample().Elapsed(); !ok || setUp != 29750*time.Millisecond || runs != 60005*time.Millisecond {
+		t.Errorf("Elapsed = %v, %v, %v", setUp, runs, ok)
 	}
 	if s := sample(); s.ScaleOf("BulkInsert") != 0.0001 || s.ScaleOf("SimpleQuery") != 0.1 || (Header{}).ScaleOf("x") != 1 {
 		t.Error("ScaleOf does not take the smoke scale, then the scale, then 1")

@@ -87,12 +87,24 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
 		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
-	default:
+	case !est.overhead:
 		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
-		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top"
+		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
+		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
+	default:
+		overhead := time.Duration(len(steps)) * est.perStep
+		timed := total
+		total += overhead + est.setUp
+		text := fmt.Sprintf("estimated time: %s: %s timed, from each cell's median ns/op in %s, + %s for the %d steps "+
+			"(%s each beyond their operations there: requests, cell set-ups, probes) + %s start-up there (servers, runners)",
+			formatEstimate(total), formatEstimate(timed), est.source, formatEstimate(overhead), len(steps),
+			est.perStep.Round(time.Millisecond), formatEstimate(est.setUp))
+		if unknown > 0 {
+			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
+		}
 		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
 	}
 	return total, unknown, nil
@@ -106,6 +118,12 @@ func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Durat
 		return 0, false
 	}
 	perOp, ok := est.perOp[cell.Name()]
+	if !ok && cell.CPU > 0 {
+		// Another GOMAXPROCS than the file's: the cell without it.
+		bare := cell
+		bare.CPU = 0
+		perOp, ok = est.perOp[bare.Name()]
+	}
 	if !ok {
 		return 0, false
 	}

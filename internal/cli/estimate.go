@@ -28,6 +28,15 @@ type estimate struct {
 	// perOp is each cell's median ns/op there, by cell name, as at scale 1
 	// for workloads whose tables grow with the scale (ScaledData).
 	perOp map[string]float64
+	// perStep is what one step (one slice of one run of one cell) took
+	// there beyond its operations: the request and its answer, the heap
+	// collected before the slice, a cell's set-up on its first step, the
+	// machine probes of each pass, spread over the steps; setUp is the time
+	// before the first run (servers started, runners built or found in
+	// the cache, each runner's hello). Both are zero (and overhead false)
+	// for a file without the began, started and finished lines.
+	perStep, setUp time.Duration
+	overhead       bool
 }
 
 // estimateCount and estimateWarmup are the run shape an estimate is for:
@@ -74,6 +83,8 @@ func estimateFrom(path string) (*estimate, error) {
 		}
 	}
 	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
+	var fileTimed time.Duration // the operations of the file's own runs, warm-up included
+	fileSteps := 0
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
@@ -81,6 +92,11 @@ func estimateFrom(path string) (*estimate, error) {
 		}
 		scale := h.ScaleOf(w.Name)
 		perOp := s.NsPerOp.Center
+		if h.Count > 0 {
+			fileWarmup := session.Config{Warmup: h.Warmup, WarmupAll: h.WarmupAll}
+			fileTimed += time.Duration(perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
+			fileSteps += h.Count * stepsPerRun(w, scale, h.Slices)
+		}
 		if w.ScaledData {
 			perOp /= scale
 		}
@@ -94,7 +110,20 @@ func estimateFrom(path string) (*estimate, error) {
 	if len(est.byID) == 0 {
 		return nil, usageError{fmt.Sprintf("%s: no results of workloads in this catalogue to estimate from", path)}
 	}
+	if setUp, runs, ok := h.Elapsed(); ok && fileSteps > 0 {
+		est.setUp, est.perStep, est.overhead = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true
+	}
 	return est, nil
+}
+
+// stepsPerRun returns the steps a run of w takes at scale in a session of
+// slices slices: one for a workload that runs whole, else a slice each, as
+// many as it has operations at most (Session.runStep).
+func stepsPerRun(w bench.Workload, scale float64, slices int) int {
+	if w.Whole {
+		return 1
+	}
+	return min(max(slices, 1), w.OpsAt(scale))
 }
 
 // workloadID returns the catalogue ID of a result's workload: its name and

@@ -169,3 +169,74 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateCountsTheStepsAndTheStartUp: from a file with began, started
+// and finished lines the estimate takes the start-up (began to started)
+// and, per step, what the runs took beyond their operations; a dry run
+// adds both to the timed part, for its own steps.
+func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results", "sqlbench-20261126-050000.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Two cells of SimpleQuery (100 queries a run at 0.01), 2 runs of 5
+	// slices each: 20 steps; each run times 100 queries of 1 ms and warms
+	// up 10% more: 2 x 2 x 110 ms = 0.44 s of operations in 20.44 s of
+	// runs, after 12 s of start-up.
+	file := "count: 2\nslices: 5\nscale: 0.01\nwarmup: 0.1\nwarmup-all: false\n" +
+		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: 2026-11-26T05:00:32.440Z\n\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	est, err := estimateFrom(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !est.overhead || est.setUp != 12*time.Second || est.perStep != time.Second {
+		t.Fatalf("start-up %v, per step %v (%v); want 12s and 1s", est.setUp, est.perStep, est.overhead)
+	}
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01"}
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// The same plan: 0.44 s timed + 20 steps x 1 s + 12 s.
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 32s: <1s timed,") ||
+		!strings.Contains(s, "+ 20s for the 20 steps (1s each") || !strings.Contains(s, "+ 12s start-up there") {
+		t.Errorf("dry run:\n%s", out.String())
+	}
+}
+
+// TestDryRunHonoursCPU: --cpu makes one cell per GOMAXPROCS value of a Go
+// target, as the session does (Config.CPUs), each estimated from the
+// file's cell.
+func TestDryRunHonoursCPU(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "results"), 0o755)
+	file := "scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"
+	os.WriteFile(filepath.Join(dir, "results", "sqlbench-x.txt"), []byte(file), 0o644)
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	args := []string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery", "--cpu", "1,2"}
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := out.String()
+	for _, want := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql-1 ", "SimpleQuery/db=sqlite/driver=mattn/api=sql-2 ",
+		"2 cells x 6 runs"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dry run --cpu 1,2 lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "driver=mattn/api=sql ") || strings.Contains(got, "?") {
+		t.Errorf("dry run --cpu 1,2: a cell without -N, or one unestimated:\n%s", got)
+	}
+}

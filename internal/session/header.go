@@ -17,7 +17,7 @@ import (
 // what each runner reported of its drivers (info), the SQLite session
 // settings, the servers, the CPU placement and the session's own settings
 // and id (the first part of every table name it creates).
-func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan, id string) error {
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan, id string, began time.Time) error {
 	for _, f := range envinfo.Collect(ctx) {
 		w.SetConfig(f.Key, f.Value)
 	}
@@ -39,7 +39,7 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		Pin: placement.String(), Version: Version(), Command: strings.Join(cfg.Command, " "),
 		Count: cfg.Count, Slices: cfg.Slices, Scale: cfg.Scale, SmokeScales: cfg.SmokeScales(p.Workloads),
 		Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, CPUs: cfg.CPUs, Study: cfg.Study,
-		Started: time.Now().UTC().Truncate(time.Second), SessionID: id,
+		Began: began, Started: time.Now(), SessionID: id,
 	}
 	switch cfg.TimingThread {
 	case ThreadFree:

@@ -13,7 +13,8 @@ import (
 // target is taken to implement every workload it can run (targets.Spec.Runs;
 // a runner's hello can only drop cells, as the JDBC runner does for the
 // families it has no Java twins of), over the transports cfg.Nets for a
-// server sqlbench starts, or the one of the user's DSN.
+// server sqlbench starts, or the one of the user's DSN, once per --cpu value
+// for a Go target (as the session's schedule), limited to Config.Cells.
 func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 	every := make([]string, 0, len(p.Workloads))
 	for _, w := range bench.Workloads() {
@@ -35,10 +36,15 @@ func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 		}
 		hello := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{t.Name: t.Caps}, Workloads: every}
 		for _, n := range nets {
-			if t.RunsOver(n) {
-				places = append(places, Placement{Target: t, Net: n, Runner: hello})
+			if !t.RunsOver(n) {
+				continue
+			}
+			for _, cpu := range cpusFor(cfg, t) {
+				places = append(places, Placement{Target: t, Net: n, Runner: hello, CPU: cpu})
 			}
 		}
 	}
-	return Schedule(p.Workloads, places, cfg.Count, cfg.Slices), nil
+	return slices.DeleteFunc(Schedule(p.Workloads, places, cfg.Count, cfg.Slices), func(st Step) bool {
+		return !cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	}), nil
 }

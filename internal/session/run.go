@@ -113,8 +113,10 @@ type Session struct {
 	origin   string
 	declared map[string]protocol.Hello
 	info     []string
-	// id begins the scope of every cell (NewID).
-	id string
+	// id begins the scope of every cell (NewID); began is when Run was
+	// called.
+	id    string
+	began time.Time
 	// The run: the steps, the journal and the slices it replays.
 	steps   []Step
 	journal *journal.Writer
@@ -138,7 +140,7 @@ type Session struct {
 // (as far as the session got) whatever the error. A resumed session
 // (cfg.Resume) replaces *cfg with the journal's.
 func Run(ctx context.Context, cfg *Config, env Env) (*Outcome, error) {
-	s := &Session{cfg: cfg, env: env, out: &Outcome{}}
+	s := &Session{cfg: cfg, env: env, out: &Outcome{}, began: time.Now()}
 	defer s.cleanup()
 	err := s.run(ctx)
 	return s.out, err
@@ -332,7 +334,7 @@ func (s *Session) declare(ctx context.Context) error {
 // header writes the results file's header; a resumed session's results
 // file then takes the place of the interrupted one's.
 func (s *Session) header(ctx context.Context) error {
-	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id); err != nil {
+	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id, s.began); err != nil {
 		return err
 	}
 	if s.resume != nil {
@@ -352,6 +354,7 @@ func (s *Session) report(err error) error {
 	if !s.started {
 		return err
 	}
+	benchfile.Header{Finished: time.Now()}.WriteFinished(s.results)
 	if cerr := s.results.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
