@@ -70,7 +70,7 @@ func (p *studyPlan) Runnable() bool {
 
 // newStudyPlan plans the reproduction opts asks for. An unknown study is a
 // session.InputError.
-func newStudyPlan(opts studyOptions, env session.Env) (*studyPlan, error) {
+func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	s, ok := studies.Lookup(opts.Study)
 	if !ok {
 		return nil, session.InputError{Msg: studies.UnknownError(opts.Study).Error()}

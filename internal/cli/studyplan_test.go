@@ -12,10 +12,10 @@ import (
 	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
-// machine is a session.Env on which every program is found but those in
+// machine is a session.Host on which every program is found but those in
 // missing.
-func machine(missing ...string) session.Env {
-	return session.Env{
+func machine(missing ...string) session.Host {
+	return session.Host{
 		Getenv: func(string) string { return "" },
 		LookPath: func(p string) (string, error) {
 			if slices.Contains(missing, p) {

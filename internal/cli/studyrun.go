@@ -23,7 +23,7 @@ var errNothingRuns = errors.New("nothing of the study can run here (see the reas
 // the servers, builds the runners and writes the results file and its
 // reports, the published table among them). The Outcome is nil when
 // nothing of the study can run here.
-func runStudy(ctx context.Context, p *studyPlan, env session.Env) (*session.Outcome, error) {
+func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Outcome, error) {
 	if !p.Runnable() {
 		return nil, errNothingRuns
 	}

@@ -84,7 +84,7 @@ type Config struct {
 	// Timeout bounds one run of one cell.
 	Timeout time.Duration
 	// Out is the results file; empty means results/sqlbench-<time>.txt in
-	// Env.Dir, suffixed -2, -3 ... when taken. An Out that exists is
+	// Host.Dir, suffixed -2, -3 ... when taken. An Out that exists is
 	// refused unless Force.
 	Out   string
 	Force bool
@@ -153,9 +153,10 @@ type Config struct {
 	Resume string
 }
 
-// Env is what a session reads from and writes to its surroundings, so
+// Host is the machine and process a session runs in, as far as it reads
+// from and writes to them (environment, PATH, working directory, log), so
 // that tests can set it.
-type Env struct {
+type Host struct {
 	// Getenv reads an environment variable.
 	Getenv func(string) string
 	// LookPath finds a program on PATH.

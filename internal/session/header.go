@@ -17,7 +17,7 @@ import (
 // what each runner reported of its drivers (info), the SQLite session
 // settings, the servers, the CPU placement and the session's own settings
 // and id (the first part of every table name it creates).
-func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan, id string, began time.Time) error {
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Layout, id string, began time.Time) error {
 	for _, f := range envinfo.Collect(ctx) {
 		w.SetConfig(f.Key, f.Value)
 	}

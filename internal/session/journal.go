@@ -37,7 +37,7 @@ type resumed struct {
 // loadResume reads the journal cfg.Resume names and turns cfg into the
 // configuration of the session that wrote it, with the DSNs cfg brings
 // (or the environment's), the results file rewritten from the journal.
-func loadResume(cfg *Config, env Env) (*resumed, error) {
+func loadResume(cfg *Config, env Host) (*resumed, error) {
 	h, recs, err := journal.Read(cfg.Resume)
 	if err != nil {
 		return nil, InputError{err.Error()}

@@ -91,7 +91,7 @@ func (o *Outcome) Partial() bool {
 // results file and the journal. Run makes one and runs its steps.
 type Session struct {
 	cfg *Config
-	env Env
+	env Host
 	out *Outcome
 
 	// The plan, and what a resumed session takes from its journal.
@@ -103,7 +103,7 @@ type Session struct {
 	started bool
 	// The machine: CPU placement, the temp dir of the SQLite files, the
 	// databases and the passwords no line logged may show.
-	placement pin.Plan
+	placement pin.Layout
 	tmp       string
 	dbs       *dbSet
 	secrets   []string
@@ -139,7 +139,7 @@ type Session struct {
 // keeping every finished result in the results file. The Outcome is valid
 // (as far as the session got) whatever the error. A resumed session
 // (cfg.Resume) replaces *cfg with the journal's.
-func Run(ctx context.Context, cfg *Config, env Env) (*Outcome, error) {
+func Run(ctx context.Context, cfg *Config, env Host) (*Outcome, error) {
 	s := &Session{cfg: cfg, env: env, out: &Outcome{}, began: time.Now()}
 	defer s.cleanup()
 	err := s.run(ctx)
@@ -435,7 +435,7 @@ func freshID(ctx context.Context, p *Plan) (string, error) {
 // sweepTables drops what the session's cells left in the user's databases
 // (given by DSN): the tables of a cell whose runner was killed (a time-out,
 // a crash, Ctrl-C) before it could drop them.
-func sweepTables(p *Plan, id string, env Env) {
+func sweepTables(p *Plan, id string, env Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := dropSessionTables(ctx, p, id, env, "by interrupted cells"); err != nil {
@@ -446,7 +446,7 @@ func sweepTables(p *Plan, id string, env Env) {
 // dropSessionTables drops the tables of session id in every user database
 // of the plan and logs which, as left by whom; it goes on past a database
 // that fails and returns the first error.
-func dropSessionTables(ctx context.Context, p *Plan, id string, env Env, whom string) error {
+func dropSessionTables(ctx context.Context, p *Plan, id string, env Host, whom string) error {
 	var first error
 	for db, d := range p.DSNs {
 		names, err := DropTables(ctx, db, d, id, true) // checked at the start

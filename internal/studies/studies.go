@@ -44,7 +44,7 @@ type Study struct {
 	// Tests are the study's rows, with their published figures.
 	Tests []Test `json:"tests"`
 	// Plan is how sqlbench reproduces the study here.
-	Plan Plan `json:"plan"`
+	Plan Setup `json:"plan"`
 	// Unavailable names what of the study cannot be reproduced, and why.
 	Unavailable []Gap `json:"unavailable"`
 	// Causes are the known or likely causes of comparisons that differ
@@ -105,8 +105,8 @@ type Memory struct {
 	AllocsPerOp float64 `json:"allocs/op"`
 }
 
-// Plan is how a study is reproduced here.
-type Plan struct {
+// Setup is how a study is reproduced here: its plan.
+type Setup struct {
 	// Nets are the transports to the servers (empty: sqlbench's default).
 	Nets []string `json:"nets,omitempty"`
 	// Profile is the server configuration (servers.Profile; empty: the
