@@ -1,9 +1,14 @@
-// Package session runs one benchmark session from a Config: it resolves the
-// targets and workloads (NewPlan), readies the databases (SQLite files, the
-// user's servers, throwaway servers), builds the runners, writes the
-// results file's header, runs the interleaved schedule and returns what it
-// did (Outcome). Front ends — the command line's run, a reproduce command —
-// turn their input into a Config and print the Outcome; none repeats a step.
+// Package session runs one benchmark session from a Config. One type,
+// Session, owns a run from its plan to its report — the Config, the Plan,
+// the databases, the connections to the runners, the results file and the
+// journal — and Run reads as its steps: plan (targets and workloads,
+// NewPlan), open (the databases: SQLite files, the user's servers,
+// throwaway servers), build (the runners), declare (what each runner
+// implements), header (the results file's), loop (the interleaved
+// schedule, each failure contained to its cell) and report; it returns
+// what it did (Outcome). Front ends — the command line's run and
+// reproduce — bind their input onto a Config and print the Outcome; none
+// repeats a step.
 package session
 
 import (
@@ -126,7 +131,7 @@ type Config struct {
 	// TimingThread says whether the goroutine that times a Go cell's
 	// operations is locked to its OS thread for the run, so that the run's
 	// time is divided into on-CPU, run-queue and blocked time
-	// (bench.Options.FreeThread; the rule is orchestrate's): ThreadLocked for every cell, ThreadFree
+	// (protocol.Request.FreeThread; the rule is freeThreadFor's): ThreadLocked for every cell, ThreadFree
 	// for none (a plain Go program's goroutines, as the published programs
 	// ran), ThreadAuto ("" too) for the cells that wait on no network
 	// (SQLite): locking costs a cell that waits on a socket a hand-over

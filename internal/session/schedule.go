@@ -1,7 +1,7 @@
-// Package orchestrate runs a benchmark session: it turns the selected
-// workloads and targets into cells, interleaves their runs across runner
-// processes, passes each finished result on as soon as it arrives, and
-// contains failures to the cell they belong to.
+// The schedule: the cells of a session (a workload on a placement) and
+// the order of their runs' slices, interleaved so that the machine's drift
+// hits every target alike.
+
 package session
 
 import (
