@@ -33,8 +33,8 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	if err != nil {
 		return 0, 0, err
 	}
-	est, estErr := findEstimate("", env)
 	var cells []session.Step
+	var cellsOnly []session.Cell
 	seen := map[string]bool{}
 	passes := 0
 	for _, st := range steps {
@@ -42,7 +42,13 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if !seen[st.Cell.Name()] {
 			seen[st.Cell.Name()] = true
 			cells = append(cells, st)
+			cellsOnly = append(cellsOnly, st.Cell)
 		}
+	}
+	est := estimateFor(env.Dir, cellsOnly)
+	var estErr error
+	if est == nil && newestResults(env.Dir) != "" {
+		_, estErr = estimateFrom(newestResults(env.Dir)) // why the newest file gives none
 	}
 	w := env.Stdout
 	fmt.Fprintln(w, "dry run: nothing is built, started or written")
@@ -110,6 +116,19 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	return total, unknown, nil
 }
 
+// perOpOf returns cell's ns/op in the estimate's file (as at scale 1 for a
+// workload whose tables grow with the scale); a cell with another
+// GOMAXPROCS than the file's takes the file's cell without one.
+func (est *estimate) perOpOf(cell session.Cell) (float64, bool) {
+	perOp, ok := est.perOp[cell.Name()]
+	if !ok && cell.CPU > 0 {
+		bare := cell
+		bare.CPU = 0
+		perOp, ok = est.perOp[bare.Name()]
+	}
+	return perOp, ok
+}
+
 // cellTime estimates the timed part of cell's runs in a session of cfg:
 // its median ns/op in est, times its operations per run, times the runs
 // and their warm-up (none where the session runs the cell cold). False when est does not have the cell.
@@ -117,13 +136,7 @@ func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Durat
 	if est == nil {
 		return 0, false
 	}
-	perOp, ok := est.perOp[cell.Name()]
-	if !ok && cell.CPU > 0 {
-		// Another GOMAXPROCS than the file's: the cell without it.
-		bare := cell
-		bare.CPU = 0
-		perOp, ok = est.perOp[bare.Name()]
-	}
+	perOp, ok := est.perOpOf(cell)
 	if !ok {
 		return 0, false
 	}

@@ -53,15 +53,61 @@ var targetKeys = []string{"db", "driver", "api", "net"}
 // newestResults returns the newest results/sqlbench-*.txt under dir, or ""
 // when there is none.
 func newestResults(dir string) string {
+	if paths := resultsByAge(dir); len(paths) > 0 {
+		return paths[0]
+	}
+	return ""
+}
+
+// resultsByAge returns the results/sqlbench-*.txt under dir, newest first.
+func resultsByAge(dir string) []string {
 	paths, _ := filepath.Glob(filepath.Join(dir, "results", "sqlbench-*.txt"))
-	newest, at := "", time.Time{}
+	at := map[string]time.Time{}
 	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(at) {
-			newest, at = p, fi.ModTime()
+		if fi, err := os.Stat(p); err == nil {
+			at[p] = fi.ModTime()
 		}
 	}
-	return newest
+	paths = slices.DeleteFunc(paths, func(p string) bool { _, ok := at[p]; return !ok })
+	slices.SortStableFunc(paths, func(a, b string) int { return at[b].Compare(at[a]) })
+	return paths
 }
+
+// estimateFor returns the estimate, from the results files under dir, that
+// has the most of cells (by name; a file's cell without GOMAXPROCS counts
+// for the cell with it): the newest that has them all, else the one with
+// the most, the newer on a tie; of the newest maxEstimateFiles files, and
+// nil when none has any. A file that cannot be read is passed over.
+func estimateFor(dir string, cells []session.Cell) *estimate {
+	var best *estimate
+	bestHas := 0
+	for i, path := range resultsByAge(dir) {
+		if i == maxEstimateFiles {
+			break
+		}
+		est, err := estimateFrom(path)
+		if err != nil {
+			continue
+		}
+		has := 0
+		for _, c := range cells {
+			if _, ok := est.perOpOf(c); ok {
+				has++
+			}
+		}
+		if has > bestHas {
+			best, bestHas = est, has
+		}
+		if has == len(cells) {
+			break
+		}
+	}
+	return best
+}
+
+// maxEstimateFiles bounds the results files a dry run reads for its
+// estimate.
+const maxEstimateFiles = 20
 
 // estimateFrom extrapolates each workload's --scale 1 run time from the
 // results in path: per cell, the median ns/op at the scale the file ran it

@@ -240,3 +240,27 @@ func TestDryRunHonoursCPU(t *testing.T) {
 		t.Errorf("dry run --cpu 1,2: a cell without -N, or one unestimated:\n%s", got)
 	}
 }
+
+// TestDryRunTakesTheFileWithItsCells: the dry run estimates from the
+// newest results file that has every cell of its plan, not from a newer
+// one of other cells (a server run after a SQLite one).
+func TestDryRunTakesTheFileWithItsCells(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results")
+	os.MkdirAll(res, 0o755)
+	sqlite := filepath.Join(res, "sqlbench-1.txt")
+	os.WriteFile(sqlite, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"), 0o644)
+	pg := filepath.Join(res, "sqlbench-2.txt")
+	os.WriteFile(pg, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=postgres/driver=pq/api=sql/net=tcp 10 1000000 ns/op\n"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(sqlite, old, old)
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	if code := Main(context.Background(), []string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery"}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "median ns/op in "+sqlite) || strings.Contains(s, "?") {
+		t.Errorf("dry run of a SQLite cell, a newer file of PostgreSQL's: want the estimate from %s:\n%s", sqlite, out.String())
+	}
+}
