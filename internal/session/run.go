@@ -156,10 +156,7 @@ func (s *Session) run(ctx context.Context) error {
 		s.header,  // the results file's header
 		s.loop,    // the interleaved schedule, result by result
 	} {
-		if err := step(ctx); err != nil {
-			return s.report(err)
-		}
-		if err := ctx.Err(); err != nil {
+		if err := step(ctx); err != nil { // a cancelled ctx too, from the step that saw it
 			return s.report(err)
 		}
 	}
@@ -248,7 +245,8 @@ func (s *Session) open(ctx context.Context) error {
 	s.deferred(func() { os.RemoveAll(s.tmp) }) // the SQLite databases; also on Ctrl-C
 	s.placement = pin.Local(cfg.Pin)
 	s.dbs, err = openDatabases(ctx, s.p, cfg, s.given, s.placement, s.tmp, env.Log)
-	s.deferred(func() { s.dbs.stop(s.env.Log) })
+	log := env.Log // the servers' stop is logged past the scrubbing writer's flush
+	s.deferred(func() { s.dbs.stop(log) })
 	if err != nil {
 		return err
 	}
