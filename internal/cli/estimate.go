@@ -186,13 +186,13 @@ func workloadID(s report.Summary) string {
 	return strings.Join(id, "/")
 }
 
-// formatEstimate rounds d for a table: "45s", "12m", "3h10m".
+// formatEstimate rounds d for a table: "45s", "1m13s", "12m", "3h10m".
 func formatEstimate(d time.Duration) string {
 	switch {
 	case d < time.Second:
 		return "<1s"
-	case d < time.Minute:
-		return d.Round(time.Second).String()
+	case d < 10*time.Minute:
+		return d.Round(time.Second).String() // 45s, 1m13s: a dry run's ±30% needs the seconds
 	case d < time.Hour:
 		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
 	default:

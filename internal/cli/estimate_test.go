@@ -90,6 +90,7 @@ func TestFormatEstimate(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		300 * time.Millisecond:                "<1s",
 		45*time.Second + 400*time.Millisecond: "45s",
+		73*time.Second + 200*time.Millisecond: "1m13s",
 		12*time.Minute + 20*time.Second:       "12m",
 		2*time.Hour + 3*time.Minute:           "2h",
 		126*time.Hour + 17*time.Minute:        "126h20m",
