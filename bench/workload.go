@@ -43,7 +43,7 @@ type Workload struct {
 	// workload (see the Cap constants); targets without it are not planned.
 	Needs Cap
 	// Whole marks a workload whose run must not be split into slices
-	// spread over the session (see orchestrate.Schedule): a run that is one
+	// spread over the session (see internal/session's Schedule): a run that is one
 	// transaction or one stream, such as a bulk insert.
 	Whole bool
 	// MinScale, when set, is the smallest --scale at which the workload is

@@ -71,8 +71,8 @@ func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 // Runs reports whether workload w can run on the target as far as the
 // catalogue knows, before any runner is built: on its database, and with
 // the capability w needs if any. Which workloads the target's runner
-// implements only the runner says, in its hello (runner.Hello); the
-// orchestrator plans cells from that (orchestrate.Placement.Runs).
+// implements only the runner says, in its hello (protocol.Hello); the
+// orchestrator plans cells from that (session.Placement.Runs).
 func (s Spec) Runs(w bench.Workload) bool {
 	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) && s.Refuses[w.ID()] == ""
 }

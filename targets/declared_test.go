@@ -13,9 +13,9 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/testenv"
-	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/workloads" // the Go workload catalogue the runners link
 )
@@ -39,13 +39,13 @@ const javaCopyBinds = "pgjdbc's COPY reads a text stream: no argument is bound, 
 // tests of internal/cli cache them.
 var runners struct {
 	sync.Mutex
-	sess   *orchestrate.Session
-	hellos map[string]runner.Hello
+	conns  map[string]launcher.Conn
+	hellos map[string]protocol.Hello
 }
 
 // declaration returns the hello of the runner of group, skipping the test
 // where this machine cannot build it.
-func declaration(t *testing.T, group string) runner.Hello {
+func declaration(t *testing.T, group string) protocol.Hello {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds every runner: not in -short")
@@ -71,24 +71,34 @@ func declaration(t *testing.T, group string) runner.Hello {
 	if h, ok := runners.hellos[group]; ok {
 		return h
 	}
-	if runners.sess == nil {
-		src, err := launcher.FindSource(".")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cache := filepath.Join(os.TempDir(), "sqlbench-test-runners")
-		b := &launcher.Builder{Src: src, Cache: cache, Log: os.Stderr}
-		jb := &launcher.JarBuilder{Src: src, Cache: cache, Log: os.Stderr}
-		runners.hellos = map[string]runner.Hello{}
-		runners.sess = &orchestrate.Session{Timeout: 2 * time.Minute, Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
-			cmd, err := groupCommand(ctx, b, jb, group)
-			if err != nil {
-				return nil, err
-			}
-			return launcher.Start(cmd[0], cmd[1:]...)
-		}}
+	if runners.conns == nil {
+		runners.conns, runners.hellos = map[string]launcher.Conn{}, map[string]protocol.Hello{}
 	}
-	h, err := runners.sess.Hello(context.Background(), group)
+	src, err := launcher.FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(os.TempDir(), "sqlbench-test-runners")
+	b := &launcher.Builder{Src: src, Cache: cache, Log: os.Stderr}
+	jb := &launcher.JarBuilder{Src: src, Cache: cache, Log: os.Stderr}
+	ctx := context.Background()
+	cmd, err := groupCommand(ctx, b, jb, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := launcher.Start(cmd[0], cmd[1:]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runners.conns[group] = conn
+	reply, err := conn.Do(ctx, protocol.Request{Verb: protocol.VerbHello}, 2*time.Minute)
+	if err == nil && reply.Fail != "" {
+		err = fmt.Errorf("hello failed: %s", reply.Fail)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := protocol.ParseHello(reply.Lines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +133,8 @@ func need(t *testing.T, tools ...string) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if runners.sess != nil {
-		runners.sess.Close()
+	for _, c := range runners.conns {
+		c.Close()
 	}
 	os.Exit(code)
 }
@@ -155,7 +165,7 @@ func TestRunnersDeclareTheirCatalogueTargets(t *testing.T) {
 					continue
 				}
 				jvm = s.JVM
-				if err := h.Check(s); err != nil {
+				if err := session.CheckHello(h, s); err != nil {
 					t.Errorf("%s: %v", s.Name, err)
 				}
 			}
@@ -222,7 +232,7 @@ func TestEveryGoWorkloadOfAJDBCFamilyHasAJavaTwin(t *testing.T) {
 // target of jdbc (its database, the capability they need declared in h)
 // but that h does not declare and excluded does not excuse, one line each;
 // and the IDs excluded excuses without need.
-func javaTwinGaps(h runner.Hello, jdbc []targets.Spec, families []string, excluded map[string]string) (gaps, stale []string) {
+func javaTwinGaps(h protocol.Hello, jdbc []targets.Spec, families []string, excluded map[string]string) (gaps, stale []string) {
 	excused := map[string]bool{}
 	for _, s := range jdbc {
 		for _, w := range bench.Workloads() {
@@ -250,7 +260,7 @@ func javaTwinGaps(h runner.Hello, jdbc []targets.Spec, families []string, exclud
 // its workloads, on a SQLite target with the batch capability.
 func TestJavaTwinGapsFindsAMissingTwin(t *testing.T) {
 	sqlite, _ := targets.Lookup("jdbc-sqlite")
-	h := runner.Hello{Protocol: runner.ProtocolVersion, Targets: map[string][]bench.Cap{sqlite.Name: {bench.CapBatch}}}
+	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{sqlite.Name: {bench.CapBatch}}}
 	var missing string
 	for _, w := range bench.Workloads() {
 		if w.Family != "classic" || !w.RunsOn(bench.SQLite) {

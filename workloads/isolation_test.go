@@ -15,7 +15,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/runner"
 	_ "github.com/sqlbench/sqlbench/targets/modernc" // a real pure-Go SQLite driver
 	_ "github.com/sqlbench/sqlbench/workloads"       // the suite family
 )
@@ -75,8 +76,8 @@ func startRunner(t *testing.T) *procRunner {
 // and returns its result line.
 func (p *procRunner) run(t *testing.T, w bench.Workload, scope string, n int, scale float64) *benchfmt.Result {
 	t.Helper()
-	req := runner.Request{Verb: runner.VerbRun, Target: "modernc", Workload: w.ID(), DB: string(bench.SQLite),
-		Location: runner.Location{DSN: filepath.Join(p.dir, scope+".db")},
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "modernc", Workload: w.ID(), DB: string(bench.SQLite),
+		Location: protocol.Location{DSN: filepath.Join(p.dir, scope+".db")},
 		Scope:    scope, Name: scope, N: n, Scale: scale}
 	if _, err := fmt.Fprintln(p.in, req.Encode()); err != nil {
 		t.Fatal(err)

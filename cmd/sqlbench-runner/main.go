@@ -12,7 +12,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/runner"
 	_ "github.com/sqlbench/sqlbench/workloads" // registers the workload catalogue
 )
 

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/runner"
 )
 
 // TestThroughTheRunnerProtocol drives the floor targets as sqlbench does:
@@ -29,7 +30,7 @@ func TestThroughTheRunnerProtocol(t *testing.T) {
 	var statuses []string
 	results := 0
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		if ok, fail := runner.ParseStatus(line); ok {
+		if ok, fail := protocol.ParseStatus(line); ok {
 			statuses = append(statuses, fail)
 		}
 		if strings.HasPrefix(line, "Benchmark") {

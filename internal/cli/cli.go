@@ -62,11 +62,11 @@ func (env Env) isWide() bool { return env.wide != nil && *env.wide }
 
 // session returns what a benchmark session reads from env; its log is
 // Stderr, or nothing with --quiet.
-func (env Env) session() session.Env {
+func (env Env) session() session.Host {
 	if env.quiet != nil && *env.quiet {
-		return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard, DMALatency: env.DMALatency}
+		return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard, DMALatency: env.DMALatency}
 	}
-	return session.Env{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY, DMALatency: env.DMALatency}
+	return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY, DMALatency: env.DMALatency}
 }
 
 // usageError is bad input: exit status 2.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -108,6 +109,12 @@ func flagError(c *cobra.Command, err error, args []string) error {
 		if len(a) > 2 && a[0] == '-' && a[1] != '-' && c.Flags().Lookup(name) != nil {
 			return usagef("%s: %s: long flags take two dashes: -%s", c.CommandPath(), a, a)
 		}
+	}
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		// The flag's problem, without its value: a --dsn value holds a
+		// password.
+		return usagef("--%s: %v", bad.GetFlag().Name, errors.Unwrap(bad))
 	}
 	return usagef("%s: %v", c.CommandPath(), err)
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/wake"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // errRegression marks a comparison that found a significant regression

@@ -137,7 +137,7 @@ func TestSqinnIsAvailableWithAnExecutable(t *testing.T) {
 		{sh, "", ""},
 		{"/nonexistent/sqinn", "/usr/local/bin/sqinn", "needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"},
 	} {
-		env := session.Env{
+		env := session.Host{
 			Getenv: func(k string) string {
 				if k == "SQINN_PATH" {
 					return c.env

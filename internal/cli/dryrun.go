@@ -10,14 +10,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // dryRun prints what a session of cfg would run — its cells, its passes and
 // its estimated time — without building, starting or writing anything.
-func dryRun(cfg session.Config, env Env) error {
+func dryRun(cfg *session.Config, env Env) error {
 	_, _, err := preview(cfg, env)
 	return err
 }
@@ -25,17 +24,17 @@ func dryRun(cfg session.Config, env Env) error {
 // preview prints dryRun's plan of cfg and returns its estimated timed
 // total and how many cells that estimate lacks (all of them when there is
 // nothing to estimate from).
-func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err error) {
-	p, err := session.NewPlan(&cfg, env.session())
+func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, err error) {
+	p, err := session.NewPlan(cfg, env.session())
 	if err != nil {
 		return 0, 0, err
 	}
-	steps, err := p.Preview(&cfg)
+	steps, err := p.Preview(cfg)
 	if err != nil {
 		return 0, 0, err
 	}
-	est, estErr := findEstimate("", env)
-	var cells []orchestrate.Step
+	var cells []session.Step
+	var cellsOnly []session.Cell
 	seen := map[string]bool{}
 	passes := 0
 	for _, st := range steps {
@@ -43,7 +42,13 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 		if !seen[st.Cell.Name()] {
 			seen[st.Cell.Name()] = true
 			cells = append(cells, st)
+			cellsOnly = append(cellsOnly, st.Cell)
 		}
+	}
+	est := estimateFor(env.Dir, cellsOnly)
+	var estErr error
+	if est == nil && newestResults(env.Dir) != "" {
+		_, estErr = estimateFrom(newestResults(env.Dir)) // why the newest file gives none
 	}
 	w := env.Stdout
 	fmt.Fprintln(w, "dry run: nothing is built, started or written")
@@ -51,7 +56,7 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 	var rows [][4]string
 	for _, st := range cells {
 		wl := st.Cell.Workload
-		d, ok := cellTime(est, st.Cell, &cfg)
+		d, ok := cellTime(est, st.Cell, cfg)
 		col := "?"
 		if ok {
 			col, total = formatEstimate(d), total+d
@@ -88,25 +93,50 @@ func preview(cfg session.Config, env Env) (total time.Duration, unknown int, err
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
 		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
-	default:
+	case !est.overhead:
 		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
-		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top"
+		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
+		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
+	default:
+		overhead := time.Duration(len(steps)) * est.perStep
+		timed := total
+		total += overhead + est.setUp
+		text := fmt.Sprintf("estimated time: %s: %s timed, from each cell's median ns/op in %s, + %s for the %d steps "+
+			"(%s each beyond their operations there: requests, cell set-ups, probes) + %s start-up there (servers, runners)",
+			formatEstimate(total), formatEstimate(timed), est.source, formatEstimate(overhead), len(steps),
+			est.perStep.Round(time.Millisecond), formatEstimate(est.setUp))
+		if unknown > 0 {
+			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
+		}
 		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
 	}
 	return total, unknown, nil
 }
 
+// perOpOf returns cell's ns/op in the estimate's file (as at scale 1 for a
+// workload whose tables grow with the scale); a cell with another
+// GOMAXPROCS than the file's takes the file's cell without one.
+func (est *estimate) perOpOf(cell session.Cell) (float64, bool) {
+	perOp, ok := est.perOp[cell.Name()]
+	if !ok && cell.CPU > 0 {
+		bare := cell
+		bare.CPU = 0
+		perOp, ok = est.perOp[bare.Name()]
+	}
+	return perOp, ok
+}
+
 // cellTime estimates the timed part of cell's runs in a session of cfg:
 // its median ns/op in est, times its operations per run, times the runs
 // and their warm-up (none where the session runs the cell cold). False when est does not have the cell.
-func cellTime(est *estimate, cell orchestrate.Cell, cfg *session.Config) (time.Duration, bool) {
+func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Duration, bool) {
 	if est == nil {
 		return 0, false
 	}
-	perOp, ok := est.perOp[cell.Name()]
+	perOp, ok := est.perOpOf(cell)
 	if !ok {
 		return 0, false
 	}

@@ -5,14 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // estimate is what a --scale 1 run would take, extrapolated from the timed
@@ -29,6 +28,15 @@ type estimate struct {
 	// perOp is each cell's median ns/op there, by cell name, as at scale 1
 	// for workloads whose tables grow with the scale (ScaledData).
 	perOp map[string]float64
+	// perStep is what one step (one slice of one run of one cell) took
+	// there beyond its operations: the request and its answer, the heap
+	// collected before the slice, a cell's set-up on its first step, the
+	// machine probes of each pass, spread over the steps; setUp is the time
+	// before the first run (servers started, runners built or found in
+	// the cache, each runner's hello). Both are zero (and overhead false)
+	// for a file without the began, started and finished lines.
+	perStep, setUp time.Duration
+	overhead       bool
 }
 
 // estimateCount and estimateWarmup are the run shape an estimate is for:
@@ -45,15 +53,61 @@ var targetKeys = []string{"db", "driver", "api", "net"}
 // newestResults returns the newest results/sqlbench-*.txt under dir, or ""
 // when there is none.
 func newestResults(dir string) string {
+	if paths := resultsByAge(dir); len(paths) > 0 {
+		return paths[0]
+	}
+	return ""
+}
+
+// resultsByAge returns the results/sqlbench-*.txt under dir, newest first.
+func resultsByAge(dir string) []string {
 	paths, _ := filepath.Glob(filepath.Join(dir, "results", "sqlbench-*.txt"))
-	newest, at := "", time.Time{}
+	at := map[string]time.Time{}
 	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(at) {
-			newest, at = p, fi.ModTime()
+		if fi, err := os.Stat(p); err == nil {
+			at[p] = fi.ModTime()
 		}
 	}
-	return newest
+	paths = slices.DeleteFunc(paths, func(p string) bool { _, ok := at[p]; return !ok })
+	slices.SortStableFunc(paths, func(a, b string) int { return at[b].Compare(at[a]) })
+	return paths
 }
+
+// estimateFor returns the estimate, from the results files under dir, that
+// has the most of cells (by name; a file's cell without GOMAXPROCS counts
+// for the cell with it): the newest that has them all, else the one with
+// the most, the newer on a tie; of the newest maxEstimateFiles files, and
+// nil when none has any. A file that cannot be read is passed over.
+func estimateFor(dir string, cells []session.Cell) *estimate {
+	var best *estimate
+	bestHas := 0
+	for i, path := range resultsByAge(dir) {
+		if i == maxEstimateFiles {
+			break
+		}
+		est, err := estimateFrom(path)
+		if err != nil {
+			continue
+		}
+		has := 0
+		for _, c := range cells {
+			if _, ok := est.perOpOf(c); ok {
+				has++
+			}
+		}
+		if has > bestHas {
+			best, bestHas = est, has
+		}
+		if has == len(cells) {
+			break
+		}
+	}
+	return best
+}
+
+// maxEstimateFiles bounds the results files a dry run reads for its
+// estimate.
+const maxEstimateFiles = 20
 
 // estimateFrom extrapolates each workload's --scale 1 run time from the
 // results in path: per cell, the median ns/op at the scale the file ran it
@@ -68,17 +122,27 @@ func estimateFrom(path string) (*estimate, error) {
 		return nil, usageError{err.Error()}
 	}
 	defaults := session.Config{Warmup: estimateWarmup}
+	var h benchfile.Header
+	if len(set.Results) > 0 {
+		if h, err = benchfile.ParseHeader(set.Results[0].Config); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
+		}
+	}
 	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
+	var fileTimed time.Duration // the operations of the file's own runs, warm-up included
+	fileSteps := 0
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
 			continue
 		}
-		scale, err := scaleOfResult(s, w.Name)
-		if err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
-		}
+		scale := h.ScaleOf(w.Name)
 		perOp := s.NsPerOp.Center
+		if h.Count > 0 {
+			fileWarmup := session.Config{Warmup: h.Warmup, WarmupAll: h.WarmupAll}
+			fileTimed += time.Duration(perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
+			fileSteps += h.Count * stepsPerRun(w, scale, h.Slices)
+		}
 		if w.ScaledData {
 			perOp /= scale
 		}
@@ -92,7 +156,20 @@ func estimateFrom(path string) (*estimate, error) {
 	if len(est.byID) == 0 {
 		return nil, usageError{fmt.Sprintf("%s: no results of workloads in this catalogue to estimate from", path)}
 	}
+	if setUp, runs, ok := h.Elapsed(); ok && fileSteps > 0 {
+		est.setUp, est.perStep, est.overhead = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true
+	}
 	return est, nil
+}
+
+// stepsPerRun returns the steps a run of w takes at scale in a session of
+// slices slices: one for a workload that runs whole, else a slice each, as
+// many as it has operations at most (Session.runStep).
+func stepsPerRun(w bench.Workload, scale float64, slices int) int {
+	if w.Whole {
+		return 1
+	}
+	return min(max(slices, 1), w.OpsAt(scale))
 }
 
 // workloadID returns the catalogue ID of a result's workload: its name and
@@ -109,40 +186,13 @@ func workloadID(s report.Summary) string {
 	return strings.Join(id, "/")
 }
 
-// scaleOfResult returns the scale a result ran at: its workload's entry in
-// the smoke-scales configuration line, else the scale line.
-func scaleOfResult(s report.Summary, name string) (float64, error) {
-	var scale, smoke string
-	for _, c := range s.Config {
-		switch c.Key {
-		case "scale":
-			scale = c.Value
-		case "smoke-scales":
-			smoke = c.Value
-		}
-	}
-	for _, kv := range strings.Fields(smoke) {
-		if n, v, ok := strings.Cut(kv, "="); ok && n == name {
-			scale = v
-		}
-	}
-	if scale == "" {
-		return 1, nil // a plain go test -bench file: the sizes as given
-	}
-	f, err := strconv.ParseFloat(scale, 64)
-	if err != nil || !(f > 0) {
-		return 0, fmt.Errorf("scale %q of %s is not a positive number", scale, s.Name)
-	}
-	return f, nil
-}
-
-// formatEstimate rounds d for a table: "45s", "12m", "3h10m".
+// formatEstimate rounds d for a table: "45s", "1m13s", "12m", "3h10m".
 func formatEstimate(d time.Duration) string {
 	switch {
 	case d < time.Second:
 		return "<1s"
-	case d < time.Minute:
-		return d.Round(time.Second).String()
+	case d < 10*time.Minute:
+		return d.Round(time.Second).String() // 45s, 1m13s: a dry run's ±30% needs the seconds
 	case d < time.Hour:
 		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
 	default:

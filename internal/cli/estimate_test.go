@@ -3,16 +3,17 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -89,6 +90,7 @@ func TestFormatEstimate(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		300 * time.Millisecond:                "<1s",
 		45*time.Second + 400*time.Millisecond: "45s",
+		73*time.Second + 200*time.Millisecond: "1m13s",
 		12*time.Minute + 20*time.Second:       "12m",
 		2*time.Hour + 3*time.Minute:           "2h",
 		126*time.Hour + 17*time.Minute:        "126h20m",
@@ -113,27 +115,27 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 	if o.ScaleOf(bulk) != bulk.Smoke || bulk.Smoke >= session.QuickScale || o.ScaleOf(classic) != session.QuickScale {
 		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.ScaleOf(bulk), bulk.Smoke, o.ScaleOf(classic), session.QuickScale)
 	}
-	if got, want := o.SmokeScales([]bench.Workload{classic, bulk, bulk}), fmt.Sprintf("BulkInsert=%g", bulk.Smoke); got != want {
-		t.Errorf("smoke-scales %q, want %q", got, want)
+	if got, want := o.SmokeScales([]bench.Workload{classic, bulk, bulk}), []benchfile.NamedScale{{Name: "BulkInsert", Scale: bulk.Smoke}}; !slices.Equal(got, want) {
+		t.Errorf("smoke-scales %v, want %v", got, want)
 	}
 	if o, err = parseRun([]string{"--quick", "--scale", "0.05"}, fakeEnv(&out, &errb)); err != nil {
 		t.Fatal(err)
 	}
-	if o.ScaleOf(bulk) != 0.05 || o.SmokeScales([]bench.Workload{bulk}) != "" {
-		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %q; want 0.05 and none", o.ScaleOf(bulk), o.SmokeScales([]bench.Workload{bulk}))
+	if o.ScaleOf(bulk) != 0.05 || len(o.SmokeScales([]bench.Workload{bulk})) != 0 {
+		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %v; want 0.05 and none", o.ScaleOf(bulk), o.SmokeScales([]bench.Workload{bulk}))
 	}
 }
 
 // parseRun parses sqlbench run's flags as the run command does, without
 // running anything.
 func parseRun(args []string, env Env) (session.Config, error) {
-	var f runFlags
+	var quick, dry bool
 	c := &cobra.Command{Use: "run"}
-	cfg := f.define(c)
+	cfg := defineRun(c, &quick, &dry)
 	if err := c.Flags().Parse(args); err != nil {
 		return *cfg, err
 	}
-	err := f.parse(c, cfg, env)
+	err := checkRun(c, cfg, quick, env)
 	return *cfg, err
 }
 
@@ -158,7 +160,7 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 		if !ok {
 			t.Fatalf("no workload %s", tc.id)
 		}
-		cell := orchestrate.Cell{Workload: w, Placement: orchestrate.Placement{Target: mattn}}
+		cell := session.Cell{Workload: w, Placement: session.Placement{Target: mattn}}
 		est := &estimate{perOp: map[string]float64{cell.Name(): 1000}}
 		cfg := &session.Config{Count: 4, Warmup: 0.5, WarmupAll: tc.warmupAll, Scale: 1}
 		got, ok := cellTime(est, cell, cfg)
@@ -166,5 +168,100 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 		if !ok || got != want {
 			t.Errorf("%s (warmup-all %v): %v, %v; want %v", tc.id, tc.warmupAll, got, ok, want)
 		}
+	}
+}
+
+// TestEstimateCountsTheStepsAndTheStartUp: from a file with began, started
+// and finished lines the estimate takes the start-up (began to started)
+// and, per step, what the runs took beyond their operations; a dry run
+// adds both to the timed part, for its own steps.
+func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results", "sqlbench-20261126-050000.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Two cells of SimpleQuery (100 queries a run at 0.01), 2 runs of 5
+	// slices each: 20 steps; each run times 100 queries of 1 ms and warms
+	// up 10% more: 2 x 2 x 110 ms = 0.44 s of operations in 20.44 s of
+	// runs, after 12 s of start-up.
+	file := "count: 2\nslices: 5\nscale: 0.01\nwarmup: 0.1\nwarmup-all: false\n" +
+		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: 2026-11-26T05:00:32.440Z\n\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n" +
+		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n"
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	est, err := estimateFrom(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !est.overhead || est.setUp != 12*time.Second || est.perStep != time.Second {
+		t.Fatalf("start-up %v, per step %v (%v); want 12s and 1s", est.setUp, est.perStep, est.overhead)
+	}
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01"}
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// The same plan: 0.44 s timed + 20 steps x 1 s + 12 s.
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 32s: <1s timed,") ||
+		!strings.Contains(s, "+ 20s for the 20 steps (1s each") || !strings.Contains(s, "+ 12s start-up there") {
+		t.Errorf("dry run:\n%s", out.String())
+	}
+}
+
+// TestDryRunHonoursCPU: --cpu makes one cell per GOMAXPROCS value of a Go
+// target, as the session does (Config.CPUs), each estimated from the
+// file's cell.
+func TestDryRunHonoursCPU(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "results"), 0o755)
+	file := "scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"
+	os.WriteFile(filepath.Join(dir, "results", "sqlbench-x.txt"), []byte(file), 0o644)
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	args := []string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery", "--cpu", "1,2"}
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := out.String()
+	for _, want := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql-1 ", "SimpleQuery/db=sqlite/driver=mattn/api=sql-2 ",
+		"2 cells x 6 runs"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dry run --cpu 1,2 lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "driver=mattn/api=sql ") || strings.Contains(got, "?") {
+		t.Errorf("dry run --cpu 1,2: a cell without -N, or one unestimated:\n%s", got)
+	}
+}
+
+// TestDryRunTakesTheFileWithItsCells: the dry run estimates from the
+// newest results file that has every cell of its plan, not from a newer
+// one of other cells (a server run after a SQLite one).
+func TestDryRunTakesTheFileWithItsCells(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results")
+	os.MkdirAll(res, 0o755)
+	sqlite := filepath.Join(res, "sqlbench-1.txt")
+	os.WriteFile(sqlite, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"), 0o644)
+	pg := filepath.Join(res, "sqlbench-2.txt")
+	os.WriteFile(pg, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=postgres/driver=pq/api=sql/net=tcp 10 1000000 ns/op\n"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(sqlite, old, old)
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	if code := Main(context.Background(), []string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery"}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "median ns/op in "+sqlite) || strings.Contains(s, "?") {
+		t.Errorf("dry run of a SQLite cell, a newer file of PostgreSQL's: want the estimate from %s:\n%s", sqlite, out.String())
 	}
 }

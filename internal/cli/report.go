@@ -7,13 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/spf13/cobra"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // reportCommand is sqlbench report.

@@ -9,12 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/launcher"
-	"github.com/sqlbench/sqlbench/internal/reproduce"
-	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // reproduceCommand is sqlbench reproduce: it lists the published
@@ -47,7 +43,7 @@ sqlbench report rebuilds the table.`,
 			return nil
 		},
 	}
-	opts := reproduce.Options{Cache: launcher.DefaultCache()}
+	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
 	var dry bool
 	var thread, idle string
@@ -70,8 +66,8 @@ sqlbench report rebuilds the table.`,
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
 		var err error
-		if opts.IdleLatency, err = parseIdleLatency(idle); err != nil {
-			return err
+		if opts.IdleLatency, err = session.ParseIdleLatency(idle); err != nil {
+			return usagef("--idle-latency: %v", err)
 		}
 		switch thread {
 		case "free":
@@ -91,11 +87,11 @@ const allStudies = "all"
 
 // reproduceStudies runs sqlbench reproduce with its flags parsed: the list,
 // one study, or all of them; with dry, only their plans.
-func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names []string, dry bool, env Env) error {
+func reproduceStudies(ctx context.Context, opts studyOptions, dsns, names []string, dry bool, env Env) error {
 	var err error
 	switch {
 	case len(names) == 0:
-		return reproduce.List(env.Stdout)
+		return listStudies(env.Stdout)
 	case opts.Scale < 0 || opts.Scale > 1000 || opts.Count < 0 || opts.Count > 1000:
 		return usagef("--scale must be above 0 and at most 1000, --count from 1 to 1000")
 	}
@@ -104,9 +100,6 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 	}
 	if opts.Out == stdoutName {
 		return usagef("reproduce: -o -: reproduce writes its results to files (run -o - writes them to stdout)")
-	}
-	if !dry {
-		defer useServers(servers.DefaultStateDir(), opts.DSNs, []bench.DB{bench.MariaDB, bench.Postgres}, env)()
 	}
 	if opts.Out != "" && !filepath.IsAbs(opts.Out) {
 		opts.Out = filepath.Join(env.Dir, opts.Out)
@@ -124,7 +117,7 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 	for _, id := range ids { // bad input is refused before anything runs
 		o := opts
 		o.Study = id
-		if _, err := reproduce.NewPlan(o, env.session()); err != nil {
+		if _, err := newStudyPlan(o, env.session()); err != nil {
 			return err
 		}
 	}
@@ -146,7 +139,7 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 		switch {
 		case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 			return err
-		case errors.Is(err, errPartial), errors.Is(err, reproduce.ErrNothingRuns):
+		case errors.Is(err, errPartial), errors.Is(err, errNothingRuns):
 			partial = true
 		case err != nil:
 			fmt.Fprintf(env.Stdout, "%s: %s\n", id, oneLine(err.Error()))
@@ -165,26 +158,26 @@ func reproduceStudies(ctx context.Context, opts reproduce.Options, dsns, names [
 
 // reproduceStudy reproduces the study opts names and prints its table; it
 // returns the table's tally of verdicts.
-func reproduceStudy(ctx context.Context, opts reproduce.Options, env Env) (string, error) {
-	p, err := reproduce.NewPlan(opts, env.session())
+func reproduceStudy(ctx context.Context, opts studyOptions, env Env) (string, error) {
+	p, err := newStudyPlan(opts, env.session())
 	if err != nil {
 		return "", err
 	}
-	out, err := reproduce.Run(ctx, p, env.session())
+	out, err := runStudy(ctx, p, env.session())
 	if out != nil && out.Scheduled {
 		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
 			err = perr
 		}
 	}
-	t := reproduce.Table(p, out)
-	if perr := reproduce.Print(env.Stdout, p, t); perr != nil && err == nil {
+	t := studyTable(p, out)
+	if perr := printStudy(env.Stdout, p, t); perr != nil && err == nil {
 		err = perr
 	}
 	switch {
 	case err != nil:
-		return reproduce.Tally(t), err
+		return tally(t), err
 	case out.Partial():
-		return reproduce.Tally(t), errPartial
+		return tally(t), errPartial
 	}
-	return reproduce.Tally(t), nil
+	return tally(t), nil
 }

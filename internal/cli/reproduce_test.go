@@ -10,8 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/studies"
+	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // TestReproduceListsEveryStudy: sqlbench reproduce without a study lists

@@ -5,8 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlbench/sqlbench/internal/reproduce"
-	"github.com/sqlbench/sqlbench/report"
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // reproduceDryRun prints what reproducing the study opts names would run —
@@ -14,8 +13,8 @@ import (
 // --dry-run's preview), and what of the study will not run here — without
 // building, starting or writing anything. It returns the estimate and how
 // many cells it lacks.
-func reproduceDryRun(opts reproduce.Options, env Env) (time.Duration, int, error) {
-	p, err := reproduce.NewPlan(opts, env.session())
+func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
+	p, err := newStudyPlan(opts, env.session())
 	if err != nil {
 		return 0, 0, err
 	}
@@ -27,7 +26,7 @@ func reproduceDryRun(opts reproduce.Options, env Env) (time.Duration, int, error
 	var total time.Duration
 	unknown := 0
 	if p.Runnable() {
-		if total, unknown, err = preview(p.Config, env); err != nil {
+		if total, unknown, err = preview(&p.Config, env); err != nil {
 			return 0, 0, err
 		}
 	} else {
@@ -41,7 +40,7 @@ func reproduceDryRun(opts reproduce.Options, env Env) (time.Duration, int, error
 
 // reproduceAllDryRun prints every study's dry run, then the sum of their
 // estimates.
-func reproduceAllDryRun(opts reproduce.Options, ids []string, env Env) error {
+func reproduceAllDryRun(opts studyOptions, ids []string, env Env) error {
 	var total time.Duration
 	var lacking []string
 	for _, id := range ids {

@@ -8,14 +8,14 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/sqlbench/sqlbench/internal/servers"
+
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // runCommand is sqlbench run: flags to a session.Config, the session,
 // then the summary on stdout (or, with --dry-run, the plan).
 func runCommand(ctx context.Context, env Env) *cobra.Command {
-	var f runFlags
+	var quick, dry bool
 	c := &cobra.Command{
 		Use:   "run [flags]",
 		Short: "benchmark workloads on targets and write results (default: SQLite, every driver)",
@@ -34,25 +34,24 @@ only starts from the default. See sqlbench list for every name.`,
   sqlbench run --resume results/sqlbench-20260101-120000.journal`,
 		Args: noArgs,
 	}
-	cfg := f.define(c)
+	cfg := defineRun(c, &quick, &dry)
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg.Command = commandLine(c, args)
-		if err := f.parse(c, cfg, env); err != nil {
+		if err := checkRun(c, cfg, quick, env); err != nil {
 			return err
 		}
-		if f.dryRun {
-			return dryRun(*cfg, env)
+		if dry {
+			return dryRun(cfg, env)
 		}
-		return runSession(ctx, *cfg, env)
+		return runSession(ctx, cfg, env)
 	}
 	return c
 }
 
 // runSession runs a benchmark session and prints its outcome.
-func runSession(ctx context.Context, cfg session.Config, env Env) error {
-	defer useServers(servers.DefaultStateDir(), cfg.DSNs, cfg.DBs, env)()
+func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 	var toStdout io.Writer
 	if cfg.Out == stdoutName {
 		// The results file is written in a directory of its own and
@@ -94,8 +93,9 @@ func runSession(ctx context.Context, cfg session.Config, env Env) error {
 	return nil
 }
 
-// parse checks the flags given on c and completes cfg from them.
-func (f *runFlags) parse(c *cobra.Command, cfg *session.Config, env Env) error {
+// checkRun checks the flags given on c, which were parsed into cfg, and
+// completes cfg: a smoke run's sizes, paths from the working directory.
+func checkRun(c *cobra.Command, cfg *session.Config, quick bool, env Env) error {
 	if cfg.Resume != "" {
 		for _, name := range setFlags(c) {
 			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" && name != "quiet" {
@@ -105,25 +105,12 @@ func (f *runFlags) parse(c *cobra.Command, cfg *session.Config, env Env) error {
 		if !filepath.IsAbs(cfg.Resume) {
 			cfg.Resume = filepath.Join(env.Dir, cfg.Resume)
 		}
-		var err error
-		cfg.DSNs, err = parseDSNFlags(f.dsns)
-		return err
+		return nil
 	}
-	if f.quick {
-		if !set(c, "scale") {
-			cfg.Scale, cfg.Smoke = session.QuickScale, true
-		}
-		if !set(c, "count") {
-			cfg.Count = session.QuickCount
-		}
-		if !set(c, "slices") {
-			cfg.Slices = session.QuickSlices
-		}
+	if quick {
+		cfg.Quick(set(c, "scale"), set(c, "count"), set(c, "slices"))
 	}
-	if err := checkRanges(cfg); err != nil {
-		return err
-	}
-	if err := f.apply(cfg); err != nil {
+	if err := cfg.CheckRanges(); err != nil {
 		return err
 	}
 	for _, p := range []*string{&cfg.Out, &cfg.CPUProfile} {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 

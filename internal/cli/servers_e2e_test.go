@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
@@ -219,7 +220,8 @@ func TestServerCommand(t *testing.T) {
 }
 
 // TestServerStopSparesAServerASessionUses: a session running on a server
-// sqlbench server start started (useServers, as run and reproduce call it)
+// sqlbench server start started (servers.Use, as a session on its DSN
+// calls it)
 // keeps it from server stop, by kind or --all, which names the session;
 // --force stops it.
 func TestServerStopSparesAServerASessionUses(t *testing.T) {
@@ -238,7 +240,14 @@ func TestServerStopSparesAServerASessionUses(t *testing.T) {
 			all[0].Stop()
 		}
 	}()
-	release := useServers(state, map[bench.DB]string{bench.Postgres: all[0].DSN("unix")}, nil, env)
+	e, err := dsn.Parse(bench.Postgres, all[0].DSN("unix"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := servers.Use(state, []bench.Endpoint{e})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer release()
 	for _, args := range [][]string{{"postgres"}, {"--all"}} {
 		stdout.Reset()

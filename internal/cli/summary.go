@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
-	"github.com/sqlbench/sqlbench/report"
 )
 
 // printOutcome prints what a session did: the tables of its results (the

@@ -68,7 +68,7 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 	for _, c := range []struct {
 		dev, value, want string
 	}{
-		{"", "deep", `--idle-latency must be default or low, got "deep"`},
+		{"", "deep", `--idle-latency: must be default or low, got "deep"`},
 		{filepath.Join(t.TempDir(), "none"), "low", "does not exist: this kernel offers no PM QoS CPU latency interface"},
 	} {
 		var out, errb bytes.Buffer
@@ -86,7 +86,7 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--idle-latency", "deep"}, fakeEnv(&out, &errb))
-	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency must be default or low, got "deep"` {
+	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency: must be default or low, got "deep"` {
 		t.Errorf("reproduce --idle-latency deep: exit %d, stderr %q", code, msg)
 	}
 }

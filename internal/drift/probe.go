@@ -92,7 +92,7 @@ type Floor struct {
 }
 
 // Recorder times the probe once per pass of a schedule whose pass p times
-// run p%Count+1 (orchestrate.Schedule) and keeps the times.
+// run p%Count+1 (session.Schedule) and keeps the times.
 type Recorder struct {
 	Probe Probe
 	// Count is the schedule's runs per cell.

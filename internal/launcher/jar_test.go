@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/testenv"
-	"github.com/sqlbench/sqlbench/runner"
 )
 
 func TestJarKeyFollowsTheSource(t *testing.T) {
@@ -76,7 +76,7 @@ func TestJarBuildCachesAndServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reply, err := p.Do(ctx, runner.Request{Verb: runner.VerbHello}, time.Minute)
+	reply, err := p.Do(ctx, protocol.Request{Verb: protocol.VerbHello}, time.Minute)
 	lines := strings.Join(reply.Lines, "\n")
 	if err != nil || reply.Fail != "" || !strings.Contains(lines, "runner-protocol: 3") || !strings.Contains(lines, "jdbc-sqlite") {
 		t.Fatalf("hello: %+v, %v", reply, err)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
@@ -41,7 +41,7 @@ func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reply, err := p.Do(ctx, runner.Request{Verb: runner.VerbHello}, 10*time.Second)
+	reply, err := p.Do(ctx, protocol.Request{Verb: protocol.VerbHello}, 10*time.Second)
 	if err != nil || reply.Fail != "" || !strings.Contains(strings.Join(reply.Lines, "\n"), "runner-protocol: 3") {
 		t.Fatalf("hello: %+v, %v", reply, err)
 	}
@@ -81,7 +81,7 @@ func TestProcessThatDiesSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 10*time.Second)
+	_, err = p.Do(context.Background(), protocol.Request{Verb: protocol.VerbHello}, 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "fatal: driver crashed") {
 		t.Fatalf("err = %v, want the runner's last stderr line", err)
 	}
@@ -93,7 +93,7 @@ func TestProcessThatHangsIsKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err = p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 200*time.Millisecond)
+	_, err = p.Do(context.Background(), protocol.Request{Verb: protocol.VerbHello}, 200*time.Millisecond)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
@@ -146,7 +146,7 @@ func TestConcurrentFirstBuildsAllSucceed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if reply, err := p.Do(context.Background(), runner.Request{Verb: runner.VerbHello}, 10*time.Second); err != nil || reply.Fail != "" {
+	if reply, err := p.Do(context.Background(), protocol.Request{Verb: protocol.VerbHello}, 10*time.Second); err != nil || reply.Fail != "" {
 		t.Fatalf("hello to the built runner: %+v, %v", reply, err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // ErrTimeout is returned by Process.Do when the runner did not answer in
@@ -26,13 +26,12 @@ type Conn interface {
 	// Do sends one request and waits at most timeout for its reply. An
 	// error means the runner is gone (died, killed on timeout, or ctx done)
 	// and must not be used again.
-	Do(ctx context.Context, req runner.Request, timeout time.Duration) (runner.Reply, error)
+	Do(ctx context.Context, req protocol.Request, timeout time.Duration) (protocol.Reply, error)
 	// Close ends the runner and waits for it.
 	Close() error
 }
 
-// Process is a running runner: a child process (Start) or a runner served
-// in this process (InProcess).
+// Process is a running runner: a child process (Start).
 type Process struct {
 	stdin  io.WriteCloser
 	lines  chan string
@@ -44,7 +43,7 @@ type Process struct {
 	pid    int
 }
 
-// Pid returns the process id of a child runner, or 0 for one in process.
+// Pid returns the process id of the protocol.
 func (p *Process) Pid() int { return p.pid }
 
 func newProcess(stdin io.WriteCloser, stdout io.Reader) *Process {
@@ -88,45 +87,21 @@ func Start(bin string, args ...string) (*Process, error) {
 	return p, nil
 }
 
-// InProcess serves the runner protocol from srv in a goroutine of this
-// process, through pipes; srv's In and Out are set here. Killing it closes
-// the pipes: the server stops at its next request. It is for tests and for
-// targets that need no process of their own.
-func InProcess(srv *runner.Loop) *Process {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	srv.In, srv.Out = inR, outW
-	p := newProcess(inW, outR)
-	if srv.Log == nil {
-		srv.Log = p.stderr
-	}
-	p.killer = func() {
-		inR.CloseWithError(errors.New("killed"))
-		outR.CloseWithError(errors.New("killed"))
-	}
-	go func() {
-		p.err = srv.Serve(context.Background())
-		outW.Close()
-		close(p.done)
-	}()
-	return p
-}
-
 // Do implements Conn.
-func (p *Process) Do(ctx context.Context, req runner.Request, timeout time.Duration) (runner.Reply, error) {
+func (p *Process) Do(ctx context.Context, req protocol.Request, timeout time.Duration) (protocol.Reply, error) {
 	if _, err := io.WriteString(p.stdin, req.Encode()+"\n"); err != nil {
-		return runner.Reply{}, p.died("write request", err)
+		return protocol.Reply{}, p.died("write request", err)
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var reply runner.Reply
+	var reply protocol.Reply
 	for {
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
 				return reply, p.died("read reply", io.ErrUnexpectedEOF)
 			}
-			if isStatus, fail := runner.ParseStatus(line); isStatus {
+			if isStatus, fail := protocol.ParseStatus(line); isStatus {
 				reply.Fail = fail
 				return reply, nil
 			}

@@ -34,30 +34,31 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown placement %q (valid: split, same, none)", s)
 }
 
-// Plan is the CPUs each side gets; nil means unpinned.
-type Plan struct {
+// Layout is the CPUs each side gets (server and runner); nil means
+// unpinned.
+type Layout struct {
 	Mode           Mode
 	Server, Runner []int
 }
 
-// PlanFor returns the placement of mode on a machine with ncpu CPUs: split
+// LayoutFor returns the placement of mode on a machine with ncpu CPUs: split
 // gives the server the first half and the runner the rest (on 2 CPUs: 0 and
 // 1); same puts both on the last CPU. With one CPU every mode is none.
-func PlanFor(mode Mode, ncpu int) Plan {
+func LayoutFor(mode Mode, ncpu int) Layout {
 	if ncpu < 2 || mode == None {
-		return Plan{Mode: None}
+		return Layout{Mode: None}
 	}
 	switch mode {
 	case Split:
 		half := ncpu / 2
-		return Plan{Mode: mode, Server: span(0, half), Runner: span(half, ncpu)}
+		return Layout{Mode: mode, Server: span(0, half), Runner: span(half, ncpu)}
 	default: // Same
-		return Plan{Mode: mode, Server: []int{ncpu - 1}, Runner: []int{ncpu - 1}}
+		return Layout{Mode: mode, Server: []int{ncpu - 1}, Runner: []int{ncpu - 1}}
 	}
 }
 
 // Local returns the plan for this machine.
-func Local(mode Mode) Plan { return PlanFor(mode, runtime.NumCPU()) }
+func Local(mode Mode) Layout { return LayoutFor(mode, runtime.NumCPU()) }
 
 func span(from, to int) []int {
 	var cpus []int
@@ -68,7 +69,7 @@ func span(from, to int) []int {
 }
 
 // String describes the plan for a config line.
-func (p Plan) String() string {
+func (p Layout) String() string {
 	if p.Mode == None {
 		return "none"
 	}

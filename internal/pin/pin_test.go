@@ -18,9 +18,9 @@ func TestPlanFor(t *testing.T) {
 		{None, 8, nil, nil},
 		{Split, 1, nil, nil},
 	} {
-		p := PlanFor(c.mode, c.ncpu)
+		p := LayoutFor(c.mode, c.ncpu)
 		if !reflect.DeepEqual(p.Server, c.server) || !reflect.DeepEqual(p.Runner, c.runner) {
-			t.Errorf("PlanFor(%s, %d) = %v", c.mode, c.ncpu, p)
+			t.Errorf("LayoutFor(%s, %d) = %v", c.mode, c.ncpu, p)
 		}
 	}
 	if _, err := ParseMode("diagonal"); err == nil {

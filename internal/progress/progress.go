@@ -12,12 +12,28 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
 )
 
 // Quiet is the longest a display off a terminal stays silent.
 const Quiet = 10 * time.Second
+
+// Event reports one step of a session: one slice of one run of one cell.
+type Event struct {
+	// Cell is the cell's benchmark name; Workload and Target its workload's
+	// and target's names.
+	Cell, Workload, Target string
+	// Run, Slice and Slices place the step in the cell's runs.
+	Run, Slice, Slices int
+	// Done and Total count steps, skipped ones included.
+	Done, Total int
+	// Finished is set when the step finished a run (its result was
+	// written).
+	Finished bool
+	// Err is why the cell failed, at the step where it failed.
+	Err error
+	// Elapsed is the time since the session started.
+	Elapsed time.Duration
+}
 
 // Display receives a session's events.
 type Display struct {
@@ -27,11 +43,11 @@ type Display struct {
 
 	mu      sync.Mutex
 	runs    map[string]int
-	last    time.Time         // when the last line was written (off a terminal)
-	started time.Time         // when the display was made
-	latest  orchestrate.Event // the last event
-	stop    chan struct{}     // closed by Finish; nil on a terminal
-	done    chan struct{}     // closed when the ticker has ended
+	last    time.Time     // when the last line was written (off a terminal)
+	started time.Time     // when the display was made
+	latest  Event         // the last event
+	stop    chan struct{} // closed by Finish; nil on a terminal
+	done    chan struct{} // closed when the ticker has ended
 }
 
 // New returns a display of total steps, count runs per cell, on w; tty
@@ -79,7 +95,7 @@ func (d *Display) tick(quiet time.Duration) {
 				ev := d.latest
 				what := "starting"
 				if ev.Done > 0 {
-					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Step.Cell.Name(), ev.Step.Run, d.count, ev.Step.Slice, ev.Step.Slices)
+					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Cell, ev.Run, d.count, ev.Slice, ev.Slices)
 				}
 				fmt.Fprintf(d.w, "[%d/%d %s%s] %s\n", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what)
 				d.last = now
@@ -90,7 +106,7 @@ func (d *Display) tick(quiet time.Duration) {
 }
 
 // eta is ", ETA D" from the pace of the steps done so far, or "".
-func eta(ev orchestrate.Event) string {
+func eta(ev Event) string {
 	if ev.Done == 0 {
 		return ""
 	}
@@ -98,23 +114,23 @@ func eta(ev orchestrate.Event) string {
 	return ", ETA " + d.Round(time.Second).String()
 }
 
-// Event implements orchestrate.Session.Progress.
-func (d *Display) Event(ev orchestrate.Event) {
+// Event takes the news of one step of the session.
+func (d *Display) Event(ev Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.latest = ev
-	name := ev.Step.Cell.Name()
-	if ev.Result != nil {
+	name := ev.Cell
+	if ev.Finished {
 		d.runs[name]++
 	}
-	cellDone := ev.Err != nil || (ev.Step.Run == d.count && ev.Step.Slice >= ev.Step.Slices)
+	cellDone := ev.Err != nil || (ev.Run == d.count && ev.Slice >= ev.Slices)
 	if d.bar != nil {
 		if ev.Err != nil {
 			_ = d.bar.Clear()
 			fmt.Fprintf(d.w, "FAIL %s: %v\n", name, ev.Err)
 		}
-		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Step.Cell.Workload.Name, ev.Step.Cell.Target.Name,
-			ev.Step.Run, d.count, ev.Step.Slice, ev.Step.Slices))
+		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Workload, ev.Target,
+			ev.Run, d.count, ev.Slice, ev.Slices))
 		_ = d.bar.Add(1)
 		return
 	}

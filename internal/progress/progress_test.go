@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -31,10 +29,16 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// step is a step of a cell of a SQLite target.
-func step(run, slice int) orchestrate.Step {
-	cell := orchestrate.Cell{Workload: bench.Workload{Name: "SimpleExec"}, Placement: orchestrate.Placement{Target: targets.All()[0]}}
-	return orchestrate.Step{Cell: cell, Run: run, Slice: slice, Slices: 5}
+// step is an event of a step of a cell of a SQLite target.
+func step(run, slice int) Event {
+	return Event{Cell: "SimpleExec/" + targets.All()[0].Key(), Workload: "SimpleExec", Target: targets.All()[0].Name,
+		Run: run, Slice: slice, Slices: 5}
+}
+
+// at is ev with the steps done and the time taken.
+func at(ev Event, done, total int, elapsed time.Duration) Event {
+	ev.Done, ev.Total, ev.Elapsed = done, total, elapsed
+	return ev
 }
 
 // TestNotATerminalSaysSomethingEveryQuietPeriod: off a terminal a cell's
@@ -49,14 +53,14 @@ func TestNotATerminalSaysSomethingEveryQuietPeriod(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, "[0/20 ") || !strings.Contains(got, "] starting\n") {
 		t.Errorf("after a quiet period before any step: %q, want a line of 0/20 steps", got)
 	}
-	d.Event(orchestrate.Event{Step: step(1, 1), Done: 1, Total: 20, Elapsed: time.Second})
+	d.Event(at(step(1, 1), 1, 20, time.Second))
 	time.Sleep(4 * quiet)
 	got := out.String()
 	if n := strings.Count(got, "last SimpleExec/"); n < 2 || !strings.Contains(got, "[1/20 ") || !strings.Contains(got, "ETA 19s] last") || !strings.Contains(got, "run 1/2 slice 1/5\n") {
 		t.Errorf("4 quiet periods after a step that finished no cell: %q, want a line of the steps done every period", got)
 	}
 	// A finished cell is a line of its own, which restarts the silence.
-	d.Event(orchestrate.Event{Step: step(2, 5), Done: 20, Total: 20, Elapsed: 2 * time.Second})
+	d.Event(at(step(2, 5), 20, 20, 2*time.Second))
 	d.Finish()
 	got = out.String()
 	if !strings.HasSuffix(got, ": 0/2 runs\n") {
@@ -75,7 +79,7 @@ func TestNoColour(t *testing.T) {
 	var out lockedBuffer
 	d := New(&out, 3, 1, true)
 	for i := 1; i <= 3; i++ {
-		d.Event(orchestrate.Event{Step: step(1, 5), Done: i, Total: 3, Elapsed: time.Second})
+		d.Event(at(step(1, 5), i, 3, time.Second))
 	}
 	d.Finish()
 	if strings.Contains(out.String(), "\x1b[") {

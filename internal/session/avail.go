@@ -10,7 +10,7 @@ import (
 // it can. It checks what can be known without building: whether the driver
 // can be obtained at all, the Go toolchain, a C compiler for cgo drivers,
 // a JDK and Maven for JDBC targets, and helper programs.
-func Unavailable(t targets.Spec, env Env) string {
+func Unavailable(t targets.Spec, env Host) string {
 	if t.Unobtainable != "" {
 		return t.Unobtainable
 	}

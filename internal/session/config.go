@@ -1,19 +1,24 @@
-// Package session runs one benchmark session from a Config: it resolves the
-// targets and workloads (NewPlan), readies the databases (SQLite files, the
-// user's servers, throwaway servers), builds the runners, writes the
-// results file's header, runs the interleaved schedule and returns what it
-// did (Outcome). Front ends — the command line's run, a reproduce command —
-// turn their input into a Config and print the Outcome; none repeats a step.
+// Package session runs one benchmark session from a Config. One type,
+// Session, owns a run from its plan to its report — the Config, the Plan,
+// the databases, the connections to the runners, the results file and the
+// journal — and Run reads as its steps: plan (targets and workloads,
+// NewPlan), open (the databases: SQLite files, the user's servers,
+// throwaway servers), build (the runners), declare (what each runner
+// implements), header (the results file's), loop (the interleaved
+// schedule, each failure contained to its cell) and report; it returns
+// what it did (Outcome). Front ends — the command line's run and
+// reproduce — bind their input onto a Config and print the Outcome; none
+// repeats a step.
 package session
 
 import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -84,7 +89,7 @@ type Config struct {
 	// Timeout bounds one run of one cell.
 	Timeout time.Duration
 	// Out is the results file; empty means results/sqlbench-<time>.txt in
-	// Env.Dir, suffixed -2, -3 ... when taken. An Out that exists is
+	// Host.Dir, suffixed -2, -3 ... when taken. An Out that exists is
 	// refused unless Force.
 	Out   string
 	Force bool
@@ -126,7 +131,7 @@ type Config struct {
 	// TimingThread says whether the goroutine that times a Go cell's
 	// operations is locked to its OS thread for the run, so that the run's
 	// time is divided into on-CPU, run-queue and blocked time
-	// (bench.Options.FreeThread; the rule is orchestrate's): ThreadLocked for every cell, ThreadFree
+	// (protocol.Request.FreeThread; the rule is freeThreadFor's): ThreadLocked for every cell, ThreadFree
 	// for none (a plain Go program's goroutines, as the published programs
 	// ran), ThreadAuto ("" too) for the cells that wait on no network
 	// (SQLite): locking costs a cell that waits on a socket a hand-over
@@ -153,9 +158,10 @@ type Config struct {
 	Resume string
 }
 
-// Env is what a session reads from and writes to its surroundings, so
+// Host is the machine and process a session runs in, as far as it reads
+// from and writes to them (environment, PATH, working directory, log), so
 // that tests can set it.
-type Env struct {
+type Host struct {
 	// Getenv reads an environment variable.
 	Getenv func(string) string
 	// LookPath finds a program on PATH.
@@ -170,6 +176,10 @@ type Env struct {
 	// DMALatency is the PM QoS device --idle-latency low holds; "" means
 	// wake.DMALatencyPath (tests name another file).
 	DMALatency string
+	// ServerState is where `sqlbench server start` records its servers;
+	// "" means servers.DefaultStateDir(). The session records its use of
+	// those its DSNs point at there.
+	ServerState string
 }
 
 // ScaleOf returns the scale workload w runs at: its smoke scale in a smoke
@@ -199,17 +209,17 @@ func (c *Config) Runs(target, id string) bool {
 }
 
 // SmokeScales lists, for the results file, the workloads of ws that run at
-// a scale other than Scale ("BulkInsert=0.0001 SuiteSimpleInsert=0.001"),
-// by name, in catalogue order.
-func (c *Config) SmokeScales(ws []bench.Workload) string {
-	var parts []string
+// a scale other than Scale (BulkInsert=0.0001), by name, in catalogue
+// order.
+func (c *Config) SmokeScales(ws []bench.Workload) []benchfile.NamedScale {
+	var out []benchfile.NamedScale
 	for _, w := range ws {
-		part := fmt.Sprintf("%s=%g", w.Name, c.ScaleOf(w))
-		if c.ScaleOf(w) != c.Scale && !slices.Contains(parts, part) {
-			parts = append(parts, part)
+		s := benchfile.NamedScale{Name: w.Name, Scale: c.ScaleOf(w)}
+		if s.Scale != c.Scale && !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
-	return strings.Join(parts, " ")
+	return out
 }
 
 // InputError is bad input found by the session (an unknown name, a DSN

@@ -16,7 +16,7 @@ import (
 // workload drives at once (its conns= key; one otherwise) plus one for a
 // server, against the CPUs the runner and the server could use together.
 // It returns "" when every cell fit.
-func cpuShortfall(p *Plan, placement pin.Plan) string {
+func cpuShortfall(p *Plan, placement pin.Layout) string {
 	server := 0
 	for _, db := range bench.AllDBs() {
 		if db != bench.SQLite && p.Uses(db) {

@@ -10,8 +10,8 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/servers"
-	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -61,7 +61,7 @@ func checkDSNs(p *Plan, allowRemote bool) (map[bench.DB]bench.Endpoint, error) {
 // without one. A server that fails to start costs its targets, not the
 // session. The returned set is never nil, so that its servers can be
 // stopped whatever happened.
-func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Plan, tmp string, log io.Writer) (*dbSet, error) {
+func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Layout, tmp string, log io.Writer) (*dbSet, error) {
 	set := &dbSet{tmp: tmp, byDB: map[bench.DB]*database{}}
 	for _, db := range p.DBs {
 		if !p.Uses(db) {
@@ -145,15 +145,15 @@ func (s *dbSet) netsFor(t targets.Spec) []string {
 
 // location returns where target t connects over net; file names the SQLite
 // file of a cell.
-func (s *dbSet) location(t targets.Spec, net, file string) runner.Location {
+func (s *dbSet) location(t targets.Spec, net, file string) protocol.Location {
 	if t.DB == bench.SQLite {
-		return runner.Location{DSN: filepath.Join(s.tmp, file+".db")}
+		return protocol.Location{DSN: filepath.Join(s.tmp, file+".db")}
 	}
 	d, ok := s.byDB[t.DB]
 	if !ok {
-		return runner.Location{}
+		return protocol.Location{}
 	}
-	return runner.Location{Endpoint: d.ends[net], ServerPID: d.pid}
+	return protocol.Location{Endpoint: d.ends[net], ServerPID: d.pid}
 }
 
 // config returns the configuration lines of the servers.

@@ -17,7 +17,7 @@ import (
 // what each runner reported of its drivers (info), the SQLite session
 // settings, the servers, the CPU placement and the session's own settings
 // and id (the first part of every table name it creates).
-func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Plan, id string) error {
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Layout, id string, began time.Time) error {
 	for _, f := range envinfo.Collect(ctx) {
 		w.SetConfig(f.Key, f.Value)
 	}
@@ -35,42 +35,30 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	for _, kv := range dbs.config() {
 		w.SetConfig(kv[0], kv[1])
 	}
-	w.SetConfig("pin", placement.String())
+	h := benchfile.Header{
+		Pin: placement.String(), Version: Version(), Command: strings.Join(cfg.Command, " "),
+		Count: cfg.Count, Slices: cfg.Slices, Scale: cfg.Scale, SmokeScales: cfg.SmokeScales(p.Workloads),
+		Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, CPUs: cfg.CPUs, Study: cfg.Study,
+		Began: began, Started: time.Now(), SessionID: id,
+	}
 	switch cfg.TimingThread {
 	case ThreadFree:
-		w.SetConfig("timing-thread", "free (Go timing goroutines not locked to a thread; time not divided)")
+		h.TimingThread = "free (Go timing goroutines not locked to a thread; time not divided)"
 	case ThreadLocked:
-		w.SetConfig("timing-thread", "locked (Go timing goroutines locked to a thread; time divided)")
+		h.TimingThread = "locked (Go timing goroutines locked to a thread; time divided)"
 	default:
-		w.SetConfig("timing-thread", "auto (Go timing goroutines locked, time divided, on SQLite; free on a socket)")
+		h.TimingThread = "auto (Go timing goroutines locked, time divided, on SQLite; free on a socket)"
 	}
 	if cfg.IdleLatency == IdleLow {
-		w.SetConfig("idle-latency", IdleLowSetting)
+		h.IdleLatency = IdleLowSetting
 	}
 	if cfg.CPUProfile != "" {
-		w.SetConfig("cpuprofile", cfg.CPUProfile+" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)")
+		h.CPUProfile = cfg.CPUProfile + " (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)"
 	}
-	w.SetConfig("sqlbench", Version())
-	w.SetConfig("sqlbench-command", strings.Join(cfg.Command, " "))
-	w.SetConfig("count", fmt.Sprint(cfg.Count))
-	w.SetConfig("slices", fmt.Sprint(cfg.Slices))
-	w.SetConfig("scale", fmt.Sprint(cfg.Scale))
-	if own := cfg.SmokeScales(p.Workloads); own != "" {
-		w.SetConfig("smoke-scales", own)
-	}
-	w.SetConfig("warmup", fmt.Sprint(cfg.Warmup))
-	w.SetConfig("warmup-all", fmt.Sprint(cfg.WarmupAll))
 	if cfg.ColdJVM {
-		w.SetConfig("jit-warmup", "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)")
+		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)"
 	}
-	if len(cfg.CPUs) > 0 {
-		w.SetConfig("cpu", joinInts(cfg.CPUs))
-	}
-	if cfg.Study != "" {
-		w.SetConfig("reproduce-study", cfg.Study)
-	}
-	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
-	w.SetConfig("session-id", id)
+	h.Write(w)
 	return w.WriteUnits()
 }
 

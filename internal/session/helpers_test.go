@@ -7,8 +7,8 @@ import (
 
 // fakeEnv is a machine with go, gcc, java and mvn on PATH, nothing else,
 // logging to log.
-func fakeEnv(log io.Writer) Env {
-	return Env{
+func fakeEnv(log io.Writer) Host {
+	return Host{
 		Getenv: func(string) string { return "" },
 		LookPath: func(name string) (string, error) {
 			switch name {

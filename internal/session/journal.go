@@ -2,14 +2,16 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
 )
 
 // JournalPath is where the journal of a session writing results to
@@ -29,20 +31,23 @@ type journaled struct {
 // resumed is what a journal gives a resumed session.
 type resumed struct {
 	id     string
-	replay map[orchestrate.SliceKey]orchestrate.Slice
+	replay map[SliceKey]Slice
 }
 
 // loadResume reads the journal cfg.Resume names and turns cfg into the
 // configuration of the session that wrote it, with the DSNs cfg brings
 // (or the environment's), the results file rewritten from the journal.
-func loadResume(cfg *Config, env Env) (*resumed, error) {
+func loadResume(cfg *Config, env Host) (*resumed, error) {
 	h, recs, err := journal.Read(cfg.Resume)
 	if err != nil {
 		return nil, InputError{err.Error()}
 	}
 	var j journaled
-	if err := json.Unmarshal(h.Config, &j); err != nil || !orchestrate.ValidID(h.Session) {
+	if err := json.Unmarshal(h.Config, &j); err != nil || !ValidID(h.Session) {
 		return nil, inputf("journal %s: its header is not one this sqlbench wrote", cfg.Resume)
+	}
+	if err := checkResults(h.Results, h.Session); err != nil {
+		return nil, err
 	}
 	given := cfg.DSNs
 	path, cache := cfg.Resume, cfg.Cache
@@ -59,27 +64,34 @@ func loadResume(cfg *Config, env Env) (*resumed, error) {
 		}
 		cfg.DSNs[db] = d
 	}
-	r := &resumed{id: h.Session, replay: map[orchestrate.SliceKey]orchestrate.Slice{}}
+	replay, err := replayOf(recs)
+	if err != nil {
+		return nil, InputError{err.Error()}
+	}
+	return &resumed{id: h.Session, replay: replay}, nil
+}
+
+// replayOf returns the slices of a journal's records, by key.
+func replayOf(recs []journal.Record) (map[SliceKey]Slice, error) {
+	replay := map[SliceKey]Slice{}
 	for _, rec := range recs {
 		res, err := rec.Result()
 		if err != nil {
-			return nil, InputError{err.Error()}
+			return nil, err
 		}
-		r.replay[orchestrate.SliceKey{Cell: rec.Cell, Run: rec.Run, Slice: rec.Slice}] = orchestrate.Slice{Result: res, Latency: rec.Latency}
+		replay[SliceKey{Cell: rec.Cell, Run: rec.Run, Slice: rec.Slice}] = Slice{Result: res, Latency: rec.Latency}
 	}
-	return r, nil
+	return replay, nil
 }
 
 // openJournal creates the session's journal (or, resumed, opens it to
-// append) and connects it to sess: every slice measured is in it before it
-// counts.
-func openJournal(cfg *Config, sess *orchestrate.Session, results string, runs int) (*journal.Writer, error) {
+// append): every slice measured is in it before it counts (journalSlice).
+func (s *Session) openJournal(runs int) error {
+	cfg := s.cfg
 	if cfg.Resume != "" {
 		jw, err := journal.Append(cfg.Resume)
-		if err == nil {
-			sess.Journal = journalFunc(jw)
-		}
-		return jw, err
+		s.journal = jw
+		return err
 	}
 	j := journaled{Config: *cfg}
 	j.Config.DSNs = nil
@@ -89,22 +101,46 @@ func openJournal(cfg *Config, sess *orchestrate.Session, results string, runs in
 	slices.Sort(j.DSNs)
 	b, err := json.Marshal(j)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal: %w", err)
 	}
-	jw, err := journal.Create(JournalPath(results), journal.Header{Session: sess.ID, Results: results, Runs: runs, Config: b})
-	if err != nil {
-		return nil, err
-	}
-	sess.Journal = journalFunc(jw)
-	return jw, nil
+	results := s.results.Name()
+	s.journal, err = journal.Create(JournalPath(results), journal.Header{Session: s.id, Results: results, Runs: runs, Config: b})
+	return err
 }
 
-func journalFunc(jw *journal.Writer) func(orchestrate.SliceKey, orchestrate.Slice) error {
-	return func(k orchestrate.SliceKey, sl orchestrate.Slice) error {
-		line, err := journal.Line(sl.Result)
-		if err != nil {
-			return err
-		}
-		return jw.Add(journal.Record{Cell: k.Cell, Run: k.Run, Slice: k.Slice, Line: line, Latency: sl.Latency})
+// journalSlice keeps a measured slice in the journal, if the session has
+// one.
+func (s *Session) journalSlice(k SliceKey, sl Slice) error {
+	if s.journal == nil {
+		return nil
 	}
+	line, err := journal.Line(sl.Result)
+	if err != nil {
+		return err
+	}
+	return s.journal.Add(journal.Record{Cell: k.Cell, Run: k.Run, Slice: k.Slice, Line: line, Latency: sl.Latency})
+}
+
+// checkResults makes sure the results file a journal names is the one its
+// session wrote (the session id of its header), or is not there yet: a
+// resumed session takes its place, and must not take another's.
+func checkResults(path, session string) error {
+	set, err := benchfile.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return InputError{err.Error()}
+	}
+	if len(set.Results) == 0 {
+		return nil // killed before its first run: nothing to take the place of
+	}
+	h, err := benchfile.ParseHeader(set.Results[0].Config)
+	if err != nil {
+		return inputf("%s: %v", path, err)
+	}
+	if h.SessionID != "" && h.SessionID != session { // no id: not a session's file, nothing to tell
+		return inputf("%s is the results of session %s, not of session %s whose journal this is: move it away to resume", path, h.SessionID, session)
+	}
+	return nil
 }

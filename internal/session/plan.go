@@ -40,7 +40,7 @@ type Plan struct {
 
 // NewPlan resolves cfg's databases, workloads and targets, and which of the
 // targets this machine can run. Unknown names are an InputError.
-func NewPlan(cfg *Config, env Env) (*Plan, error) {
+func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	p := &Plan{Skipped: map[string]string{}, DSNs: map[bench.DB]string{}}
 	for _, db := range cfg.DBs {
 		if !slices.Contains(p.DBs, db) {

@@ -5,8 +5,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
-	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // Preview returns the schedule the plan would run, as far as the catalogue
@@ -14,14 +13,15 @@ import (
 // target is taken to implement every workload it can run (targets.Spec.Runs;
 // a runner's hello can only drop cells, as the JDBC runner does for the
 // families it has no Java twins of), over the transports cfg.Nets for a
-// server sqlbench starts, or the one of the user's DSN.
-func (p *Plan) Preview(cfg *Config) ([]orchestrate.Step, error) {
+// server sqlbench starts, or the one of the user's DSN, once per --cpu value
+// for a Go target (as the session's schedule), limited to Config.Cells.
+func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 	every := make([]string, 0, len(p.Workloads))
 	for _, w := range bench.Workloads() {
 		every = append(every, w.ID())
 	}
 	slices.Sort(every)
-	var places []orchestrate.Placement
+	var places []Placement
 	for _, t := range p.Runnable {
 		nets := []string{""}
 		if t.DB.Server() {
@@ -34,12 +34,17 @@ func (p *Plan) Preview(cfg *Config) ([]orchestrate.Step, error) {
 				nets = []string{e.Net}
 			}
 		}
-		hello := runner.Hello{Protocol: runner.ProtocolVersion, Targets: map[string][]bench.Cap{t.Name: t.Caps}, Workloads: every}
+		hello := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{t.Name: t.Caps}, Workloads: every}
 		for _, n := range nets {
-			if t.RunsOver(n) {
-				places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: hello})
+			if !t.RunsOver(n) {
+				continue
+			}
+			for _, cpu := range cpusFor(cfg, t) {
+				places = append(places, Placement{Target: t, Net: n, Runner: hello, CPU: cpu})
 			}
 		}
 	}
-	return orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices), nil
+	return slices.DeleteFunc(Schedule(p.Workloads, places, cfg.Count, cfg.Slices), func(st Step) bool {
+		return !cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	}), nil
 }

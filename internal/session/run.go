@@ -17,16 +17,15 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/dsn"
-	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/launcher"
-	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
+	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/redact"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/wake"
-	"github.com/sqlbench/sqlbench/report"
-	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -87,58 +86,150 @@ func (o *Outcome) Partial() bool {
 	return len(o.Failed) > 0 || o.Plan != nil && (o.Plan.FailedSetup || o.Plan.Explicit && len(o.Plan.Skipped) > 0)
 }
 
+// Session is one benchmark session, from its plan to its report: its
+// Config, the plan, the databases, the connections to its runners, the
+// results file and the journal. Run makes one and runs its steps.
+type Session struct {
+	cfg *Config
+	env Host
+	out *Outcome
+
+	// The plan, and what a resumed session takes from its journal.
+	p      *Plan
+	resume *resumed
+	given  map[bench.DB]bench.Endpoint // the user's servers, checked
+	// The results file; started is set once the header is written.
+	results *benchfile.Writer
+	started bool
+	// The machine: CPU placement, the temp dir of the SQLite files, the
+	// databases and the passwords no line logged may show.
+	placement pin.Layout
+	tmp       string
+	dbs       *dbSet
+	secrets   []string
+	// The runners: their command lines by group, where they were built
+	// from, what each declared (hello) and its targets' info lines.
+	bins     map[string][]string
+	origin   string
+	declared map[string]protocol.Hello
+	info     []string
+	// id begins the scope of every cell (NewID); began is when Run was
+	// called.
+	id    string
+	began time.Time
+	// The run: the steps, the journal and the slices it replays.
+	steps   []Step
+	journal *journal.Writer
+	replay  map[SliceKey]Slice
+	// Connections to the runners by group, and the loop's state.
+	dial    func(ctx context.Context, group string) (launcher.Conn, error)
+	conns   map[string]launcher.Conn
+	scopes  map[string]string    // cell name -> scope
+	sums    map[SliceKey]*runSum // by cell and run: the slices so far
+	failed  map[string]error     // by cell name
+	display *progress.Display
+	machine *drift.Recorder
+	wakes   *wake.Recorder
+	// cleanups undo what the steps set up, last first.
+	cleanups []func()
+}
+
 // Run runs the session cfg describes and returns what it did. Problems
 // with the input are InputErrors; a cancelled ctx ends the session early,
 // keeping every finished result in the results file. The Outcome is valid
-// (as far as the session got) whatever the error.
-func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
-	out := &Outcome{}
-	var resume *resumed
-	if cfg.Resume != "" {
-		var err error
-		if resume, err = loadResume(&cfg, env); err != nil {
-			return out, err
+// (as far as the session got) whatever the error. A resumed session
+// (cfg.Resume) replaces *cfg with the journal's.
+func Run(ctx context.Context, cfg *Config, env Host) (*Outcome, error) {
+	s := &Session{cfg: cfg, env: env, out: &Outcome{}, began: time.Now()}
+	defer s.cleanup()
+	err := s.run(ctx)
+	return s.out, err
+}
+
+// run is the session, step by step.
+func (s *Session) run(ctx context.Context) error {
+	for _, step := range []func(context.Context) error{
+		s.plan,    // targets, workloads, DSNs checked, the results file created
+		s.open,    // temp dir, databases (throwaway servers started)
+		s.build,   // runners built, the session id chosen
+		s.declare, // each runner's hello and its targets' info lines
+		s.header,  // the results file's header
+		s.loop,    // the interleaved schedule, result by result
+	} {
+		if err := step(ctx); err != nil { // a cancelled ctx too, from the step that saw it
+			return s.report(err)
 		}
 	}
-	out.Baseline = cfg.Baseline
-	p, err := NewPlan(&cfg, env)
-	if err != nil {
-		return out, err
+	return s.report(nil)
+}
+
+// defer adds f to what the session undoes when it ends.
+func (s *Session) deferred(f func()) { s.cleanups = append(s.cleanups, f) }
+
+// cleanup undoes what the steps set up, last first.
+func (s *Session) cleanup() {
+	for i := len(s.cleanups) - 1; i >= 0; i-- {
+		s.cleanups[i]()
 	}
-	out.Plan = p
+	s.cleanups = nil
+}
+
+// plan resolves the plan (from the journal of a resumed session), checks
+// every user DSN and creates the results file: an unwritable path fails
+// before any server starts or benchmark runs.
+func (s *Session) plan(ctx context.Context) error {
+	cfg, env := s.cfg, s.env
+	if cfg.Resume != "" {
+		var err error
+		if s.resume, err = loadResume(cfg, env); err != nil {
+			return err
+		}
+		s.replay = s.resume.replay
+	}
+	s.out.Baseline = cfg.Baseline
+	p, err := NewPlan(cfg, env)
+	if err != nil {
+		return err
+	}
+	s.p, s.out.Plan = p, p
 	if len(p.Later) > 0 {
 		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
 	}
-	given, err := checkDSNs(p, cfg.AllowRemote)
-	if err != nil {
-		return out, err
+	if s.given, err = checkDSNs(p, cfg.AllowRemote); err != nil {
+		return err
 	}
-	// The results file comes next: an unwritable path fails before any
-	// server starts or benchmark runs.
-	w, err := createResults(&cfg, env.Dir)
-	if err != nil {
-		return out, err
+	if s.results, err = createResults(cfg, env.Dir); err != nil {
+		return err
 	}
-	started := false
-	defer func() {
-		if !started {
-			w.Discard() // nothing ran: leave no empty results file
+	s.deferred(func() {
+		if !s.started {
+			s.results.Discard() // nothing ran: leave no empty results file
 		}
-	}()
-	out.Results = w.Name()
+	})
+	s.out.Results = s.results.Name()
+	return nil
+}
+
+// open readies the machine and the databases: the CPUs' idle regime, the
+// profile directory, what killed sessions left, the temp dir of the
+// SQLite files, the servers (given or started). From here on every line
+// logged is scrubbed of server passwords.
+func (s *Session) open(ctx context.Context) error {
+	cfg, env := s.cfg, s.env
+	s.deferred(useServers(env.ServerState, s.p.DSNs))
 	if cfg.IdleLatency == IdleLow {
 		// Held until the session returns; the kernel drops it at the
 		// process's end too, however it ends.
 		hold, err := wake.HoldIdleLatency(cmp.Or(env.DMALatency, wake.DMALatencyPath), 0)
 		if err != nil {
-			return out, inputf("--idle-latency low: %v", err)
+			return inputf("--idle-latency low: %v", err)
 		}
-		defer hold.Release()
-		out.IdleLow = true
+		s.deferred(func() { hold.Release() })
+		s.out.IdleLow = true
 	}
 	if cfg.CPUProfile != "" {
 		if err := os.MkdirAll(cfg.CPUProfile, 0o755); err != nil {
-			return out, inputf("--cpuprofile: %v", err)
+			return inputf("--cpuprofile: %v", err)
 		}
 	}
 	// What killed sessions left goes before this session adds its own:
@@ -147,76 +238,139 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if _, err := servers.Sweep(env.Log); err != nil {
 		fmt.Fprintln(env.Log, "sqlbench:", err) // worth a line, not a failed session
 	}
-	tmp, err := makeTemp()
+	var err error
+	if s.tmp, err = makeTemp(); err != nil {
+		return err
+	}
+	s.deferred(func() { os.RemoveAll(s.tmp) }) // the SQLite databases; also on Ctrl-C
+	s.placement = pin.Local(cfg.Pin)
+	s.dbs, err = openDatabases(ctx, s.p, cfg, s.given, s.placement, s.tmp, env.Log)
+	log := env.Log // the servers' stop is logged past the scrubbing writer's flush
+	s.deferred(func() { s.dbs.stop(log) })
 	if err != nil {
-		return out, err
+		return err
 	}
-	defer os.RemoveAll(tmp) // the SQLite databases; also on Ctrl-C
+	s.secrets = s.dbs.secrets()
+	scrubbed := redact.NewWriter(env.Log, s.secrets)
+	s.deferred(func() { scrubbed.Flush() })
+	s.env.Log = scrubbed
+	return nil
+}
 
-	placement := pin.Local(cfg.Pin)
-	dbs, err := openDatabases(ctx, p, &cfg, given, placement, tmp, env.Log)
-	defer dbs.stop(env.Log)
-	if err != nil {
-		return out, err
+// build builds one runner per group and chooses the session's id: a
+// resumed session keeps its own, after dropping the tables it left.
+func (s *Session) build(ctx context.Context) error {
+	s.bins, s.origin = buildRunners(ctx, s.cfg, s.p, s.env.Dir, s.env.Log)
+	if s.dial == nil {
+		s.dial = s.startRunner
 	}
-	// From here on every line logged is scrubbed of server passwords.
-	secrets := dbs.secrets()
-	scrubbed := redact.NewWriter(env.Log, secrets)
-	defer scrubbed.Flush()
-	env.Log = scrubbed
-
-	bins, origin := buildRunners(ctx, &cfg, p, env.Dir, env.Log)
-	if ctx.Err() != nil {
-		return out, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	var id string
-	if resume != nil {
-		id, err = resume.id, dropSessionTables(ctx, p, resume.id, env, "by the interrupted session")
+	var err error
+	if s.resume != nil {
+		s.id, err = s.resume.id, dropSessionTables(ctx, s.p, s.resume.id, s.env, "by the interrupted session")
 	} else {
-		id, err = freshID(ctx, p)
+		s.id, err = freshID(ctx, s.p)
 	}
 	if err != nil {
-		return out, err
+		return err
 	}
-	defer sweepTables(p, id, env) // after the runners are gone (defers run last first)
-	sess := newSession(&cfg, dbs, bins, placement, id)
-	if resume != nil {
-		sess.Replay = resume.replay
+	s.deferred(func() { sweepTables(s.p, s.id, s.env) }) // after the runners are gone
+	s.deferred(s.closeRunners)
+	return nil
+}
+
+// startRunner starts the runner of group, pinned to the runner's CPUs.
+func (s *Session) startRunner(ctx context.Context, group string) (launcher.Conn, error) {
+	cmd, ok := s.bins[group]
+	if !ok {
+		return nil, fmt.Errorf("no runner was built for group %s", group)
 	}
-	defer sess.Close()
-	info, declared, err := prepareTargets(ctx, sess, p, dbs, env)
-	if err != nil {
-		return out, err
+	proc, err := launcher.Start(cmd[0], cmd[1:]...)
+	if err == nil {
+		err = pin.Process(proc.Pid(), s.placement.Runner)
 	}
-	info = append(info, "runner-source: "+origin)
-	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement, sess.ID); err != nil {
-		return out, err
-	}
-	if resume != nil {
-		if err := w.Rename(cfg.Out); err != nil {
-			return out, err
-		}
-		out.Results = w.Name()
-	}
-	started = true
-	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, declared, placement, out, env)
-	if err := w.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	for i := range out.Failed {
-		out.Failed[i].Reason = redact.String(out.Failed[i].Reason, secrets...)
-	}
-	if len(out.Done) > 0 {
-		r := report.New(out.Done, out.Failed, WorkloadInfo)
-		r.Sources = []string{filepath.Base(w.Name())}
-		r.Baseline = cfg.Baseline
-		written, err := report.WriteFiles(r, strings.TrimSuffix(w.Name(), filepath.Ext(w.Name())), []string{"markdown", "html"})
-		out.Reports = written
-		if err != nil && runErr == nil {
-			runErr = err
+	return proc, err
+}
+
+// declare drops the targets that cannot reach their database over any
+// transport of the session, asks every runner what it implements (hello:
+// the cells come from that) and for its targets' configuration lines,
+// dropping the targets whose runner does not declare them as the catalogue
+// does, runs none of the workloads or cannot answer, and logs every skip.
+func (s *Session) declare(ctx context.Context) error {
+	p, dbs := s.p, s.dbs
+	for _, t := range slices.Clone(p.Runnable) {
+		if len(dbs.netsFor(t)) == 0 {
+			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
 		}
 	}
-	return out, runErr
+	declared, undeclared := s.declarations(ctx, p.Workloads, p.Runnable)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.declared = declared
+	for name, err := range undeclared {
+		p.skip(name, err.Error(), !errors.Is(err, ErrRunsNone))
+	}
+	info, skipped := s.targetInfo(ctx, p.Runnable)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for name, err := range skipped {
+		p.skip(name, "cannot open: "+err.Error(), true)
+	}
+	logSkips(s.env.Log, p)
+	if len(p.Runnable) == 0 {
+		return ErrNoTarget
+	}
+	s.info = append(info, "runner-source: "+s.origin)
+	return nil
+}
+
+// header writes the results file's header; a resumed session's results
+// file then takes the place of the interrupted one's.
+func (s *Session) header(ctx context.Context) error {
+	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id, s.began); err != nil {
+		return err
+	}
+	if s.resume != nil {
+		if err := s.results.Rename(s.cfg.Out); err != nil {
+			return err
+		}
+		s.out.Results = s.results.Name()
+	}
+	s.started = true
+	return nil
+}
+
+// report closes the results file and writes the Markdown and HTML reports
+// beside it; err is the error the session ended with, returned unless it
+// is nil and closing or reporting fails.
+func (s *Session) report(err error) error {
+	if !s.started {
+		return err
+	}
+	benchfile.Header{Finished: time.Now()}.WriteFinished(s.results)
+	if cerr := s.results.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	for i := range s.out.Failed {
+		s.out.Failed[i].Reason = redact.String(s.out.Failed[i].Reason, s.secrets...)
+	}
+	if len(s.out.Done) > 0 {
+		name := s.results.Name()
+		r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
+		r.Sources = []string{filepath.Base(name)}
+		r.Baseline = s.cfg.Baseline
+		written, werr := report.WriteFiles(r, strings.TrimSuffix(name, filepath.Ext(name)), []string{"markdown", "html"})
+		s.out.Reports = written
+		if werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
 }
 
 // createResults creates the session's results file: cfg.Out, or a name of
@@ -250,138 +404,6 @@ func createResults(cfg *Config, dir string) (*benchfile.Writer, error) {
 // started.
 func resumingName(results string) string { return results + ".resuming" }
 
-// newSession returns the orchestrator of cfg's session: runners started
-// from bins and pinned, cells connected to dbs, tables named after id.
-func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin.Plan, id string) *orchestrate.Session {
-	return &orchestrate.Session{
-		Dial: func(ctx context.Context, group string) (launcher.Conn, error) {
-			cmd := bins[group]
-			proc, err := launcher.Start(cmd[0], cmd[1:]...)
-			if err == nil {
-				err = pin.Process(proc.Pid(), placement.Runner)
-			}
-			return proc, err
-		},
-		Where: func(c orchestrate.Cell) runner.Location {
-			return dbs.location(c.Target, c.Net, c.FileName())
-		},
-		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
-		ID: id, ProfileDir: cfg.CPUProfile, TimingThread: cfg.TimingThread,
-	}
-}
-
-// prepareTargets drops the targets that cannot reach their database over
-// any transport of the session, asks every runner what it implements
-// (hello: the plan's cells come from that) and for its configuration lines,
-// dropping the targets whose runner does not declare them as the catalogue
-// does, runs none of the workloads or cannot answer, and logs every skip.
-// It returns the configuration lines and the declarations by group.
-func prepareTargets(ctx context.Context, sess *orchestrate.Session, p *Plan, dbs *dbSet, env Env) ([]string, map[string]runner.Hello, error) {
-	for _, t := range slices.Clone(p.Runnable) {
-		if len(dbs.netsFor(t)) == 0 {
-			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
-		}
-	}
-	declared, undeclared := sess.Declarations(ctx, p.Workloads, p.Runnable)
-	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
-	}
-	for name, err := range undeclared {
-		p.skip(name, err.Error(), !errors.Is(err, orchestrate.ErrRunsNone))
-	}
-	info, skipped := sess.Info(ctx, p.Runnable, func(t targets.Spec) runner.Location {
-		return dbs.location(t, dbs.netsFor(t)[0], t.Name+"-info")
-	})
-	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
-	}
-	for name, err := range skipped {
-		p.skip(name, "cannot open: "+err.Error(), true)
-	}
-	logSkips(env.Log, p)
-	if len(p.Runnable) == 0 {
-		return nil, nil, ErrNoTarget
-	}
-	return info, declared, nil
-}
-
-// runSchedule runs every cell of the plan, interleaved, writing each
-// result as it finishes, and records in out what happened.
-func runSchedule(ctx context.Context, sess *orchestrate.Session, w *benchfile.Writer, cfg *Config, p *Plan, dbs *dbSet, declared map[string]runner.Hello, placement pin.Plan, out *Outcome, env Env) (err error) {
-	var places []orchestrate.Placement
-	for _, t := range p.Runnable {
-		for _, n := range dbs.netsFor(t) {
-			for _, cpu := range cpusFor(cfg, t) {
-				places = append(places, orchestrate.Placement{Target: t, Net: n, Runner: declared[t.Group], CPU: cpu})
-			}
-		}
-	}
-	steps := slices.DeleteFunc(orchestrate.Schedule(p.Workloads, places, cfg.Count, cfg.Slices), func(st orchestrate.Step) bool {
-		return !cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
-	})
-	runs := map[orchestrate.SliceKey]bool{}
-	for _, st := range steps {
-		runs[orchestrate.SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
-	}
-	jw, err := openJournal(cfg, sess, w.Name(), len(runs))
-	if err != nil {
-		return err
-	}
-	out.Journal = jw.Name()
-	defer func() {
-		jw.Close()
-		if err == nil {
-			os.Remove(jw.Name()) // finished: the results file has it all
-			out.Journal = ""
-		}
-	}()
-	out.Scheduled = true
-	disp := progress.New(env.Log, len(steps), cfg.Count, env.LogTTY)
-	sess.Result = func(r *benchfmt.Result) error {
-		if err := w.Write(r); err != nil {
-			return err
-		}
-		out.Done = append(out.Done, r)
-		return nil
-	}
-	sess.Progress = disp.Event
-	machine := &drift.Recorder{Probe: drift.Probe{CPUs: placement.Runner}, Count: cfg.Count}
-	own, partner := wake.CrossCPU()
-	wakes := &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
-	sess.PassStart = func(p int) {
-		machine.Pass(p)
-		wakes.Pass(p)
-	}
-	defer func() {
-		// Session facts: comment lines the results file gets on Close.
-		for _, f := range wakes.Facts() {
-			w.SetConfig(f[0], f[1])
-		}
-		if wakes.Passes() > 0 {
-			rd := wakes.Session()
-			out.Wake, out.WakePasses = &rd, wakes.Passes()
-		}
-	}()
-	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
-	done, err := sess.Run(ctx, steps)
-	disp.Finish()
-	sess.Close()
-	out.Runs = done.Runs
-	for _, name := range done.Order {
-		out.Failed = append(out.Failed, report.Failure{Name: name, Reason: oneLine(done.Failed[name].Error())})
-	}
-	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
-		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
-	}
-	if out.Runs > 0 {
-		out.CPUShort = cpuShortfall(p, placement)
-	}
-	if f, e := machine.Floor(); e == nil {
-		out.Drift, out.DriftPinned = &f, len(placement.Runner) > 0
-	}
-	return err
-}
-
 // DSNEnv names the environment variable that gives db's DSN.
 func DSNEnv(db bench.DB) string { return dsn.EnvVar(db) }
 
@@ -393,7 +415,7 @@ func tablePrefix(id string) string { return "sqlbench_" + id + "c" }
 // later is this session's own: sqlbench drops no table it did not create.
 func freshID(ctx context.Context, p *Plan) (string, error) {
 	for range 5 {
-		id, taken := orchestrate.NewID(), false
+		id, taken := NewID(), false
 		for db, d := range p.DSNs {
 			names, err := dsn.Tables(ctx, db, d, tablePrefix(id))
 			if err != nil {
@@ -411,7 +433,7 @@ func freshID(ctx context.Context, p *Plan) (string, error) {
 // sweepTables drops what the session's cells left in the user's databases
 // (given by DSN): the tables of a cell whose runner was killed (a time-out,
 // a crash, Ctrl-C) before it could drop them.
-func sweepTables(p *Plan, id string, env Env) {
+func sweepTables(p *Plan, id string, env Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := dropSessionTables(ctx, p, id, env, "by interrupted cells"); err != nil {
@@ -422,7 +444,7 @@ func sweepTables(p *Plan, id string, env Env) {
 // dropSessionTables drops the tables of session id in every user database
 // of the plan and logs which, as left by whom; it goes on past a database
 // that fails and returns the first error.
-func dropSessionTables(ctx context.Context, p *Plan, id string, env Env, whom string) error {
+func dropSessionTables(ctx context.Context, p *Plan, id string, env Host, whom string) error {
 	var first error
 	for db, d := range p.DSNs {
 		names, err := DropTables(ctx, db, d, id, true) // checked at the start
@@ -440,7 +462,7 @@ func dropSessionTables(ctx context.Context, p *Plan, id string, env Env, whom st
 // which the session made sure were none before it began, so no table
 // sqlbench did not create is ever dropped.
 func DropTables(ctx context.Context, db bench.DB, d, id string, allowRemote bool) ([]string, error) {
-	if !orchestrate.ValidID(id) {
+	if !ValidID(id) {
 		return nil, inputf("%q is not a session id (six lower-case letters and digits, as the results file's session-id line has)", id)
 	}
 	e, err := dsn.Parse(db, d)

@@ -3,7 +3,7 @@ package session
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/report"
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // TestWorkloadInfoPutsKeyedWorkloadsInTheirFamily: results of workloads with keys

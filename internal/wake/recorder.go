@@ -6,7 +6,7 @@ import (
 )
 
 // Recorder times every kind of round trip once per pass of a schedule
-// whose pass p times run p%Count+1 (orchestrate.Schedule) and keeps the
+// whose pass p times run p%Count+1 (session.Schedule) and keeps the
 // round trips by run.
 type Recorder struct {
 	Probe Probe

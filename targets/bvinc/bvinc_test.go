@@ -7,7 +7,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/targets/bvinc"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 func TestWorkloads(t *testing.T) { targettest.Workloads(t, "bvinc", targettest.SQLite) }

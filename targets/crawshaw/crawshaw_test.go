@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	_ "github.com/sqlbench/sqlbench/targets/crawshaw"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 func TestWorkloads(t *testing.T) { targettest.Workloads(t, "crawshaw", targettest.SQLite) }

@@ -7,7 +7,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	_ "github.com/sqlbench/sqlbench/targets/gomysql"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 var srv *servers.Server

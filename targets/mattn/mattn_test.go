@@ -3,8 +3,8 @@ package mattn_test
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/mattn"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "mattn", targettest.SQLite) }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // TestSqinnSuiteCallsAsPublished checks the Sqinn-Go suite's database/sql

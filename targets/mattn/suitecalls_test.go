@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // TestGoSQLiteBenchCallsAsPublished checks the go-sqlite-bench suite's

@@ -3,8 +3,8 @@ package modernc_test
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/modernc"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "modernc", targettest.SQLite) }

@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/runner"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/runner"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // TestConcurrentPoolLivesForTheCell runs five runs of one
@@ -32,11 +33,11 @@ func TestConcurrentPoolLivesForTheCell(t *testing.T) {
 	const runs, n, conns = 5, 400, 4
 	var in []string
 	for range runs {
-		in = append(in, runner.Request{Verb: runner.VerbRun, Target: "mysql", Workload: "PreparedQueryConcurrent/conns=4", DB: "mariadb",
+		in = append(in, protocol.Request{Verb: protocol.VerbRun, Target: "mysql", Workload: "PreparedQueryConcurrent/conns=4", DB: "mariadb",
 			Scope: "pool", Name: "PreparedQueryConcurrent/db=mariadb/driver=go-sql-driver/api=sql/conns=4", N: n,
-			Location: runner.Location{Endpoint: cfg.Server}}.Encode())
+			Location: protocol.Location{Endpoint: cfg.Server}}.Encode())
 	}
-	in = append(in, runner.Request{Verb: runner.VerbClose, Target: "mysql", Scope: "pool"}.Encode())
+	in = append(in, protocol.Request{Verb: protocol.VerbClose, Target: "mysql", Scope: "pool"}.Encode())
 	before := status()
 	var out, log bytes.Buffer
 	s := &runner.Loop{In: strings.NewReader(strings.Join(in, "\n")), Out: &out, Log: &log}
@@ -44,7 +45,7 @@ func TestConcurrentPoolLivesForTheCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(out.String(), "\n") {
-		if ok, fail := runner.ParseStatus(line); ok && fail != "" {
+		if ok, fail := protocol.ParseStatus(line); ok && fail != "" {
 			t.Fatalf("request failed: %s\n%s", fail, log.String())
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 	_ "github.com/sqlbench/sqlbench/workloads" // registers SingleInsert
 )
 

@@ -3,8 +3,8 @@ package ncruces_test
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/ncruces"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 func TestWorkloads(t *testing.T) {

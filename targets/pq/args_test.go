@@ -11,8 +11,8 @@ import (
 	libpq "github.com/lib/pq"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	"github.com/sqlbench/sqlbench/targets/pq"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // recorder is a database/sql driver that hands everything to lib/pq and

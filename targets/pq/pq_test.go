@@ -6,8 +6,8 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/pq"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 var srv *servers.Server

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	"github.com/sqlbench/sqlbench/targets/sqinn"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // TestSqinnSuiteCallsAsPublished checks the Sqinn-Go suite's requests to

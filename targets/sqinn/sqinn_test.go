@@ -9,8 +9,8 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/testenv"
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
 	"github.com/sqlbench/sqlbench/targets/sqinn"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 // needSqinn fails the test when $SQINN_PATH is set but names no executable,

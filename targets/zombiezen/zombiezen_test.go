@@ -3,7 +3,7 @@ package zombiezen_test
 import (
 	"testing"
 
-	"github.com/sqlbench/sqlbench/targets/internal/targettest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/zombiezen"
 )
 

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/studies"
+)
+
+// machine is a session.Host on which every program is found but those in
+// missing.
+func machine(missing ...string) session.Host {
+	return session.Host{
+		Getenv: func(string) string { return "" },
+		LookPath: func(p string) (string, error) {
+			if slices.Contains(missing, p) {
+				return "", errors.New("not found")
+			}
+			return "/usr/bin/" + p, nil
+		},
+		Log: io.Discard,
+	}
+}
+
+// TestPlansFollowTheStudies plans every study and checks the session it
+// would run against the study's data: its targets and workloads (all of
+// them, less what this build or machine lacks, each named with a reason),
+// its studyConditions, and the study recorded.
+func TestPlansFollowTheStudies(t *testing.T) {
+	for _, s := range studies.All() {
+		p, err := newStudyPlan(studyOptions{Study: s.ID}, machine("sqinn"))
+		if err != nil {
+			t.Fatalf("%s: %v", s.ID, err)
+		}
+		cfg := p.Config
+		if cfg.Study != s.ID || cfg.Scale != s.Plan.Scale || cfg.Count != s.Plan.Count || cfg.Warmup != s.Plan.Warmup ||
+			cfg.ColdJVM != (s.Plan.Warmup == 0) || !slices.Equal(cfg.CPUs, s.CPUs()) {
+			t.Errorf("%s: config %+v does not follow the study's plan %+v", s.ID, cfg, s.Plan)
+		}
+		if cfg.TimingThread != session.ThreadFree {
+			t.Errorf("%s: timing goroutines locked by default; the published programs ran them free", s.ID)
+		}
+		if q, _ := newStudyPlan(studyOptions{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
+			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
+		}
+		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {
+			t.Errorf("%s: profile %q, want %q", s.ID, cfg.Profile, want)
+		}
+		gaps := map[string]string{}
+		for _, g := range p.Gaps {
+			gaps[g.What] = g.Why
+		}
+		for _, id := range s.Workloads() {
+			if !slices.Contains(cfg.Workloads, id) && gaps["workload "+id] == "" {
+				t.Errorf("%s: workload %s neither planned nor named as missing", s.ID, id)
+			}
+		}
+		for _, name := range s.Targets() {
+			if !slices.Contains(cfg.Targets, name) && gaps["target "+name] == "" {
+				t.Errorf("%s: target %s neither planned nor named as unavailable", s.ID, name)
+			}
+		}
+		if slices.Contains(s.Targets(), "sqinn") && !strings.Contains(gaps["target sqinn"], "sqinn program") {
+			t.Errorf("%s: sqinn without its program not named: %v", s.ID, gaps)
+		}
+		if !p.Runnable() {
+			t.Logf("%s: nothing runnable in this build (gaps %v)", s.ID, gaps)
+		}
+	}
+}
+
+func TestPlanOptions(t *testing.T) {
+	p, err := newStudyPlan(studyOptions{Study: "mariadb-tcp-http", Quick: true}, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Config
+	if c.Scale != session.QuickScale || !c.Smoke || c.Count != session.QuickCount || c.Profile != servers.ProfileSeed ||
+		!slices.Equal(c.CPUs, []int{2, 4, 8}) || !slices.Equal(c.Nets, []string{"tcp"}) {
+		t.Errorf("quick mariadb-tcp-http config %+v", c)
+	}
+	if !slices.Contains(c.DBs, "loopback") || !slices.Contains(c.DBs, "mariadb") {
+		t.Errorf("DBs %v, want mariadb and the loopback floor", c.DBs)
+	}
+	p, err = newStudyPlan(studyOptions{Study: "sqinn-go", Quick: true, Scale: 1, Count: 2}, machine())
+	if err != nil || p.Config.Scale != 1 || p.Config.Smoke || p.Config.Count != 2 {
+		t.Errorf("--scale 1 --count 2 not taken: %+v, %v", p.Config, err)
+	}
+	// The SQL-Benchmark studies' Java program ran cold: so do their JDBC
+	// studyCells, unless --jit-warmup.
+	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", Quick: true}, machine())
+	if err != nil || !p.Config.ColdJVM || !slices.Contains(p.Config.Targets, "jdbc-mysql") ||
+		!strings.Contains(studyConditions(p), "JDBC in a cold JVM") {
+		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, studyConditions %q, %v", p.Config.ColdJVM, p.Config.Targets, studyConditions(p), err)
+	}
+	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", JITWarmup: true}, machine())
+	if err != nil || p.Config.ColdJVM || strings.Contains(studyConditions(p), "cold JVM") {
+		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, studyConditions %q, %v", p.Config.ColdJVM, studyConditions(p), err)
+	}
+	var ie session.InputError
+	if _, err := newStudyPlan(studyOptions{Study: "nosuch"}, machine()); !errors.As(err, &ie) {
+		t.Errorf("unknown study: %v, want an InputError", err)
+	}
+}
+
+// TestPlanRunsOnlyTheComparedCells: the dbi-2023 study compared lib/pq on
+// COPY only, gosqlite on the prepared insert only.
+func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
+	p, err := newStudyPlan(studyOptions{Study: "dbi-2023"}, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Config
+	for _, x := range []struct {
+		target, id string
+		runs       bool
+	}{
+		{"pq", "BulkInsert/shape=16x32/path=copy/args=bytes", true},
+		{"pq", "BulkInsert/shape=16x32/path=prepared/args=bytes", false},
+		{"eatonphil", "BulkInsert/shape=3x8/path=prepared/args=bytes", true},
+		{"eatonphil", "BulkInsert/shape=3x8/path=copy/args=bytes", false},
+		{"modernc", "BulkInsert/shape=3x8/path=copy/args=bytes", true}, // a target the study does not name is not limited
+	} {
+		if got := c.Runs(x.target, x.id); got != x.runs {
+			t.Errorf("Runs(%s, %s) = %v, want %v", x.target, x.id, got, x.runs)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// errNothingRuns is returned when no comparison of the study can run here
+// (the reasons are the plan's gaps).
+var errNothingRuns = errors.New("nothing of the study can run here (see the reasons above)")
+
+// runStudy reproduces the study p plans: one session (session.Run, which starts
+// the servers, builds the runners and writes the results file and its
+// reports, the published table among them). The Outcome is nil when
+// nothing of the study can run here.
+func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Outcome, error) {
+	if !p.Runnable() {
+		return nil, errNothingRuns
+	}
+	for _, t := range p.Config.Targets {
+		if lookupJVM(t) && len(p.Config.CPUs) > 0 {
+			fmt.Fprintf(env.Log, "%s: GOMAXPROCS does not apply to the JDBC runner; its studyCells run once, without a -N suffix\n", t)
+		}
+	}
+	return session.Run(ctx, &p.Config, env)
+}
+
+// studyTable returns the study's published-beside-measured table from what the
+// session measured (nil: nothing).
+func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
+	var r *report.Report
+	if out != nil {
+		r = report.New(out.Done, out.Failed, session.WorkloadInfo)
+	} else {
+		r = report.New(nil, nil, session.WorkloadInfo)
+	}
+	return report.PublishedFor(r, p.Study)
+}
+
+// printStudy writes the study's heading and sources, its published-beside-
+// measured table and what of it did not run here, and why, within
+// report.TextWidth columns.
+func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
+	s := p.Study
+	var b strings.Builder
+	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
+	b.WriteString("\n")
+	line(s.Title, "")
+	line(fmt.Sprintf("published: %s, %s; %s", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
+	line("  "+s.Source.URL, "    ")
+	if s.Source.Program != "" && s.Source.Program != s.Source.URL {
+		line("  program: "+s.Source.Program, "    ")
+	}
+	line("  machine: "+s.Source.Machine, "    ")
+	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, studyConditions(p)), "  ")
+	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval", "  ")
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if err := report.PublishedText(w, t); err != nil {
+		return err
+	}
+	b.Reset()
+	b.WriteString("\n" + tally(t) + "\n")
+	if s.Plan.Note != "" {
+		line("method: "+s.Plan.Note, "  ")
+	}
+	for _, g := range p.Gaps {
+		line(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), "  ")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tally counts a table's verdicts: "13 of 26 comparisons measured: 9
+// agree, 1 disagrees, 3 inconclusive".
+func tally(t *report.PublishedTable) string {
+	n := map[string]int{}
+	for _, row := range t.Rows {
+		n[row.Verdict]++
+	}
+	verb := func(k int, one, many string) string {
+		if k == 1 {
+			return one
+		}
+		return many
+	}
+	measured := len(t.Rows) - n[report.VerdictNotMeasured]
+	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %d %s, %d inconclusive", measured, len(t.Rows),
+		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"),
+		n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"), n[report.VerdictInconclusive])
+}
+
+// studyConditions describes the study's studyConditions the session sets.
+func studyConditions(p *studyPlan) string {
+	var parts []string
+	if len(p.Config.CPUs) > 0 {
+		cpus := make([]string, len(p.Config.CPUs))
+		for i, n := range p.Config.CPUs {
+			cpus[i] = strconv.Itoa(n)
+		}
+		parts = append(parts, "GOMAXPROCS "+strings.Join(cpus, ","))
+	}
+	if p.Study.Plan.Profile != "" {
+		parts = append(parts, "server profile "+p.Study.Plan.Profile)
+	}
+	parts = append(parts, fmt.Sprintf("warm-up %g", p.Config.Warmup))
+	if p.Config.ColdJVM && slices.ContainsFunc(p.Config.Targets, func(name string) bool {
+		spec, ok := targets.Lookup(name)
+		return ok && spec.JVM
+	}) {
+		parts = append(parts, "JDBC in a cold JVM (no JIT warm-up; --jit-warmup for one)")
+	}
+	if len(p.Study.Plan.Nets) > 0 {
+		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+// listStudies writes every study: its ID, how many comparisons it publishes and
+// its title.
+func listStudies(w io.Writer) error {
+	width := 0
+	for _, s := range studies.All() {
+		width = max(width, len(s.ID))
+	}
+	for _, s := range studies.All() {
+		line := fmt.Sprintf("%-*s %3d comparisons  %s", width, s.ID, len(s.Comparisons()), s.Title)
+		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", width+18))); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprint(w, "\n"+report.WrapText("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
+		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", report.TextWidth, "  "))
+	return err
+}

@@ -1,0 +1,306 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// StudyKey is the results file's configuration key naming the published
+// study a session reproduced (sqlbench reproduce).
+const StudyKey = benchfile.KeyStudy
+
+// PublishedRow is one headline comparison of a study: the published ratio
+// beside the measured one.
+type PublishedRow struct {
+	studies.Comparison
+	// Measured is the measured ratio of ops/s, Num over Den (measure), Lo
+	// and Hi its interval at Confidence. Zero when not measured.
+	Measured, Lo, Hi, Confidence float64
+	// NumCell and DenCell are the cells measured (nil when missing).
+	NumCell, DenCell *Cell
+	// Verdict is one of the Verdict constants (see judge); Runs the runs
+	// of the sides' cells, Settle the runs estimated to settle an
+	// inconclusive verdict (-1: more than MaxSettleRuns, 0: none), Cause
+	// the study's known or likely cause of a disagreement.
+	Verdict string
+	Runs    int
+	Settle  int
+	Cause   string
+}
+
+// PublishedTable is a reproduced study's comparisons, published beside
+// measured.
+type PublishedTable struct {
+	Study *studies.Study
+	Rows  []PublishedRow
+	// Memory holds the study's published memory figures (B/op, allocs/op)
+	// beside the measured ones, one row per test and side; empty when the
+	// study published none.
+	Memory []PublishedMemory
+}
+
+// PublishedMemory is one side's published B/op and allocs/op on one test
+// beside the medians measured.
+type PublishedMemory struct {
+	Test      studies.Test
+	Side      studies.Side
+	Published studies.Memory
+	// Cell is the cell measured (nil when missing); Bytes and Allocs are
+	// its medians of B/op and allocs/op.
+	Cell          *Cell
+	Bytes, Allocs float64
+}
+
+// Published returns the published-beside-measured table of every study the
+// results record (the reproduce-study configuration line), in the order
+// they appear; nil when they record none.
+func (r *Report) Published() []*PublishedTable {
+	var ids []string
+	for _, c := range r.Cells {
+		for _, kv := range c.Config {
+			if kv.Key == StudyKey && !slices.Contains(ids, kv.Value) {
+				ids = append(ids, kv.Value)
+			}
+		}
+	}
+	var out []*PublishedTable
+	for _, id := range ids {
+		if s, ok := studies.Lookup(id); ok {
+			out = append(out, PublishedFor(r, s))
+		}
+	}
+	return out
+}
+
+// PublishedFor sets study s's comparisons beside the report's cells.
+func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
+	t := &PublishedTable{Study: s}
+	for _, c := range s.Comparisons() {
+		row := PublishedRow{Comparison: c, Verdict: VerdictNotMeasured}
+		row.NumCell = r.studyCell(s, c.Num, c.Test)
+		row.DenCell = r.studyCell(s, c.Den, c.Test)
+		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
+			row.measure(n, d)
+			row.judge(s)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	for _, test := range s.Tests {
+		for _, side := range s.Sides {
+			m, ok := test.Memory[side.Name]
+			if !ok {
+				continue
+			}
+			row := PublishedMemory{Test: test, Side: side, Published: m, Cell: r.studyCell(s, side, test)}
+			if row.Cell != nil {
+				row.Bytes, row.Allocs = row.Cell.Medians["B/op"], row.Cell.Medians["allocs/op"]
+			}
+			t.Memory = append(t.Memory, row)
+		}
+	}
+	return t
+}
+
+// measure sets the measured ratio of cells n and d. With as many runs in
+// each, run i of the one paired with run i of the other (they ran in the
+// same passes of the interleaved schedule), it is the median of the
+// per-run ratios with its confidence interval (benchmath, as every cell's
+// own); else the ratio of the medians, bounded by n's interval over d's.
+func (row *PublishedRow) measure(n, d *Cell) {
+	if len(n.OpsRuns) == len(d.OpsRuns) && len(n.OpsRuns) >= 2 {
+		ratios := make([]float64, len(n.OpsRuns))
+		for i := range ratios {
+			if d.OpsRuns[i] <= 0 {
+				ratios = nil
+				break
+			}
+			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
+		}
+		if ratios != nil {
+			sum := summarize(ratios)
+			row.Measured, row.Lo, row.Hi, row.Confidence = sum.Center, sum.Lo, sum.Hi, sum.Confidence
+			return
+		}
+	}
+	row.Measured = n.Ops.Center / d.Ops.Center
+	row.Lo, row.Hi = n.Ops.Lo/d.Ops.Hi, n.Ops.Hi/d.Ops.Lo
+	row.Confidence = min(n.Ops.Confidence, d.Ops.Confidence)
+}
+
+// studyCell finds the cell of side running test's workload: the side's
+// target (db, driver, api), the workload's name and keys exactly, the
+// test's GOMAXPROCS suffix, and the study's first transport when the cell
+// ran over several.
+func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Test) *Cell {
+	spec, ok := targets.Lookup(side.Target)
+	if !ok {
+		return nil
+	}
+	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
+	var found *Cell
+	for _, c := range r.Cells {
+		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver || c.Keys["api"] != spec.API ||
+			cellCPU(c.Name) != test.CPU || workloadKeys(c) != keys {
+			continue
+		}
+		if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
+			found = c
+		}
+	}
+	return found
+}
+
+// workloadKeys returns the cell's key=value parts other than the target's
+// and the transport's, in order: the workload ID's keys.
+func workloadKeys(c *Cell) string {
+	_, parts := benchfmt.Name(c.Name).Parts()
+	var out []string
+	for _, p := range parts {
+		kv := strings.TrimPrefix(string(p), "/")
+		k, _, ok := strings.Cut(kv, "=")
+		if ok && k != "db" && k != "driver" && k != "api" && k != "net" {
+			out = append(out, kv)
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+// cellCPU returns the GOMAXPROCS suffix of a benchmark name (go test -cpu's
+// "-N"), 0 when it has none.
+func cellCPU(name string) int {
+	_, suffix := splitCPU(name)
+	n, _ := strconv.Atoi(strings.TrimPrefix(suffix, "-"))
+	return n
+}
+
+// publishedGrid is the table of a study's comparisons.
+func publishedGrid(t *PublishedTable) textGrid {
+	s := t.Study
+	g := textGrid{
+		Title:  "Published beside measured: " + s.ID,
+		Header: []string{"test", "comparison", "published", "measured", "interval", "verdict"},
+		Left:   2,
+	}
+	verdicts := verdictTexts(t)
+	for i, row := range t.Rows {
+		cells := []gridCell{label(row.Test.Name), label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
+		if row.Measured > 0 {
+			iv := fmt.Sprintf("%s – %s", FormatRatio(row.Lo), FormatRatio(row.Hi))
+			if math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo) {
+				iv = "—"
+			}
+			cells = append(cells, gridCell{Text: FormatRatio(row.Measured)}, label(iv))
+		} else {
+			cells = append(cells, label("—"), label("—"))
+		}
+		cells = append(cells, gridCell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
+		g.Rows = append(g.Rows, cells)
+	}
+	return g
+}
+
+// publishedMemoryGrid is the table of a study's published memory figures
+// beside the measured medians; nil rows when it published none.
+func publishedMemoryGrid(t *PublishedTable) textGrid {
+	g := textGrid{
+		Title:  "Published memory beside measured: " + t.Study.ID,
+		Header: []string{"test", "side", "published B/op", "measured", "published allocs/op", "measured"},
+		Left:   2,
+	}
+	for _, row := range t.Memory {
+		b, a := label("—"), label("—")
+		if row.Cell != nil {
+			b, a = gridCell{Text: formatMem(row.Bytes)}, gridCell{Text: formatMem(row.Allocs)}
+		}
+		g.Rows = append(g.Rows, []gridCell{label(row.Test.Name), label(row.Side.Name),
+			{Text: formatMem(row.Published.BytesPerOp)}, b, {Text: formatMem(row.Published.AllocsPerOp)}, a})
+	}
+	return g
+}
+
+// formatMem writes a B/op or allocs/op figure: whole numbers as such, others
+// with one decimal.
+func formatMem(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// PublishedNote describes a study's table: its source, how ratios read,
+// and how verdicts are reached.
+func PublishedNote(t *PublishedTable) string {
+	s := t.Study
+	return fmt.Sprintf("%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. %s",
+		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNote())
+}
+
+// writePublishedMarkdown writes the published-beside-measured section of
+// every study the results reproduce.
+func writePublishedMarkdown(w io.Writer, r *Report) {
+	for _, t := range r.Published() {
+		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, mdEscape(PublishedNote(t)))
+		g := publishedGrid(t)
+		rows := make([][]string, len(g.Rows))
+		for i, r := range g.Rows {
+			for _, c := range r {
+				v := mdEscape(c.Text)
+				if c.Bold {
+					v = "**" + v + "**"
+				}
+				rows[i] = append(rows[i], v)
+			}
+		}
+		mdTableAligned(w, g.Header, rows, g.Left)
+		fmt.Fprintln(w)
+		if len(t.Memory) > 0 {
+			mg := publishedMemoryGrid(t)
+			rows = make([][]string, len(mg.Rows))
+			for i, r := range mg.Rows {
+				for _, c := range r {
+					rows[i] = append(rows[i], mdEscape(c.Text))
+				}
+			}
+			mdTableAligned(w, mg.Header, rows, mg.Left)
+			fmt.Fprintln(w)
+		}
+		for _, g := range t.Study.Unavailable {
+			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
+		}
+		for _, c := range causes(t) {
+			fmt.Fprintf(w, "- [%d] likely cause (%s): %s\n", c.N, mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
+		}
+	}
+}
+
+// publishedSections returns the HTML sections of the studies the results
+// reproduce.
+func publishedSections(r *Report) []htmlSection {
+	var out []htmlSection
+	for i, t := range r.Published() {
+		text := PublishedNote(t)
+		for _, g := range t.Study.Unavailable {
+			text += " Not reproduced: " + g.What + " (" + g.Why + ")."
+		}
+		for _, c := range causes(t) {
+			text += fmt.Sprintf(" [%d] Likely cause (%s): %s.", c.N, strings.Join(c.Labels, "; "), c.Text)
+		}
+		tables := []textGrid{publishedGrid(t)}
+		if len(t.Memory) > 0 {
+			tables = append(tables, publishedMemoryGrid(t))
+		}
+		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
+			Text: text, Tables: tables})
+	}
+	return out
+}

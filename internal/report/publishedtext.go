@@ -1,0 +1,178 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlbench/sqlbench/internal/studies"
+)
+
+// TextWidth is the width the plain-text published tables and their notes
+// fit in (a terminal, or a pipe).
+const TextWidth = 100
+
+// footnote is a likely cause shared by the disagreeing rows it explains.
+type footnote struct {
+	// N numbers it, from 1.
+	N int
+	// Text is the cause; Labels the comparisons it explains; Rows their
+	// indices in the table.
+	Text   string
+	Labels []string
+	Rows   []int
+}
+
+// causes returns the table's footnotes: one per distinct known cause of a
+// disagreeing row, in row order.
+func causes(t *PublishedTable) []footnote {
+	var out []footnote
+	for i, row := range t.Rows {
+		if row.Verdict != VerdictDisagrees || row.Cause == "" {
+			continue
+		}
+		label := row.Test.Name + " " + row.Num.Name + " / " + row.Den.Name
+		found := false
+		for k := range out {
+			if out[k].Text == row.Cause {
+				out[k].Labels, out[k].Rows = append(out[k].Labels, label), append(out[k].Rows, i)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, footnote{N: len(out) + 1, Text: row.Cause, Labels: []string{label}, Rows: []int{i}})
+		}
+	}
+	return out
+}
+
+// verdictTexts returns each row's verdict as printed, a disagreement with
+// a known cause followed by its footnote's number.
+func verdictTexts(t *PublishedTable) []string {
+	out := make([]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out[i] = row.VerdictText()
+	}
+	for _, f := range causes(t) {
+		for _, i := range f.Rows {
+			out[i] += fmt.Sprintf(" [%d]", f.N)
+		}
+	}
+	return out
+}
+
+// sourceAddresses names the public addresses of a study's document and
+// program.
+func sourceAddresses(s *studies.Study) string {
+	out := s.Source.URL
+	if s.Source.Program != "" && s.Source.Program != s.Source.URL {
+		out += ", program " + s.Source.Program
+	}
+	return out
+}
+
+// PublishedText writes a study's published-beside-measured table as plain
+// text within TextWidth columns (sqlbench reproduce and sqlbench report
+// print it): the comparisons grouped under their test, the likely cause
+// of each disagreement where one is known, and how the verdicts are
+// reached.
+func PublishedText(w io.Writer, t *PublishedTable) error {
+	verdicts := verdictTexts(t)
+	rows := [][]string{{"test / comparison", "published", "measured", "interval", "verdict"}}
+	tests := []string{""}
+	for i, row := range t.Rows {
+		line := []string{"  " + row.Num.Name + " / " + row.Den.Name, FormatRatio(row.Published), "—", "—", verdicts[i]}
+		if row.Measured > 0 {
+			line[2] = FormatRatio(row.Measured)
+			if !(math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo)) {
+				line[3] = strings.TrimSuffix(FormatRatio(row.Lo), "×") + "–" + FormatRatio(row.Hi)
+			}
+		}
+		rows = append(rows, line)
+		tests = append(tests, row.Test.Name)
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	// Where the widest row would not fit, each verdict goes on a line of
+	// its own under its comparison.
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	ownLine := total-2 > TextWidth
+	var b strings.Builder
+	for i, r := range rows {
+		if i > 0 && tests[i] != tests[i-1] {
+			b.WriteString(tests[i] + "\n")
+		}
+		verdict := ""
+		if ownLine {
+			r, verdict = r[:len(r)-1], r[len(r)-1]
+		}
+		var line strings.Builder
+		for j, c := range r {
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c))
+			if j == 0 || j == len(widths)-1 {
+				line.WriteString(c + pad)
+			} else {
+				line.WriteString(pad + c)
+			}
+			line.WriteString("  ")
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		if verdict != "" {
+			b.WriteString("      " + verdict + "\n")
+		}
+	}
+	fs := causes(t)
+	if len(fs) > 0 {
+		b.WriteString("\n")
+	}
+	for _, f := range fs {
+		b.WriteString(WrapText(fmt.Sprintf("[%d] likely cause (%s): %s", f.N, strings.Join(f.Labels, "; "), f.Text), TextWidth, "    "))
+	}
+	b.WriteString("\n" + WrapText(VerdictNote(), TextWidth, ""))
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if len(t.Memory) == 0 {
+		return nil
+	}
+	return writeGridText(w, publishedMemoryGrid(t))
+}
+
+// WrapText breaks the one-line text s into lines of at most width runes
+// at spaces (the spacing inside a line is kept; a word longer than a line
+// stands alone), every line after the first starting with indent; each
+// line ends with a newline.
+func WrapText(s string, width int, indent string) string {
+	var b strings.Builder
+	line, start := []rune(strings.TrimRight(s, " ")), 0
+	for len(line) > width {
+		cut := -1
+		for i := width; i > start; i-- {
+			if line[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		for i := width + 1; cut < 0 && i < len(line); i++ {
+			if line[i] == ' ' {
+				cut = i
+			}
+		}
+		if cut < 0 {
+			break
+		}
+		b.WriteString(strings.TrimRight(string(line[:cut]), " ") + "\n")
+		line, start = []rune(indent+strings.TrimLeft(string(line[cut:]), " ")), utf8.RuneCountInString(indent)
+	}
+	b.WriteString(string(line) + "\n")
+	return b.String()
+}

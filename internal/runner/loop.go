@@ -1,0 +1,398 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+)
+
+// Loop is the runner side of the protocol: it reads requests and answers
+// them until its input ends. It serves the targets
+// registered with bench.RegisterOpener (SQL targets) and
+// bench.RegisterHandleOpener (targets of a bench.Kind) in this binary.
+type Loop struct {
+	// In carries requests, Out answers, Log progress and diagnostics.
+	In       io.Reader
+	Out, Log io.Writer
+
+	cells map[cellKey]*cell
+	hist  *hdrhistogram.Histogram
+	out   *bufio.Writer
+	bw    *benchfmt.Writer
+}
+
+type cellKey struct{ target, scope string }
+
+// cell is a workload set up on an open connection.
+type cell struct {
+	w   bench.Workload
+	env bench.Env
+}
+
+// Serve answers requests until In ends or ctx is done, then closes every cell.
+func (s *Loop) Serve(ctx context.Context) error {
+	s.cells = map[cellKey]*cell{}
+	s.hist = bench.NewLatencyHistogram()
+	s.out = bufio.NewWriter(s.Out)
+	s.bw = benchfmt.NewWriter(s.out)
+	defer s.closeAll()
+	sc := bufio.NewScanner(s.In)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		err := s.handle(ctx, line)
+		fmt.Fprintln(s.out, protocol.StatusLine(err))
+		if err := s.out.Flush(); err != nil {
+			return fmt.Errorf("write reply: %w", err)
+		}
+	}
+	return sc.Err()
+}
+
+func (s *Loop) handle(ctx context.Context, line string) (err error) {
+	req, err := protocol.ParseRequest(line)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// A driver that panics fails the request, not the runner.
+		if p := recover(); p != nil {
+			s.closeCell(cellKey{req.Target, req.Scope})
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	switch req.Verb {
+	case protocol.VerbHello:
+		for _, line := range goHello().Lines() {
+			fmt.Fprintln(s.out, line)
+		}
+		return nil
+	case protocol.VerbInfo:
+		return s.info(ctx, req)
+	case protocol.VerbRun:
+		return s.run(ctx, req)
+	default: // protocol.VerbClose
+		return s.closeCell(cellKey{req.Target, req.Scope})
+	}
+}
+
+// open opens req's target at req's database and returns the cell's
+// environment without its workload's parts: for a SQL target a Conn with
+// the dialect's session settings applied (and Open, for more), for a
+// target of a bench.Kind its Handle.
+func (s *Loop) open(ctx context.Context, req protocol.Request) (bench.Env, error) {
+	db, err := bench.ParseDB(req.DB)
+	if err != nil {
+		return bench.Env{}, err
+	}
+	d := bench.DialectOf(db).WithSQLite(req.SQLite)
+	d.Scope = req.Scope
+	e := bench.Env{Ctx: ctx, Dialect: d, Scale: req.Scale}
+	if open, ok := bench.LookupHandleOpener(req.Target); ok {
+		if db.SQL() {
+			return e, fmt.Errorf("target %q speaks no SQL: it cannot open %s", req.Target, db)
+		}
+		if e.Handle, err = open(ctx, bench.Config{DB: db}); err != nil {
+			return e, fmt.Errorf("open: %w", err)
+		}
+		return e, nil
+	}
+	if !db.SQL() {
+		return e, fmt.Errorf("target %q is not linked into this runner as a target of %s", req.Target, db)
+	}
+	if e.Conn, err = s.openConn(ctx, req, db, d, req.Pool); err != nil {
+		return e, err
+	}
+	if req.Pool > 1 {
+		e.Pool = req.Pool
+	}
+	e.Open = func(ctx context.Context, pool int) (bench.Conn, error) { return s.openConn(ctx, req, db, d, pool) }
+	return e, nil
+}
+
+// openConn opens a Conn of req's SQL target at db with d's session
+// settings applied; pool > 1 asks for a pooled Conn.
+func (s *Loop) openConn(ctx context.Context, req protocol.Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
+	open, ok := bench.LookupOpener(req.Target)
+	if !ok {
+		return nil, fmt.Errorf("target %q is not linked into this runner", req.Target)
+	}
+	c, err := open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint, Pool: pool, Session: d.Setup})
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	for _, q := range d.Setup {
+		if err := c.Exec(q); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("session setting %q: %w", q, err)
+		}
+	}
+	return c, nil
+}
+
+// closeEnv closes what open opened.
+func closeEnv(e bench.Env) error {
+	if e.Handle != nil {
+		return e.Handle.Close()
+	}
+	return e.Conn.Close()
+}
+
+func (s *Loop) info(ctx context.Context, req protocol.Request) error {
+	if req.Module != "" {
+		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(req.Module))
+	}
+	e, err := s.open(ctx, req)
+	if err != nil {
+		return err
+	}
+	defer closeEnv(e)
+	if kind, ok := bench.LookupKind(e.Dialect.DB); ok {
+		// A kind of target other than a database: what it says of itself.
+		if kind.Info != nil {
+			for _, kv := range kind.Info(req.Target) {
+				fmt.Fprintf(s.out, "%s: %s\n", kv[0], kv[1])
+			}
+		}
+		return nil
+	}
+	c, d := e.Conn, e.Dialect
+	var v string
+	if err := c.QueryRow(d.Version, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
+		return fmt.Errorf("read version: %w", err)
+	}
+	if d.DB == bench.SQLite {
+		// Each SQLite driver links its own library.
+		fmt.Fprintf(s.out, "%s-sqlite: %s\n", req.Target, v)
+		pragmas, err := readPragmas(c)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "%s-sqlite-session: %s\n", req.Target, pragmas)
+	} else {
+		fmt.Fprintf(s.out, "%s-version: %s\n", d.DB, v)
+	}
+	if in, ok := c.(bench.Informer); ok {
+		// What the target says of itself beyond its module and library.
+		kvs, err := in.Info()
+		if err != nil {
+			return fmt.Errorf("read %s's info: %w", req.Target, err)
+		}
+		for _, kv := range kvs {
+			fmt.Fprintf(s.out, "%s: %s\n", kv[0], kv[1])
+		}
+	}
+	return nil
+}
+
+// readPragmas reads back the session settings a SQLite connection runs
+// under, as the library reports them (synchronous as a number: 0 off,
+// 1 normal, 2 full, 3 extra), so the results file records what applied.
+func readPragmas(c bench.Conn) (string, error) {
+	var parts []string
+	for _, p := range []string{"journal_mode", "synchronous", "foreign_keys", "busy_timeout"} {
+		var v string
+		if err := c.QueryRow("PRAGMA "+p, func(r bench.Row) error { return r.Scan(&v) }); err != nil {
+			return "", fmt.Errorf("read PRAGMA %s: %w", p, err)
+		}
+		parts = append(parts, p+"="+v)
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// moduleVersion returns "path version" for a module linked into this binary.
+func moduleVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return path + " (unknown version)"
+	}
+	for _, m := range bi.Deps {
+		if m.Path == path {
+			if m.Replace != nil {
+				return fmt.Sprintf("%s %s => %s %s", m.Path, m.Version, m.Replace.Path, m.Replace.Version)
+			}
+			return m.Path + " " + m.Version
+		}
+	}
+	return path + " (not linked)"
+}
+
+func (s *Loop) run(ctx context.Context, req protocol.Request) error {
+	if req.CPU > 0 {
+		// go test -cpu: the run's GOMAXPROCS, set around setup and run.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(req.CPU))
+	}
+	key := cellKey{req.Target, req.Scope}
+	c, ok := s.cells[key]
+	if !ok {
+		w, found := bench.LookupWorkload(req.Workload)
+		if !found {
+			return fmt.Errorf("unknown workload %q", req.Workload)
+		}
+		db, err := bench.ParseDB(req.DB)
+		if err != nil {
+			return err
+		}
+		if !w.RunsOn(db) {
+			// A SQL workload on a target of a kind (or the reverse) has
+			// nothing to run on.
+			return fmt.Errorf("workload %s does not run on %s", req.Workload, db)
+		}
+		if w.Pool > 1 {
+			// The cell's own connection is the pool the workload's
+			// goroutines share, for the cell's life.
+			req.Pool = w.Pool
+		}
+		env, err := s.open(ctx, req)
+		if err != nil {
+			return err
+		}
+		c = &cell{w: w, env: env}
+		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
+		if err := w.Setup(c.env); err != nil {
+			closeEnv(env)
+			return fmt.Errorf("setup: %w", err)
+		}
+		s.cells[key] = c
+	}
+	c.env.Ctx = ctx
+	pr := newProbe(req)
+	sample, err := s.measure(c, req, pr)
+	if err != nil {
+		s.closeCell(key)
+		return err
+	}
+	if err := pr.saveProfile(req.CPUProfile); err != nil {
+		return err
+	}
+	if req.Slices > 1 && sample.Latency != nil {
+		// The orchestrator sums a run's slices; it merges their latencies
+		// from this line.
+		enc, err := sample.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+		if err != nil {
+			return fmt.Errorf("encode latencies: %w", err)
+		}
+		fmt.Fprintf(s.out, "%s: %s\n", protocol.LatencyKey, enc)
+	}
+	if !sample.ThreadKnown && !req.FreeThread {
+		fmt.Fprintf(s.Log, "%s: time not divided: %s\n", req.Name, sample.Why)
+	}
+	res := SampleResult(req.Name, sample)
+	res.Values = append(res.Values, timeShare(sample)...)
+	return s.bw.Write(res)
+}
+
+// measure warms the cell up and times one run of it. Unless the request
+// leaves the thread free, the warm-up and the run share one OS thread, the
+// one whose time the run divides.
+//
+// Every run begins from the same heap, whatever ran before it in this
+// runner: settleHeap collects it and returns its free memory to the OS, as
+// in a fresh process. Without that a run inherited the free memory of the
+// runs before it: kept resident after a run of its own cell (a large read
+// reused its pages), returned to the OS after other cells had shrunk the
+// heap (the same read faulted its pages back in: at 1 GB a query, 1.2 to 3
+// times as slow, the more so the busier the machine). Whatever Begin and the
+// warm-up allocate stays resident, so a warm-up still warms.
+func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, error) {
+	settleHeap()
+	if !req.FreeThread {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	warm, n := req.Warmup, req.N
+	e := c.env
+	e.Warm, e.N = warm, n
+	base, rssErr := resetPeakRSS()
+	r, err := c.w.Begin(e)
+	if err != nil {
+		return bench.Sample{}, fmt.Errorf("begin: %w", err)
+	}
+	sample, err := func() (bench.Sample, error) {
+		if err := bench.Warm(r, warm); err != nil {
+			return bench.Sample{}, err
+		}
+		return bench.MeasureProbed(r, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
+	}()
+	pr.record(&sample)
+	if r.End != nil {
+		if eerr := r.End(); err == nil && eerr != nil {
+			err = fmt.Errorf("end: %w", eerr)
+		}
+	}
+	if rssErr == nil {
+		if peak, err := peakRSS(); err == nil {
+			sample.PeakRSS, sample.RSSGrowth = peak, max(0, peak-base)
+		}
+	}
+	return sample, err
+}
+
+// SampleResult turns one run's sample into the result line the protocol
+// sends for it.
+func SampleResult(name string, s bench.Sample) *benchfmt.Result {
+	ns := s.NsPerOp()
+	n := float64(s.N)
+	vals := []benchfmt.Value{
+		{Value: ns, Unit: "ns/op"},
+		{Value: 1e9 / ns, Unit: "ops/s"},
+		{Value: float64(s.Bytes) / n, Unit: "B/op"},
+		{Value: float64(s.Allocs) / n, Unit: "allocs/op"},
+	}
+	if s.BytesPerOp > 0 {
+		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
+	}
+	if s.PeakRSS > 0 {
+		vals = append(vals,
+			benchfmt.Value{Value: float64(s.PeakRSS), Unit: PeakRSSUnit},
+			benchfmt.Value{Value: float64(s.RSSGrowth), Unit: RSSGrowthUnit})
+	}
+	if s.Latency != nil {
+		vals = append(vals,
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(50)), Unit: "p50-ns/op"},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99)), Unit: "p99-ns/op"},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: "p99.9-ns/op"},
+		)
+	}
+	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
+}
+
+// settleHeap collects the heap and returns every free page of it to the OS.
+func settleHeap() { debug.FreeOSMemory() }
+
+func (s *Loop) closeCell(key cellKey) error {
+	c, ok := s.cells[key]
+	if !ok {
+		return nil
+	}
+	delete(s.cells, key)
+	err := c.w.Teardown(c.env)
+	if cerr := closeEnv(c.env); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (s *Loop) closeAll() {
+	for k := range s.cells {
+		if err := s.closeCell(k); err != nil {
+			fmt.Fprintf(s.Log, "close cell %s on %s: %v\n", k.scope, k.target, err)
+		}
+	}
+}

@@ -1,0 +1,515 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/drift"
+	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/progress"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/wake"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// NewID returns a random session id: six lower-case letters and digits,
+// usable in table names on every database.
+func NewID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [6]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	// A letter first: an identifier that starts with a digit needs quoting.
+	b[0] = alphabet[int(b[0])%26]
+	return string(b[:])
+}
+
+// ValidID reports whether id has the form NewID gives.
+func ValidID(id string) bool {
+	if len(id) != 6 || id[0] < 'a' || id[0] > 'z' {
+		return false
+	}
+	for _, r := range id {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrRunsNone marks, in the skips Declarations returns, a target that its
+// runner links as the catalogue describes but that runs none of the
+// selected workloads: nothing is wrong, there is just nothing for it to do.
+var ErrRunsNone = errors.New("none of the selected workloads runs on it, by its runner's declaration (hello)")
+
+// hello says hello to the runner of group, starting it if needed, and
+// returns its declaration of what it implements.
+func (s *Session) hello(ctx context.Context, group string) (protocol.Hello, error) {
+	reply, err := s.do(ctx, group, protocol.Request{Verb: protocol.VerbHello})
+	if err == nil && reply.Fail != "" {
+		err = errors.New(reply.Fail)
+	}
+	if err != nil {
+		return protocol.Hello{}, fmt.Errorf("hello to runner %s: %w", group, err)
+	}
+	h, err := protocol.ParseHello(reply.Lines)
+	if err != nil {
+		return protocol.Hello{}, fmt.Errorf("runner %s: %w", group, err)
+	}
+	return h, nil
+}
+
+// declarations says hello to the runner of every group of ts and returns
+// the declarations by group, for Placement.Runner. A target is returned in
+// skipped, with the reason, when its runner cannot answer, does not link it,
+// or declares capabilities other than the catalogue's (CheckHello); and,
+// with a reason that wraps ErrRunsNone, when it runs none of ws.
+func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]protocol.Hello, skipped map[string]error) {
+	byGroup, skipped = map[string]protocol.Hello{}, map[string]error{}
+	failed := map[string]error{}
+	for _, t := range ts {
+		h, ok := byGroup[t.Group]
+		err := failed[t.Group]
+		if !ok && err == nil {
+			if h, err = s.hello(ctx, t.Group); err != nil {
+				failed[t.Group] = err
+			} else {
+				byGroup[t.Group] = h
+			}
+		}
+		if err == nil {
+			err = CheckHello(h, t)
+		}
+		if err == nil && !slices.ContainsFunc(ws, Placement{Target: t, Runner: h}.Runs) {
+			err = ErrRunsNone
+		}
+		if err != nil {
+			skipped[t.Name] = err
+		}
+	}
+	return byGroup, skipped
+}
+
+// CheckHello compares a runner's declaration h of catalogue target t with
+// the catalogue: it returns nil when the runner links t and declares
+// exactly the capabilities the catalogue lists for it, else an error
+// saying how they differ.
+func CheckHello(h protocol.Hello, t targets.Spec) error {
+	caps, ok := h.Targets[t.Name]
+	if !ok {
+		names := h.TargetNames()
+		linked := strings.Join(names, ",")
+		if len(names) == 0 {
+			linked = "none"
+		}
+		return fmt.Errorf("its runner (group %s) does not link it (it links %s)", t.Group, linked)
+	}
+	want := slices.Clone(t.Caps)
+	slices.Sort(want)
+	if !slices.Equal(caps, want) {
+		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, protocol.CapList(caps), protocol.CapList(want))
+	}
+	return nil
+}
+
+// targetInfo asks the runner of each target for its configuration lines
+// (module and library versions; a Go runner is told the module of the
+// target's driver from the catalogue). Targets whose runner cannot answer
+// are returned in skipped with the reason.
+func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []string, skipped map[string]error) {
+	skipped = map[string]error{}
+	for _, t := range ts {
+		req := protocol.Request{Verb: protocol.VerbInfo, Target: t.Name, DB: string(t.DB),
+			Location: s.dbs.location(t, s.dbs.netsFor(t)[0], t.Name+"-info"), SQLite: s.cfg.SQLite}
+		if !t.JVM {
+			req.Module = t.Module
+		}
+		reply, err := s.do(ctx, t.Group, req)
+		if err == nil && reply.Fail != "" {
+			err = errors.New(reply.Fail)
+		}
+		if err != nil {
+			skipped[t.Name] = err
+			continue
+		}
+		lines = append(lines, reply.Lines...)
+	}
+	return lines, skipped
+}
+
+// schedule returns the session's steps: every planned workload on every
+// runnable target over each of its transports and GOMAXPROCS values, as far
+// as its runner declares it (Placement.Runs) and Config.Cells allows,
+// interleaved (Schedule).
+func (s *Session) schedule() []Step {
+	var places []Placement
+	for _, t := range s.p.Runnable {
+		for _, n := range s.dbs.netsFor(t) {
+			for _, cpu := range cpusFor(s.cfg, t) {
+				places = append(places, Placement{Target: t, Net: n, Runner: s.declared[t.Group], CPU: cpu})
+			}
+		}
+	}
+	return slices.DeleteFunc(Schedule(s.p.Workloads, places, s.cfg.Count, s.cfg.Slices), func(st Step) bool {
+		return !s.cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	})
+}
+
+// loop runs the schedule: every step journaled, every run written to the
+// results file as it finishes, the machine's drift and wake-ups probed at
+// every pass, the progress shown; it records in the Outcome what happened.
+func (s *Session) loop(ctx context.Context) (err error) {
+	cfg, out := s.cfg, s.out
+	s.steps = s.schedule()
+	runs := map[SliceKey]bool{}
+	for _, st := range s.steps {
+		runs[SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
+	}
+	if err := s.openJournal(len(runs)); err != nil {
+		return err
+	}
+	out.Journal = s.journal.Name()
+	defer func() {
+		s.journal.Close()
+		if err == nil {
+			os.Remove(s.journal.Name()) // finished: the results file has it all
+			out.Journal = ""
+		}
+	}()
+	out.Scheduled = true
+	s.display = progress.New(s.env.Log, len(s.steps), cfg.Count, s.env.LogTTY)
+	s.machine = &drift.Recorder{Probe: drift.Probe{CPUs: s.placement.Runner}, Count: cfg.Count}
+	own, partner := wake.CrossCPU()
+	s.wakes = &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
+	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
+	err = s.runSteps(ctx, s.steps)
+	s.display.Finish()
+	s.closeRunners()
+	// Session facts: comment lines the results file gets on Close.
+	for _, f := range s.wakes.Facts() {
+		s.results.SetConfig(f[0], f[1])
+	}
+	if s.wakes.Passes() > 0 {
+		rd := s.wakes.Session()
+		out.Wake, out.WakePasses = &rd, s.wakes.Passes()
+	}
+	if cpuAfter, e := envinfo.ReadCPUTimes(); e == nil && cpuErr == nil {
+		out.Steal, out.StealKnown = cpuAfter.StealSince(cpuBefore), true
+	}
+	if out.Runs > 0 {
+		out.CPUShort = cpuShortfall(s.p, s.placement)
+	}
+	if f, e := s.machine.Floor(); e == nil {
+		out.Drift, out.DriftPinned = &f, len(s.placement.Runner) > 0
+	}
+	return err
+}
+
+// runSteps runs steps in order. A cell that fails (wrong result, driver
+// error, crash, time-out) is recorded once and its remaining runs are
+// skipped; the other cells go on. It returns when the steps are done or
+// ctx is cancelled; results written before that are kept.
+func (s *Session) runSteps(ctx context.Context, steps []Step) error {
+	if s.failed == nil {
+		s.failed = map[string]error{}
+	}
+	last := map[string]int{} // cell name -> index of its last step
+	for i, st := range steps {
+		last[st.Cell.Name()] = i
+	}
+	start := time.Now()
+	for i, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if i == 0 || st.Pass != steps[i-1].Pass {
+			s.passStart(st.Pass)
+		}
+		name := st.Cell.Name()
+		ev := progress.Event{Cell: name, Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
+			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
+		if _, failed := s.failed[name]; !failed {
+			res, err := s.runStep(ctx, st)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			var je *journalError
+			if errors.As(err, &je) {
+				return err // finished slices could no longer be kept: stop
+			}
+			if err == nil && res != nil {
+				if err := s.record(res); err != nil {
+					return err // the results file is gone: nothing to go on for
+				}
+				ev.Finished = true
+			} else if err != nil {
+				err = fmt.Errorf("%s: run %d: %w", st.Cell.Target.Name, st.Run, err)
+				s.failed[name] = err
+				s.out.Failed = append(s.out.Failed, report.Failure{Name: name, Reason: oneLine(err.Error())})
+				ev.Err = err
+			}
+		}
+		if last[name] == i {
+			s.closeCell(ctx, st.Cell)
+		}
+		ev.Elapsed = time.Since(start)
+		if s.display != nil {
+			s.display.Event(ev)
+		}
+	}
+	return nil
+}
+
+// passStart probes the machine's drift and wake-ups at the start of a pass.
+func (s *Session) passStart(pass int) {
+	if s.machine != nil {
+		s.machine.Pass(pass)
+	}
+	if s.wakes != nil {
+		s.wakes.Pass(pass)
+	}
+}
+
+// record writes a finished run to the results file and keeps it.
+func (s *Session) record(res *benchfmt.Result) error {
+	if err := s.results.Write(res); err != nil {
+		return err
+	}
+	s.out.Done = append(s.out.Done, res)
+	s.out.Runs++
+	return nil
+}
+
+// runStep runs one slice of a run. It returns the run's result after its
+// last slice, and nil after the others (the runner keeps their sums).
+func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
+	w := st.Cell.Workload
+	scale := s.cfg.ScaleOf(w)
+	total := w.OpsAt(scale)
+	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
+	if st.Slice > slices {
+		return nil, nil
+	}
+	// Slice k times operations [total*(k-1)/slices, total*k/slices).
+	n := total*st.Slice/slices - total*(st.Slice-1)/slices
+	req := protocol.Request{
+		Verb: protocol.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
+		DB: string(st.Cell.Target.DB), Scope: s.scope(st.Cell),
+		Location: s.dbs.location(st.Cell.Target, st.Cell.Net, st.Cell.FileName()),
+		Name:     st.Cell.Name(), N: n, Warmup: int(float64(n) * s.cfg.WarmupOf(w)),
+		Run: st.Run, Slice: st.Slice, Slices: slices,
+		Scale: scale, SQLite: s.cfg.SQLite, CPU: st.Cell.CPU,
+	}
+	req.FreeThread = freeThreadFor(s.cfg.TimingThread, st.Cell.Target.DB) && !st.Cell.Target.JVM
+	if s.cfg.CPUProfile != "" && !st.Cell.Target.JVM {
+		req.CPUProfile = filepath.Join(s.cfg.CPUProfile, profileName(st.Cell))
+	}
+	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
+	sl, replayed := s.replay[key]
+	if !replayed {
+		reply, err := s.do(ctx, st.Cell.Target.Group, req)
+		if err != nil {
+			return nil, err
+		}
+		if reply.Fail != "" {
+			return nil, errors.New(reply.Fail)
+		}
+		if sl, err = parseSlice(reply.Lines, req.Name); err != nil {
+			return nil, err
+		}
+		if want := n; sl.Result.Iters != want {
+			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters, st.Slice, st.Run, want)
+		}
+		if err := s.journalSlice(key, sl); err != nil {
+			return nil, &journalError{err}
+		}
+	}
+	// The session sums a run's slices; the runner keeps none of them.
+	runKey := SliceKey{Cell: req.Name, Run: st.Run}
+	if s.sums == nil {
+		s.sums = map[SliceKey]*runSum{}
+	}
+	sum := s.sums[runKey]
+	if sum == nil {
+		sum = &runSum{}
+		s.sums[runKey] = sum
+	}
+	sum.slices = append(sum.slices, sl)
+	if st.Slice < slices {
+		return nil, nil
+	}
+	delete(s.sums, runKey)
+	if len(sum.slices) != slices {
+		return nil, fmt.Errorf("run %d has %d of its %d slices", st.Run, len(sum.slices), slices)
+	}
+	res, err := sum.merge(req.Name)
+	if err == nil && res.Iters != total {
+		err = fmt.Errorf("the run's slices sum to %d operations, want %d", res.Iters, total)
+	}
+	return res, err
+}
+
+// journalError is a slice that could not be journaled: the session stops,
+// as when the results file cannot be written.
+type journalError struct{ err error }
+
+func (e *journalError) Error() string { return "journal: " + e.err.Error() }
+func (e *journalError) Unwrap() error { return e.err }
+
+// parseSlice reads a run reply: its one result line and, if there is one,
+// the latency histogram line before it.
+func parseSlice(lines []string, name string) (Slice, error) {
+	var sl Slice
+	rest := lines[:0:0]
+	for _, l := range lines {
+		if v, ok := strings.CutPrefix(l, protocol.LatencyKey+": "); ok {
+			sl.Latency = v
+			continue
+		}
+		rest = append(rest, l)
+	}
+	res, err := parseResult(rest, name)
+	sl.Result = res
+	return sl, err
+}
+
+// parseResult reads the one result line of a run reply.
+func parseResult(lines []string, name string) (*benchfmt.Result, error) {
+	r := benchfmt.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "runner")
+	var res *benchfmt.Result
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			if res != nil {
+				return nil, fmt.Errorf("runner sent more than one result")
+			}
+			res = rec.Clone()
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("runner sent a malformed result: %v", rec)
+		}
+	}
+	if res == nil {
+		return nil, fmt.Errorf("runner sent no result")
+	}
+	if got := res.Name.String(); got != name {
+		return nil, fmt.Errorf("runner answered for %q, want %q", got, name)
+	}
+	res.Config = nil
+	return res, nil
+}
+
+func (s *Session) closeCell(ctx context.Context, c Cell) {
+	conn, ok := s.conns[c.Target.Group]
+	if !ok {
+		return
+	}
+	req := protocol.Request{Verb: protocol.VerbClose, Target: c.Target.Name, Scope: s.scope(c)}
+	if _, err := conn.Do(ctx, req, s.timeout()); err != nil {
+		s.drop(c.Target.Group)
+	}
+}
+
+// scope returns the cell's short id: the session's ID, "c", and the cell's
+// number in the session. It names the cell in the runner and its tables in
+// the database, so no two sessions' cells (on one shared database, say)
+// ever name the same table.
+func (s *Session) scope(c Cell) string {
+	if s.scopes == nil {
+		s.scopes = map[string]string{}
+	}
+	name := c.Name()
+	id, ok := s.scopes[name]
+	if !ok {
+		id = s.id + "c" + strconv.FormatInt(int64(len(s.scopes)), 36)
+		s.scopes[name] = id
+	}
+	return id
+}
+
+// do sends req to the runner of group, starting it if needed. A runner that
+// errs is gone and is dropped.
+func (s *Session) do(ctx context.Context, group string, req protocol.Request) (protocol.Reply, error) {
+	if s.conns == nil {
+		s.conns = map[string]launcher.Conn{}
+	}
+	conn, ok := s.conns[group]
+	if !ok {
+		var err error
+		if conn, err = s.dial(ctx, group); err != nil {
+			return protocol.Reply{}, err
+		}
+		s.conns[group] = conn
+	}
+	reply, err := conn.Do(ctx, req, s.timeout())
+	if err != nil {
+		s.drop(group)
+	}
+	return reply, err
+}
+
+func (s *Session) timeout() time.Duration {
+	if s.cfg.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return s.cfg.Timeout
+}
+
+func (s *Session) drop(group string) {
+	if c, ok := s.conns[group]; ok {
+		c.Close()
+		delete(s.conns, group)
+	}
+}
+
+// closeRunners ends every runner the session started.
+func (s *Session) closeRunners() {
+	for g := range s.conns {
+		s.drop(g)
+	}
+}
+
+// profileName is the file name of a cell's CPU profile: the target, the
+// workload's ID and the transport, with only letters, digits, '-', '_'
+// and '.' ("pgx-native-SimpleQuery-tcp.pprof").
+func profileName(c Cell) string {
+	name := c.Target.Name + "-" + c.Workload.ID()
+	if c.Net != "" {
+		name += "-" + c.Net
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, name) + ".pprof"
+}
+
+// freeThreadFor reports whether a Go cell on db runs its timing goroutine
+// free under the session's --timing-thread mode: "locked" none, "free"
+// all, "auto" (or unset) all but SQLite's, whose cells wait on no socket
+// (locking adds a thread hand-over to every reply from a socket).
+func freeThreadFor(mode string, db bench.DB) bool {
+	switch mode {
+	case "locked":
+		return false
+	case "free":
+		return true
+	}
+	return db != bench.SQLite
+}
