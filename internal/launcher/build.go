@@ -122,7 +122,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 	if cgo {
 		cgoEnv = "CGO_ENABLED=1"
 	}
-	cmd.Env = append(os.Environ(), cgoEnv)
+	cmd.Env = buildEnv(cgoEnv)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

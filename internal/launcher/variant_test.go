@@ -1,0 +1,167 @@
+package launcher
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// moduleVersion returns the version of module that the Go binary bin was
+// built with, as go version -m reads it from the binary.
+func moduleVersion(t *testing.T, bin, module string) string {
+	t.Helper()
+	out, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 3 || f[0] != "dep" || f[1] != module {
+			continue
+		}
+		// A replaced module's next line is "=> DIR" (or "=> MODULE VERSION").
+		if i+1 < len(lines) {
+			if r := strings.Fields(lines[i+1]); len(r) >= 2 && r[0] == "=>" {
+				return r[1]
+			}
+		}
+		return f[2]
+	}
+	return ""
+}
+
+func TestVariantsAreBuiltAgainstTheirOwnModuleVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds three runners")
+	}
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-modfile="+filepath.Join(t.TempDir(), "elsewhere.mod")) // must not steer the builds
+	b := &Builder{Src: src, Cache: t.TempDir()}
+	ctx := context.Background()
+	const pgx = "github.com/jackc/pgx/v5"
+
+	if _, err := b.Resolve(ctx, Variant{Module: pgx, Version: "v5.99.1"}); err == nil || !strings.Contains(err.Error(), "v5.99.1 does not resolve") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("a version the proxy lacks: err = %v, want one line saying it does not resolve", err)
+	}
+	old, err := b.Resolve(ctx, Variant{Module: pgx, Version: "v5.5.5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(old.Sum, "h1:") || !strings.Contains(old.Record(), "v5.5.5 h1:") {
+		t.Errorf("record %q: want the version and its sum", old.Record())
+	}
+	oldBin, err := b.BuildVariant(ctx, "postgres", false, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := moduleVersion(t, oldBin, pgx); got != "v5.5.5" {
+		t.Errorf("the v5.5.5 runner links pgx %s", got)
+	}
+	again, err := b.BuildVariant(ctx, "postgres", false, old)
+	if err != nil || again != oldBin {
+		t.Errorf("the same variant built again: %s, %v; want the cached %s", again, err, oldBin)
+	}
+
+	// A local checkout: a copy of v5.5.5's source, edited between builds.
+	dir := filepath.Join(t.TempDir(), "pgx")
+	copyTree(t, filepath.Join(modCache(t), "github.com/jackc/pgx/v5@v5.5.5"), dir)
+	local, err := b.Resolve(ctx, Variant{Module: pgx, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	localBin, err := b.BuildVariant(ctx, "postgres", false, local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if localBin == oldBin {
+		t.Fatal("the checkout and the release share a binary")
+	}
+	if got := moduleVersion(t, localBin, pgx); got != dir {
+		t.Errorf("the checkout's runner links pgx from %q, want %s", got, dir)
+	}
+	f := filepath.Join(dir, "conn.go")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(data, []byte("\nfunc sqlbenchEdited() {}\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited, err := b.Resolve(ctx, Variant{Module: pgx, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited.ContentHash == local.ContentHash {
+		t.Fatal("an edit left the checkout's content hash as it was")
+	}
+	// An edit that no longer compiles fails that build with the
+	// compiler's first error, naming the file.
+	if err := os.WriteFile(f, append(data, []byte("\nfunc broken() { undefinedName() }\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken, err := b.Resolve(ctx, Variant{Module: pgx, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.BuildVariant(ctx, "postgres", false, broken); err == nil || !strings.Contains(err.Error(), "conn.go:") || !strings.Contains(err.Error(), "undefinedName") {
+		t.Errorf("a checkout that does not compile: err = %v, want the compiler's first error", err)
+	}
+}
+
+func TestResolveRefusesADirectoryOfAnotherModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Src: ".", Cache: t.TempDir()}
+	_, err := b.Resolve(context.Background(), Variant{Module: "github.com/jackc/pgx/v5", Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), `declares "example.com/other"`) {
+		t.Errorf("err = %v, want it to name the module the directory declares", err)
+	}
+	_, err = b.Resolve(context.Background(), Variant{Module: "github.com/jackc/pgx/v5", Dir: filepath.Join(dir, "missing")})
+	if err == nil || !strings.Contains(err.Error(), "no go.mod there") {
+		t.Errorf("err = %v, want it to say there is no go.mod", err)
+	}
+}
+
+// modCache is the Go module cache's directory.
+func modCache(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// copyTree copies the files of src into dst, writable (the module cache's
+// are read-only).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
