@@ -17,7 +17,7 @@ import (
 // fails to build are skipped. The origin says where the runners were built
 // from, for the results file (runner-source). Runners are built from a source tree at or
 // above dir when there is one, else from the sources embedded in sqlbench.
-func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.Writer) (bins map[string][]string, origin string) {
+func buildRunners(ctx context.Context, cfg *Config, p *Plan, variants map[string]launcher.Resolved, dir string, log io.Writer) (bins map[string][]string, origin string) {
 	bins = map[string][]string{}
 	src, err := launcher.ResolveSource(dir, cfg.Cache, sqlbench.RunnerSource())
 	if err != nil {
@@ -54,7 +54,13 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.
 			bins[t.Group] = jb.Command(jar, jvmOptions(cfg)...)
 			continue
 		}
-		bin, err := b.Build(ctx, t.Group, t.Cgo)
+		var bin string
+		var err error
+		if t.Base != "" {
+			bin, err = b.BuildVariant(ctx, t.BuildGroup(), t.Cgo, variants[t.Name])
+		} else {
+			bin, err = b.Build(ctx, t.Group, t.Cgo)
+		}
 		if err != nil {
 			groupErr[t.Group] = err
 			continue
