@@ -106,7 +106,7 @@ func TestVariantThatDoesNotExist(t *testing.T) {
 		t.Error("a results file was written")
 	}
 	for _, c := range []struct{ arg, want string }{
-		{"jdbc-postgres@42.7.3", "versions of the JDBC drivers are not selectable yet"},
+		{"jdbc-postgres@./pgjdbc", "a JDBC driver cannot be built from a checkout"},
 		{"mattn@latest", `"latest" is neither a version (v1.2.3) nor a directory`},
 		{"mattn@./no/such/dir", "is not a directory"},
 		{"nosuch@v1.0.0", `unknown target "nosuch"`},
@@ -116,6 +116,41 @@ func TestVariantThatDoesNotExist(t *testing.T) {
 		if code := Main(context.Background(), []string{"run", "--db", "sqlite,postgres", "--targets", c.arg, "--dry-run"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("--targets %s: exit %d, %q; want exit %d saying %q", c.arg, code, errb.String(), ExitUsage, c.want)
 		}
+	}
+}
+
+// TestJDBCDriverVersionInOneSession runs pgjdbc as jdbc/pom.xml pins it
+// beside its release 42.7.3 in one session on a real PostgreSQL: the
+// variant's runner is a jar of its own whose driver reports 42.7.3, and
+// a version Maven Central does not serve is one line, exit 2.
+func TestJDBCDriverVersionInOneSession(t *testing.T) {
+	needServers(t, servers.KindPostgres)
+	needJDK(t)
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--db", "postgres", "--net", "tcp",
+		"--targets", "jdbc-postgres@42.7.3,jdbc-postgres", "--workloads", "SimpleExec",
+		"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	for _, driver := range []string{"pgjdbc", "pgjdbc@42.7.3"} {
+		if name := "SimpleExec/db=postgres/driver=" + driver + "/api=jdbc/net=tcp"; runs[name] != 2 {
+			t.Errorf("%s: %d runs, want 2", name, runs[name])
+		}
+	}
+	if got := cfg.GetConfig("jdbc-postgres@42.7.3-driver"); got != "PostgreSQL JDBC Driver 42.7.3" {
+		t.Errorf("the variant's runner reports %q", got)
+	}
+	if got := cfg.GetConfig("jdbc-postgres@42.7.3-variant"); got != "org.postgresql:postgresql:42.7.3 (Maven Central)" {
+		t.Errorf("the variant's record %q", got)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "jdbc-postgres@41.99.99", "-o", filepath.Join(t.TempDir(), "r.txt"), "--cache", cache}, env)
+	if msg := strings.TrimSpace(stderr.String()); code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, "org.postgresql:postgresql:41.99.99 does not resolve") {
+		t.Errorf("a pgjdbc Maven Central lacks: exit %d, %q; want exit 2 and one line saying it does not resolve", code, msg)
 	}
 }
 

@@ -42,6 +42,16 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, variants map[string
 		if _, failed := groupErr[t.Group]; failed {
 			continue
 		}
+		if t.JVM && t.Base != "" {
+			// A JDBC driver at another version: a jar of its own.
+			vjar, err := jb.BuildVersion(ctx, t.Module, t.Version)
+			if err != nil {
+				groupErr[t.Group] = err
+				continue
+			}
+			bins[t.Group] = jb.Command(vjar, jvmOptions(cfg)...)
+			continue
+		}
 		if t.JVM {
 			// One jar serves every JDBC target; each runs in its own JVM.
 			if jar == "" && jarErr == nil {

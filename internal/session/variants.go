@@ -22,9 +22,13 @@ import (
 // driver=<driver>@<version> so that benchstat and --baseline compare it
 // with the catalogue's target directly.
 
-// versionRE is the form of a release a variant may name: a semantic
-// version, with a pre-release or pseudo-version suffix.
-var versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$`)
+// versionRE is the form of a Go release a variant may name: a semantic
+// version, with a pre-release or pseudo-version suffix; mavenVersionRE a
+// JDBC driver's Maven version (42.7.3, 3.47.2.0, 9.1.0-rc1).
+var (
+	versionRE      = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$`)
+	mavenVersionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*([-.][0-9A-Za-z.-]+)?$`)
+)
 
 // splitVariants takes the variants out of a --targets list: the elements
 // with an '@'. The rest is returned as it was.
@@ -55,8 +59,12 @@ func variantSpecs(els []string, dbs []bench.DB, dir string) ([]targets.Spec, err
 			return nil, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
 		}
 		switch {
-		case base.JVM:
-			return nil, inputf("--targets: %s: versions of the JDBC drivers are not selectable yet (only Go drivers: %s@v1.2.3 or %s@./checkout)", el, name, name)
+		case base.JVM && base.Module != "":
+			if !mavenVersionRE.MatchString(version) {
+				return nil, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); a JDBC driver cannot be built from a checkout", el, version, base.Module)
+			}
+			out = appendVariant(out, targets.VariantOf(base, version, version))
+			continue
 		case base.Module == "" || base.Package == "" || strings.HasPrefix(base.Package, "../"):
 			return nil, inputf("--targets: %s: %s is not a driver module of its own", el, name)
 		case !slices.Contains(dbs, base.DB):
@@ -88,13 +96,17 @@ func variantSpecs(els []string, dbs []bench.DB, dir string) ([]targets.Spec, err
 		default:
 			return nil, inputf("--targets: %s: %q is neither a version (v1.2.3) nor a directory (./dir)", el, version)
 		}
-		v := targets.VariantOf(base, version, label)
-		if slices.ContainsFunc(out, func(s targets.Spec) bool { return s.Name == v.Name }) {
-			continue
-		}
-		out = append(out, v)
+		out = appendVariant(out, targets.VariantOf(base, version, label))
 	}
 	return out, nil
+}
+
+// appendVariant appends v unless a variant of its name is there already.
+func appendVariant(vs []targets.Spec, v targets.Spec) []targets.Spec {
+	if slices.ContainsFunc(vs, func(s targets.Spec) bool { return s.Name == v.Name }) {
+		return vs
+	}
+	return append(vs, v)
 }
 
 // labelSafe keeps the characters a result name's key value may hold.
@@ -121,9 +133,16 @@ func variantOf(t targets.Spec) launcher.Variant {
 // line naming the target, the version and what the proxy said.
 func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved, error) {
 	out := map[string]launcher.Resolved{}
-	b := &launcher.Builder{}
+	b, jb := &launcher.Builder{}, &launcher.JarBuilder{}
 	for _, t := range p.Runnable {
 		if t.Base == "" {
+			continue
+		}
+		if t.JVM {
+			if err := jb.ResolveVersion(ctx, t.Module, t.Version); err != nil {
+				return nil, inputf("--targets: %s: %v", t.Name, err)
+			}
+			out[t.Name] = launcher.Resolved{Variant: launcher.Variant{Module: t.Module, Version: t.Version}, Maven: true}
 			continue
 		}
 		r, err := b.Resolve(ctx, variantOf(t))
