@@ -22,6 +22,12 @@ import (
 type Spec struct {
 	// Name is the target's name on the command line.
 	Name string
+	// Base, set on a variant (the target at another version of its
+	// module, or built from a local checkout: --targets mattn@v1.14.22),
+	// is the catalogue target it is a variant of; its runner knows it by
+	// that name (Opener). Version is the variant's release, or the local
+	// checkout's absolute directory.
+	Base, Version string
 	// Driver and API are the driver= and api= keys of its result names.
 	Driver, API string
 	// DB is the database family the target speaks, or the bench.Kind it
@@ -204,6 +210,36 @@ func catalog() []Spec {
 			Desc: "transport floor: net/http client POSTs (the default transport's settings, as the published benchmark) on a kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1 that reads each body with io.ReadAll and answers 200; no SQL",
 			Caps: []bench.Cap{floor.CapHTTP}},
 	}
+}
+
+// Opener is the name the target's runner registered it under: the
+// catalogue target's own name, also for a variant of it.
+func (s Spec) Opener() string {
+	if s.Base != "" {
+		return s.Base
+	}
+	return s.Name
+}
+
+// VariantOf returns base at another version of its module: version is a
+// release (v1.14.22) or a local checkout's absolute directory, and label
+// names it in the target's name and driver= key (the release, or
+// "local-" and the directory's base name). The variant has a runner of its
+// own (its Group is base's and the label), built against that version.
+func VariantOf(base Spec, version, label string) Spec {
+	v := base
+	v.Base, v.Version = base.Name, version
+	v.Name = base.Name + "@" + label
+	v.Driver = base.Driver + "@" + label
+	v.Group = base.Group + "@" + label
+	return v
+}
+
+// BuildGroup is the runner group a target's binary is built as: its Group,
+// less a variant's label.
+func (s Spec) BuildGroup() string {
+	g, _, _ := strings.Cut(s.Group, "@")
+	return g
 }
 
 // All returns every target in display order.

@@ -25,10 +25,17 @@ with a Markdown and an HTML report beside it.
 
 --targets and --workloads take comma-separated names, globs (* ? [...]) and
 exclusions (a leading -): --targets 'pgx*,-pgx-native'. A list of exclusions
-only starts from the default. See sqlbench list for every name.`,
+only starts from the default. See sqlbench list for every name.
+
+A target at another version of its driver is a target of its own in the
+same interleaved session: name@version (a release the Go module proxy
+serves, or a JDBC driver's Maven release) or name@./dir (a local checkout
+of a Go driver, built through a replace), labelled driver=<driver>@<version>
+in the results (docs/versions.md).`,
 		Example: `  sqlbench run                                   # SQLite, every driver, the classic suite
   sqlbench run --quick --workloads all           # a smoke run of everything
   sqlbench run --db postgres --targets 'pgx*,-pgx-native'
+  sqlbench run --targets mattn@v1.14.22,mattn@../go-sqlite3,mattn --baseline mattn
   sqlbench run --workloads 'Suite*,-SuiteLarge*' --dry-run
   sqlbench run --db mariadb --dsn mariadb='user:pw@tcp(127.0.0.1:3306)/bench'
   sqlbench run --resume results/sqlbench-20260101-120000.journal`,

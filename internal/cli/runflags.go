@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +22,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool) *session.Config {
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.Var(v["db"], "db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
-	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs and -exclusions (default: every target of the databases; see sqlbench list)")
+	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs, -exclusions and name@version or name@./checkout (default: every target of the databases; see sqlbench list)")
 	fs.Var(v["workloads"], "workloads", "workloads to run, comma-separated: families, names or IDs, globs, -exclusions, or all (default: "+session.DefaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell")
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
@@ -65,9 +66,10 @@ const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's 
 	" at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs root; recorded as idle-latency)"
 
 // checkBaseline refuses a --baseline that names no target of the
-// catalogue.
+// catalogue, or a variant (name@version) of none.
 func checkBaseline(name string) error {
-	if _, ok := targets.Lookup(name); name != "" && !ok {
+	base, _, _ := strings.Cut(name, "@")
+	if _, ok := targets.Lookup(base); name != "" && !ok {
 		return usagef("--baseline: no target %q (sqlbench list names them)", name)
 	}
 	return nil

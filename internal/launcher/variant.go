@@ -48,12 +48,18 @@ type Resolved struct {
 	// Dirty is set when the checkout differs from it.
 	Revision string
 	Dirty    bool
+	// Maven is set for a JDBC driver's Maven artifact (Module is
+	// group:artifact).
+	Maven bool
 }
 
 // Record is the one-line description of the variant that a results file
 // keeps: the exact version and sum, or the directory, content hash and
 // revision.
 func (r Resolved) Record() string {
+	if r.Maven {
+		return r.Module + ":" + r.Version + " (Maven Central)"
+	}
 	if r.Dir == "" {
 		return fmt.Sprintf("%s@%s %s", r.Module, r.Version, r.Sum)
 	}

@@ -42,12 +42,20 @@ var dbRanks = sync.OnceValue(func() map[string]int {
 	return m
 })
 
-// columnOf returns the target of a cell's driver and api keys; one the
-// catalogue does not know is named driver/api and ranked after every
-// known target.
+// columnOf returns the target of a cell's driver and api keys; a variant
+// of a catalogue target (driver=pgx@v5.5.5: the driver at another version)
+// is named as on the command line (pgx-native@v5.5.5) and ranked with its
+// target; one the catalogue does not know is named driver/api and ranked
+// after every known target.
 func columnOf(driver, api string) column {
 	if c, ok := catalogue()[[2]string{driver, api}]; ok {
 		return c
+	}
+	if base, label, ok := strings.Cut(driver, "@"); ok {
+		if c, ok := catalogue()[[2]string{base, api}]; ok {
+			c.Name += "@" + label
+			return c
+		}
 	}
 	return column{Name: driver + "/" + api, Rank: math.MaxInt, API: api}
 }
@@ -61,6 +69,7 @@ func compareColumns(a, b string) int {
 // columnRank returns the catalogue place of the target named name (a
 // column label), or MaxInt.
 func columnRank(name string) int {
+	name, _, _ = strings.Cut(name, "@") // a variant ranks with its target
 	for _, c := range catalogue() {
 		if c.Name == name {
 			return c.Rank

@@ -110,7 +110,7 @@ func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []ta
 // exactly the capabilities the catalogue lists for it, else an error
 // saying how they differ.
 func CheckHello(h protocol.Hello, t targets.Spec) error {
-	caps, ok := h.Targets[t.Name]
+	caps, ok := h.Targets[t.Opener()]
 	if !ok {
 		names := h.TargetNames()
 		linked := strings.Join(names, ",")
@@ -134,7 +134,7 @@ func CheckHello(h protocol.Hello, t targets.Spec) error {
 func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []string, skipped map[string]error) {
 	skipped = map[string]error{}
 	for _, t := range ts {
-		req := protocol.Request{Verb: protocol.VerbInfo, Target: t.Name, DB: string(t.DB),
+		req := protocol.Request{Verb: protocol.VerbInfo, Target: t.Opener(), DB: string(t.DB),
 			Location: s.dbs.location(t, s.dbs.netsFor(t)[0], t.Name+"-info"), SQLite: s.cfg.SQLite}
 		if !t.JVM {
 			req.Module = t.Module
@@ -147,7 +147,15 @@ func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []st
 			skipped[t.Name] = err
 			continue
 		}
-		lines = append(lines, reply.Lines...)
+		for _, l := range reply.Lines {
+			// A variant's runner names its lines by the catalogue
+			// target it is a version of; the session names them by the
+			// variant, so that they stand beside the target's own.
+			if rest, ok := strings.CutPrefix(l, t.Opener()+"-"); ok && t.Base != "" {
+				l = t.Name + "-" + rest
+			}
+			lines = append(lines, l)
+		}
 	}
 	return lines, skipped
 }
@@ -308,7 +316,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	// Slice k times operations [total*(k-1)/slices, total*k/slices).
 	n := total*st.Slice/slices - total*(st.Slice-1)/slices
 	req := protocol.Request{
-		Verb: protocol.VerbRun, Target: st.Cell.Target.Name, Workload: w.ID(),
+		Verb: protocol.VerbRun, Target: st.Cell.Target.Opener(), Workload: w.ID(),
 		DB: string(st.Cell.Target.DB), Scope: s.scope(st.Cell),
 		Location: s.dbs.location(st.Cell.Target, st.Cell.Net, st.Cell.FileName()),
 		Name:     st.Cell.Name(), N: n, Warmup: int(float64(n) * s.cfg.WarmupOf(w)),
@@ -418,7 +426,7 @@ func (s *Session) closeCell(ctx context.Context, c Cell) {
 	if !ok {
 		return
 	}
-	req := protocol.Request{Verb: protocol.VerbClose, Target: c.Target.Name, Scope: s.scope(c)}
+	req := protocol.Request{Verb: protocol.VerbClose, Target: c.Target.Opener(), Scope: s.scope(c)}
 	if _, err := conn.Do(ctx, req, s.timeout()); err != nil {
 		s.drop(c.Target.Group)
 	}

@@ -65,15 +65,24 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 			p.Later = append(p.Later, w.ID())
 		}
 	}
-	names, excluded, err := selectTargets(cfg.Targets, p.DBs)
+	plain, variantEls := splitVariants(cfg.Targets)
+	variants, err := variantSpecs(variantEls, p.DBs, env.Dir)
 	if err != nil {
 		return nil, err
 	}
 	p.Explicit = pick.Includes(cfg.Targets)
-	specs, err := targets.Select(strings.Join(names, ","), p.DBs)
-	if err != nil {
-		return nil, inputf("--targets: %v", err)
+	var specs []targets.Spec
+	var excluded []string
+	if len(variants) == 0 || pick.Includes(plain) {
+		var names []string
+		if names, excluded, err = selectTargets(plain, p.DBs); err != nil {
+			return nil, err
+		}
+		if specs, err = targets.Select(strings.Join(names, ","), p.DBs); err != nil {
+			return nil, inputf("--targets: %v", err)
+		}
 	}
+	specs = append(specs, variants...)
 	for _, k := range bench.Kinds() {
 		if k.Joins(p.DBs, p.Workloads) {
 			// A kind that bounds the servers (the transport floor) is

@@ -111,6 +111,7 @@ type Session struct {
 	// from, what each declared (hello) and its targets' info lines.
 	bins     map[string][]string
 	origin   string
+	variants map[string]launcher.Resolved // the variant targets, resolved
 	declared map[string]protocol.Hello
 	info     []string
 	// id begins the scope of every cell (NewID); began is when Run was
@@ -195,6 +196,9 @@ func (s *Session) plan(ctx context.Context) error {
 	if len(p.Later) > 0 {
 		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
 	}
+	if s.variants, err = resolveVariants(ctx, p); err != nil {
+		return err
+	}
 	if s.given, err = checkDSNs(p, cfg.AllowRemote); err != nil {
 		return err
 	}
@@ -260,7 +264,7 @@ func (s *Session) open(ctx context.Context) error {
 // build builds one runner per group and chooses the session's id: a
 // resumed session keeps its own, after dropping the tables it left.
 func (s *Session) build(ctx context.Context) error {
-	s.bins, s.origin = buildRunners(ctx, s.cfg, s.p, s.env.Dir, s.env.Log)
+	s.bins, s.origin = buildRunners(ctx, s.cfg, s.p, s.variants, s.env.Dir, s.env.Log)
 	if s.dial == nil {
 		s.dial = s.startRunner
 	}
@@ -326,6 +330,9 @@ func (s *Session) declare(ctx context.Context) error {
 		return ErrNoTarget
 	}
 	s.info = append(info, "runner-source: "+s.origin)
+	for _, kv := range variantLines(s.variants) {
+		s.info = append(s.info, kv[0]+": "+kv[1])
+	}
 	return nil
 }
 

@@ -17,7 +17,7 @@ import (
 // fails to build are skipped. The origin says where the runners were built
 // from, for the results file (runner-source). Runners are built from a source tree at or
 // above dir when there is one, else from the sources embedded in sqlbench.
-func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.Writer) (bins map[string][]string, origin string) {
+func buildRunners(ctx context.Context, cfg *Config, p *Plan, variants map[string]launcher.Resolved, dir string, log io.Writer) (bins map[string][]string, origin string) {
 	bins = map[string][]string{}
 	src, err := launcher.ResolveSource(dir, cfg.Cache, sqlbench.RunnerSource())
 	if err != nil {
@@ -42,6 +42,16 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.
 		if _, failed := groupErr[t.Group]; failed {
 			continue
 		}
+		if t.JVM && t.Base != "" {
+			// A JDBC driver at another version: a jar of its own.
+			vjar, err := jb.BuildVersion(ctx, t.Module, t.Version)
+			if err != nil {
+				groupErr[t.Group] = err
+				continue
+			}
+			bins[t.Group] = jb.Command(vjar, jvmOptions(cfg)...)
+			continue
+		}
 		if t.JVM {
 			// One jar serves every JDBC target; each runs in its own JVM.
 			if jar == "" && jarErr == nil {
@@ -54,7 +64,13 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, dir string, log io.
 			bins[t.Group] = jb.Command(jar, jvmOptions(cfg)...)
 			continue
 		}
-		bin, err := b.Build(ctx, t.Group, t.Cgo)
+		var bin string
+		var err error
+		if t.Base != "" {
+			bin, err = b.BuildVariant(ctx, t.BuildGroup(), t.Cgo, variants[t.Name])
+		} else {
+			bin, err = b.Build(ctx, t.Group, t.Cgo)
+		}
 		if err != nil {
 			groupErr[t.Group] = err
 			continue

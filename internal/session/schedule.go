@@ -33,8 +33,8 @@ type Placement struct {
 // target's runner declares the workload, and the target declares the
 // capability w needs, if any.
 func (p Placement) Runs(w bench.Workload) bool {
-	return w.RunsOn(p.Target.DB) && p.Target.Refuses[w.ID()] == "" && p.Runner.Runs(p.Target.Name, w.ID()) &&
-		(w.Needs == "" || p.Runner.Has(p.Target.Name, w.Needs))
+	return w.RunsOn(p.Target.DB) && p.Target.Refuses[w.ID()] == "" && p.Runner.Runs(p.Target.Opener(), w.ID()) &&
+		(w.Needs == "" || p.Runner.Has(p.Target.Opener(), w.Needs))
 }
 
 // Cell is one workload on one target over one transport.
