@@ -1,134 +1,77 @@
 // Package redact keeps passwords out of what sqlbench prints and records.
 //
 // A DSN is read with its driver's own parser (go-sql-driver/mysql, pgx's
-// pgconn) and shown as the driver read it, its password replaced by Mask. A
-// DSN the driver rejects is never shown: only the driver's reason, with
-// whatever it quotes of the DSN hidden.
+// pgconn) and shown with its password replaced by Mask. A DSN the driver
+// rejects is never shown: only the driver's reason, with whatever it quotes
+// of the DSN hidden.
 package redact
 
 import (
 	"errors"
-	"maps"
 	"net"
-	"net/url"
-	"slices"
-	"strconv"
+	"regexp"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/scrub"
 )
 
 // Mask is the text that replaces a password.
-const Mask = "xxxxx"
+const Mask = scrub.Mask
 
-// DSN returns dsn, a DSN for db's driver, as that driver reads it with its
-// password replaced by Mask (see mysqlDSN, pgURL and pgKeywords). Other
-// databases take file names, returned as they are. A DSN the driver
-// rejects gives an error with the driver's reason only (see Reason), as
-// does one the driver may read otherwise than its writer meant: a MariaDB
-// network other than tcp and unix or address other than host:port, a URL
-// with '@' after its user information or with a '#' (a password's raw '/',
-// '?' or '#' ends it).
+// passwordField is a field NAME=VALUE whose name ends in "password", its
+// value read as libpq reads it: in '...' up to the closing quote (kept
+// around the mask), or up to a space, a backslash escaping what follows.
+var passwordField = regexp.MustCompile(`(?is)(\S*password)\s*=\s*(?:(')(?:[^'\\]|\\.)*('?)|(?:[^\s\\]|\\.?)+)`)
+
+// urlPassword is the password of a URL's user information (up to the last
+// '@' before its path), or of its password or sslpassword parameter.
+var urlPassword = regexp.MustCompile(`^(postgres(?:ql)?://[^:@/?#]*:)[^/?#]*(@)|([?&](?:ssl)?password=)[^&]*`)
+
+// DSN returns dsn, a DSN for db's driver, with its passwords replaced by
+// Mask: go-sql-driver/mysql's own formatting of what it read, a URL with
+// the password of its user information and its password parameters masked,
+// a keyword/value DSN with its *password values masked. Other databases
+// take file names, returned as they are. A DSN the driver rejects gives its
+// reason only (see Reason), as does one it may read otherwise than its
+// writer meant: a MariaDB network other than tcp and unix or address other
+// than host:port, a URL with '@' after its user information or with a '#'.
 func DSN(db bench.DB, dsn string) (string, error) {
-	switch db {
-	case bench.MariaDB:
+	if db == bench.MariaDB {
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
 			return "", Reason(err, dsn)
+		} else if _, _, err := net.SplitHostPort(cfg.Addr); cfg.Net != "unix" && (cfg.Net != "tcp" || err != nil) {
+			return "", errors.New("the network is not tcp or unix, or the address not host:port")
 		}
-		return mysqlDSN(cfg)
-	case bench.Postgres:
-		cfg, err := pgconn.ParseConfig(dsn)
-		if err != nil {
-			return "", Reason(err, dsn)
-		}
-		if !isURL(dsn) {
-			return pgKeywords(cfg), nil
-		}
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return "", Reason(err, dsn)
-		}
-		return pgURL(u, dsn)
-	}
-	return dsn, nil
-}
-
-// mysqlDSN is go-sql-driver/mysql's own formatting of cfg, its password
-// and any system variable named *password masked.
-func mysqlDSN(cfg *mysql.Config) (string, error) {
-	if cfg.Net != "tcp" && cfg.Net != "unix" {
-		return "", errors.New("the network is neither tcp nor unix (check the part before the '/')")
-	} else if _, _, err := net.SplitHostPort(cfg.Addr); err != nil && cfg.Net == "tcp" {
-		return "", errors.New("the address is not host:port")
-	}
-	if cfg.Passwd != "" {
-		cfg.Passwd = Mask
-	}
-	for k := range cfg.Params { // system variables, passed on as given
-		if strings.HasSuffix(strings.ToLower(k), "password") {
-			cfg.Params[k] = Mask
-		}
-	}
-	return cfg.FormatDSN(), nil
-}
-
-// pgURL is u, the URL dsn, with the password of its user information and
-// of its password and sslpassword parameters masked.
-func pgURL(u *url.URL, dsn string) (string, error) {
-	if strings.Contains(u.Path+u.RawQuery, "@") || strings.Contains(dsn, "#") {
-		// Most likely a password with a raw '/', '?' or '#'.
-		return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), Mask)
-	}
-	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
-		for _, k := range []string{"password", "sslpassword"} {
-			if q.Has(k) {
-				q.Set(k, Mask)
+		for k := range cfg.Params { // system variables, passed on as given
+			if strings.HasSuffix(strings.ToLower(k), "password") {
+				cfg.Params[k] = Mask
 			}
 		}
-		u.RawQuery = q.Encode()
+		cfg.Passwd = strings.Repeat(Mask, min(len(cfg.Passwd), 1))
+		return cfg.FormatDSN(), nil
+	} else if db != bench.Postgres {
+		return dsn, nil
 	}
-	s := u.String()
-	if !strings.HasPrefix(s, u.Scheme+"://") { // no host, user or path: the "//" pgconn wants is dropped
-		s = u.Scheme + "://" + strings.TrimPrefix(s, u.Scheme+":")
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return "", Reason(err, dsn)
 	}
-	return s, nil
-}
-
-// pgKeywords is cfg as a keyword/value DSN: the hosts and ports, user,
-// password (masked), dbname and run-time parameters pgconn read, and
-// sslmode=disable when it tries no TLS.
-func pgKeywords(cfg *pgconn.Config) string {
-	hosts, ports, tls := []string{cfg.Host}, []string{strconv.Itoa(int(cfg.Port))}, cfg.TLSConfig != nil
-	for _, fb := range cfg.Fallbacks { // more hosts, and each one's TLS and plain tries
-		tls = tls || fb.TLSConfig != nil
-		if h, p := fb.Host, strconv.Itoa(int(fb.Port)); h != hosts[len(hosts)-1] || p != ports[len(ports)-1] {
-			hosts, ports = append(hosts, h), append(ports, p)
+	shown := passwordField.ReplaceAllString(dsn, "${1}=${2}"+Mask+"${3}")
+	if _, rest, _ := strings.Cut(dsn, "://"); isURL(dsn) {
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 && strings.ContainsAny(rest[i:], "@#") {
+			return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
 		}
+		shown = urlPassword.ReplaceAllString(dsn, "${1}${3}"+Mask+"${2}")
 	}
-	kv := []string{"host=" + quote(strings.Join(hosts, ",")), "port=" + strings.Join(ports, ",")}
-	if cfg.User != "" {
-		kv = append(kv, "user="+quote(cfg.User))
+	if len(cfg.Password) >= 3 && scrub.String(shown, cfg.Password) != shown { // where no rule above looks
+		return "", errors.New("the password is written where sqlbench cannot mask it")
 	}
-	if cfg.Password != "" {
-		kv = append(kv, "password="+Mask)
-	}
-	if cfg.Database != "" {
-		kv = append(kv, "dbname="+quote(cfg.Database))
-	}
-	for _, k := range slices.Sorted(maps.Keys(cfg.RuntimeParams)) {
-		kv = append(kv, k+"="+quote(cfg.RuntimeParams[k]))
-	}
-	if !tls {
-		kv = append(kv, "sslmode=disable")
-	}
-	return strings.Join(kv, " ")
+	return shown, nil
 }
 
 // isURL reports whether pgconn reads dsn as a URL.
@@ -136,18 +79,10 @@ func isURL(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// quote quotes a libpq keyword/value when it needs it.
-func quote(v string) string {
-	if v != "" && !strings.ContainsAny(v, " '=\\\t\n\r\v\f") {
-		return v
-	}
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
-}
-
 // Reason returns err, a driver's error for dsn, with Mask for every part of
 // it that may quote dsn: the DSN pgconn quotes first, each quoted span
-// ("...", `...`, '...') and each run of 3 or more characters, starting and
-// ending at a word's edge, found so in dsn.
+// ("...", `...`, '...') and each run of 3 or more characters found in dsn
+// from a word's start to a word's end.
 func Reason(err error, dsn string) error {
 	msg := err.Error()
 	if pe := (*pgconn.ParseConfigError)(nil); errors.As(err, &pe) {
@@ -155,50 +90,28 @@ func Reason(err error, dsn string) error {
 	}
 	var b strings.Builder
 	for i := 0; i < len(msg); {
-		n, c := 0, msg[i]
-		quoted := c == '"' || c == '`' || c == '\'' && (i == 0 || msg[i-1] == ' ')
-		if quoted {
-			for n = 1; i+n < len(msg) && msg[i+n] != c; n++ {
-				if msg[i+n] == '\\' {
-					n++
-				}
+		c, n := msg[i], 0
+		if strings.IndexByte("\"`'", c) >= 0 && (c != '\'' || i == 0 || msg[i-1] == ' ') {
+			for n = 1; i+n < len(msg) && msg[i+n] != c; n++ { // to the closing quote
+				n += strings.Count(msg[i+n:i+n+1], "\\") // an escaped quote does not close
 			}
-			n = min(n+1, len(msg)-i)
+			n = max(3, n+1)
+		} else if i == 0 || !alnum(msg[i-1]) || !alnum(c) { // from a word's start to a word's end
+			for i+n < len(msg) && strings.Contains(dsn, msg[i:i+n+1]) {
+				n++
+			}
+			for n > 0 && i+n < len(msg) && alnum(msg[i+n-1]) && alnum(msg[i+n]) {
+				n--
+			}
 		}
-		for !quoted && edge(msg, i) && i+n < len(msg) && strings.Contains(dsn, msg[i:i+n+1]) {
-			n++
+		if n < 3 {
+			n, _ = 1, b.WriteByte(c)
+		} else {
+			b.WriteString(Mask)
 		}
-		for !quoted && n > 0 && !(edge(msg, i+n) && inWords(dsn, msg[i:i+n])) {
-			n--
-		}
-		if !quoted && n < 3 {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		b.WriteString(Mask)
 		i += n
 	}
 	return errors.New(b.String())
-}
-
-// edge reports whether s[i] starts or s[i-1] ends a word (or neither is
-// a letter or digit).
-func edge(s string, i int) bool {
-	return i == 0 || i == len(s) || !alnum(s[i-1]) || !alnum(s[i])
-}
-
-// inWords reports whether w is in s where a word starts and one ends.
-func inWords(s, w string) bool {
-	for off := 0; ; off++ {
-		j := strings.Index(s[off:], w)
-		if j < 0 {
-			return false
-		}
-		if off += j; edge(s, off) && edge(s, off+len(w)) {
-			return true
-		}
-	}
 }
 
 // alnum reports whether c is an ASCII letter or digit.
@@ -208,48 +121,26 @@ func alnum(c byte) bool {
 
 // Text returns s, text that may hold DSNs (a configuration line of a
 // results file sqlbench did not write, say), with Mask for the value of
-// each space-separated field PASSWORD=VALUE (a value in '...' up to its
-// closing quote, whatever fields it spans) and for the password of each
+// each field PASSWORD=VALUE and for the password of each space-separated
 // field, or part after the '=' of a field NAME=VALUE, that
 // go-sql-driver/mysql or (as a postgres:// URL) pgconn reads as a DSN with
 // a password. Text no driver reads is kept: the drivers say what is a DSN.
 func Text(s string) string {
-	var out []string
-	fields := strings.Split(s, " ")
-	for i := 0; i < len(fields); i++ {
-		f := fields[i]
+	fields := strings.Split(passwordField.ReplaceAllString(s, "${1}=${2}"+Mask+"${3}"), " ")
+	for i, f := range fields {
 		name, val, ok := strings.Cut(f, "=")
-		switch m := masked(f); {
-		case ok && strings.HasSuffix(strings.ToLower(name), "password") && val != "":
-			for open := val[0] == '\'' && !closes(val[1:]); open && i+1 < len(fields); open = !closes(val) {
-				i++
-				val = fields[i]
-			}
-			out = append(out, name+"="+Mask)
-		case m != f || !ok:
-			out = append(out, m)
-		default:
-			out = append(out, name+"="+masked(val))
+		if fields[i] = masked(f); fields[i] == f && ok {
+			fields[i] = name + "=" + masked(val)
 		}
 	}
-	return strings.Join(out, " ")
-}
-
-// closes reports whether a libpq value ends with a quote no backslash
-// escapes.
-func closes(v string) bool {
-	body, ok := strings.CutSuffix(v, "'")
-	return ok && (len(body)-len(strings.TrimRight(body, `\`)))%2 == 0
+	return strings.Join(fields, " ")
 }
 
 // masked returns s redacted if go-sql-driver/mysql or, for a postgres://
 // URL, pgconn reads it as a DSN with a password, else s.
 func masked(s string) string {
 	for _, db := range []bench.DB{bench.MariaDB, bench.Postgres} {
-		if db == bench.Postgres && !isURL(s) {
-			continue
-		}
-		if shown, err := DSN(db, s); err == nil && strings.Contains(shown, Mask) {
+		if shown, err := DSN(db, s); err == nil && strings.Contains(shown, Mask) && (db == bench.MariaDB || isURL(s)) {
 			return shown
 		}
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
-	"github.com/sqlbench/sqlbench/internal/redact"
+	"github.com/sqlbench/sqlbench/internal/scrub"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/report"
@@ -161,7 +161,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	// From here on every line logged is scrubbed of server passwords.
 	secrets := dbs.secrets()
-	scrubbed := redact.NewWriter(env.Log, secrets)
+	scrubbed := scrub.NewWriter(env.Log, secrets)
 	defer scrubbed.Flush()
 	env.Log = scrubbed
 
@@ -204,7 +204,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		runErr = err
 	}
 	for i := range out.Failed {
-		out.Failed[i].Reason = redact.String(out.Failed[i].Reason, secrets...)
+		out.Failed[i].Reason = scrub.String(out.Failed[i].Reason, secrets...)
 	}
 	if len(out.Done) > 0 {
 		r := report.New(out.Done, out.Failed, WorkloadInfo)
