@@ -49,7 +49,12 @@ gate by itself.`,
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
-	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, o, env) }
+	c.RunE = func(c *cobra.Command, operands []string) error {
+		if err := compareIdle(c); err != nil {
+			return err
+		}
+		return compareFiles(operands, o, env)
+	}
 	return c
 }
 

@@ -33,7 +33,10 @@ from, it estimates each workload's --scale 1 run time.`,
 	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
 	asJSON := c.Flags().Bool("json", false, "print the targets and workloads as JSON, with availability and reasons")
 	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this machine's availability) as Markdown tables")
-	c.RunE = func(*cobra.Command, []string) error {
+	c.RunE = func(c *cobra.Command, _ []string) error {
+		if err := listIdle(c); err != nil {
+			return err
+		}
 		if *asMarkdown {
 			return listMarkdown(env.Stdout)
 		}

@@ -35,7 +35,12 @@ first results file without its extension).`,
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
-	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, *baseline, env) }
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		if err := reportIdle(c, *format); err != nil {
+			return err
+		}
+		return writeReport(paths, *format, *out, *baseline, env)
+	}
 	return c
 }
 

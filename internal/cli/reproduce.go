@@ -69,6 +69,9 @@ sqlbench report rebuilds the table.`,
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
+		if err := reproduceIdle(c, len(names) > 0); err != nil {
+			return err
+		}
 		var err error
 		if opts.IdleLatency, err = parseIdleLatency(idle); err != nil {
 			return err

@@ -41,6 +41,8 @@ only starts from the default. See sqlbench list for every name.`,
 		cfg.Command = commandLine(c, args)
 		if err := f.parse(c, cfg, env); err != nil {
 			return err
+		} else if err := runIdle(c, cfg, env); err != nil {
+			return err
 		}
 		if f.dryRun {
 			return dryRun(*cfg, env)

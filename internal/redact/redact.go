@@ -1,9 +1,8 @@
 // Package redact keeps passwords out of what sqlbench prints and records.
 //
-// A DSN is read with its driver's own parser (go-sql-driver/mysql, pgx's
-// pgconn) and shown with its password replaced by Mask. A DSN the driver
-// rejects is never shown: only the driver's reason, with whatever it quotes
-// of the DSN hidden.
+// A DSN is read by its driver's own parser (go-sql-driver/mysql, pgconn)
+// and shown with Mask for its password; one the driver rejects is never
+// shown, only the driver's reason with what it quotes of the DSN hidden.
 package redact
 
 import (
@@ -27,18 +26,20 @@ const Mask = scrub.Mask
 // around the mask), or up to a space, a backslash escaping what follows.
 var passwordField = regexp.MustCompile(`(?is)(\S*password)\s*=\s*(?:(')(?:[^'\\]|\\.)*('?)|(?:[^\s\\]|\\.?)+)`)
 
+// pgURL is the start of a DSN pgconn reads as a URL.
+var pgURL = regexp.MustCompile(`^postgres(ql)?://`)
+
 // urlPassword is the password of a URL's user information (up to the last
 // '@' before its path), or of its password or sslpassword parameter.
 var urlPassword = regexp.MustCompile(`^(postgres(?:ql)?://[^:@/?#]*:)[^/?#]*(@)|([?&](?:ssl)?password=)[^&]*`)
 
-// DSN returns dsn, a DSN for db's driver, with its passwords replaced by
-// Mask: go-sql-driver/mysql's own formatting of what it read, a URL with
-// the password of its user information and its password parameters masked,
-// a keyword/value DSN with its *password values masked. Other databases
-// take file names, returned as they are. A DSN the driver rejects gives its
-// reason only (see Reason), as does one it may read otherwise than its
-// writer meant: a MariaDB network other than tcp and unix or address other
-// than host:port, a URL with '@' after its user information or with a '#'.
+// DSN returns dsn, a DSN for db's driver, with Mask for its passwords:
+// go-sql-driver/mysql's own formatting of what it read, or as given with
+// the password fields pgconn reads masked. Other databases take file names,
+// returned as they are. A DSN the driver rejects gives its reason only (see
+// Reason), as does one it may read otherwise than its writer meant: a
+// MariaDB address other than tcp host:port or unix, a URL with '@' after
+// its user information or with a '#'.
 func DSN(db bench.DB, dsn string) (string, error) {
 	if db == bench.MariaDB {
 		cfg, err := mysql.ParseDSN(dsn)
@@ -62,7 +63,7 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		return "", Reason(err, dsn)
 	}
 	shown := passwordField.ReplaceAllString(dsn, "${1}=${2}"+Mask+"${3}")
-	if _, rest, _ := strings.Cut(dsn, "://"); isURL(dsn) {
+	if _, rest, _ := strings.Cut(dsn, "://"); pgURL.MatchString(dsn) {
 		if i := strings.IndexAny(rest, "/?#"); i >= 0 && strings.ContainsAny(rest[i:], "@#") {
 			return "", errors.New("an '@' or '#' outside the user information (escape them as %40 and %23)")
 		}
@@ -72,11 +73,6 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		return "", errors.New("the password is written where sqlbench cannot mask it")
 	}
 	return shown, nil
-}
-
-// isURL reports whether pgconn reads dsn as a URL.
-func isURL(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
 // Reason returns err, a driver's error for dsn, with Mask for every part of
@@ -96,11 +92,11 @@ func Reason(err error, dsn string) error {
 				n += strings.Count(msg[i+n:i+n+1], "\\") // an escaped quote does not close
 			}
 			n = max(3, n+1)
-		} else if i == 0 || !alnum(msg[i-1]) || !alnum(c) { // from a word's start to a word's end
+		} else if edge(msg, i) { // from a word's start to a word's end, so in dsn too
 			for i+n < len(msg) && strings.Contains(dsn, msg[i:i+n+1]) {
 				n++
 			}
-			for n > 0 && i+n < len(msg) && alnum(msg[i+n-1]) && alnum(msg[i+n]) {
+			for n > 0 && !(edge(msg, i+n) && inWords(dsn, msg[i:i+n])) {
 				n--
 			}
 		}
@@ -114,18 +110,34 @@ func Reason(err error, dsn string) error {
 	return errors.New(b.String())
 }
 
-// alnum reports whether c is an ASCII letter or digit.
-func alnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+// inWords reports whether w is in s from a word's start to a word's end.
+func inWords(s, w string) bool {
+	for i := 0; i <= len(s)-len(w); i++ {
+		if strings.HasPrefix(s[i:], w) && edge(s, i) && edge(s, i+len(w)) {
+			return true
+		}
+	}
+	return false
 }
 
-// Text returns s, text that may hold DSNs (a configuration line of a
-// results file sqlbench did not write, say), with Mask for the value of
-// each field PASSWORD=VALUE and for the password of each space-separated
-// field, or part after the '=' of a field NAME=VALUE, that
-// go-sql-driver/mysql or (as a postgres:// URL) pgconn reads as a DSN with
-// a password. Text no driver reads is kept: the drivers say what is a DSN.
+// edge reports whether a word starts or ends at s[i] (letters and digits).
+func edge(s string, i int) bool {
+	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+	return i == 0 || i == len(s) || !alnum(s[i-1]) || !alnum(s[i])
+}
+
+// Text returns s (a configuration line of a results file sqlbench did not
+// write, say) with Mask for the value of each field PASSWORD=VALUE and for
+// the password of each space-separated field, or part after a field's '=',
+// that go-sql-driver/mysql or (a postgres:// URL) pgconn reads as a DSN.
 func Text(s string) string {
+	masked := func(s string) string {
+		db := map[bool]bench.DB{false: bench.MariaDB, true: bench.Postgres}[pgURL.MatchString(s)]
+		if shown, err := DSN(db, s); err == nil && strings.Contains(shown, Mask) {
+			return shown
+		}
+		return s
+	}
 	fields := strings.Split(passwordField.ReplaceAllString(s, "${1}=${2}"+Mask+"${3}"), " ")
 	for i, f := range fields {
 		name, val, ok := strings.Cut(f, "=")
@@ -134,15 +146,4 @@ func Text(s string) string {
 		}
 	}
 	return strings.Join(fields, " ")
-}
-
-// masked returns s redacted if go-sql-driver/mysql or, for a postgres://
-// URL, pgconn reads it as a DSN with a password, else s.
-func masked(s string) string {
-	for _, db := range []bench.DB{bench.MariaDB, bench.Postgres} {
-		if shown, err := DSN(db, s); err == nil && strings.Contains(shown, Mask) && (db == bench.MariaDB || isURL(s)) {
-			return shown
-		}
-	}
-	return s
 }
