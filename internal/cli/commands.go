@@ -65,6 +65,7 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 	})
 	root.AddCommand(commands(ctx, env)...)
 	root.SetHelpCommand(helpCommand(root))
+	fitHelp(root, env.width())
 	root.InitDefaultCompletionCmd()
 	return root
 }

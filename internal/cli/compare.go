@@ -41,7 +41,7 @@ each pass, # wakeup lines) and notes where their medians differ by more than
 gate by itself.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
-  sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
+  sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression over 5%
   sqlbench compare --fail-over ops/s=5%,B/op=10% --format markdown main.txt pr.txt`,
 	}
 	o := compareOptions{}

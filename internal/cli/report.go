@@ -70,7 +70,7 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
-	r.Baseline, r.Wide = baseline, env.isWide()
+	r.Baseline, r.Width = baseline, env.tableWidth()
 	r.Partial = partialNote(paths)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)

@@ -175,7 +175,7 @@ func reproduceStudy(ctx context.Context, opts reproduce.Options, env Env) (strin
 	}
 	out, err := reproduce.Run(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
 			err = perr
 		}
 	}

@@ -80,7 +80,7 @@ func runSession(ctx context.Context, cfg session.Config, env Env) error {
 		}
 	}
 	if out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
 			err = perr
 		}
 	}

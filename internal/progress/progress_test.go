@@ -2,10 +2,12 @@ package progress
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
@@ -80,5 +82,24 @@ func TestNoColour(t *testing.T) {
 	d.Finish()
 	if strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("the display wrote an escape sequence: %q", out.String())
+	}
+}
+
+// TestLinesFitOffATerminal: a finished cell's line with a long failure
+// fits in Width columns, broken at spaces, nothing lost.
+func TestLinesFitOffATerminal(t *testing.T) {
+	var out lockedBuffer
+	d := newDisplay(&out, 1, 1, false, time.Hour)
+	reason := strings.Repeat("the server went away while the runner waited for its answer; ", 3)
+	d.Event(orchestrate.Event{Step: step(1, 5), Done: 1, Total: 1, Elapsed: time.Second, Err: errors.New(reason)})
+	d.Finish()
+	got := out.String()
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > Width {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+	}
+	if words := strings.Fields(got); strings.Join(words, " ") != strings.Join(strings.Fields("[1/1 1s, ETA 0s] "+step(1, 5).Cell.Name()+": FAIL: "+reason), " ") {
+		t.Errorf("the words of the line changed: %q", got)
 	}
 }
