@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 // Measure is a unit of the result lines shown beside operations per second
@@ -21,19 +23,34 @@ type Measure struct {
 	Format func(float64) string
 }
 
-// knownMeasures are the units sqlbench writes besides ns/op and ops/s, in
-// the order the tables show them.
+// knownMeasures are the units sqlbench writes besides ns/op and ops/s
+// (benchfile.Units), in the order the tables show them.
 func knownMeasures() []Measure {
-	return []Measure{
-		{"B/op", "B/op", false, FormatValue},
-		{"allocs/op", "allocs/op", false, FormatValue},
-		{"p50-ns/op", "p50 latency", false, FormatDuration},
-		{"p99-ns/op", "p99 latency", false, FormatDuration},
-		{"p99.9-ns/op", "p99.9 latency", false, FormatDuration},
-		{"MB/s", "MB/s", true, FormatValue},
-		{"peak-RSS-B", "peak RSS", false, FormatBytes},
-		{"RSS-growth-B", "RSS growth", false, FormatBytes},
+	var out []Measure
+	for _, u := range benchfile.Units() {
+		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
+			continue
+		}
+		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue}
+		switch u.Of {
+		case benchfile.Nanoseconds:
+			m.Format = FormatDuration
+		case benchfile.Bytes:
+			m.Format = FormatBytes
+		}
+		out = append(out, m)
 	}
+	return out
+}
+
+// unitOrder is every unit sqlbench writes, in the order tables and files
+// show them: ops/s, ns/op, then the measures.
+func unitOrder() []string {
+	out := []string{"ops/s", "ns/op"}
+	for _, m := range knownMeasures() {
+		out = append(out, m.Unit)
+	}
+	return out
 }
 
 // MeasureOf returns how unit is shown: a known one as knownMeasures says,
