@@ -3,8 +3,9 @@ package report
 import (
 	"math"
 	"slices"
-	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchunit"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
@@ -135,39 +136,21 @@ func measureGrid(t *Table) *textGrid {
 	return g
 }
 
-// FormatDuration formats nanoseconds with three significant digits in the
-// largest unit that keeps them at least 1: "850 ns", "37.9 µs", "2.24 ms".
+// FormatDuration formats nanoseconds as benchstat does
+// (x/perf/benchunit): at least four significant digits in the largest SI
+// unit that keeps them at least 1: "850.0ns", "37.89µs", "2.236ms".
 func FormatDuration(ns float64) string {
-	return scaled(ns, 1000, []string{"ns", "µs", "ms", "s"})
-}
-
-// FormatBytes formats a byte count with three significant digits in binary
-// units: "512 B", "348 KiB", "21.5 MiB".
-func FormatBytes(b float64) string {
-	return scaled(b, 1024, []string{"B", "KiB", "MiB", "GiB", "TiB"})
-}
-
-// scaled divides v by step until it is below step (or the units run out)
-// and formats it with three significant digits and the unit.
-func scaled(v, step float64, units []string) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) {
 		return "-"
 	}
-	i := 0
-	for ; i < len(units)-1 && math.Abs(v) >= step*0.9995; i++ {
-		v /= step
+	return benchunit.Scale(ns/1e9, benchunit.Decimal) + "s"
+}
+
+// FormatBytes formats a byte count as benchstat does, in binary units:
+// "512.0B", "348.0KiB", "21.51MiB".
+func FormatBytes(b float64) string {
+	if math.IsNaN(b) || math.IsInf(b, 0) {
+		return "-"
 	}
-	var s string
-	switch a := math.Abs(v); {
-	case a >= 99.95:
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 9.995:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	if i == 0 && v == math.Trunc(v) {
-		s = strconv.FormatFloat(v, 'f', 0, 64) // whole bytes and nanoseconds
-	}
-	return s + " " + units[i]
+	return benchunit.Scale(b, benchunit.Binary) + "B"
 }
