@@ -56,15 +56,8 @@ func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
 // db, driver, api and skip, joined by '/', then the name's GOMAXPROCS
 // suffix ("-4"), if any.
 func extraLabel(name, skip string) string {
-	base, cpu := splitCPU(name)
-	var parts []string
-	for _, kv := range strings.Split(base, "/")[1:] {
-		k, _, _ := strings.Cut(kv, "=")
-		if k != "db" && k != "driver" && k != "api" && k != skip {
-			parts = append(parts, kv)
-		}
-	}
-	return strings.Join(parts, "/") + cpu
+	_, cpu := splitCPU(name)
+	return strings.Join(NameKeys(name, "db", "driver", "api", skip), "/") + cpu
 }
 
 // splitCPU splits a benchmark name into the name without its GOMAXPROCS

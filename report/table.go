@@ -202,12 +202,11 @@ func writeGridText(w io.Writer, g textGrid) error {
 
 // nameSummary parses a benchmark name into an empty Summary.
 func nameSummary(name string) Summary {
-	parts := strings.Split(name, "/")
-	s := Summary{Name: name, Workload: parts[0], Keys: map[string]string{}}
-	for _, p := range parts[1:] {
-		if k, v, ok := strings.Cut(p, "="); ok {
-			s.Keys[k] = v
-		}
+	workload, _, _ := strings.Cut(name, "/")
+	s := Summary{Name: name, Workload: workload, Keys: map[string]string{}}
+	for _, kv := range NameKeys(name) {
+		k, v, _ := strings.Cut(kv, "=")
+		s.Keys[k] = v
 	}
 	return s
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,15 +97,7 @@ func estimateFrom(path string) (*estimate, error) {
 // workloadID returns the catalogue ID of a result's workload: its name and
 // the keys after the target's.
 func workloadID(s report.Summary) string {
-	parts := strings.Split(s.Name, "/")
-	id := []string{parts[0]}
-	for _, p := range parts[1:] {
-		k, _, _ := strings.Cut(p, "=")
-		if !slices.Contains(targetKeys, k) {
-			id = append(id, p)
-		}
-	}
-	return strings.Join(id, "/")
+	return strings.Join(append([]string{s.Workload}, report.NameKeys(s.Name, targetKeys...)...), "/")
 }
 
 // scaleOfResult returns the scale a result ran at: its workload's entry in
