@@ -8,6 +8,7 @@ package redact
 import (
 	"errors"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 
@@ -48,13 +49,8 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		} else if _, _, err := net.SplitHostPort(cfg.Addr); cfg.Net != "unix" && (cfg.Net != "tcp" || err != nil) {
 			return "", errors.New("the network is not tcp or unix, or the address not host:port")
 		}
-		for k := range cfg.Params { // system variables, passed on as given
-			if strings.HasSuffix(strings.ToLower(k), "password") {
-				cfg.Params[k] = Mask
-			}
-		}
-		cfg.Passwd = strings.Repeat(Mask, min(len(cfg.Passwd), 1))
-		return cfg.FormatDSN(), nil
+		cfg.Passwd = strings.Repeat(Mask, min(len(cfg.Passwd), 1)) // and a system variable *password:
+		return passwordField.ReplaceAllString(cfg.FormatDSN(), "${1}=${2}"+Mask+"${3}"), nil
 	} else if db != bench.Postgres {
 		return dsn, nil
 	}
@@ -69,7 +65,8 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		}
 		shown = urlPassword.ReplaceAllString(dsn, "${1}${3}"+Mask+"${2}")
 	}
-	if len(cfg.Password) >= 3 && scrub.String(shown, cfg.Password) != shown { // where no rule above looks
+	// A password where no rule above looks (not one from $PGPASSWORD).
+	if p := cfg.Password; len(p) >= 3 && p != os.Getenv("PGPASSWORD") && scrub.String(shown, p) != shown {
 		return "", errors.New("the password is written where sqlbench cannot mask it")
 	}
 	return shown, nil

@@ -243,3 +243,14 @@ func FuzzDSNSettles(f *testing.F) {
 		}
 	})
 }
+
+// TestDSNWithThePasswordInTheEnvironment: pgconn takes a DSN without a
+// password from $PGPASSWORD; that the DSN's text holds the same word (the
+// user postgres, say) is no password left unmasked.
+func TestDSNWithThePasswordInTheEnvironment(t *testing.T) {
+	t.Setenv("PGPASSWORD", "postgres")
+	const in = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	if got, err := DSN(bench.Postgres, in); got != in || err != nil {
+		t.Errorf("DSN(%q) with $PGPASSWORD = %q, %v; want it as given", in, got, err)
+	}
+}
