@@ -19,10 +19,14 @@ func main() {
 	// results kept, throwaway servers and temporary databases removed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	dir, _ := os.Getwd()
+	width, _, err := term.GetSize(int(os.Stdout.Fd()))
+	if err != nil {
+		width = 0 // not a terminal
+	}
 	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, LookPath: exec.LookPath, Dir: dir,
-		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())), StdoutWidth: width,
 	})
 	stop()
 	os.Exit(code)

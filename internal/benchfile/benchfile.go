@@ -29,18 +29,43 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// Units lists the units sqlbench writes and whether more is better, in the
-// order they appear on a result line.
+// Units is the one table of the units sqlbench writes, in the order they
+// appear on a result line: which direction is better, their names in
+// tables and thresholds, and what their values count.
 func Units() []UnitInfo {
 	return []UnitInfo{
-		{"ns/op", "lower"}, {"ops/s", "higher"}, {"B/op", "lower"}, {"allocs/op", "lower"},
-		{"p50-ns/op", "lower"}, {"p99-ns/op", "lower"}, {"p99.9-ns/op", "lower"},
-		{"MB/s", "higher"}, {"peak-RSS-B", "lower"}, {"RSS-growth-B", "lower"},
+		{Unit: "ns/op", Better: "lower", Label: "ns/op"},
+		{Unit: "ops/s", Better: "higher", Label: "ops/s"},
+		{Unit: "B/op", Better: "lower", Label: "B/op"},
+		{Unit: "allocs/op", Better: "lower", Label: "allocs/op", Short: "allocs"},
+		{Unit: "p50-ns/op", Better: "lower", Label: "p50 latency", Short: "p50", Of: Nanoseconds},
+		{Unit: "p99-ns/op", Better: "lower", Label: "p99 latency", Short: "p99", Of: Nanoseconds},
+		{Unit: "p99.9-ns/op", Better: "lower", Label: "p99.9 latency", Short: "p99.9", Of: Nanoseconds},
+		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
+		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
+		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
 	}
 }
 
-// UnitInfo is a unit and which direction is better ("higher" or "lower").
-type UnitInfo struct{ Unit, Better string }
+// UnitInfo is a unit sqlbench writes.
+type UnitInfo struct {
+	// Unit is the unit as written on a result line ("p99-ns/op").
+	Unit string
+	// Better is the direction that is better: "higher" or "lower".
+	Better string
+	// Label names it in a table ("p99 latency"); Short, if set, is the
+	// short name a threshold may give it ("p99").
+	Label, Short string
+	// Of is what a value counts, for its scaling: Nanoseconds, Bytes, or
+	// "" for a plain count.
+	Of string
+}
+
+// What the values of a unit count (UnitInfo.Of).
+const (
+	Nanoseconds = "ns"
+	Bytes       = "B"
+)
 
 // Writer writes a results file. Every record reaches the file as it is
 // written, so finished runs survive an interrupted session.

@@ -23,8 +23,8 @@ func cleanCommand(ctx context.Context, env Env) *cobra.Command {
 		Long: `Clean drops the tables one session left in your database when it was killed
 with no chance to clean up. Only that session's tables are dropped, and each
 is named.`,
-		Example: `  sqlbench clean --db postgres --dsn postgres://user:pw@127.0.0.1:5432/bench results/sqlbench-20260101-120000.txt
-  sqlbench clean --db postgres results/sqlbench-20260101-120000.journal   # the DSN from $SQLBENCH_POSTGRES_DSN
+		Example: `  sqlbench clean --db postgres --dsn postgres://u:pw@127.0.0.1/bench results/sqlbench-1.txt
+  sqlbench clean --db postgres results/sqlbench-1.journal   # the DSN from $SQLBENCH_POSTGRES_DSN
   sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session k7q2zz`,
 	}
 	fs := c.Flags()

@@ -15,6 +15,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // Exit statuses.
@@ -48,6 +50,9 @@ type Env struct {
 	Dir string
 	// StderrTTY is set when Stderr is a terminal.
 	StderrTTY bool
+	// StdoutWidth is the width of the terminal Stdout is, in columns; 0
+	// when it is not a terminal (tables and help then fit 100 columns).
+	StdoutWidth int
 	// DMALatency is the PM QoS device run --idle-latency low holds; ""
 	// means the kernel's (tests name another file).
 	DMALatency string
@@ -59,6 +64,19 @@ type Env struct {
 
 // isWide reports whether --wide was given.
 func (env Env) isWide() bool { return env.wide != nil && *env.wide }
+
+// width is the columns output fits in: the terminal's, or
+// report.TextWidth when stdout is not a terminal.
+func (env Env) width() int { return cmp.Or(env.StdoutWidth, report.TextWidth) }
+
+// tableWidth is the columns the result tables fit in: width, or 0 (each
+// table whole) with --wide.
+func (env Env) tableWidth() int {
+	if env.isWide() {
+		return 0
+	}
+	return env.width()
+}
 
 // session returns what a benchmark session reads from env; its log is
 // Stderr, or nothing with --quiet.

@@ -20,7 +20,7 @@ func TestCommandLineIsBuiltFromTheParsedFlags(t *testing.T) {
 	got := commandLine(c, nil)
 	want := []string{"sqlbench", "--quick=true", "--db=mariadb,postgres",
 		"--dsn='mysql=u:xxxxx@tcp(127.0.0.1:3306)/bench'",
-		"--dsn='postgres=host=/tmp port=5432 user=u password=xxxxx dbname=bench sslmode=disable'",
+		`--dsn='postgres=host=/tmp port=5432 user=u password='\''xxxxx'\'' dbname=bench sslmode=disable'`,
 		"--output='a b.txt'"}
 	if !slices.Equal(got, want) {
 		t.Errorf("commandLine =\n%q\nwant\n%q", got, want)

@@ -66,6 +66,7 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 	})
 	root.AddCommand(commands(ctx, env)...)
 	root.SetHelpCommand(helpCommand(root))
+	fitHelp(root, env.width())
 	root.InitDefaultCompletionCmd()
 	return root
 }
@@ -74,7 +75,7 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 // env.
 func wideFlag(c *cobra.Command, env Env) {
 	if env.wide != nil {
-		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider than 100 columns is split into parts of as many targets as fit)")
+		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider than the terminal, or 100 columns when not one, is split into parts of as many targets as fit)")
 	}
 }
 

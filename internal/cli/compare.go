@@ -41,7 +41,7 @@ each pass, # wakeup lines) and notes where their medians differ by more than
 gate by itself.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
-  sqlbench compare --fail-over 5% results/main.txt results/pr.txt        # exit 1 on a regression above 5%
+  sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression over 5%
   sqlbench compare --fail-over ops/s=5%,B/op=10% --format markdown main.txt pr.txt`,
 	}
 	o := compareOptions{}
@@ -49,7 +49,12 @@ gate by itself.`,
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
-	c.RunE = func(_ *cobra.Command, operands []string) error { return compareFiles(operands, o, env) }
+	c.RunE = func(c *cobra.Command, operands []string) error {
+		if err := compareIdle(c); err != nil {
+			return err
+		}
+		return compareFiles(operands, o, env)
+	}
 	return c
 }
 

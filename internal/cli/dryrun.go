@@ -69,10 +69,10 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		return 0, 0, err
 	}
 	for _, name := range p.SkippedNames() {
-		fmt.Fprintf(w, "skipped %s: %s\n", name, p.Skipped[name])
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("skipped %s: %s", name, p.Skipped[name]), report.TextWidth, "  "))
 	}
 	if len(p.Later) > 0 {
-		fmt.Fprintf(w, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("not planned at --scale %g (too big for a smaller run; use --scale 1): %s", cfg.Scale, strings.Join(p.Later, ", ")), report.TextWidth, "  "))
 	}
 	cold := 0 // cells of a workload whose published program had no warm-up
 	for _, st := range cells {
@@ -183,8 +183,23 @@ func writeCellTable(w io.Writer, rows [][4]string) error {
 	}
 	two.WriteString(header[0] + "\n" + figures(header))
 	for _, r := range rows {
-		two.WriteString(r[0] + "\n" + figures(r))
+		two.WriteString(breakName(r[0], report.TextWidth) + "\n" + figures(r))
 	}
 	_, err := w.Write(two.Bytes())
 	return err
+}
+
+// breakName breaks a cell's name wider than width after a '/', the rest
+// on lines of their own indented by two.
+func breakName(name string, width int) string {
+	var b strings.Builder
+	for len(name) > width {
+		cut := strings.LastIndexByte(name[:width], '/')
+		if cut <= 2 {
+			break
+		}
+		b.WriteString(name[:cut+1] + "\n")
+		name = "  " + name[cut+1:]
+	}
+	return b.String() + name
 }

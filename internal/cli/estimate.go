@@ -175,15 +175,7 @@ func stepsPerRun(w bench.Workload, scale float64, slices int) int {
 // workloadID returns the catalogue ID of a result's workload: its name and
 // the keys after the target's.
 func workloadID(s report.Summary) string {
-	parts := strings.Split(s.Name, "/")
-	id := []string{parts[0]}
-	for _, p := range parts[1:] {
-		k, _, _ := strings.Cut(p, "=")
-		if !slices.Contains(targetKeys, k) {
-			id = append(id, p)
-		}
-	}
-	return strings.Join(id, "/")
+	return strings.Join(append([]string{s.Workload}, report.NameKeys(s.Name, targetKeys...)...), "/")
 }
 
 // formatEstimate rounds d for a table: "45s", "1m13s", "12m", "3h10m".

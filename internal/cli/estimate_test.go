@@ -73,7 +73,7 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 		t.Fatalf("list: exit %d: %s", code, errb.String())
 	}
 	total := want["SimpleQuery"] + want["SuiteSimpleQuery"] + want["SingleInsert/data=fixed/conns=2/prepare=each"]
-	if s := out.String(); !strings.Contains(s, "EST. AT SCALE 1") || !strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+"\n") {
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "EST. AT SCALE 1") || !strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+" (") {
 		t.Errorf("list output lacks the estimate (%s):\n%s", formatEstimate(total), s)
 	}
 }

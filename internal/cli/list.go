@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +33,10 @@ from, it estimates each workload's --scale 1 run time.`,
 	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
 	asJSON := c.Flags().Bool("json", false, "print the targets and workloads as JSON, with availability and reasons")
 	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this machine's availability) as Markdown tables")
-	c.RunE = func(*cobra.Command, []string) error {
+	c.RunE = func(c *cobra.Command, _ []string) error {
+		if err := listIdle(c); err != nil {
+			return err
+		}
 		if *asMarkdown {
 			return listMarkdown(env.Stdout)
 		}
@@ -64,10 +66,10 @@ func findEstimate(from string, env Env) (*estimate, error) {
 	return estimateFrom(from)
 }
 
-// listText prints the catalogue as tables.
+// listText prints the catalogue as tables within the output's width.
 func listText(est *estimate, env Env) error {
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TARGET\tDB\tAPI\tAVAILABLE\tDESCRIPTION")
+	width := env.width()
+	rows := [][]string{{"TARGET", "DB", "API", "AVAILABLE", "DESCRIPTION"}}
 	var why []string
 	for _, t := range targets.All() {
 		avail := "yes"
@@ -75,24 +77,23 @@ func listText(est *estimate, env Env) error {
 			avail = "no (see below)"
 			why = append(why, t.Name+": "+reason)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, t.DB, t.API, avail, t.Desc)
+		rows = append(rows, []string{t.Name, string(t.DB), string(t.API), avail, t.Desc})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := fitTable(env.Stdout, width, rows); err != nil {
 		return err
 	}
 	if len(why) > 0 {
 		fmt.Fprintln(env.Stdout, "\nunavailable here:")
 		for _, w := range why {
-			fmt.Fprintln(env.Stdout, "  "+w)
+			fmt.Fprint(env.Stdout, report.WrapText("  "+w, width, "    "))
 		}
 	}
 	fmt.Fprintln(env.Stdout)
-	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	estCol, estGap := "", ""
+	head := []string{"WORKLOAD", "FAMILY", "OPS/RUN AT SCALE 1"}
 	if est != nil {
-		estCol, estGap = "EST. AT SCALE 1\t", "\t"
+		head = append(head, "EST. AT SCALE 1")
 	}
-	fmt.Fprintf(tw, "WORKLOAD\tFAMILY\tOPS/RUN AT SCALE 1\t%sDESCRIPTION\n", estCol)
+	rows = [][]string{append(head, "DESCRIPTION")}
 	for _, w := range bench.Workloads() {
 		first, prev := true, ""
 		for _, db := range bench.KnownDBs() {
@@ -100,25 +101,29 @@ func listText(est *estimate, env Env) error {
 				continue
 			}
 			d := w.Describe(bench.DialectOf(db))
-			switch {
-			case first:
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s%s: %s\n", w.ID(), w.Family, report.Thousands(float64(w.Ops)), w.Unit, est.cell(w.ID()), db, d)
-			case d != prev:
-				fmt.Fprintf(tw, "\t\t\t%s%s: %s\n", estGap, db, d)
+			row := make([]string, len(head), len(head)+1)
+			if first {
+				copy(row, []string{w.ID(), w.Family, report.Thousands(float64(w.Ops)) + " " + w.Unit})
+				if est != nil {
+					row[3] = est.cell(w.ID())
+				}
+			}
+			if first || d != prev {
+				rows = append(rows, append(row, string(db)+": "+d))
 			}
 			first, prev = false, d
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	if err := fitTable(env.Stdout, width, rows); err != nil {
 		return err
 	}
 	if est == nil {
-		fmt.Fprintln(env.Stdout, "\nNo results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).")
+		fmt.Fprint(env.Stdout, "\n"+report.WrapText("No results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).", width, ""))
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "\nEstimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s\n"+
-		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).\n",
-		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup)
+	fmt.Fprint(env.Stdout, "\n"+report.WrapText(fmt.Sprintf("Estimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s "+
+		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).",
+		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup), width, ""))
 	return nil
 }
 
@@ -130,7 +135,7 @@ func (e *estimate) cell(id string) string {
 	}
 	d, ok := e.byID[id]
 	if !ok {
-		return "?\t"
+		return "?"
 	}
-	return fmt.Sprintf("%s (%d cells)\t", formatEstimate(d), e.cells[id])
+	return fmt.Sprintf("%s (%d cells)", formatEstimate(d), e.cells[id])
 }

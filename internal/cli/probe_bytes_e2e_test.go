@@ -24,7 +24,7 @@ func TestServerBytesPerOpDoNotDependOnSlices(t *testing.T) {
 		stderr.Reset()
 		out := filepath.Join(t.TempDir(), "out.txt")
 		code := Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "pgx-native",
-			"--workloads", "PreparedExec,SimpleQuery", "--net", "tcp", "--scale", "0.05", "--count", "3",
+			"--workloads", "PreparedExec,SimpleQuery", "--scale", "0.05", "--count", "3",
 			"--slices", n, "--dsn", "postgres=" + srv.DSN("tcp"), "-o", out, "--cache", cache}, env)
 		if code != ExitOK {
 			t.Fatalf("--slices %s: exit %d\n%s\n%s", n, code, stdout, stderr)

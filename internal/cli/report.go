@@ -35,7 +35,12 @@ first results file without its extension).`,
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
-	c.RunE = func(_ *cobra.Command, paths []string) error { return writeReport(paths, *format, *out, *baseline, env) }
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		if err := reportIdle(c, *format); err != nil {
+			return err
+		}
+		return writeReport(paths, *format, *out, *baseline, env)
+	}
 	return c
 }
 
@@ -65,7 +70,7 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
-	r.Baseline, r.Wide = baseline, env.isWide()
+	r.Baseline, r.Width = baseline, env.tableWidth()
 	r.Partial = partialNote(paths)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)

@@ -65,6 +65,9 @@ sqlbench report rebuilds the table.`,
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
+		if err := reproduceIdle(c, len(names) > 0); err != nil {
+			return err
+		}
 		var err error
 		if opts.IdleLatency, err = session.ParseIdleLatency(idle); err != nil {
 			return usagef("--idle-latency: %v", err)
@@ -165,7 +168,7 @@ func reproduceStudy(ctx context.Context, opts studyOptions, env Env) (string, er
 	}
 	out, err := runStudy(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
 			err = perr
 		}
 	}

@@ -48,6 +48,8 @@ in the results (docs/versions.md).`,
 		cfg.Command = commandLine(c, args)
 		if err := checkRun(c, cfg, quick, env); err != nil {
 			return err
+		} else if err := runIdle(c, cfg, env); err != nil {
+			return err
 		}
 		if dry {
 			return dryRun(cfg, env)
@@ -84,7 +86,7 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 		}
 	}
 	if out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.isWide()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
 			err = perr
 		}
 	}

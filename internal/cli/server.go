@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -235,16 +235,19 @@ func serverStatus(stateDir string, env Env) error {
 		fmt.Fprintln(env.Stdout, "no server started by sqlbench server start")
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tPROFILE\tPID\tSTATE\tTCP DSN\tSOCKET")
+	// The addresses go on lines of their own, below their server: beside
+	// it they pass 100 columns.
+	const row = "%-10s%-9s%-9s%s\n"
+	fmt.Fprintf(env.Stdout, row, "KIND", "PROFILE", "PID", "STATE")
 	for _, s := range all {
 		state := "running"
 		if !s.Alive() {
 			state = "gone"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Kind, cmp.Or(string(s.Profile), "-"), s.PID, state, shownDSN(s, "tcp"), s.Socket)
+		fmt.Fprintf(env.Stdout, row, s.Kind, cmp.Or(string(s.Profile), "-"), strconv.Itoa(s.PID), state)
+		fmt.Fprintf(env.Stdout, "  tcp: %s\n  socket: %s\n", shownDSN(s, "tcp"), s.Socket)
 	}
-	return tw.Flush()
+	return nil
 }
 
 // shownDSN is the DSN of srv over network with its password masked.

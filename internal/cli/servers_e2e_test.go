@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	_ "github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -204,8 +205,13 @@ func TestServerCommand(t *testing.T) {
 	}
 	stdout.Reset()
 	Main(context.Background(), []string{"server", "status", "--state", state}, env)
-	if !strings.Contains(stdout.String(), "running") || strings.Contains(stdout.String(), all[0].Password) {
+	if !strings.Contains(stdout.String(), "running") || !strings.Contains(stdout.String(), "  tcp: postgres://bench:xxxxx@") || strings.Contains(stdout.String(), all[0].Password) {
 		t.Errorf("status:\n%s", stdout)
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if utf8.RuneCountInString(line) > 100 {
+			t.Errorf("status: a line wider than 100 columns: %q", line)
+		}
 	}
 	stdout.Reset()
 	if code := Main(context.Background(), []string{"server", "stop", "--all", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {

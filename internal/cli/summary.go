@@ -12,11 +12,12 @@ import (
 // printOutcome prints what a session did: the tables of its results (the
 // ratio tables against the session's baseline), the failed cells, the CPU
 // steal, the machine's drift and its wake-ups during it, and where its
-// results and reports are; wide prints every table whole.
-func printOutcome(w io.Writer, out *session.Outcome, wide bool) error {
+// results and reports are; its tables fit in width columns (0: each
+// whole).
+func printOutcome(w io.Writer, out *session.Outcome, width int) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline, r.Wide = out.Baseline, wide
+	r.Baseline, r.Width = out.Baseline, width
 	if err := report.Text(w, r); err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Unknown is the value of a fact that could not be determined.
@@ -24,7 +26,6 @@ const goVersionTimeout = 5 * time.Second
 // Files the facts are read from.
 const (
 	cpuinfoFile     = "/proc/cpuinfo"
-	meminfoFile     = "/proc/meminfo"
 	osreleaseFile   = "/proc/sys/kernel/osrelease"
 	etcOSRelease    = "/etc/os-release"
 	usrOSRelease    = "/usr/lib/os-release"
@@ -64,7 +65,7 @@ func (f Fact) String() string {
 // reported as unknown or left out. ctx bounds the go command, which is also
 // given at most 5 seconds.
 func Collect(ctx context.Context) []Fact {
-	src := source{readFile: readFile, goVersion: goEnvVersion, numCPU: runtime.NumCPU}
+	src := source{readFile: readFile, goVersion: goEnvVersion, numCPU: runtime.NumCPU, memTotal: procs.MemTotal}
 	return src.collect(ctx)
 }
 
@@ -76,6 +77,8 @@ type source struct {
 	goVersion func(ctx context.Context) (string, error)
 	// numCPU returns the number of usable CPUs.
 	numCPU func() int
+	// memTotal returns the machine's memory in bytes (procs.MemTotal).
+	memTotal func() (int64, error)
 }
 
 // readFile returns the contents of the named file.
@@ -114,7 +117,10 @@ func (src source) collect(ctx context.Context) []Fact {
 	add("goarch", runtime.GOARCH)
 	add("cpu", orUnknown(parseCPUModel(read(cpuinfoFile))))
 	add("cores", strconv.Itoa(src.numCPU()))
-	add("memory", orUnknown(parseMemTotal(read(meminfoFile))))
+	add("memory", "unknown")
+	if n, err := src.memTotal(); err == nil && n > 0 {
+		facts[len(facts)-1].Value = fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
 	add("kernel", orUnknown(oneLine(read(osreleaseFile))))
 	osName := parseOSRelease(read(etcOSRelease))
 	if osName == "" {
@@ -180,16 +186,6 @@ func parseCPUModel(cpuinfo string) string {
 		}
 	}
 	return ""
-}
-
-// parseMemTotal returns MemTotal from the contents of /proc/meminfo in GiB
-// with one decimal, such as "23.4 GiB", or "" if it is missing or malformed.
-func parseMemTotal(meminfo string) string {
-	n, err := parseProcBytes(meminfo, "MemTotal")
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 // parseOSRelease returns the operating system's name from the contents of

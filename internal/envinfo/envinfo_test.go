@@ -72,35 +72,6 @@ func TestParseCPUModel(t *testing.T) {
 	}
 }
 
-const meminfo = `MemTotal:       24684096 kB
-MemFree:         1234567 kB
-MemAvailable:   20000000 kB
-Buffers:          123456 kB
-`
-
-func TestParseMemTotal(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"real", meminfo, "23.5 GiB"},
-		{"16 GiB", "MemTotal:       16777216 kB\n", "16.0 GiB"},
-		{"small", "MemTotal:         524288 kB\n", "0.5 GiB"},
-		{"rounding", "MemTotal:       24536678 kB\n", "23.4 GiB"},
-		{"not first", "MemFree: 1 kB\nMemTotal: 2097152 kB\n", "2.0 GiB"},
-		{"no unit", "MemTotal: 1073741824\n", "1.0 GiB"},
-		{"missing", "MemFree: 1 kB\n", ""},
-		{"malformed number", "MemTotal: lots kB\n", ""},
-		{"unknown unit", "MemTotal: 1 parsecs\n", ""},
-		{"no value", "MemTotal:\n", ""},
-		{"empty", "", ""},
-	}
-	for _, tt := range tests {
-		if got := parseMemTotal(tt.in); got != tt.want {
-			t.Errorf("%s: parseMemTotal = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
 const debianOSRelease = `PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
 NAME="Debian GNU/Linux"
 VERSION_ID="12"
@@ -163,7 +134,6 @@ func TestCollectFromFiles(t *testing.T) {
 	src := source{
 		readFile: fakeFiles(map[string]string{
 			cpuinfoFile:     x86CPUInfo,
-			meminfoFile:     meminfo,
 			osreleaseFile:   "6.8.0-45-generic\n",
 			etcOSRelease:    debianOSRelease,
 			governorFile:    "performance\n",
@@ -171,6 +141,7 @@ func TestCollectFromFiles(t *testing.T) {
 		}),
 		goVersion: func(context.Context) (string, error) { return "go1.26.8\n", nil },
 		numCPU:    func() int { return 12 },
+		memTotal:  func() (int64, error) { return 24684096 << 10, nil },
 	}
 	want := []Fact{
 		{"goos", runtime.GOOS},
@@ -195,6 +166,7 @@ func TestCollectMissingFiles(t *testing.T) {
 		readFile:  fakeFiles(map[string]string{usrOSRelease: alpineOSRelease}),
 		goVersion: func(context.Context) (string, error) { return "", errors.New("no go") },
 		numCPU:    func() int { return 1 },
+		memTotal:  func() (int64, error) { return 0, errors.New("no /proc") },
 	}
 	want := []Fact{
 		{"goos", runtime.GOOS},

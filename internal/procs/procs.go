@@ -1,7 +1,7 @@
 // Package procs reads this machine's processes from the proc file system:
 // with github.com/prometheus/procfs for what it parses (a process's stat,
 // command line, threads and their schedstat, open files, the socket
-// tables, meminfo), and by hand for the few files it does not read (the
+// tables, meminfo, a process's status), and by hand for the few files it does not read (the
 // boot id, a thread's children, System V shared memory). No other package
 // of sqlbench parses /proc/<pid>/stat.
 package procs
@@ -96,6 +96,27 @@ func MemTotal() (int64, error) {
 		return 0, errors.New("/proc/meminfo has no MemTotal")
 	}
 	return int64(*m.MemTotalBytes), nil
+}
+
+// PeakRSS returns this process's resident-set high-water mark in bytes
+// (VmHWM of /proc/self/status).
+func PeakRSS() (int64, error) {
+	f, err := FS("")
+	if err != nil {
+		return 0, err
+	}
+	p, err := f.Self()
+	if err != nil {
+		return 0, err
+	}
+	st, err := p.NewStatus()
+	if err != nil {
+		return 0, err
+	}
+	if st.VmHWM == 0 {
+		return 0, errors.New("/proc/self/status has no VmHWM")
+	}
+	return int64(st.VmHWM), nil
 }
 
 // BootID returns this boot's id (/proc/sys/kernel/random/boot_id), or "" if

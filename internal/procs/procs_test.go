@@ -69,3 +69,20 @@ func TestChildren(t *testing.T) {
 		t.Errorf("children of a thread that does not exist: %v", kids)
 	}
 }
+
+// TestPeakRSSGrowsWithTouchedMemory: this process's VmHWM, read by procfs,
+// is positive and counts 32 MiB touched since.
+func TestPeakRSSGrowsWithTouchedMemory(t *testing.T) {
+	before, err := PeakRSS()
+	if err != nil || before <= 0 {
+		t.Fatalf("PeakRSS = %d, %v; want a positive size", before, err)
+	}
+	b := make([]byte, 32<<20)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	after, err := PeakRSS()
+	if err != nil || after < before+16<<20 || b[len(b)-1] != byte(len(b)-1) {
+		t.Errorf("PeakRSS after touching 32 MiB = %d (before %d), %v; want it 16 MiB higher at least", after, before, err)
+	}
+}

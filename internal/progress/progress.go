@@ -8,8 +8,10 @@ package progress
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 )
@@ -97,7 +99,7 @@ func (d *Display) tick(quiet time.Duration) {
 				if ev.Done > 0 {
 					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Cell, ev.Run, d.count, ev.Slice, ev.Slices)
 				}
-				fmt.Fprintf(d.w, "[%d/%d %s%s] %s\n", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what)
+				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
 				d.last = now
 			}
 			d.mu.Unlock()
@@ -141,7 +143,7 @@ func (d *Display) Event(ev Event) {
 	if ev.Err != nil {
 		status = fmt.Sprintf("FAIL: %v", ev.Err)
 	}
-	fmt.Fprintf(d.w, "[%d/%d %s%s] %s: %s\n", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, status)
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, status))
 	d.last = time.Now()
 }
 
@@ -159,4 +161,24 @@ func (d *Display) Finish() {
 		}
 		<-d.done
 	}
+}
+
+// Width is the columns a line off a terminal fits in.
+const Width = 100
+
+// writeLine writes s to w within Width columns: a longer line breaks at its
+// last spaces before the edge, the rest indented by two (a word longer
+// than a line stays whole).
+func writeLine(w io.Writer, s string) {
+	var b strings.Builder
+	for utf8.RuneCountInString(s) > Width {
+		cut := strings.LastIndexByte(string([]rune(s)[:Width+1]), ' ')
+		if cut <= 2 {
+			break
+		}
+		b.WriteString(s[:cut] + "\n")
+		s = "  " + strings.TrimLeft(s[cut:], " ")
+	}
+	b.WriteString(s + "\n")
+	io.WriteString(w, b.String())
 }

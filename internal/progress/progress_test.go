@@ -2,10 +2,12 @@ package progress
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -84,5 +86,26 @@ func TestNoColour(t *testing.T) {
 	d.Finish()
 	if strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("the display wrote an escape sequence: %q", out.String())
+	}
+}
+
+// TestLinesFitOffATerminal: a finished cell's line with a long failure
+// fits in Width columns, broken at spaces, nothing lost.
+func TestLinesFitOffATerminal(t *testing.T) {
+	var out lockedBuffer
+	d := newDisplay(&out, 1, 1, false, time.Hour)
+	reason := strings.Repeat("the server went away while the runner waited for its answer; ", 3)
+	ev := at(step(1, 5), 1, 1, time.Second)
+	ev.Err = errors.New(reason)
+	d.Event(ev)
+	d.Finish()
+	got := out.String()
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > Width {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+	}
+	if words := strings.Fields(got); strings.Join(words, " ") != strings.Join(strings.Fields("[1/1 1s, ETA 0s] "+step(1, 5).Cell+": FAIL: "+reason), " ") {
+		t.Errorf("the words of the line changed: %q", got)
 	}
 }

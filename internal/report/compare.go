@@ -193,13 +193,14 @@ func (c *Comparison) Undecidable() []Change {
 	return out
 }
 
-// DeltaString formats the change: "~" when not significant, else the
-// signed percentage.
+// DeltaString formats the change as benchstat does (benchmath's
+// FormatDelta): "~" when not significant, else the signed percentage ("?"
+// from an old median of 0).
 func (ch Change) DeltaString() string {
 	if !ch.Significant {
 		return "~"
 	}
-	return fmt.Sprintf("%+.2f%%", 100*ch.Delta)
+	return benchmath.Comparison{Alpha: Alpha}.FormatDelta(ch.Old, ch.New) // P 0: past the test
 }
 
 // Text writes the comparison as a table: per cell the old and new medians

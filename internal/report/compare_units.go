@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 // Comparisons is two sets of results compared cell by cell in every unit
@@ -40,7 +42,7 @@ func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new 
 			}
 		}
 	}
-	order := append([]string{"ops/s", "ns/op"}, knownUnits()...)
+	order := unitOrder()
 	slices.SortFunc(others, func(a, b string) int {
 		ia, ib := slices.Index(order, a), slices.Index(order, b)
 		if ia < 0 {
@@ -59,15 +61,6 @@ func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new 
 		cs.Units = append(cs.Units, compareUnit(oldLabel, newLabel, u, oldOrder, oldVals, newOrder, newVals))
 	}
 	return cs
-}
-
-// knownUnits are the units of knownMeasures, in order.
-func knownUnits() []string {
-	var out []string
-	for _, m := range knownMeasures() {
-		out = append(out, m.Unit)
-	}
-	return out
 }
 
 // Unit returns the comparison in unit, or nil.
@@ -90,7 +83,13 @@ const PrimaryThreshold = ""
 
 // unitAliases are short names accepted for units in thresholds.
 func unitAliases() map[string]string {
-	return map[string]string{"p50": "p50-ns/op", "p99": "p99-ns/op", "p99.9": "p99.9-ns/op", "allocs": "allocs/op"}
+	out := map[string]string{}
+	for _, u := range benchfile.Units() {
+		if u.Short != "" {
+			out[u.Short] = u.Unit
+		}
+	}
+	return out
 }
 
 // ParseThresholds parses --fail-over: comma-separated items UNIT=P% (the %

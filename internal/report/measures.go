@@ -3,8 +3,11 @@ package report
 import (
 	"math"
 	"slices"
-	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchunit"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 // Measure is a unit of the result lines shown beside operations per second
@@ -21,19 +24,34 @@ type Measure struct {
 	Format func(float64) string
 }
 
-// knownMeasures are the units sqlbench writes besides ns/op and ops/s, in
-// the order the tables show them.
+// knownMeasures are the units sqlbench writes besides ns/op and ops/s
+// (benchfile.Units), in the order the tables show them.
 func knownMeasures() []Measure {
-	return []Measure{
-		{"B/op", "B/op", false, FormatValue},
-		{"allocs/op", "allocs/op", false, FormatValue},
-		{"p50-ns/op", "p50 latency", false, FormatDuration},
-		{"p99-ns/op", "p99 latency", false, FormatDuration},
-		{"p99.9-ns/op", "p99.9 latency", false, FormatDuration},
-		{"MB/s", "MB/s", true, FormatValue},
-		{"peak-RSS-B", "peak RSS", false, FormatBytes},
-		{"RSS-growth-B", "RSS growth", false, FormatBytes},
+	var out []Measure
+	for _, u := range benchfile.Units() {
+		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
+			continue
+		}
+		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue}
+		switch u.Of {
+		case benchfile.Nanoseconds:
+			m.Format = FormatDuration
+		case benchfile.Bytes:
+			m.Format = FormatBytes
+		}
+		out = append(out, m)
 	}
+	return out
+}
+
+// unitOrder is every unit sqlbench writes, in the order tables and files
+// show them: ops/s, ns/op, then the measures.
+func unitOrder() []string {
+	out := []string{"ops/s", "ns/op"}
+	for _, m := range knownMeasures() {
+		out = append(out, m.Unit)
+	}
+	return out
 }
 
 // MeasureOf returns how unit is shown: a known one as knownMeasures says,
@@ -118,39 +136,21 @@ func measureGrid(t *Table) *textGrid {
 	return g
 }
 
-// FormatDuration formats nanoseconds with three significant digits in the
-// largest unit that keeps them at least 1: "850 ns", "37.9 µs", "2.24 ms".
+// FormatDuration formats nanoseconds as benchstat does
+// (x/perf/benchunit): at least four significant digits in the largest SI
+// unit that keeps them at least 1: "850.0ns", "37.89µs", "2.236ms".
 func FormatDuration(ns float64) string {
-	return scaled(ns, 1000, []string{"ns", "µs", "ms", "s"})
-}
-
-// FormatBytes formats a byte count with three significant digits in binary
-// units: "512 B", "348 KiB", "21.5 MiB".
-func FormatBytes(b float64) string {
-	return scaled(b, 1024, []string{"B", "KiB", "MiB", "GiB", "TiB"})
-}
-
-// scaled divides v by step until it is below step (or the units run out)
-// and formats it with three significant digits and the unit.
-func scaled(v, step float64, units []string) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) {
 		return "-"
 	}
-	i := 0
-	for ; i < len(units)-1 && math.Abs(v) >= step*0.9995; i++ {
-		v /= step
+	return benchunit.Scale(ns/1e9, benchunit.Decimal) + "s"
+}
+
+// FormatBytes formats a byte count as benchstat does, in binary units:
+// "512.0B", "348.0KiB", "21.51MiB".
+func FormatBytes(b float64) string {
+	if math.IsNaN(b) || math.IsInf(b, 0) {
+		return "-"
 	}
-	var s string
-	switch a := math.Abs(v); {
-	case a >= 99.95:
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 9.995:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	if i == 0 && v == math.Trunc(v) {
-		s = strconv.FormatFloat(v, 'f', 0, 64) // whole bytes and nanoseconds
-	}
-	return s + " " + units[i]
+	return benchunit.Scale(b, benchunit.Binary) + "B"
 }

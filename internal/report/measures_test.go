@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -147,12 +148,12 @@ func TestMarkdownMeasuresTraceToResultLines(t *testing.T) {
 }
 
 func TestFormatDurationAndBytes(t *testing.T) {
-	for v, want := range map[float64]string{0: "0 ns", 850: "850 ns", 999.4: "999 ns", 999.7: "1.00 µs", 37886: "37.9 µs", 343001: "343 µs", 2236320: "2.24 ms", 1.5e9: "1.50 s", 100.5: "100 ns"} {
+	for v, want := range map[float64]string{850: "850.0ns", 999.4: "999.4ns", 37886: "37.89µs", 343001: "343.0µs", 2236320: "2.236ms", 1.5e9: "1.500s", 100.5: "100.5ns", math.NaN(): "-"} {
 		if got := FormatDuration(v); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", v, got, want)
 		}
 	}
-	for v, want := range map[float64]string{512: "512 B", 4096: "4.00 KiB", 356352: "348 KiB", 2.2556672e7: "21.5 MiB"} {
+	for v, want := range map[float64]string{512: "512.0B", 4096: "4.000KiB", 356352: "348.0KiB", 2.2556672e7: "21.51MiB"} {
 		if got := FormatBytes(v); got != want {
 			t.Errorf("FormatBytes(%v) = %q, want %q", v, got, want)
 		}

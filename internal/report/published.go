@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
@@ -163,16 +161,7 @@ func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Tes
 // workloadKeys returns the cell's key=value parts other than the target's
 // and the transport's, in order: the workload ID's keys.
 func workloadKeys(c *Cell) string {
-	_, parts := benchfmt.Name(c.Name).Parts()
-	var out []string
-	for _, p := range parts {
-		kv := strings.TrimPrefix(string(p), "/")
-		k, _, ok := strings.Cut(kv, "=")
-		if ok && k != "db" && k != "driver" && k != "api" && k != "net" {
-			out = append(out, kv)
-		}
-	}
-	return strings.Join(out, "/")
+	return strings.Join(NameKeys(c.Name, "db", "driver", "api", "net"), "/")
 }
 
 // cellCPU returns the GOMAXPROCS suffix of a benchmark name (go test -cpu's

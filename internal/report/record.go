@@ -88,7 +88,7 @@ func finite(v float64) *float64 {
 // recordUnits returns the units of recs: the ones sqlbench writes first, in
 // their order, then any others sorted.
 func recordUnits(recs []Record) []string {
-	known := []string{"ops/s", "ns/op", "B/op", "allocs/op", "p50-ns/op", "p99-ns/op", "p99.9-ns/op", "MB/s", "peak-RSS-B", "RSS-growth-B"}
+	known := unitOrder()
 	seen := map[string]bool{}
 	var others []string
 	for _, r := range recs {

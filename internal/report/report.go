@@ -56,15 +56,8 @@ func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
 // db, driver, api and skip, joined by '/', then the name's GOMAXPROCS
 // suffix ("-4"), if any.
 func extraLabel(name, skip string) string {
-	base, cpu := splitCPU(name)
-	var parts []string
-	for _, kv := range strings.Split(base, "/")[1:] {
-		k, _, _ := strings.Cut(kv, "=")
-		if k != "db" && k != "driver" && k != "api" && k != skip {
-			parts = append(parts, kv)
-		}
-	}
-	return strings.Join(parts, "/") + cpu
+	_, cpu := splitCPU(name)
+	return strings.Join(NameKeys(name, "db", "driver", "api", skip), "/") + cpu
 }
 
 // splitCPU splits a benchmark name into the name without its GOMAXPROCS
@@ -82,10 +75,10 @@ func splitCPU(name string) (base, suffix string) {
 type Report struct {
 	// Sources names the results files read, for the heading.
 	Sources []string
-	// Wide makes Text write every table whole, however wide; otherwise a
-	// table wider than TextWidth is split into parts of as many targets as
-	// fit.
-	Wide bool
+	// Width is the columns Text fits its tables in: a wider table is
+	// split into parts of as many targets as fit. 0 writes every table
+	// whole, however wide; New sets TextWidth.
+	Width int
 	// Results is the number of result lines summarized.
 	Results int
 	// Cells in report order, whatever order the results came in:
@@ -128,7 +121,7 @@ func (r *Report) baselineLabel() string {
 
 // New summarizes results into a Report. lookup may be nil.
 func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
-	r := &Report{Results: len(rs), Failed: failed}
+	r := &Report{Results: len(rs), Failed: failed, Width: TextWidth}
 	for _, s := range Summarize(rs) {
 		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit, Rank: math.MaxInt}
 		if lookup != nil {

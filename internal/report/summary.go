@@ -8,7 +8,6 @@
 package report
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -151,15 +150,24 @@ func (s Summary) Row() string {
 	if s.row != "" {
 		return s.row
 	}
-	base, cpu := splitCPU(s.Name)
-	row := s.Workload
-	for _, kv := range strings.Split(base, "/")[1:] {
-		k, _, _ := strings.Cut(kv, "=")
-		if k != "db" && k != "driver" && k != "api" {
-			row += "/" + kv
+	_, cpu := splitCPU(s.Name)
+	return strings.Join(append([]string{s.Workload}, NameKeys(s.Name, "db", "driver", "api")...), "/") + cpu
+}
+
+// NameKeys returns the key=value parts of a benchmark name, as benchfmt
+// splits it (the GOMAXPROCS suffix apart), other than those whose key is in
+// skip, in order: "SimpleQuery/db=sqlite/driver=mattn/conns=4-8" skipping
+// db and driver is [conns=4]. It is the one reader of a name's keys.
+func NameKeys(name string, skip ...string) []string {
+	_, parts := benchfmt.Name(name).Parts()
+	var out []string
+	for _, p := range parts {
+		kv := strings.TrimPrefix(string(p), "/")
+		if k, _, ok := strings.Cut(kv, "="); ok && !slices.Contains(skip, k) {
+			out = append(out, kv)
 		}
 	}
-	return row + cpu
+	return out
 }
 
 // Summarize groups results by name, in order of first appearance, and
@@ -180,13 +188,11 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		name := r.Name.String()
 		g, ok := byName[name]
 		if !ok {
-			base, parts := r.Name.Parts()
+			base, _ := r.Name.Parts()
 			g = &group{name: name, base: string(base), keys: map[string]string{}, byUnit: map[string][]float64{}, config: r.Config}
-			for _, p := range parts {
-				k, v, ok := bytes.Cut(bytes.TrimPrefix(p, []byte("/")), []byte("="))
-				if ok {
-					g.keys[string(k)] = string(v)
-				}
+			for _, kv := range NameKeys(name) {
+				k, v, _ := strings.Cut(kv, "=")
+				g.keys[k] = v
 			}
 			byName[name] = g
 			order = append(order, g)

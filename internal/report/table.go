@@ -26,23 +26,24 @@ type Failure struct {
 // family's memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "operations/s, median of %s (±: %s confidence interval)\n", r.RunsLabel(), r.ConfLabel())
-	fmt.Fprintln(w, "*: best in row, its interval clear of every other target's; no mark: a tie")
-	fmt.Fprintf(w, "ratio tables: ops/s ÷ the baseline's (%s), median and interval;\n", r.baselineLabel())
-	fmt.Fprintln(w, "  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);")
-	fmt.Fprintln(w, "  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)")
+	prose := cmp.Or(r.Width, TextWidth)
+	for _, line := range []string{
+		fmt.Sprintf("operations/s, median of %s (±: %s confidence interval)", r.RunsLabel(), r.ConfLabel()),
+		"*: best in row, its interval clear of every other target's; no mark: a tie",
+		fmt.Sprintf("ratio tables: ops/s ÷ the baseline's (%s), median and interval;", r.baselineLabel()),
+		"  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);",
+		"  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)",
+	} {
+		fmt.Fprint(w, WrapText(line, prose, "    "))
+	}
 	for _, t := range r.Tables() {
 		for _, g := range familyGrids(t, r.Baseline) {
-			width := TextWidth
-			if r.Wide {
-				width = 0
-			}
-			if err := writeGridTextWithin(w, g, width); err != nil {
+			if err := writeGridTextWithin(w, g, r.Width); err != nil {
 				return err
 			}
 		}
 		if med, worst, ok := tableSpread(t); ok {
-			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, worst.Name), TextWidth, "  "))
+			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, worst.Name), prose, "  "))
 		}
 	}
 	if note := r.BaselineNote(); note != "" {
@@ -201,12 +202,11 @@ func writeGridText(w io.Writer, g textGrid) error {
 
 // nameSummary parses a benchmark name into an empty Summary.
 func nameSummary(name string) Summary {
-	parts := strings.Split(name, "/")
-	s := Summary{Name: name, Workload: parts[0], Keys: map[string]string{}}
-	for _, p := range parts[1:] {
-		if k, v, ok := strings.Cut(p, "="); ok {
-			s.Keys[k] = v
-		}
+	workload, _, _ := strings.Cut(name, "/")
+	s := Summary{Name: name, Workload: workload, Keys: map[string]string{}}
+	for _, kv := range NameKeys(name) {
+		k, v, _ := strings.Cut(kv, "=")
+		s.Keys[k] = v
 	}
 	return s
 }

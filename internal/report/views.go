@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -124,9 +125,16 @@ func workloadChart(workload, db string, cells []*Cell) *Chart {
 		YLabel: cells[0].Unit + "/s (median, CI)", Bars: bars, Legend: colourByAPI(apis, bars.Series)}
 }
 
-// latencyPercentiles are the units of the latency charts and their names.
+// latencyPercentiles are the units of the latency charts and their names:
+// the latencies sqlbench writes (benchfile.Units).
 func latencyPercentiles() [][2]string {
-	return [][2]string{{"p50-ns/op", "p50"}, {"p99-ns/op", "p99"}, {"p99.9-ns/op", "p99.9"}}
+	var out [][2]string
+	for _, u := range benchfile.Units() {
+		if u.Of == benchfile.Nanoseconds && u.Short != "" {
+			out = append(out, [2]string{u.Unit, u.Short})
+		}
+	}
+	return out
 }
 
 // latencyChart is the latency percentiles of one workload on one database:

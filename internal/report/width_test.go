@@ -54,7 +54,7 @@ func TestTextSplitsWideTables(t *testing.T) {
 			t.Errorf("target %s in no part:\n%s", target, b.String())
 		}
 	}
-	r.Wide = true
+	r.Width = 0
 	b.Reset()
 	if err := Text(&b, r); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sqlbench/sqlbench/internal/envinfo"
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Units of the runner's memory during a run, in bytes. PeakRSSUnit is the
@@ -32,7 +32,7 @@ func resetPeakRSS() (int64, error) {
 // peakRSS returns the process's resident-set high-water mark in bytes
 // (VmHWM of /proc/self/status).
 func peakRSS() (int64, error) {
-	n, err := envinfo.ProcBytes("/proc/self/status", "VmHWM")
+	n, err := procs.PeakRSS()
 	if err != nil {
 		return 0, fmt.Errorf("read peak RSS: %w", err)
 	}

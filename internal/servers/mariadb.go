@@ -141,13 +141,19 @@ func mariadbDB(network, addr, user, password, database string) (*sql.DB, error) 
 }
 
 func (m *mariadb) connectAdmin(ctx context.Context, s *Server) (admin, error) {
+	return rootAdmin(ctx, s)
+}
+
+// rootAdmin connects as root, without a password, through the socket of
+// s, a MariaDB or TiDB server: the first connection of both.
+func rootAdmin(ctx context.Context, s *Server) (mariadbAdmin, error) {
 	db, err := mariadbDB("unix", s.Socket, "root", "", "")
 	if err != nil {
-		return nil, err
+		return mariadbAdmin{}, err
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, err
+		return mariadbAdmin{}, err
 	}
 	return mariadbAdmin{db}, nil
 }
@@ -187,13 +193,18 @@ func (a mariadbAdmin) bootstrap(ctx context.Context, s *Server) error {
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("list accounts: %w", err)
 	}
-	stmts := append(drops,
+	return a.exec(ctx, append(drops,
 		"CREATE DATABASE "+s.Database,
 		fmt.Sprintf("CREATE USER %s@'localhost' IDENTIFIED BY %s", sqlString(s.User), sqlString(s.Password)),
 		fmt.Sprintf("CREATE USER %s@'127.0.0.1' IDENTIFIED BY %s", sqlString(s.User), sqlString(s.Password)),
 		fmt.Sprintf("GRANT ALL PRIVILEGES ON %s.* TO %s@'localhost'", s.Database, sqlString(s.User)),
 		fmt.Sprintf("GRANT ALL PRIVILEGES ON %s.* TO %s@'127.0.0.1'", s.Database, sqlString(s.User)),
-	)
+	)...)
+}
+
+// exec runs stmts in turn; an error names the statement by its first
+// words, without its arguments (a password).
+func (a mariadbAdmin) exec(ctx context.Context, stmts ...string) error {
 	for _, q := range stmts {
 		if _, err := a.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("%s: %w", firstWords(q, 3), err)
@@ -202,11 +213,12 @@ func (a mariadbAdmin) bootstrap(ctx context.Context, s *Server) error {
 	return nil
 }
 
-func (a mariadbAdmin) readBack(ctx context.Context, s *Server) error {
+// readGlobals sets s.Version and s.Vars: the server's version and its
+// global variables of names (lower case), as MariaDB and TiDB show them.
+func (a mariadbAdmin) readGlobals(ctx context.Context, s *Server, names []string) error {
 	if err := a.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&s.Version); err != nil {
 		return fmt.Errorf("SELECT VERSION(): %w", err)
 	}
-	names := append(mariadbVarNames(), seedVarNames(s.Seed)...)
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = sqlString(n)
@@ -227,6 +239,13 @@ func (a mariadbAdmin) readBack(ctx context.Context, s *Server) error {
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("SHOW GLOBAL VARIABLES: %w", err)
+	}
+	return nil
+}
+
+func (a mariadbAdmin) readBack(ctx context.Context, s *Server) error {
+	if err := a.readGlobals(ctx, s, append(mariadbVarNames(), seedVarNames(s.Seed)...)); err != nil {
+		return err
 	}
 	// The seed settings' values go beside what they asked for, not
 	// among the profile-independent variables.

@@ -151,15 +151,11 @@ func (t *tidb) command(r *run) (string, []string) {
 }
 
 func (t *tidb) connectAdmin(ctx context.Context, s *Server) (admin, error) {
-	db, err := mariadbDB("unix", s.Socket, "root", "", "")
+	a, err := rootAdmin(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return tidbAdmin{mariadbAdmin{db}}, nil
+	return tidbAdmin{a}, nil
 }
 
 func (t *tidb) userPing(ctx context.Context, s *Server) error {
@@ -172,38 +168,20 @@ type tidbAdmin struct{ mariadbAdmin }
 // fresh TiDB lets in from any host without a password) the bench user's
 // password: only the holder of the server's state can connect.
 func (a tidbAdmin) bootstrap(ctx context.Context, s *Server) error {
-	for _, q := range []string{
-		"CREATE DATABASE " + s.Database,
+	return a.exec(ctx,
+		"CREATE DATABASE "+s.Database,
 		fmt.Sprintf("CREATE USER %s@'%%' IDENTIFIED BY %s", sqlString(s.User), sqlString(s.Password)),
 		fmt.Sprintf("GRANT ALL PRIVILEGES ON %s.* TO %s@'%%'", s.Database, sqlString(s.User)),
 		fmt.Sprintf("ALTER USER 'root'@'%%' IDENTIFIED BY %s", sqlString(s.Password)),
-	} {
-		if _, err := a.db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", firstWords(q, 3), err)
-		}
-	}
-	return nil
+	)
 }
 
 // readBack reads the version and TiDB's own settings that shape a
 // benchmark.
 func (a tidbAdmin) readBack(ctx context.Context, s *Server) error {
-	if err := a.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&s.Version); err != nil {
-		return fmt.Errorf("SELECT VERSION(): %w", err)
+	err := a.readGlobals(ctx, s, []string{"tidb_txn_mode", "tidb_enable_async_commit", "tidb_enable_1pc", "tidb_mem_quota_query", "transaction_isolation"})
+	if err == nil {
+		s.Vars["store"] = "unistore"
 	}
-	rows, err := a.db.QueryContext(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN "+
-		"('tidb_txn_mode', 'tidb_enable_async_commit', 'tidb_enable_1pc', 'tidb_mem_quota_query', 'transaction_isolation')")
-	if err != nil {
-		return fmt.Errorf("SHOW GLOBAL VARIABLES: %w", err)
-	}
-	defer rows.Close()
-	s.Vars = map[string]string{"store": "unistore"}
-	for rows.Next() {
-		var n, v string
-		if err := rows.Scan(&n, &v); err != nil {
-			return fmt.Errorf("SHOW GLOBAL VARIABLES: %w", err)
-		}
-		s.Vars[strings.ToLower(n)] = v
-	}
-	return rows.Err()
+	return err
 }

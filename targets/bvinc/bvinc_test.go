@@ -10,21 +10,9 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T) { targettest.Workloads(t, "bvinc", targettest.SQLite) }
-
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "bvinc", targettest.SQLite) }
-
-func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "bvinc", targettest.SQLite)
-}
-
-func TestSuiteDetectsWrongData(t *testing.T) {
-	targettest.SuiteDetectsWrongData(t, "bvinc", targettest.SQLite)
-}
-
-func TestSuiteEnforcesForeignKeys(t *testing.T) {
-	targettest.SuiteEnforcesForeignKeys(t, "bvinc", targettest.SQLite)
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "bvinc", nil) }
 
 // TestRefusedWorkloadFailsAsTheCatalogueSays runs the workload the catalogue
 // keeps from bvinc and expects the failure its reason names: SQLite 3.28's

@@ -7,7 +7,6 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T) { targettest.Workloads(t, "crawshaw", targettest.SQLite) }
-func TestDetectsWrongData(t *testing.T) {
-	targettest.DetectsWrongData(t, "crawshaw", targettest.SQLite)
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "crawshaw", nil) }

@@ -7,12 +7,9 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T)        { targettest.Workloads(t, "modernc", targettest.SQLite) }
-func TestDetectsWrongData(t *testing.T) { targettest.DetectsWrongData(t, "modernc", targettest.SQLite) }
-
-func TestDetectsCorruptedResults(t *testing.T) {
-	targettest.DetectsCorruptedResults(t, "modernc", targettest.SQLite)
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "modernc", nil) }
 
 // BenchmarkFidelity compares sqlbench's SimpleQueryRow with a hand-written
 // loop: go test -bench Fidelity -count 10 ./targets/modernc | benchstat -col /impl -

@@ -14,10 +14,12 @@ var srv *servers.Server
 
 func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindMariaDB, &srv)) }
 
-func TestOnMariaDB(t *testing.T) {
-	targettest.ServerSuite(t, srv, bench.MariaDB, "mymysql", "mymysql-native")
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue, on a throwaway server.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "mymysql", srv) }
 
+// TestSQLBenchmarkCallsAsPublished holds the SQL-Benchmark families to the
+// published programs' calls, on the server's counters.
 func TestSQLBenchmarkCallsAsPublished(t *testing.T) {
 	targettest.SQLBenchmarkCallsAsPublished(t, "mymysql", targettest.OnServer(t, srv, bench.MariaDB, "tcp"))
 }

@@ -7,14 +7,6 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-func TestWorkloads(t *testing.T) {
-	for _, target := range []string{"ncruces", "ncruces-native"} {
-		t.Run(target, func(t *testing.T) { targettest.Workloads(t, target, targettest.SQLite) })
-	}
-}
-
-func TestDetectsWrongData(t *testing.T) {
-	for _, target := range []string{"ncruces", "ncruces-native"} {
-		t.Run(target, func(t *testing.T) { targettest.DetectsWrongData(t, target, targettest.SQLite) })
-	}
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "ncruces", nil) }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	_ "github.com/sqlbench/sqlbench/targets/pq"
 	"github.com/sqlbench/sqlbench/targets/targettest"
@@ -14,10 +13,6 @@ var srv *servers.Server
 
 func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostgres, &srv)) }
 
-func TestOnPostgres(t *testing.T) {
-	targettest.ServerSuite(t, srv, bench.Postgres, "pq")
-}
-
-func TestDetectsWrongBulkData(t *testing.T) {
-	targettest.DetectsWrongBulkData(t, "pq", targettest.OnServer(t, srv, bench.Postgres, "tcp"))
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue, on a throwaway server.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "pq", srv) }

@@ -35,29 +35,11 @@ func TestExecutableSaysWhatIsMissing(t *testing.T) {
 	}
 }
 
-func TestWorkloads(t *testing.T) {
+// TestConformance runs the shared checks on the sqinn target, given the
+// sqinn program.
+func TestConformance(t *testing.T) {
 	needSqinn(t)
-	targettest.Workloads(t, "sqinn", targettest.SQLite)
-}
-
-func TestDetectsWrongData(t *testing.T) {
-	needSqinn(t)
-	targettest.DetectsWrongData(t, "sqinn", targettest.SQLite)
-}
-
-func TestDetectsWrongBulkData(t *testing.T) {
-	needSqinn(t)
-	targettest.DetectsWrongBulkData(t, "sqinn", targettest.SQLite)
-}
-
-func TestSuiteDetectsWrongData(t *testing.T) {
-	needSqinn(t)
-	targettest.SuiteDetectsWrongData(t, "sqinn", targettest.SQLite)
-}
-
-func TestSuiteEnforcesForeignKeys(t *testing.T) {
-	needSqinn(t)
-	targettest.SuiteEnforcesForeignKeys(t, "sqinn", targettest.SQLite)
+	targettest.Conformance(t, "sqinn", nil)
 }
 
 // TestInfoNamesTheProgram checks the sqinn-version line the results record

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // SuiteDetectsWrongData checks the suite and sqinn families' verification on target:
@@ -29,6 +30,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 			if !ok {
 				t.Fatalf("workload %s not registered", c.workload)
 			}
+			skipUnless(t, target, w)
 			e := NewEnv(t, target, where)
 			setUp(t, w, e)
 			if err := e.Conn.Exec(suiteSQL(e.Dialect, c.corrupt)); err != nil {
@@ -77,6 +79,7 @@ func SuiteEnforcesForeignKeys(t *testing.T, target string, where Where) {
 	if !ok {
 		t.Fatal("workload SuiteMany/n=10 not registered")
 	}
+	skipUnless(t, target, w)
 	e := NewEnv(t, target, where)
 	setUp(t, w, e)
 	ok1 := "INSERT INTO %articles (id, created, userId, text) VALUES (1, 1, 1, 'a')"
@@ -96,4 +99,16 @@ func suiteSQL(d bench.Dialect, q string) string {
 		q = strings.ReplaceAll(q, "%"+base, d.Table(base))
 	}
 	return q
+}
+
+// skipUnless skips t unless target runs w, as a session plans it.
+func skipUnless(t *testing.T, target string, w bench.Workload) {
+	t.Helper()
+	spec, ok := targets.Lookup(target)
+	if !ok {
+		t.Fatalf("target %q is not in the catalogue", target)
+	}
+	if !spec.Runs(w) {
+		t.Skipf("%s does not run %s", target, w.ID())
+	}
 }

@@ -139,6 +139,7 @@ func DetectsWrongData(t *testing.T, target string, where Where) {
 			if !ok {
 				t.Fatalf("workload %s not registered", name)
 			}
+			skipUnless(t, target, w)
 			e := NewEnv(t, target, where)
 			c, d := e.Conn, e.Dialect
 			setUp(t, w, e)

@@ -7,15 +7,6 @@ import (
 	_ "github.com/sqlbench/sqlbench/targets/zombiezen"
 )
 
-func TestWorkloads(t *testing.T) { targettest.Workloads(t, "zombiezen", targettest.SQLite) }
-func TestDetectsWrongData(t *testing.T) {
-	targettest.DetectsWrongData(t, "zombiezen", targettest.SQLite)
-}
-
-func TestSuiteDetectsWrongData(t *testing.T) {
-	targettest.SuiteDetectsWrongData(t, "zombiezen", targettest.SQLite)
-}
-
-func TestSuiteEnforcesForeignKeys(t *testing.T) {
-	targettest.SuiteEnforcesForeignKeys(t, "zombiezen", targettest.SQLite)
-}
+// TestConformance runs the shared checks on every target of this package
+// in the catalogue.
+func TestConformance(t *testing.T) { targettest.Conformance(t, "zombiezen", nil) }

@@ -1,4 +1,6 @@
-package redact
+// Package scrub masks known secrets (the passwords of a session's
+// databases) in text and in streams of text, whatever splits them.
+package scrub
 
 import (
 	"cmp"
@@ -7,6 +9,9 @@ import (
 	"slices"
 	"strings"
 )
+
+// Mask is the text that replaces a secret.
+const Mask = "xxxxx"
 
 // String returns s with every occurrence of each non-empty secret, and of
 // its URL-escaped forms, replaced by Mask; longer ones first, so a secret
@@ -40,31 +45,25 @@ func forms(secrets []string) []string {
 // given that may be the start of a secret until a later Write completes it
 // or Flush, so a secret split across writes is masked too.
 type Writer struct {
-	w       io.Writer
-	secrets []string
-	forms   []string
-	held    string
+	w              io.Writer
+	secrets, forms []string
+	held           string
 }
 
 // NewWriter returns a Writer masking secrets on their way to w.
 func NewWriter(w io.Writer, secrets []string) *Writer {
-	return &Writer{w: w, secrets: secrets, forms: forms(secrets)}
+	return &Writer{w: w, secrets: secrets, forms: append(forms(secrets), "")}
 }
 
 // Write passes b on, masked, but for what may be the start of a secret.
 func (r *Writer) Write(b []byte) (int, error) {
 	s := r.held + string(b)
-	cut := len(s)
-	for moved := len(r.forms) > 0; moved; {
-		moved = false
-		for i := max(0, cut-len(r.forms[0])); i < cut; i++ {
-			for _, f := range r.forms {
-				partial := len(s)-i < len(f) && strings.HasPrefix(f, s[i:])
-				if partial || strings.HasPrefix(s[i:], f) && i+len(f) > cut {
-					cut, moved = i, true
-					break
-				}
-			}
+	cut, longest := len(s), len(r.forms[0])
+	for i := max(0, cut-longest); i < cut; i++ {
+		if slices.ContainsFunc(r.forms[:len(r.forms)-1], func(f string) bool {
+			return len(s)-i < len(f) && strings.HasPrefix(f, s[i:]) || strings.HasPrefix(s[i:], f) && i+len(f) > cut
+		}) {
+			cut, i = i, max(0, i-longest)-1 // a secret starts here: look again before it
 		}
 	}
 	r.held = s[cut:]
