@@ -374,6 +374,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: "p99.9-ns/op"},
 		)
 	}
+	for _, m := range s.Metrics {
+		vals = append(vals, benchfmt.Value{Value: m.Value, Unit: m.Unit})
+	}
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
 }
 
