@@ -75,6 +75,10 @@ type Workload struct {
 	// *sql.DB for all its runs; Env.Pool then says so. The workload shares
 	// it between its goroutines instead of opening a pool per run.
 	Pool int
+	// Timed marks a workload whose runs last a time (Run.Duration) rather
+	// than a count: a run's operation count (OpsAt) is only its upper
+	// bound, the result has the operations done, and it has no warm-up.
+	Timed bool
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its

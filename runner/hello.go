@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // Keys of the lines of a hello reply.
@@ -160,6 +161,7 @@ func goHello() Hello {
 	for _, w := range bench.Workloads() {
 		h.Workloads = append(h.Workloads, w.ID())
 	}
+	h.Workloads = append(h.Workloads, script.WorkloadName) // built from each request's spec
 	sort.Strings(h.Workloads)
 	return h
 }

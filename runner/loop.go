@@ -91,6 +91,8 @@ func (s *Loop) handle(ctx context.Context, line string) (err error) {
 		return s.info(ctx, req)
 	case VerbRun:
 		return s.run(ctx, req)
+	case VerbCheck:
+		return s.check(ctx, req)
 	default: // VerbClose
 		return s.closeCell(cellKey{req.Target, req.Scope})
 	}
@@ -245,9 +247,9 @@ func (s *Loop) run(ctx context.Context, req Request) error {
 	key := cellKey{req.Target, req.Scope}
 	c, ok := s.cells[key]
 	if !ok {
-		w, found := bench.LookupWorkload(req.Workload)
-		if !found {
-			return fmt.Errorf("unknown workload %q", req.Workload)
+		w, err := lookupWorkload(req)
+		if err != nil {
+			return err
 		}
 		db, err := bench.ParseDB(req.DB)
 		if err != nil {

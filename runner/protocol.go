@@ -112,6 +112,13 @@
 //	    the orchestrator sends it to Go runners only.
 //	close target=T&scope=C
 //	    drops the cell's tables and closes it, if open
+//	check target=T&db=D&<location>&scope=C&script=SPEC[&scale=S][&<sqlite>]
+//	    script-check: N runs=R rows=W sum=HEX|- FILE:LINE
+//	    The verification pass of a script workload (workloads/script.Check):
+//	    the setup script and a fixed series of executions in a namespace of
+//	    scope C's own, dropped after; one line per statement. SPEC is the
+//	    workload's spec (script.Spec.Encode), which every run request of the
+//	    workload "Script" carries too, as script=SPEC.
 //
 // A location is dsn=<SQLite file> for SQLite, and for a server
 // net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B
@@ -150,6 +157,7 @@ const (
 	VerbInfo  = "info"
 	VerbRun   = "run"
 	VerbClose = "close"
+	VerbCheck = "check"
 )
 
 // Status line prefixes.
@@ -190,6 +198,10 @@ type Request struct {
 	// for the run: the run's time is then not divided into on-CPU,
 	// run-queue and blocked time.
 	FreeThread bool
+	// Script is a script workload's spec (script.Spec.Encode), sent with
+	// every run and check request of the workload "Script" (see
+	// runner/script.go).
+	Script string
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens, and for a
 	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
@@ -228,8 +240,12 @@ func (r Request) Encode() string {
 	set("name", r.Name)
 	set("sqlite-journal", r.SQLite.Journal)
 	set("sqlite-sync", r.SQLite.Sync)
+	set("script", r.Script)
 	if r.ServerPID > 0 {
 		v.Set("server-pid", strconv.Itoa(r.ServerPID))
+	}
+	if r.Verb == VerbCheck && r.Scale != 0 {
+		v.Set("scale", strconv.FormatFloat(r.Scale, 'g', -1, 64))
 	}
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
@@ -265,7 +281,7 @@ func ParseRequest(line string) (Request, error) {
 	}
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
-		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"),
+		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"), Script: v.Get("script"),
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
 			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
@@ -286,6 +302,15 @@ func ParseRequest(line string) (Request, error) {
 	}
 	switch verb {
 	case VerbHello, VerbInfo, VerbClose:
+	case VerbCheck:
+		if r.Scope == "" || r.Script == "" {
+			return r, fmt.Errorf("check: scope and script are required")
+		}
+		if sc := v.Get("scale"); sc != "" {
+			if r.Scale, err = strconv.ParseFloat(sc, 64); err != nil || !(r.Scale > 0) {
+				return r, fmt.Errorf("check: scale must be a positive number, got %q", sc)
+			}
+		}
 	case VerbRun:
 		if r.N, err = strconv.Atoi(v.Get("n")); err != nil || r.N < 1 {
 			return r, fmt.Errorf("run: n must be a positive integer, got %q", v.Get("n"))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
@@ -22,6 +23,8 @@ type runFlags struct {
 	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle string
 	quick, dryRun                                                                 bool
 	dsns                                                                          []string
+	script                                                                        scriptFlags
+	flags                                                                         *pflag.FlagSet
 }
 
 // define defines sqlbench run's flags on c and returns the Config they
@@ -61,6 +64,8 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&f.journal, "sqlite-journal", strings.ToLower(bench.DefaultSQLiteJournal), "SQLite journal mode: delete, truncate, persist, memory, wal or off")
 	fs.StringVar(&f.sync, "sqlite-sync", strings.ToLower(bench.DefaultSQLiteSync), "SQLite synchronous level: off, normal, full or extra")
+	f.script.define(fs)
+	f.flags = fs
 	completeRun(c)
 	return cfg
 }
@@ -148,6 +153,9 @@ func (f *runFlags) apply(cfg *session.Config) error {
 		return err
 	}
 	cfg.Targets, cfg.Workloads = splitList(f.targets), splitList(f.workloads)
+	if err := f.script.apply(f.flags, cfg); err != nil {
+		return err
+	}
 	cfg.DSNs, err = parseDSNFlags(f.dsns)
 	return err
 }

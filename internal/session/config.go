@@ -16,6 +16,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // Defaults of a session. Six runs are the fewest whose median has a 95%
@@ -146,6 +147,9 @@ type Config struct {
 	// some of its tests only); targets it does not name run every planned
 	// workload.
 	Cells map[string][]string
+	// Script, when set, is a script workload (sqlbench run --script) the
+	// session runs beside the Workloads (none unless named, then).
+	Script *script.Spec
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but

@@ -69,6 +69,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	if cfg.Study != "" {
 		w.SetConfig("reproduce-study", cfg.Study)
 	}
+	for _, kv := range scriptConfig(cfg) {
+		w.SetConfig(kv[0], kv[1])
+	}
 	w.SetConfig("started", time.Now().UTC().Format(time.RFC3339))
 	w.SetConfig("session-id", id)
 	return w.WriteUnits()

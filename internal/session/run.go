@@ -28,6 +28,7 @@ import (
 	"github.com/sqlbench/sqlbench/report"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // ErrNoTarget is returned when no target of the plan could run here (the
@@ -101,6 +102,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 		}
 	}
 	out.Baseline = cfg.Baseline
+	scriptTimeout(&cfg)
 	p, err := NewPlan(&cfg, env)
 	if err != nil {
 		return out, err
@@ -188,6 +190,9 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
+	if err := checkScripts(ctx, sess, &cfg, p, dbs, out, func(s string) { fmt.Fprintln(env.Log, s) }); err != nil {
+		return out, err
+	}
 	info = append(info, "runner-source: "+origin)
 	if err := writeHeader(ctx, w, &cfg, p, info, dbs, placement, sess.ID); err != nil {
 		return out, err
@@ -266,7 +271,7 @@ func newSession(cfg *Config, dbs *dbSet, bins map[string][]string, placement pin
 			return dbs.location(c.Target, c.Net, c.FileName())
 		},
 		ScaleOf: cfg.ScaleOf, Warmup: cfg.Warmup, WarmupAll: cfg.WarmupAll, Timeout: cfg.Timeout, SQLite: cfg.SQLite,
-		ID: id, ProfileDir: cfg.CPUProfile, TimingThread: cfg.TimingThread,
+		ID: id, ProfileDir: cfg.CPUProfile, TimingThread: cfg.TimingThread, Script: scriptSpec(cfg),
 	}
 }
 
@@ -468,6 +473,9 @@ func WorkloadInfo(name string) (report.WorkloadInfo, bool) {
 		if w.Name == name {
 			return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread, Rank: i}, true
 		}
+	}
+	if name == script.WorkloadName { // built from the user's files, not registered
+		return report.WorkloadInfo{Family: script.Family, Unit: script.Unit, Rank: len(bench.Workloads())}, true
 	}
 	return report.WorkloadInfo{}, false
 }

@@ -42,7 +42,7 @@ func (set *Set) Workload() bench.Workload {
 		Teardown: func(e bench.Env) error { return dropNamespace(e.Conn, e.Dialect) },
 	}
 	if set.Time > 0 {
-		w.Ops, w.NoWarmup = TimedOps, true
+		w.Ops, w.NoWarmup, w.Timed = TimedOps, true, true
 	}
 	return w
 }
