@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -45,6 +46,10 @@ type conn struct {
 	// statement; record says whether the execution being run records.
 	hists  [][]*hdrhistogram.Histogram
 	record bool
+	// txer is the connection's transaction API, when it has one that runs
+	// queries (database/sql); tx the transaction a BEGIN opened on it.
+	txer bench.Txer
+	tx   bench.Tx
 	// digest, when set, receives every statement's rows and checksum.
 	digest *Digest
 	offset []int // each script's first statement's number in the set
@@ -55,6 +60,9 @@ type conn struct {
 func newConn(set *Set, c bench.Conn, d bench.Dialect, client int, scale float64) (*conn, error) {
 	k := &conn{set: set, c: c, client: client, scale: scale, mode: set.Mode}
 	k.rng = rand.New(&k.pcg)
+	if t, ok := c.(bench.Txer); ok {
+		k.txer = t
+	}
 	off := 0
 	for _, sc := range set.Scripts {
 		k.offset = append(k.offset, off)
@@ -146,11 +154,64 @@ func (k *conn) runScript(s int, sc *Script) error {
 			time.Sleep(time.Duration(n) * cmd.Unit)
 		default:
 			if err := k.statement(s, cmd.Stmt, vars); err != nil {
+				k.abort()
 				return &Error{sc.Name, cmd.Line, err.Error()}
 			}
 		}
 	}
+	if k.tx != nil {
+		k.abort()
+		return &Error{sc.Name, sc.Commands[len(sc.Commands)-1].Line, "the script ends inside a transaction (BEGIN without COMMIT)"}
+	}
 	return nil
+}
+
+// abort rolls back the transaction a failed execution left open on the
+// connection's transaction API.
+func (k *conn) abort() {
+	if k.tx != nil {
+		_ = k.tx.Rollback()
+		k.tx = nil
+	}
+}
+
+// txControl runs a transaction-control statement: through the connection's
+// transaction API when it has one (database/sql's *sql.Tx: what a
+// database/sql program writes, and the only way its pool keeps a
+// transaction on one connection), else as SQL.
+func (k *conn) txControl(st *Statement, text string) error {
+	if k.txer == nil {
+		return k.c.Exec(text)
+	}
+	switch st.txOp {
+	case txBegin:
+		if k.tx != nil {
+			return errors.New("BEGIN inside a transaction")
+		}
+		tx, err := k.txer.BeginTx()
+		if err != nil {
+			return err
+		}
+		if _, ok := tx.(bench.TxQuerier); !ok {
+			return errors.Join(errors.New("the target's transactions cannot run queries"), tx.Rollback())
+		}
+		k.tx = tx
+		return nil
+	case txCommit, txRollback:
+		if k.tx == nil {
+			return fmt.Errorf("%s outside a transaction", strings.Fields(st.SQL)[0])
+		}
+		tx := k.tx
+		k.tx = nil
+		if st.txOp == txCommit {
+			return tx.Commit()
+		}
+		return tx.Rollback()
+	}
+	if k.tx != nil {
+		return k.tx.Exec(text)
+	}
+	return k.c.Exec(text)
 }
 
 // scaleValue is :scale: an integer when the scale is whole, else a double.
@@ -193,24 +254,29 @@ func (k *conn) statement(s int, st *Statement, vars []Value) error {
 	var err error
 	switch {
 	case st.Class == TxControl:
-		err = k.c.Exec(text)
+		err = k.txControl(st, text)
 	case k.mode == Prepared:
 		p := k.prepared[s][st.Index]
-		if st.Class == Rows {
-			err = p.Query(fn, k.args...)
-		} else {
-			err = p.Exec(k.args...)
+		if k.tx != nil {
+			p, err = k.tx.(bench.TxQuerier).Stmt(p)
+		}
+		if err == nil {
+			err = runStmt(p, st, fn, k.args)
 		}
 	case k.mode == Extended:
 		var p bench.Stmt
-		if p, err = k.c.Prepare(text); err == nil {
-			if st.Class == Rows {
-				err = p.Query(fn, k.args...)
-			} else {
-				err = p.Exec(k.args...)
-			}
-			err = errors.Join(err, p.Close())
+		if k.tx != nil {
+			p, err = k.tx.Prepare(text)
+		} else {
+			p, err = k.c.Prepare(text)
 		}
+		if err == nil {
+			err = errors.Join(runStmt(p, st, fn, k.args), p.Close())
+		}
+	case k.tx != nil && st.Class == Rows:
+		err = k.tx.(bench.TxQuerier).Query(text, fn, k.args...)
+	case k.tx != nil:
+		err = k.tx.Exec(text, k.args...)
 	case st.Class == Rows:
 		err = k.c.Query(text, fn, k.args...)
 	default:
@@ -226,6 +292,14 @@ func (k *conn) statement(s int, st *Statement, vars []Value) error {
 		k.digest.add(k.offset[s]+st.Index, st, rows, sum)
 	}
 	return nil
+}
+
+// runStmt runs a prepared statement: as a query when it returns rows.
+func runStmt(p bench.Stmt, st *Statement, fn bench.RowFunc, args []any) error {
+	if st.Class == Rows {
+		return p.Query(fn, args...)
+	}
+	return p.Exec(args...)
 }
 
 // widen sizes the scan destinations to r's columns.

@@ -70,6 +70,36 @@ const (
 	TxControl
 )
 
+// txOp is what a transaction-control statement does.
+type txOp int
+
+const (
+	txOther txOp = iota
+	txBegin
+	txCommit
+	txRollback
+)
+
+// txOpOf returns the transaction operation of a statement's words: ROLLBACK
+// TO SAVEPOINT is a savepoint's, not the transaction's.
+func txOpOf(words []string) txOp {
+	if len(words) == 0 {
+		return txOther
+	}
+	switch words[0] {
+	case "BEGIN", "START":
+		return txBegin
+	case "COMMIT", "END":
+		return txCommit
+	case "ROLLBACK", "ABORT":
+		if contains(words, "TO") {
+			return txOther
+		}
+		return txRollback
+	}
+	return txOther
+}
+
 // Statement is one SQL statement of a script, its :variables taken out as
 // parameters.
 type Statement struct {
@@ -85,6 +115,9 @@ type Statement struct {
 	// whose value changes from run to run, such as now() or random()).
 	Class         Class
 	Deterministic bool
+	// txOp is, for a TxControl statement, whether it begins, commits or
+	// rolls back a transaction (or neither: a savepoint).
+	txOp txOp
 	// parts are the SQL text around the parameters: len(parts) ==
 	// len(params)+1; params the variable slot of each parameter, in order.
 	parts  []string
@@ -266,6 +299,9 @@ func (sc *Script) compile(sql string, line int) (*Statement, error) {
 	}
 	st.parts = append(st.parts, part.String())
 	st.Class = classify(words.words)
+	if st.Class == TxControl {
+		st.txOp = txOpOf(words.words)
+	}
 	st.Deterministic = !words.volatile
 	return st, nil
 }
