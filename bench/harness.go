@@ -360,10 +360,10 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes, deadline time.Time) (int, error) {
 	var (
 		finished atomic.Int64
-		claim  atomic.Int64
-		failed atomic.Bool
-		wg     sync.WaitGroup
-		errs   = make([]error, len(ops))
+		claim    atomic.Int64
+		failed   atomic.Bool
+		wg       sync.WaitGroup
+		errs     = make([]error, len(ops))
 	)
 	claim.Store(int64(first))
 	end := int64(first + n)
