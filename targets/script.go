@@ -6,8 +6,7 @@ const ScriptWorkload = "Script"
 
 // Why targets cannot run the script workload.
 const (
-	scriptNoWidth = "its rows cannot say how many columns a result has (sqinn scans a column by the type asked for), " +
-		"which a script's statements, of any shape, need"
+	scriptNoWidth = "its rows do not say how many columns a result has (a script's statements can be of any shape)"
 	scriptNoJVM = "the JDBC runner does not run script workloads yet"
 )
 

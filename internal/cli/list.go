@@ -85,6 +85,7 @@ func listText(est *estimate, env Env) error {
 			fmt.Fprintln(env.Stdout, "  "+w)
 		}
 	}
+	listScriptRefusals(env.Stdout)
 	fmt.Fprintln(env.Stdout)
 	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	estCol, estGap := "", ""

@@ -31,6 +31,7 @@ only starts from the default. See sqlbench list for every name.`,
   sqlbench run --db postgres --targets 'pgx*,-pgx-native'
   sqlbench run --workloads 'Suite*,-SuiteLarge*' --dry-run
   sqlbench run --db mariadb --dsn mariadb='user:pw@tcp(127.0.0.1:3306)/bench'
+  sqlbench run --db postgres --script tpcb.sql --setup tpcb-setup.sql --clients 8 --time 30s
   sqlbench run --resume results/sqlbench-20260101-120000.journal`,
 		Args: noArgs,
 	}
