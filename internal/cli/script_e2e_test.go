@@ -273,3 +273,29 @@ func TestScriptTime(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedScriptLeavesNoSchema interrupts a script session on a
+// user's PostgreSQL after its first result, with cells open: no schema of
+// the session is left, and the user's table of a script's name is as it
+// was.
+func TestInterruptedScriptLeavesNoSchema(t *testing.T) {
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	srv, db := userDB(t, servers.KindPostgres, tmp, "CREATE TABLE accounts (aid INT PRIMARY KEY, abalance INT)", "INSERT INTO accounts VALUES (1, 42)")
+	out := filepath.Join(t.TempDir(), "out.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go cancelAtFirstResult(cancel, out)
+	args := append([]string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
+		"--count", "3", "--scale", "0.05", "-o", out, "--cache", cache}, tpcbArgs...)
+	if code := Main(ctx, args, env); code != ExitInterrupted {
+		t.Fatalf("exit %d, want 130\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var left int
+	if err := db.QueryRow("SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'sqlbench%'").Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d sqlbench schemas left (%v)", left, err)
+	}
+	var bal int
+	if err := db.QueryRow("SELECT abalance FROM accounts WHERE aid = 1").Scan(&bal); err != nil || bal != 42 {
+		t.Errorf("the user's accounts row: %d, %v; want 42", bal, err)
+	}
+}

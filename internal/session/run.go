@@ -404,7 +404,11 @@ func freshID(ctx context.Context, p *Plan) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("list the tables of the %s database: %w", db, err)
 			}
-			taken = taken || len(names) > 0
+			spaces, err := dsn.Namespaces(ctx, db, d, tablePrefix(id))
+			if err != nil {
+				return "", fmt.Errorf("list the schemas or databases of the %s server: %w", db, err)
+			}
+			taken = taken || len(names) > 0 || len(spaces) > 0
 		}
 		if !taken {
 			return id, nil
@@ -461,6 +465,14 @@ func DropTables(ctx context.Context, db bench.DB, d, id string, allowRemote bool
 	names, err := dsn.Tables(ctx, db, d, tablePrefix(id))
 	if err == nil {
 		err = dsn.Drop(ctx, db, d, names)
+	}
+	if err == nil {
+		// A script workload's cells' own schemas or databases.
+		var spaces []string
+		if spaces, err = dsn.Namespaces(ctx, db, d, tablePrefix(id)); err == nil {
+			err = dsn.DropNamespaces(ctx, db, d, spaces)
+			names = append(names, spaces...)
+		}
 	}
 	return names, err
 }

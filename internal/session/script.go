@@ -123,7 +123,9 @@ func checkScripts(ctx context.Context, sess *orchestrate.Session, cfg *Config, p
 		cfg.Cells[t.Name] = ids
 	}
 	for i, t := range order {
-		scope := fmt.Sprintf("%sv%d", sess.ID, i+1)
+		// Within the session's prefix (tablePrefix), apart from the
+		// cells' scopes: what a killed runner leaves is swept.
+		scope := fmt.Sprintf("%scv%d", sess.ID, i+1)
 		loc := dbs.location(t, dbs.netsFor(t)[0], t.Name+"-check")
 		log(fmt.Sprintf("verify the script on %s", t.Name))
 		d, err := sess.CheckScript(ctx, t, loc, scope, cfg.ScaleOf(w))
