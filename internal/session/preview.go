@@ -7,6 +7,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/runner"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // Preview returns the schedule the plan would run, as far as the catalogue
@@ -20,6 +21,7 @@ func (p *Plan) Preview(cfg *Config) ([]orchestrate.Step, error) {
 	for _, w := range bench.Workloads() {
 		every = append(every, w.ID())
 	}
+	every = append(every, script.WorkloadName) // every Go runner builds it from its request
 	slices.Sort(every)
 	var places []orchestrate.Placement
 	for _, t := range p.Runnable {
