@@ -40,7 +40,9 @@
 //	    workload and the target declares the capability it needs. A Go
 //	    runner declares every workload registered in it (the capability
 //	    decides which of its targets run one: the JDBC-only bulk-insert
-//	    paths need batch or rewrite, which no Go target declares) and each
+//	    paths need batch or rewrite, which no Go target declares), the
+//	    script workload "Script" (built from each request's script=, see
+//	    check below), and each
 //	    target's capabilities as registered with its opener
 //	    (bench.RegisterOpener); the JDBC runner declares its Target and
 //	    Workloads catalogues.

@@ -188,6 +188,10 @@ func (k *conn) txControl(st *Statement, text string) error {
 		if k.tx != nil {
 			return errors.New("BEGIN inside a transaction")
 		}
+		if w := strings.Fields(strings.ToUpper(st.SQL)); !plainBegin(w) {
+			return fmt.Errorf("%s: the target starts transactions through database/sql's BeginTx, "+
+				"which has no such options: write a plain BEGIN", strings.Join(w, " "))
+		}
 		tx, err := k.txer.BeginTx()
 		if err != nil {
 			return err
@@ -395,4 +399,19 @@ func canonFloat(buf []byte, f float64) []byte {
 		return strconv.AppendInt(buf, int64(f), 10)
 	}
 	return strconv.AppendFloat(buf, f, 'g', -1, 64)
+}
+
+// plainBegin reports whether the words of a statement that begins a
+// transaction are a plain BEGIN, BEGIN TRANSACTION, BEGIN WORK or START
+// TRANSACTION, with none of the options (IMMEDIATE, ISOLATION LEVEL, READ
+// ONLY ...) a transaction API's own begin would drop.
+func plainBegin(words []string) bool {
+	switch len(words) {
+	case 1:
+		return words[0] == "BEGIN"
+	case 2:
+		return words[0] == "BEGIN" && (words[1] == "TRANSACTION" || words[1] == "WORK") ||
+			words[0] == "START" && words[1] == "TRANSACTION"
+	}
+	return false
 }

@@ -193,3 +193,25 @@ func TestCanon(t *testing.T) {
 		t.Error("NULL and the empty string hash alike")
 	}
 }
+
+func TestBeginWithOptionsOnATransactionAPI(t *testing.T) {
+	set, err := Compile(Spec{Scripts: []Source{{Name: "imm.sql", Text: "BEGIN IMMEDIATE;\nSELECT 1;\nCOMMIT;\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := newConn(set, txConn{&recConn{}}, bench.DialectOf(bench.SQLite), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.exec(0); err == nil || !strings.HasPrefix(err.Error(), "imm.sql:1: BEGIN IMMEDIATE: the target starts transactions through database/sql's BeginTx") {
+		t.Errorf("error %v", err)
+	}
+	// Without a transaction API of its own, the target is sent it as SQL.
+	rec := &recConn{}
+	if k, err = newConn(set, rec, bench.DialectOf(bench.SQLite), 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.exec(0); err != nil || rec.calls[0] != "exec BEGIN IMMEDIATE []" {
+		t.Errorf("%v, %v", err, rec.calls)
+	}
+}
