@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -38,8 +37,7 @@ type conn struct {
 	prepared [][]bench.Stmt
 	vars     [][]Value // by script
 	args     []any
-	pcg      rand.PCG
-	rng      *rand.Rand
+	rng      Rand
 	vals     []any
 	dest     []any
 	// hists, when set, receive every statement's latency, by script and
@@ -59,7 +57,6 @@ type conn struct {
 // placeholder syntax.
 func newConn(set *Set, c bench.Conn, d bench.Dialect, client int, scale float64) (*conn, error) {
 	k := &conn{set: set, c: c, client: client, scale: scale, mode: set.Mode}
-	k.rng = rand.New(&k.pcg)
 	if t, ok := c.(bench.Txer); ok {
 		k.txer = t
 	}
@@ -109,11 +106,11 @@ func (k *conn) close() error {
 // pick returns the script execution i runs: drawn by weight from the
 // execution's own random stream, which it then goes on drawing from.
 func (k *conn) pick(i int) int {
-	k.pcg.Seed(Seed, uint64(i))
+	k.rng.Seed(Seed, uint64(i))
 	if len(k.set.Scripts) == 1 {
 		return 0
 	}
-	n := k.rng.IntN(k.set.total)
+	n := int(k.rng.Int64N(int64(k.set.total)))
 	for s, sc := range k.set.Scripts {
 		if n < sc.Weight {
 			return s
@@ -137,13 +134,13 @@ func (k *conn) runScript(s int, sc *Script) error {
 	for _, cmd := range sc.Commands {
 		switch cmd.Kind {
 		case CmdSet:
-			v, err := cmd.Expr.Eval(vars, k.rng)
+			v, err := cmd.Expr.Eval(vars, &k.rng)
 			if err != nil {
 				return &Error{sc.Name, cmd.Line, err.Error()}
 			}
 			vars[cmd.Slot] = v
 		case CmdSleep:
-			v, err := cmd.Expr.Eval(vars, k.rng)
+			v, err := cmd.Expr.Eval(vars, &k.rng)
 			if err != nil {
 				return &Error{sc.Name, cmd.Line, err.Error()}
 			}

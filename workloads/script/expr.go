@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 )
@@ -63,20 +62,20 @@ func (v Value) toInt() (int64, error) {
 type Expr interface {
 	// Eval computes the expression with the variables vars (by slot) and
 	// the random source r.
-	Eval(vars []Value, r *rand.Rand) (Value, error)
+	Eval(vars []Value, r *Rand) (Value, error)
 }
 
 type constExpr struct{ v Value }
 
-func (e constExpr) Eval([]Value, *rand.Rand) (Value, error) { return e.v, nil }
+func (e constExpr) Eval([]Value, *Rand) (Value, error) { return e.v, nil }
 
 type varExpr struct{ slot int }
 
-func (e varExpr) Eval(vars []Value, _ *rand.Rand) (Value, error) { return vars[e.slot], nil }
+func (e varExpr) Eval(vars []Value, _ *Rand) (Value, error) { return vars[e.slot], nil }
 
 type negExpr struct{ x Expr }
 
-func (e negExpr) Eval(vars []Value, r *rand.Rand) (Value, error) {
+func (e negExpr) Eval(vars []Value, r *Rand) (Value, error) {
 	if _, ok := e.x.(minIntConst); ok {
 		return Int(math.MinInt64), nil
 	}
@@ -98,7 +97,7 @@ type binExpr struct {
 	l, r Expr
 }
 
-func (e binExpr) Eval(vars []Value, rng *rand.Rand) (Value, error) {
+func (e binExpr) Eval(vars []Value, rng *Rand) (Value, error) {
 	a, err := e.l.Eval(vars, rng)
 	if err != nil {
 		return a, err
@@ -174,7 +173,7 @@ type callExpr struct {
 	args []Expr
 }
 
-func (e callExpr) Eval(vars []Value, r *rand.Rand) (Value, error) {
+func (e callExpr) Eval(vars []Value, r *Rand) (Value, error) {
 	var buf [4]Value
 	args := buf[:0]
 	for _, a := range e.args {
@@ -446,6 +445,6 @@ done:
 // minIntConst is 9223372036854775808, valid only negated.
 type minIntConst struct{}
 
-func (minIntConst) Eval([]Value, *rand.Rand) (Value, error) {
+func (minIntConst) Eval([]Value, *Rand) (Value, error) {
 	return Value{}, errors.New("integer 9223372036854775808 out of range")
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 )
 
@@ -12,7 +11,7 @@ import (
 type function struct {
 	name     string
 	min, max int
-	call     func(args []Value, r *rand.Rand) (Value, error)
+	call     func(args []Value, r *Rand) (Value, error)
 }
 
 func (f *function) arity() string {
@@ -30,19 +29,19 @@ func (f *function) arity() string {
 // functions are pgbench's expression functions that sqlbench implements.
 var functions = map[string]*function{}
 
-func def(name string, min, max int, call func([]Value, *rand.Rand) (Value, error)) {
+func def(name string, min, max int, call func([]Value, *Rand) (Value, error)) {
 	functions[name] = &function{name: name, min: min, max: max, call: call}
 }
 
 func init() {
-	def("random", 2, 2, func(a []Value, r *rand.Rand) (Value, error) {
+	def("random", 2, 2, func(a []Value, r *Rand) (Value, error) {
 		lo, hi, err := bounds(a)
 		if err != nil {
 			return Value{}, err
 		}
 		return Int(Uniform(r, lo, hi)), nil
 	})
-	def("random_exponential", 3, 3, func(a []Value, r *rand.Rand) (Value, error) {
+	def("random_exponential", 3, 3, func(a []Value, r *Rand) (Value, error) {
 		lo, hi, err := bounds(a)
 		if err != nil {
 			return Value{}, err
@@ -50,7 +49,7 @@ func init() {
 		v, err := Exponential(r, lo, hi, a[2].float())
 		return Int(v), err
 	})
-	def("random_gaussian", 3, 3, func(a []Value, r *rand.Rand) (Value, error) {
+	def("random_gaussian", 3, 3, func(a []Value, r *Rand) (Value, error) {
 		lo, hi, err := bounds(a)
 		if err != nil {
 			return Value{}, err
@@ -58,7 +57,7 @@ func init() {
 		v, err := Gaussian(r, lo, hi, a[2].float())
 		return Int(v), err
 	})
-	def("random_zipfian", 3, 3, func(a []Value, r *rand.Rand) (Value, error) {
+	def("random_zipfian", 3, 3, func(a []Value, r *Rand) (Value, error) {
 		lo, hi, err := bounds(a)
 		if err != nil {
 			return Value{}, err
@@ -66,7 +65,7 @@ func init() {
 		v, err := Zipfian(r, lo, hi, a[2].float())
 		return Int(v), err
 	})
-	def("abs", 1, 1, func(a []Value, _ *rand.Rand) (Value, error) {
+	def("abs", 1, 1, func(a []Value, _ *Rand) (Value, error) {
 		if a[0].Float {
 			return Double(math.Abs(a[0].F)), nil
 		}
@@ -78,15 +77,15 @@ func init() {
 		}
 		return a[0], nil
 	})
-	def("int", 1, 1, func(a []Value, _ *rand.Rand) (Value, error) {
+	def("int", 1, 1, func(a []Value, _ *Rand) (Value, error) {
 		i, err := a[0].toInt()
 		return Int(i), err
 	})
-	def("double", 1, 1, func(a []Value, _ *rand.Rand) (Value, error) { return Double(a[0].float()), nil })
-	def("sqrt", 1, 1, func(a []Value, _ *rand.Rand) (Value, error) { return Double(math.Sqrt(a[0].float())), nil })
-	def("pi", 0, 0, func([]Value, *rand.Rand) (Value, error) { return Double(math.Pi), nil })
-	def("least", 1, 99, func(a []Value, _ *rand.Rand) (Value, error) { return extreme(a, -1), nil })
-	def("greatest", 1, 99, func(a []Value, _ *rand.Rand) (Value, error) { return extreme(a, 1), nil })
+	def("double", 1, 1, func(a []Value, _ *Rand) (Value, error) { return Double(a[0].float()), nil })
+	def("sqrt", 1, 1, func(a []Value, _ *Rand) (Value, error) { return Double(math.Sqrt(a[0].float())), nil })
+	def("pi", 0, 0, func([]Value, *Rand) (Value, error) { return Double(math.Pi), nil })
+	def("least", 1, 99, func(a []Value, _ *Rand) (Value, error) { return extreme(a, -1), nil })
+	def("greatest", 1, 99, func(a []Value, _ *Rand) (Value, error) { return extreme(a, 1), nil })
 }
 
 // extreme returns the least (sign -1) or greatest (1) of a: a double if any
@@ -131,7 +130,7 @@ func bounds(a []Value) (lo, hi int64, err error) {
 
 // Uniform draws an integer from [lo, hi] with equal probability (pgbench's
 // random). The caller checks lo <= hi and that the range fits an int64.
-func Uniform(r *rand.Rand, lo, hi int64) int64 {
+func Uniform(r *Rand, lo, hi int64) int64 {
 	return lo + r.Int64N(hi-lo+1)
 }
 
@@ -139,7 +138,7 @@ func Uniform(r *rand.Rand, lo, hi int64) int64 {
 // distribution truncated to the range (pgbench's random_exponential): the
 // density falls by a factor e^-param over the range, so lo is the most
 // frequent value. param must be positive.
-func Exponential(r *rand.Rand, lo, hi int64, param float64) (int64, error) {
+func Exponential(r *Rand, lo, hi int64, param float64) (int64, error) {
 	if !(param > 0) || math.IsInf(param, 0) {
 		return 0, fmt.Errorf("parameter must be greater than 0, got %g", param)
 	}
@@ -153,7 +152,7 @@ func Exponential(r *rand.Rand, lo, hi int64, param float64) (int64, error) {
 // Gaussian draws an integer from [lo, hi] with a normal distribution
 // centred on the middle of the range and cut at param standard deviations
 // on either side (pgbench's random_gaussian). param must be at least 2.
-func Gaussian(r *rand.Rand, lo, hi int64, param float64) (int64, error) {
+func Gaussian(r *Rand, lo, hi int64, param float64) (int64, error) {
 	if !(param >= 2) || math.IsInf(param, 0) {
 		return 0, fmt.Errorf("parameter must be at least 2, got %g", param)
 	}
@@ -177,7 +176,7 @@ const zipfTries = 1_000_000
 // [1.001, 1000]. It uses the rejection method for the Zipf distribution
 // given by Devroye (Non-Uniform Random Variate Generation, 1986, X.6),
 // redrawing values beyond the range.
-func Zipfian(r *rand.Rand, lo, hi int64, s float64) (int64, error) {
+func Zipfian(r *Rand, lo, hi int64, s float64) (int64, error) {
 	if !(s >= 1.001 && s <= 1000) {
 		return 0, fmt.Errorf("parameter must be in [1.001, 1000], got %g", s)
 	}

@@ -2,7 +2,6 @@ package script
 
 import (
 	"errors"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -33,7 +32,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		vals := make([]Value, sc.Vars())
-		r := rand.New(rand.NewPCG(1, 1))
+		r := NewRand(1, 1)
 		for _, c := range sc.Commands {
 			if c.Kind == CmdSet {
 				if v, err := c.Expr.Eval(vals, r); err == nil {

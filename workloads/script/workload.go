@@ -108,7 +108,7 @@ func (set *Set) setup(e bench.Env) error {
 	if err != nil {
 		return err
 	}
-	k.pcg.Seed(Seed, 0)
+	k.rng.Seed(Seed, 0)
 	return k.runScript(0, set.Setup)
 }
 
