@@ -34,7 +34,9 @@ func (c *recConn) Query(q string, fn bench.RowFunc, args ...any) error {
 	c.log("query", q, args)
 	return fn(recRow{})
 }
-func (c *recConn) QueryRow(q string, fn bench.RowFunc, args ...any) error { return c.Query(q, fn, args...) }
+func (c *recConn) QueryRow(q string, fn bench.RowFunc, args ...any) error {
+	return c.Query(q, fn, args...)
+}
 func (c *recConn) Prepare(q string) (bench.Stmt, error) {
 	c.log("prepare", q, nil)
 	return &recStmt{c, q}, nil
@@ -70,9 +72,12 @@ func (t recTx) Query(q string, fn bench.RowFunc, args ...any) error {
 	t.c.log("tx-query", q, args)
 	return fn(recRow{})
 }
-func (t recTx) Stmt(s bench.Stmt) (bench.Stmt, error) { t.c.log("tx-stmt", s.(*recStmt).q, nil); return s, nil }
-func (t recTx) Commit() error                         { t.c.log("tx-commit", "", nil); return nil }
-func (t recTx) Rollback() error                       { t.c.log("tx-rollback", "", nil); return nil }
+func (t recTx) Stmt(s bench.Stmt) (bench.Stmt, error) {
+	t.c.log("tx-stmt", s.(*recStmt).q, nil)
+	return s, nil
+}
+func (t recTx) Commit() error   { t.c.log("tx-commit", "", nil); return nil }
+func (t recTx) Rollback() error { t.c.log("tx-rollback", "", nil); return nil }
 
 const txScript = "\\set a 5\n\\set b :a * 2\nBEGIN;\nUPDATE t SET v = :b WHERE id = :a;\nSELECT v, w FROM t WHERE id = :a;\nCOMMIT;\n"
 
