@@ -98,7 +98,7 @@ func checkScripts(ctx context.Context, sess *orchestrate.Session, cfg *Config, p
 	}
 	refs := map[bench.DB]ref{}
 	failed := map[bench.DB][]string{}
-	var firstErr = map[bench.DB]string{}
+	firstErr := map[bench.DB]string{}
 	var order []targets.Spec
 	for _, t := range p.Runnable {
 		if t.Runs(w) {
