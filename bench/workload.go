@@ -76,8 +76,8 @@ type Workload struct {
 	// it between its goroutines instead of opening a pool per run.
 	Pool int
 	// Timed marks a workload whose runs last a time (Run.Duration) rather
-	// than a count: a run's operation count (OpsAt) is only its upper
-	// bound, the result has the operations done, and it has no warm-up.
+	// than a count: Ops, unscaled, is only a run's upper bound, the result
+	// has the operations done, and it has no warm-up.
 	Timed bool
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the

@@ -261,6 +261,9 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		scale = s.ScaleOf(w)
 	}
 	total := w.OpsAt(scale)
+	if w.Timed {
+		total = w.Ops // a bound on a run for a time, whatever the scale
+	}
 	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
 	if st.Slice > slices {
 		return nil, nil
