@@ -14,6 +14,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats the problem as FILE:LINE: MESSAGE.
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // Script is one parsed script file: the commands one execution runs, in
