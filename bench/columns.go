@@ -97,3 +97,22 @@ func ScanColumns(c Columns, dest ...any) error {
 	}
 	return nil
 }
+
+// RowWidth returns how many columns row has, for a caller that scans a
+// result it does not know the shape of (a script's statement), and whether
+// the row can say: a Columns (the native SQLite-style APIs), database/sql's
+// *sql.Rows (Columns), or a row that shows its raw values (pgx's
+// RawValues). Calling it costs database/sql an allocation: call it once
+// per result.
+func RowWidth(row Row) (int, bool) {
+	switch r := row.(type) {
+	case interface{ ColumnCount() int }:
+		return r.ColumnCount(), true
+	case interface{ Columns() ([]string, error) }:
+		cols, err := r.Columns()
+		return len(cols), err == nil
+	case interface{ RawValues() [][]byte }:
+		return len(r.RawValues()), true
+	}
+	return 0, false
+}

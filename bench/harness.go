@@ -57,6 +57,8 @@ type Sample struct {
 	// is false when no probe read it.
 	ServerCPU      time.Duration
 	ServerCPUKnown bool
+	// Metrics are the run's further values (Run.Metrics), if any.
+	Metrics []Metric
 }
 
 // Options are the optional parts of a measurement (see MeasureProbed).
@@ -152,6 +154,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	if r.Timer != nil && r.Parallel != nil {
 		return Sample{}, errors.New("a parallel run cannot pause its timer")
 	}
+	if r.Duration > 0 && r.Parallel == nil {
+		return Sample{}, errors.New("only a parallel run can run for a time")
+	}
 	if r.Clients != nil && (r.Op == nil || r.Parallel != nil || r.Clients.N() == 0) {
 		return Sample{}, errors.New("clients fan out from the operations of a sequential run only")
 	}
@@ -202,9 +207,15 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	}
 	start := time.Now()
 	var err error
+	done := n
 	switch {
 	case r.Batch != nil:
 		err = r.Batch(first, n)
+	case r.Parallel != nil && r.Duration > 0:
+		done, err = runParallelFor(r.Parallel, first, n, hs, threads, start.Add(r.Duration))
+		if err == nil && done == 0 {
+			err = fmt.Errorf("no operation finished within %v", r.Duration)
+		}
 	case r.Parallel != nil:
 		err = runParallel(r.Parallel, first, n, hs, threads)
 	case r.Op != nil:
@@ -238,7 +249,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		return Sample{}, err
 	}
 	s := Sample{
-		N:          n,
+		N:          done,
 		Elapsed:    elapsed - paused,
 		Bytes:      after.TotalAlloc - before.TotalAlloc,
 		Allocs:     after.Mallocs - before.Mallocs,
@@ -272,6 +283,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 			h.Merge(o)
 		}
 		s.Latency = h
+	}
+	if r.Metrics != nil {
+		s.Metrics = r.Metrics()
 	}
 	return s, nil
 }
@@ -337,11 +351,19 @@ func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *
 // to its thread and reads that thread's clock when it starts and when it
 // ends.
 func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes) error {
+	_, err := runParallelFor(ops, first, n, hs, threads, time.Time{})
+	return err
+}
+
+// runParallelFor is runParallel that, when deadline is set, also stops
+// claiming operations once it has passed; it returns the operations done.
+func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes, deadline time.Time) (int, error) {
 	var (
-		claim  atomic.Int64
-		failed atomic.Bool
-		wg     sync.WaitGroup
-		errs   = make([]error, len(ops))
+		finished atomic.Int64
+		claim    atomic.Int64
+		failed   atomic.Bool
+		wg       sync.WaitGroup
+		errs     = make([]error, len(ops))
 	)
 	claim.Store(int64(first))
 	end := int64(first + n)
@@ -367,6 +389,9 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 			rng := rand.New(rand.NewPCG(uint64(n)+uint64(w)<<32, SampleGap))
 			sample := rng.IntN(SampleGap)
 			for k := 0; !failed.Load(); k++ {
+				if !deadline.IsZero() && !time.Now().Before(deadline) {
+					return
+				}
 				i := claim.Add(1) - 1
 				if i >= end {
 					return
@@ -385,9 +410,10 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 					failed.Store(true)
 					return
 				}
+				finished.Add(1)
 			}
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	return int(finished.Load()), errors.Join(errs...)
 }

@@ -216,3 +216,25 @@ func BenchmarkProcessCPU(b *testing.B) {
 		}
 	}
 }
+
+// TestMeasureForATime: a parallel run with a Duration stops claiming
+// operations at its deadline, well before its count, and its sample counts
+// the operations done.
+func TestMeasureForATime(t *testing.T) {
+	op := func(int) error { time.Sleep(time.Millisecond); return nil }
+	r := Run{Parallel: []func(int) error{op, op}, Duration: 100 * time.Millisecond}
+	s, err := Measure(r, 0, 1_000_000, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two clients of 1 ms operations (more on a loaded machine) for 100 ms.
+	if s.N < 10 || s.N > 200 {
+		t.Errorf("%d operations in 100 ms on two clients of 1 ms each", s.N)
+	}
+	if s.Elapsed < 100*time.Millisecond || s.Elapsed > 400*time.Millisecond {
+		t.Errorf("the run lasted %v, want about 100ms", s.Elapsed)
+	}
+	if _, err := Measure(Run{Op: op, Duration: time.Second}, 0, 1, NewLatencyHistogram()); err == nil {
+		t.Error("a sequential run for a time was accepted")
+	}
+}

@@ -16,6 +16,19 @@ type Tx interface {
 	Rollback() error
 }
 
+// TxQuerier is a Tx that also runs queries, and the Conn's prepared
+// statements, inside the transaction: database/sql's *sql.Tx, whose pool
+// would otherwise hand a statement run on the Conn another connection (or,
+// with one connection, none until the transaction ends).
+type TxQuerier interface {
+	// Query runs a query inside the transaction and calls fn once for
+	// every row.
+	Query(query string, fn RowFunc, args ...any) error
+	// Stmt returns s, a statement prepared on the Conn, bound to the
+	// transaction; it is released when the transaction ends.
+	Stmt(s Stmt) (Stmt, error)
+}
+
 // Txer is implemented by a Conn whose API has a transaction object of its
 // own (database/sql's *sql.Tx); Begin uses it. Other Conns get transactions
 // as SQL statements, which is what their native APIs do.

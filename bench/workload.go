@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 )
 
 // Workload is one benchmark, written once against Conn so that it runs on
@@ -74,6 +75,10 @@ type Workload struct {
 	// *sql.DB for all its runs; Env.Pool then says so. The workload shares
 	// it between its goroutines instead of opening a pool per run.
 	Pool int
+	// Timed marks a workload whose runs last a time (Run.Duration) rather
+	// than a count: Ops, unscaled, is only a run's upper bound, the result
+	// has the operations done, and it has no warm-up.
+	Timed bool
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its
@@ -218,4 +223,19 @@ type Run struct {
 	// out to (Clients.Go): the run's time is divided by their threads'
 	// times instead of the operation's own goroutine's.
 	Clients *Clients
+	// Duration, when set (Parallel runs only), ends the timed run once it
+	// has lasted that long, or after its n operations if sooner: the
+	// sample's N is then the operations done (a script run for a time,
+	// sqlbench run --time).
+	Duration time.Duration
+	// Metrics, when set, returns further values of the run's result line,
+	// read after the timed region (a script's per-statement latencies).
+	Metrics func() []Metric
+}
+
+// Metric is one further value of a run's result line: a value and its unit
+// in the Go benchmark format ("p50-ns/op").
+type Metric struct {
+	Value float64
+	Unit  string
 }

@@ -107,7 +107,7 @@ const (
 func catalog() []Spec {
 	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
 	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
-	return []Spec{
+	return refuseScripts([]Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
 			Desc:   "mattn/go-sqlite3 through database/sql (cgo)",
@@ -209,7 +209,7 @@ func catalog() []Spec {
 		{Name: "http", Driver: "http", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
 			Desc: "transport floor: net/http client POSTs (the default transport's settings, as the published benchmark) on a kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1 that reads each body with io.ReadAll and answers 200; no SQL",
 			Caps: []bench.Cap{floor.CapHTTP}},
-	}
+	})
 }
 
 // Opener is the name the target's runner registered it under: the

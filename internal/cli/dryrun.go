@@ -63,7 +63,11 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		} else {
 			unknown++
 		}
-		rows = append(rows, [4]string{st.Cell.Name(), report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit, strconv.Itoa(st.Slices), col})
+		ops := report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit
+		if wl.Timed && cfg.Script != nil {
+			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
+		}
+		rows = append(rows, [4]string{st.Cell.Name(), ops, strconv.Itoa(st.Slices), col})
 	}
 	if err := writeCellTable(w, rows); err != nil {
 		return 0, 0, err
@@ -133,6 +137,9 @@ func (est *estimate) perOpOf(cell session.Cell) (float64, bool) {
 // its median ns/op in est, times its operations per run, times the runs
 // and their warm-up (none where the session runs the cell cold). False when est does not have the cell.
 func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Duration, bool) {
+	if cell.Workload.Timed && cfg.Script != nil { // a script run for a time: --count runs of --time
+		return time.Duration(cfg.Count) * cfg.Script.Time, true
+	}
 	if est == nil {
 		return 0, false
 	}

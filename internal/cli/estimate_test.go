@@ -131,7 +131,7 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 func parseRun(args []string, env Env) (session.Config, error) {
 	var quick, dry bool
 	c := &cobra.Command{Use: "run"}
-	cfg := defineRun(c, &quick, &dry)
+	cfg := defineRun(c, &quick, &dry, nil)
 	if err := c.Flags().Parse(args); err != nil {
 		return *cfg, err
 	}

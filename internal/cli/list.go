@@ -88,6 +88,7 @@ func listText(est *estimate, env Env) error {
 			fmt.Fprint(env.Stdout, report.WrapText("  "+w, width, "    "))
 		}
 	}
+	listScriptRefusals(env.Stdout)
 	fmt.Fprintln(env.Stdout)
 	head := []string{"WORKLOAD", "FAMILY", "OPS/RUN AT SCALE 1"}
 	if est != nil {

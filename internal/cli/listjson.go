@@ -27,6 +27,9 @@ type targetJSON struct {
 	Available   bool   `json:"available"`
 	Reason      string `json:"reason,omitempty"`
 	Description string `json:"description"`
+	// NoScripts, when set, says why the target cannot run a script
+	// workload (run --script).
+	NoScripts string `json:"no_scripts,omitempty"`
 }
 
 // workloadJSON is one workload: its ID (what --workloads takes), family,
@@ -51,7 +54,7 @@ func listJSON(est *estimate, env Env) error {
 	for _, t := range targets.All() {
 		reason := session.Unavailable(t, env.session())
 		c.Targets = append(c.Targets, targetJSON{Name: t.Name, DB: string(t.DB), Driver: t.Driver, API: t.API, Module: t.Module,
-			Available: reason == "", Reason: reason, Description: t.Desc})
+			Available: reason == "", Reason: reason, Description: t.Desc, NoScripts: t.Refuses[targets.ScriptWorkload]})
 	}
 	for _, w := range bench.Workloads() {
 		j := workloadJSON{ID: w.ID(), Name: w.Name, Family: w.Family, Ops: w.Ops, Unit: w.Unit, Descriptions: map[string]string{}}

@@ -38,15 +38,19 @@ in the results (docs/versions.md).`,
   sqlbench run --targets mattn@v1.14.22,mattn@../go-sqlite3,mattn --baseline mattn
   sqlbench run --workloads 'Suite*,-SuiteLarge*' --dry-run
   sqlbench run --db mariadb --dsn mariadb='user:pw@tcp(127.0.0.1:3306)/bench'
+  sqlbench run --db postgres --script tpcb.sql --setup tpcb-setup.sql --clients 8 --time 30s
   sqlbench run --resume results/sqlbench-20260101-120000.journal`,
 		Args: noArgs,
 	}
-	cfg := defineRun(c, &quick, &dry)
+	var sf scriptFlags
+	cfg := defineRun(c, &quick, &dry, &sf)
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg.Command = commandLine(c, args)
 		if err := checkRun(c, cfg, quick, env); err != nil {
+			return err
+		} else if err := sf.apply(c.Flags(), cfg); err != nil {
 			return err
 		} else if err := runIdle(c, cfg, env); err != nil {
 			return err

@@ -15,8 +15,9 @@ import (
 
 // defineRun defines sqlbench run's flags on c, bound straight onto a
 // Config holding the defaults, and returns it; quick and dryRun receive the
-// two flags that are not the session's.
-func defineRun(c *cobra.Command, quick, dryRun *bool) *session.Config {
+// two flags that are not the session's, and sf, when not nil, the script
+// workload's flags (applied by scriptFlags.apply).
+func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.Config {
 	cfg := session.Defaults()
 	v := cfg.FlagValues()
 	fs := c.Flags()
@@ -57,6 +58,9 @@ func defineRun(c *cobra.Command, quick, dryRun *bool) *session.Config {
 				complete(c, name, val.Choices)
 			}
 		}
+	}
+	if sf != nil {
+		sf.define(fs)
 	}
 	return cfg
 }

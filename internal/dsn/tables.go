@@ -148,3 +148,46 @@ func (q pgQuerier) exec(ctx context.Context, query string) error {
 	_, err := q.c.Exec(ctx, query).ReadAll()
 	return err
 }
+
+// Namespaces returns the schemas (PostgreSQL) or databases (MariaDB) of the
+// DSN's server whose names begin with prefix, sorted: where a script
+// workload's cells run (workloads/script.Namespace), named like sqlbench's
+// tables.
+func Namespaces(ctx context.Context, db bench.DB, dsn, prefix string) ([]string, error) {
+	var names []string
+	err := withConn(ctx, db, dsn, func(q querier) error {
+		query := "SELECT nspname FROM pg_namespace ORDER BY nspname"
+		if db == bench.MariaDB {
+			query = "SELECT schema_name FROM information_schema.schemata ORDER BY schema_name"
+		}
+		all, err := q.strings(ctx, query)
+		for _, n := range all {
+			if strings.HasPrefix(n, prefix) {
+				names = append(names, n)
+			}
+		}
+		return err
+	})
+	return names, err
+}
+
+// DropNamespaces drops the named schemas (with what they hold) or
+// databases. Callers pass only names Namespaces returned for a prefix of
+// their own.
+func DropNamespaces(ctx context.Context, db bench.DB, dsn string, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	return withConn(ctx, db, dsn, func(q querier) error {
+		for _, n := range names {
+			stmt := "DROP SCHEMA IF EXISTS " + n + " CASCADE"
+			if db == bench.MariaDB {
+				stmt = "DROP DATABASE IF EXISTS " + n
+			}
+			if err := q.exec(ctx, stmt); err != nil {
+				return fmt.Errorf("drop %s: %w", n, err)
+			}
+		}
+		return nil
+	})
+}

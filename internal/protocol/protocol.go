@@ -42,7 +42,9 @@
 //	    workload and the target declares the capability it needs. A Go
 //	    runner declares every workload registered in it (the capability
 //	    decides which of its targets run one: the JDBC-only bulk-insert
-//	    paths need batch or rewrite, which no Go target declares) and each
+//	    paths need batch or rewrite, which no Go target declares), the
+//	    script workload "Script" (built from each request's script=, see
+//	    check below), and each
 //	    target's capabilities as registered with its opener
 //	    (bench.RegisterOpener); the JDBC runner declares its Target and
 //	    Workloads catalogues.
@@ -118,6 +120,13 @@
 //	    the orchestrator sends it to Go runners only.
 //	close target=T&scope=C
 //	    drops the cell's tables and closes it, if open
+//	check target=T&db=D&<location>&scope=C&script=SPEC[&scale=S][&<sqlite>]
+//	    script-check: N runs=R rows=W sum=HEX|- FILE:LINE
+//	    The verification pass of a script workload (workloads/script.Check):
+//	    the setup script and a fixed series of executions in a namespace of
+//	    scope C's own, dropped after; one line per statement. SPEC is the
+//	    workload's spec (script.Spec.Encode), which every run request of the
+//	    workload "Script" carries too, as script=SPEC.
 //
 // A location is dsn=<SQLite file> for SQLite, and for a server
 // net=tcp|unix&addr=<host:port or socket path>&user=U&password=P&database=B
@@ -156,6 +165,7 @@ const (
 	VerbInfo  = "info"
 	VerbRun   = "run"
 	VerbClose = "close"
+	VerbCheck = "check"
 )
 
 // Status line prefixes.
@@ -200,6 +210,10 @@ type Request struct {
 	// comes from (the orchestrator's catalogue): a Go runner answers with
 	// the version of it that it links.
 	Module string
+	// Script is a script workload's spec (script.Spec.Encode), sent with
+	// every run and check request of the workload "Script" (see
+	// internal/runner/script.go).
+	Script string
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens, and for a
 	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
@@ -239,8 +253,12 @@ func (r Request) Encode() string {
 	set("module", r.Module)
 	set("sqlite-journal", r.SQLite.Journal)
 	set("sqlite-sync", r.SQLite.Sync)
+	set("script", r.Script)
 	if r.ServerPID > 0 {
 		v.Set("server-pid", strconv.Itoa(r.ServerPID))
+	}
+	if r.Verb == VerbCheck && r.Scale != 0 {
+		v.Set("scale", strconv.FormatFloat(r.Scale, 'g', -1, 64))
 	}
 	if r.Verb == VerbRun {
 		v.Set("n", strconv.Itoa(r.N))
@@ -277,7 +295,7 @@ func ParseRequest(line string) (Request, error) {
 	r := Request{
 		Verb: verb, Target: v.Get("target"), Workload: v.Get("workload"),
 		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"),
-		Module: v.Get("module"),
+		Module: v.Get("module"), Script: v.Get("script"),
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
 			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
 	}
@@ -298,6 +316,15 @@ func ParseRequest(line string) (Request, error) {
 	}
 	switch verb {
 	case VerbHello, VerbInfo, VerbClose:
+	case VerbCheck:
+		if r.Scope == "" || r.Script == "" {
+			return r, fmt.Errorf("check: scope and script are required")
+		}
+		if sc := v.Get("scale"); sc != "" {
+			if r.Scale, err = strconv.ParseFloat(sc, 64); err != nil || !(r.Scale > 0) {
+				return r, fmt.Errorf("check: scale must be a positive number, got %q", sc)
+			}
+		}
 	case VerbRun:
 		if r.N, err = strconv.Atoi(v.Get("n")); err != nil || r.N < 1 {
 			return r, fmt.Errorf("run: n must be a positive integer, got %q", v.Get("n"))

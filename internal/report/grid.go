@@ -45,6 +45,9 @@ func familyGrids(t *Table, baseline string) []textGrid {
 	if g := measureGrid(t); g != nil {
 		out = append(out, *g)
 	}
+	if g := stmtGrid(t); g != nil {
+		out = append(out, *g)
+	}
 	return append(out, timeShareGrids(t)...)
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/sqlbench/sqlbench/workloads/script"
 	"sort"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -18,6 +19,7 @@ func goHello() protocol.Hello {
 	for _, w := range bench.Workloads() {
 		h.Workloads = append(h.Workloads, w.ID())
 	}
+	h.Workloads = append(h.Workloads, script.WorkloadName) // built from each request's spec
 	sort.Strings(h.Workloads)
 	return h
 }

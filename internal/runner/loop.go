@@ -87,6 +87,8 @@ func (s *Loop) handle(ctx context.Context, line string) (err error) {
 		return s.info(ctx, req)
 	case protocol.VerbRun:
 		return s.run(ctx, req)
+	case protocol.VerbCheck:
+		return s.check(ctx, req)
 	default: // protocol.VerbClose
 		return s.closeCell(cellKey{req.Target, req.Scope})
 	}
@@ -241,9 +243,9 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 	key := cellKey{req.Target, req.Scope}
 	c, ok := s.cells[key]
 	if !ok {
-		w, found := bench.LookupWorkload(req.Workload)
-		if !found {
-			return fmt.Errorf("unknown workload %q", req.Workload)
+		w, err := lookupWorkload(req)
+		if err != nil {
+			return err
 		}
 		db, err := bench.ParseDB(req.DB)
 		if err != nil {
@@ -369,6 +371,9 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99)), Unit: "p99-ns/op"},
 			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: "p99.9-ns/op"},
 		)
+	}
+	for _, m := range s.Metrics {
+		vals = append(vals, benchfmt.Value{Value: m.Value, Unit: m.Unit})
 	}
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
 }

@@ -199,6 +199,10 @@ func (a mariadbAdmin) bootstrap(ctx context.Context, s *Server) error {
 		fmt.Sprintf("CREATE USER %s@'127.0.0.1' IDENTIFIED BY %s", sqlString(s.User), sqlString(s.Password)),
 		fmt.Sprintf("GRANT ALL PRIVILEGES ON %s.* TO %s@'localhost'", s.Database, sqlString(s.User)),
 		fmt.Sprintf("GRANT ALL PRIVILEGES ON %s.* TO %s@'127.0.0.1'", s.Database, sqlString(s.User)),
+		// The databases a script workload's cells create and drop, each
+		// its own (workloads/script.Namespace).
+		fmt.Sprintf("GRANT ALL PRIVILEGES ON `sqlbench\\_%%`.* TO %s@'localhost'", sqlString(s.User)),
+		fmt.Sprintf("GRANT ALL PRIVILEGES ON `sqlbench\\_%%`.* TO %s@'127.0.0.1'", sqlString(s.User)),
 	)...)
 }
 

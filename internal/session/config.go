@@ -21,6 +21,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // Defaults of a session. Six runs are the fewest whose median has a 95%
@@ -151,6 +152,9 @@ type Config struct {
 	// some of its tests only); targets it does not name run every planned
 	// workload.
 	Cells map[string][]string
+	// Script, when set, is a script workload (sqlbench run --script) the
+	// session runs beside the Workloads (none unless named, then).
+	Script *script.Spec
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
@@ -195,7 +199,7 @@ func (c *Config) ScaleOf(w bench.Workload) float64 {
 // run: Warmup, or none for a workload whose published program had none
 // (bench.Workload.NoWarmup) unless WarmupAll.
 func (c *Config) WarmupOf(w bench.Workload) float64 {
-	if w.NoWarmup && !c.WarmupAll {
+	if w.Timed || w.NoWarmup && !c.WarmupAll {
 		return 0
 	}
 	return c.Warmup

@@ -42,6 +42,7 @@ type Plan struct {
 // targets this machine can run. Unknown names are an InputError.
 func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	p := &Plan{Skipped: map[string]string{}, DSNs: map[bench.DB]string{}}
+	var err error
 	for _, db := range cfg.DBs {
 		if !slices.Contains(p.DBs, db) {
 			p.DBs = append(p.DBs, db)
@@ -54,9 +55,18 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	if !pick.Includes(list) && !slices.ContainsFunc(p.DBs, bench.DB.SQL) {
 		list = append(kindFamilies(p.DBs), list...) // kinds alone (--db loopback): their families, not classic
 	}
-	ws, err := SelectWorkloads(list)
-	if err != nil {
-		return nil, err
+	var ws []bench.Workload
+	if cfg.Script == nil || len(list) > 0 {
+		if ws, err = SelectWorkloads(list); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Script != nil {
+		sw, err := scriptWorkload(cfg)
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, sw)
 	}
 	for _, w := range ws {
 		if w.PlannedAt(cfg.ScaleOf(w)) {
@@ -106,6 +116,9 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	}
 	if !anyRuns(p.Workloads, specs) {
 		return nil, inputf("nothing to run: none of the workloads runs on the selected databases (see sqlbench list)")
+	}
+	if cfg.Script != nil {
+		refuseScript(p, specs)
 	}
 	if !p.Explicit {
 		// A target none of the workloads runs on costs a runner build and,

@@ -6,6 +6,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // Preview returns the schedule the plan would run, as far as the catalogue
@@ -20,6 +21,7 @@ func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 	for _, w := range bench.Workloads() {
 		every = append(every, w.ID())
 	}
+	every = append(every, script.WorkloadName) // every Go runner builds it from its request
 	slices.Sort(every)
 	var places []Placement
 	for _, t := range p.Runnable {

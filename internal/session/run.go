@@ -27,6 +27,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
 // ErrNoTarget is returned when no target of the plan could run here (the
@@ -188,6 +189,7 @@ func (s *Session) plan(ctx context.Context) error {
 		s.replay = s.resume.replay
 	}
 	s.out.Baseline = cfg.Baseline
+	scriptTimeout(cfg)
 	p, err := NewPlan(cfg, env)
 	if err != nil {
 		return err
@@ -329,6 +331,9 @@ func (s *Session) declare(ctx context.Context) error {
 	if len(p.Runnable) == 0 {
 		return ErrNoTarget
 	}
+	if err := s.checkScripts(ctx); err != nil {
+		return err
+	}
 	s.info = append(info, "runner-source: "+s.origin)
 	for _, kv := range variantLines(s.variants) {
 		s.info = append(s.info, kv[0]+": "+kv[1])
@@ -428,7 +433,11 @@ func freshID(ctx context.Context, p *Plan) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("list the tables of the %s database: %w", db, err)
 			}
-			taken = taken || len(names) > 0
+			spaces, err := dsn.Namespaces(ctx, db, d, tablePrefix(id))
+			if err != nil {
+				return "", fmt.Errorf("list the schemas or databases of the %s server: %w", db, err)
+			}
+			taken = taken || len(names) > 0 || len(spaces) > 0
 		}
 		if !taken {
 			return id, nil
@@ -486,6 +495,14 @@ func DropTables(ctx context.Context, db bench.DB, d, id string, allowRemote bool
 	if err == nil {
 		err = dsn.Drop(ctx, db, d, names)
 	}
+	if err == nil {
+		// A script workload's cells' own schemas or databases.
+		var spaces []string
+		if spaces, err = dsn.Namespaces(ctx, db, d, tablePrefix(id)); err == nil {
+			err = dsn.DropNamespaces(ctx, db, d, spaces)
+			names = append(names, spaces...)
+		}
+	}
 	return names, err
 }
 
@@ -497,6 +514,9 @@ func WorkloadInfo(name string) (report.WorkloadInfo, bool) {
 		if w.Name == name {
 			return report.WorkloadInfo{Family: w.Family, Unit: w.Unit, Spread: w.Spread, Rank: i}, true
 		}
+	}
+	if name == script.WorkloadName { // built from the user's files, not registered
+		return report.WorkloadInfo{Family: script.Family, Unit: script.Unit, Rank: len(bench.Workloads())}, true
 	}
 	return report.WorkloadInfo{}, false
 }

@@ -171,6 +171,26 @@ func (t Tx) Prepare(query string) (bench.Stmt, error) {
 	return Stmt{s}, nil
 }
 
+// Query implements bench.TxQuerier.
+func (t Tx) Query(query string, fn bench.RowFunc, args ...any) error {
+	rows, err := t.tx.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, fn)
+}
+
+// Stmt implements bench.TxQuerier: s, a statement of the Conn, bound to
+// the transaction (sql.Tx.Stmt, which reuses s's preparation on the
+// transaction's connection).
+func (t Tx) Stmt(s bench.Stmt) (bench.Stmt, error) {
+	st, ok := s.(Stmt)
+	if !ok {
+		return nil, fmt.Errorf("sqldb: %T is not a statement of this database/sql pool", s)
+	}
+	return Stmt{t.tx.Stmt(st.s)}, nil
+}
+
 // Commit implements bench.Tx.
 func (t Tx) Commit() error { return t.tx.Commit() }
 

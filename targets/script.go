@@ -1,0 +1,34 @@
+package targets
+
+// ScriptWorkload is the ID of the script workload (workloads/script), which
+// sessions build from the user's files rather than a registry.
+const ScriptWorkload = "Script"
+
+// Why targets cannot run the script workload.
+const (
+	scriptNoWidth = "its rows do not say how many columns a result has (a script's statements can be of any shape)"
+	scriptNoJVM = "the JDBC runner does not run script workloads yet"
+)
+
+// refuseScripts adds to the catalogue the targets that cannot run the
+// script workload, with why.
+func refuseScripts(specs []Spec) []Spec {
+	for i, s := range specs {
+		why := ""
+		switch {
+		case s.JVM:
+			why = scriptNoJVM
+		case s.Name == "sqinn":
+			why = scriptNoWidth
+		}
+		if why == "" {
+			continue
+		}
+		r := map[string]string{ScriptWorkload: why}
+		for k, v := range s.Refuses {
+			r[k] = v
+		}
+		specs[i].Refuses = r
+	}
+	return specs
+}
