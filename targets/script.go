@@ -6,7 +6,7 @@ const ScriptWorkload = "Script"
 
 // Why targets cannot run the script workload.
 const (
-	scriptNoWidth = "its rows do not say how many columns a result has (a script's statements can be of any shape)"
+	scriptNoWidth = "its rows do not tell their column count (scripts need it)"
 	scriptNoJVM = "the JDBC runner does not run script workloads yet"
 )
 
