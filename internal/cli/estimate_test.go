@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
