@@ -108,10 +108,14 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		overhead := time.Duration(len(steps)) * est.perStep
 		timed := total
 		total += overhead + est.setUp
+		there := "there"
+		if est.sessions > 1 {
+			there = fmt.Sprintf("the median of %d sessions of these cells", est.sessions)
+		}
 		text := fmt.Sprintf("estimated time: %s: %s timed, from each cell's median ns/op in %s, + %s for the %d steps "+
-			"(%s each beyond their operations there: requests, cell set-ups, probes) + %s start-up there (servers, runners)",
+			"(%s each beyond their operations, %s: requests, cell set-ups, probes) + %s start-up (servers, runners)",
 			formatEstimate(total), formatEstimate(timed), est.source, formatEstimate(overhead), len(steps),
-			est.perStep.Round(time.Millisecond), formatEstimate(est.setUp))
+			est.perStep.Round(time.Millisecond), there, formatEstimate(est.setUp))
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
 		}

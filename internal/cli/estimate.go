@@ -37,6 +37,9 @@ type estimate struct {
 	// for a file without the began, started and finished lines.
 	perStep, setUp time.Duration
 	overhead       bool
+	// sessions counts the results files perStep and setUp are the medians
+	// of (estimateFor); 1 for estimateFrom's own.
+	sessions int
 }
 
 // estimateCount and estimateWarmup are the run shape an estimate is for:
@@ -77,12 +80,16 @@ func resultsByAge(dir string) []string {
 // has the most of cells (by name; a file's cell without GOMAXPROCS counts
 // for the cell with it): the newest that has them all, else the one with
 // the most, the newer on a tie; of the newest maxEstimateFiles files, and
-// nil when none has any. A file that cannot be read is passed over.
+// nil when none has any. A file that cannot be read is passed over. Its
+// overhead (per step, start-up) is the median of those of the newest
+// maxOverheadFiles files that have every cell and record it: one session's
+// is as much the machine's load at the time as the plan's.
 func estimateFor(dir string, cells []session.Cell) *estimate {
 	var best *estimate
 	bestHas := 0
+	var perStep, setUp []time.Duration
 	for i, path := range resultsByAge(dir) {
-		if i == maxEstimateFiles {
+		if i == maxEstimateFiles || len(perStep) == maxOverheadFiles {
 			break
 		}
 		est, err := estimateFrom(path)
@@ -98,12 +105,31 @@ func estimateFor(dir string, cells []session.Cell) *estimate {
 		if has > bestHas {
 			best, bestHas = est, has
 		}
-		if has == len(cells) {
-			break
+		if has == len(cells) && est.overhead {
+			perStep, setUp = append(perStep, est.perStep), append(setUp, est.setUp)
 		}
+		if bestHas == len(cells) && !best.overhead {
+			break // the newest with every cell has no overhead lines: nor have older ones
+		}
+	}
+	if best != nil && bestHas == len(cells) && len(perStep) > 0 {
+		best.perStep, best.setUp, best.overhead, best.sessions = median(perStep), median(setUp), true, len(perStep)
 	}
 	return best
 }
+
+// median returns the median of ds: the middle one, or the mean of the two
+// middle ones.
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	n := len(ds)
+	return (ds[(n-1)/2] + ds[n/2]) / 2
+}
+
+// maxOverheadFiles bounds the sessions whose overhead an estimate takes the
+// median of.
+const maxOverheadFiles = 5
 
 // maxEstimateFiles bounds the results files a dry run reads for its
 // estimate.
@@ -157,7 +183,7 @@ func estimateFrom(path string) (*estimate, error) {
 		return nil, usageError{fmt.Sprintf("%s: no results of workloads in this catalogue to estimate from", path)}
 	}
 	if setUp, runs, ok := h.Elapsed(); ok && fileSteps > 0 {
-		est.setUp, est.perStep, est.overhead = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true
+		est.setUp, est.perStep, est.overhead, est.sessions = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true, 1
 	}
 	return est, nil
 }

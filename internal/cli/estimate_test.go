@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -210,8 +211,30 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	}
 	// The same plan: 0.44 s timed + 20 steps x 1 s + 12 s.
 	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 32s: <1s timed,") ||
-		!strings.Contains(s, "+ 20s for the 20 steps (1s each") || !strings.Contains(s, "+ 12s start-up there") {
+		!strings.Contains(s, "+ 20s for the 20 steps (1s each beyond their operations, there:") || !strings.Contains(s, "+ 12s start-up") {
 		t.Errorf("dry run:\n%s", out.String())
+	}
+
+	// Two more sessions of the same cells, one slower and one quicker:
+	// the overhead is the median of the three.
+	for i, finished := range []string{"05:01:12.440", "05:00:22.440"} {
+		other := filepath.Join(dir, "results", fmt.Sprintf("sqlbench-older-%d.txt", i))
+		slow := strings.Replace(strings.Replace(file, "05:00:12.000Z", "05:00:02.000Z", 1), "05:00:32.440", finished, 1)
+		if err := os.WriteFile(other, []byte(slow), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Duration(i+1) * time.Hour)
+		os.Chtimes(other, old, old)
+	}
+	out.Reset()
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// Per step: (70 - 0.44) / 20, 1 s, (20.44 - 0.44) / 20 = 0.5 s: 1 s;
+	// start-up 2 s, 12 s, 2 s: 2 s.
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 22s: <1s timed, from each cell's median ns/op in "+path) ||
+		!strings.Contains(s, "(1s each beyond their operations, the median of 3 sessions of these cells:") || !strings.Contains(s, "+ 2s start-up") {
+		t.Errorf("dry run from three sessions:\n%s", out.String())
 	}
 }
 

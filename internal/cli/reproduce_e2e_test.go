@@ -37,9 +37,9 @@ func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 	for _, c := range cfg.Config {
 		conf[c.Key] = string(c.Value)
 	}
-	if conf["reproduce-study"] != "mariadb-tcp-http" || conf["cpu"] != "2,4,8" || conf["mariadb-profile"] != "seed" ||
+	if conf["reproduce-study"] != "mariadb-tcp-http" || conf["gomaxprocs"] != "2,4,8" || conf["cpu"] == "2,4,8" || conf["mariadb-profile"] != "seed" ||
 		!strings.HasPrefix(conf["mariadb-seed-collation-server"], "requested=utf8mb4_unicode_ci in-force=utf8mb4_unicode_ci") {
-		t.Errorf("config lines: study %q, cpu %q, profile %q, collation %q", conf["reproduce-study"], conf["cpu"],
+		t.Errorf("config lines: study %q, gomaxprocs %q (cpu %q), profile %q, collation %q", conf["reproduce-study"], conf["gomaxprocs"], conf["cpu"],
 			conf["mariadb-profile"], conf["mariadb-seed-collation-server"])
 	}
 	table := stdout.String()[strings.Index(stdout.String(), "test / comparison  "):]
