@@ -32,6 +32,9 @@ type nodePlan struct {
 	joiner bool
 	// hba is added to a PostgreSQL node's pg_hba.conf.
 	hba string
+	// ready, when set, is polled once the node accepts the superuser,
+	// until it returns nil: the node is ready for clients.
+	ready func(ctx context.Context, s *Server) error
 }
 
 // clusterTools are the programs a cluster kind needs beyond its base

@@ -76,7 +76,7 @@ func (r *run) startGalera(ctx context.Context, tools *clusterTools) (map[string]
 	}
 	for i := range galeraNodes {
 		args := galeraArgs(tools.provider, ports, i)
-		plan := &nodePlan{args: func(int) []string { return args }}
+		plan := &nodePlan{args: func(int) []string { return args }, ready: galeraReady}
 		if i == 0 {
 			plan.args = func(int) []string { return append(slices.Clone(args), "--wsrep-new-cluster") }
 		} else {
@@ -108,6 +108,26 @@ func (r *run) startGalera(ctx context.Context, tools *clusterTools) (map[string]
 	r.srv.Topology = fmt.Sprintf("%d-node Galera cluster on 127.0.0.1 (%s), clients on node1, rsync SST",
 		galeraNodes, strings.Join(nodes, ", "))
 	return vars, nil
+}
+
+// galeraReady returns nil once the node's wsrep_ready status is ON: it is
+// part of the primary component and takes queries (before that, MariaDB
+// accepts connections and refuses statements with "WSREP has not yet
+// prepared node for application use").
+func galeraReady(ctx context.Context, s *Server) error {
+	db, err := mariadbDB("unix", s.Socket, "root", "", "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n, v string
+	if err := db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'wsrep_ready'").Scan(&n, &v); err != nil {
+		return err
+	}
+	if v != "ON" {
+		return fmt.Errorf("wsrep_ready is %s", v)
+	}
+	return nil
 }
 
 // galeraVarNames are the settings of a Galera node recorded besides a

@@ -71,7 +71,6 @@ func (r *run) startPostgresSync(ctx context.Context, tools *clusterTools) (map[s
 	return vars, nil
 }
 
-
 // checkPostgresSync names the standby in the primary's
 // synchronous_standby_names, waits until pg_stat_replication shows it
 // streaming as sync, writes a row on the primary and waits until the

@@ -238,6 +238,13 @@ func (r *run) start(ctx context.Context) error {
 		return err
 	}
 	defer adm.close()
+	if r.node != nil && r.node.ready != nil {
+		if err := pollUntil(ctx, readyTimeout, "ready for clients", func(ctx context.Context) error {
+			return r.node.ready(ctx, s)
+		}); err != nil {
+			return err
+		}
+	}
 	if r.node != nil && r.node.joiner {
 		// Its users and database came with its data from the cluster.
 	} else if err := adm.bootstrap(ctx, s); err != nil {
