@@ -48,7 +48,7 @@ sqlbench run --dsn or by hand.`,
 	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded (default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
 	start := &cobra.Command{
-		Use:     "start mariadb|postgres|tidb|galera|postgres-sync [--profile durable|fast|seed]",
+		Use:     "start mariadb|postgres|tidb|galera|postgres-sync [--profile PROFILE]",
 		Short:   "start a throwaway server and print its DSNs (password redacted: see server dsn)",
 		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)\n  sqlbench server start galera    # three MariaDB Galera nodes (docs/clusters.md)",
 		Args:    oneOptionalArg,
