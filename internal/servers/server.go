@@ -245,10 +245,12 @@ func (r *run) start(ctx context.Context) error {
 			return err
 		}
 	}
-	if r.node != nil && r.node.joiner {
-		// Its users and database came with its data from the cluster.
-	} else if err := adm.bootstrap(ctx, s); err != nil {
-		return scrub(fmt.Errorf("create bench user and database: %w", err), s.Password)
+	// A joining node's users and database come with its data from the
+	// cluster.
+	if r.node == nil || !r.node.joiner {
+		if err := adm.bootstrap(ctx, s); err != nil {
+			return scrub(fmt.Errorf("create bench user and database: %w", err), s.Password)
+		}
 	}
 	if err := adm.readBack(ctx, s); err != nil {
 		return fmt.Errorf("read server settings: %w", err)
