@@ -2,7 +2,8 @@
 # Installs what sqlbench needs on Debian/Ubuntu when it is missing: a C
 # compiler for the cgo drivers, and with SQLBENCH_SERVERS=1 the MariaDB and
 # PostgreSQL server packages (sqlbench runs private instances of them; the
-# system services are not used) and Chromium, in which the tests open the
+# system services are not used), galera-4 and rsync (the Galera cluster)
+# and Chromium, in which the tests open the
 # HTML report. With SQLBENCH_SQINN=1 (scripts/test; scripts/sqlbench when
 # its arguments name sqinn), where sqinn's sources are beside the
 # repository (../shared/sqinn, with its build.sh) and SQINN_PATH is not
@@ -32,6 +33,10 @@ command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	{ command -v mariadbd || [ -x /usr/sbin/mariadbd ]; } >/dev/null || need+=(mariadb-server)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+	# The galera cluster (sqlbench server start galera): the wsrep provider,
+	# and rsync for its state transfer.
+	compgen -G '/usr/lib/galera*/libgalera_smm.so' >/dev/null || need+=(galera-4)
+	command -v rsync >/dev/null || need+=(rsync)
 	{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven)
 	command -v chromium >/dev/null || need+=(chromium)
 fi

@@ -20,7 +20,7 @@ func TestServerStopOfNoSuchServerExits1(t *testing.T) {
 		{[]string{"server", "stop", "--all", "--state", state}, ExitOK, "no server to stop"},
 		// Stopping every server is asked for by name (another session may
 		// be using one).
-		{[]string{"server", "stop", "--state", state}, ExitUsage, "server stop: name the kind of server to stop (mariadb, postgres, tidb), or --all"},
+		{[]string{"server", "stop", "--state", state}, ExitUsage, "server stop: name the kind of server to stop (mariadb, postgres, tidb, galera, postgres-sync), or --all"},
 		{[]string{"server", "stop", "all", "--state", state}, ExitUsage, "server stop: stopping every server takes --all"},
 		{[]string{"server", "stop", "postgres", "--all", "--state", state}, ExitUsage, "server stop: name a kind or --all, not both"},
 	} {

@@ -28,11 +28,13 @@ var errNoServer = errors.New("no such server")
 func serverCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "server start|stop|status|dsn",
-		Short: "start, stop or list throwaway MariaDB/PostgreSQL/TiDB servers",
+		Short: "start, stop or list throwaway MariaDB/PostgreSQL/TiDB servers and clusters",
 		Long: `Server starts, stops and lists throwaway MariaDB and PostgreSQL servers (from
-the distribution's binaries) and TiDB servers (built once from TiDB's pinned Go
-module; see docs/tidb.md), loopback only, that outlive the command, for use
-with sqlbench run --dsn or by hand.`,
+the distribution's binaries), TiDB servers (built once from TiDB's pinned Go
+module; see docs/tidb.md) and clusters (galera: three MariaDB Galera nodes;
+postgres-sync: a PostgreSQL primary with a synchronous standby; see
+docs/clusters.md), loopback only, that outlive the command, for use with
+sqlbench run --dsn or by hand.`,
 		Example: `  sqlbench server start postgres --profile fast
   sqlbench server status
   sqlbench server stop --all      # every server sqlbench server start started`,
@@ -47,9 +49,9 @@ with sqlbench run --dsn or by hand.`,
 	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded (default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
 	start := &cobra.Command{
-		Use:     "start mariadb|postgres|tidb [--profile durable|fast|seed]",
+		Use:     "start mariadb|postgres|tidb|galera|postgres-sync [--profile PROFILE]",
 		Short:   "start a throwaway server and print its DSNs (password redacted: see server dsn)",
-		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)",
+		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)\n  sqlbench server start galera    # three MariaDB Galera nodes (docs/clusters.md)",
 		Args:    oneOptionalArg,
 	}
 	profile := start.Flags().String("profile", "durable", "server configuration: durable, fast or seed")
@@ -62,7 +64,7 @@ with sqlbench run --dsn or by hand.`,
 		return serverStart(ctx, firstArg(args), *profile, *stateDir, env)
 	}
 	stop := &cobra.Command{
-		Use:   "stop mariadb|postgres|tidb | --all",
+		Use:   "stop mariadb|postgres|tidb|galera|postgres-sync | --all",
 		Short: "stop the servers of a kind, or --all, that sqlbench server start started",
 		Long: `Stop stops the servers of a kind that sqlbench server start started, or every one
 with --all. A server a live sqlbench session is using (run or reproduce with
@@ -84,7 +86,7 @@ with --all. A server a live sqlbench session is using (run or reproduce with
 		RunE:    func(*cobra.Command, []string) error { return serverStatus(*stateDir, env) },
 	}
 	dsn := &cobra.Command{
-		Use:   "dsn mariadb|postgres|tidb [--net tcp|unix]",
+		Use:   "dsn mariadb|postgres|tidb|galera|postgres-sync [--net tcp|unix]",
 		Short: "print the DSN, password included, of a server sqlbench server start started",
 		Long: `Dsn prints the DSN of the running server of a kind that sqlbench server start
 started, password included: the one command that prints it (server start and
@@ -150,6 +152,9 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s %s%s ready in %s, pid %d\n", kind, srv.Version, profiled, srv.Ready.Round(1e6), srv.PID)
+	if srv.Topology != "" {
+		fmt.Fprintf(env.Stdout, "%s\n", srv.Topology)
+	}
 	// The password stays off the terminal and out of logs: server dsn
 	// prints it when asked.
 	fmt.Fprintf(env.Stdout, "tcp:  %s\nunix: %s\n", shownDSN(srv, "tcp"), shownDSN(srv, "unix"))
@@ -162,9 +167,10 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 }
 
 // serverKinds are the kinds of server sqlbench server starts, for the
-// shell completion: the database kinds and TiDB.
+// shell completion: the database kinds, TiDB and the clusters.
 func serverKinds() []string {
-	return append(names(servers.Kinds()), string(servers.KindTiDB))
+	return append(names(servers.Kinds()), string(servers.KindTiDB), string(servers.KindGalera),
+		string(servers.KindPostgresSync))
 }
 
 // errInUse marks a server stop that left a server a live session uses:
@@ -178,7 +184,7 @@ func serverStop(what string, all, force bool, stateDir string, env Env) error {
 	case what == "all":
 		return usagef("server stop: stopping every server takes --all")
 	case what == "" && !all:
-		return usagef("server stop: name the kind of server to stop (mariadb, postgres, tidb), or --all")
+		return usagef("server stop: name the kind of server to stop (%s), or --all", strings.Join(serverKinds(), ", "))
 	case what != "" && all:
 		return usagef("server stop: name a kind or --all, not both")
 	case all:
@@ -246,6 +252,14 @@ func serverStatus(stateDir string, env Env) error {
 		}
 		fmt.Fprintf(env.Stdout, row, s.Kind, cmp.Or(string(s.Profile), "-"), strconv.Itoa(s.PID), state)
 		fmt.Fprintf(env.Stdout, "  tcp: %s\n  socket: %s\n", shownDSN(s, "tcp"), s.Socket)
+		for _, n := range s.Nodes {
+			state := "running"
+			if !n.Alive() {
+				state = "gone"
+			}
+			fmt.Fprintf(env.Stdout, row, "  "+n.Node, "", strconv.Itoa(n.PID), state)
+			fmt.Fprintf(env.Stdout, "    tcp: %s\n    socket: %s\n", shownDSN(n, "tcp"), n.Socket)
+		}
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func serverDSN(what, network, stateDir string, env Env) error {
 // exactlyOneKind wants one argument, the server's kind.
 func exactlyOneKind(c *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return usagef("%s: name one server kind (mariadb, postgres, tidb)", c.CommandPath())
+		return usagef("%s: name one server kind (%s)", c.CommandPath(), strings.Join(serverKinds(), ", "))
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func (d SettingDiff) String() string {
 
 // serverKinds are the prefixes of the configuration lines of a server's
 // version, profile and variables.
-func serverKinds() []string { return []string{"mariadb-", "postgres-", "tidb-"} }
+func serverKinds() []string { return []string{"mariadb-", "postgres-", "tidb-", "galera-"} }
 
 // MeasuredSetting reports whether a configuration key is one whose value
 // changes what the cells measure: the run's shape (count, slices, scale,

@@ -57,7 +57,7 @@ func (s *Server) DSN(network string) string {
 	if err != nil {
 		return ""
 	}
-	switch s.Kind {
+	switch s.Kind.Base() {
 	case KindMariaDB, KindTiDB:
 		return fmt.Sprintf("%s:%s@%s(%s)/%s", e.User, e.Password, e.Net, e.Addr, e.Database)
 	case KindPostgres:
@@ -108,6 +108,9 @@ func (s *Server) ConfigLines() [][2]string {
 			continue // already the first lines
 		}
 		lines = append(lines, [2]string{key, oneLine(s.Vars[n])})
+	}
+	if s.Topology != "" {
+		lines = append(lines, [2]string{k + "-topology", oneLine(s.Topology)})
 	}
 	if len(s.Seed) > 0 {
 		// The seed lines go among the variables, by key (MariaDB's

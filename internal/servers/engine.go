@@ -41,7 +41,7 @@ type admin interface {
 
 // newEngine finds the binaries for kind.
 func newEngine(kind Kind) (engine, error) {
-	switch kind {
+	switch kind.Base() {
 	case KindMariaDB:
 		return findMariaDB()
 	case KindPostgres:
@@ -54,7 +54,7 @@ func newEngine(kind Kind) (engine, error) {
 
 // packageName is the Debian package that provides kind's server.
 func packageName(kind Kind) string {
-	if kind == KindPostgres {
+	if kind.Base() == KindPostgres {
 		return "postgresql"
 	}
 	return "mariadb-server"
@@ -93,5 +93,8 @@ func systemBinDirs() []string {
 // is missing (the program and the package that provides it).
 func Installed(kind Kind) error {
 	_, err := newEngine(kind)
+	if err == nil && kind.Clustered() {
+		_, err = newCluster(kind)
+	}
 	return err
 }

@@ -99,7 +99,11 @@ func (p *postgres) configure(_ context.Context, r *run) error {
 	data := filepath.Join(r.srv.Dir, "data")
 	// The file exists and belongs to the server's account; truncating it
 	// keeps the owner.
-	if err := os.WriteFile(filepath.Join(data, "pg_hba.conf"), []byte(hbaConf), 0o600); err != nil {
+	conf := hbaConf
+	if r.node != nil {
+		conf += r.node.hba
+	}
+	if err := os.WriteFile(filepath.Join(data, "pg_hba.conf"), []byte(conf), 0o600); err != nil {
 		return fmt.Errorf("write pg_hba.conf: %w", err)
 	}
 	return nil

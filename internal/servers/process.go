@@ -32,7 +32,7 @@ func serverAccount(kind Kind) (*account, error) {
 		return nil, nil
 	}
 	name := "mysql"
-	if kind == KindPostgres {
+	if kind.Base() == KindPostgres {
 		name = "postgres"
 	}
 	u, err := user.Lookup(name)

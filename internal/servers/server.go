@@ -91,6 +91,17 @@ type Server struct {
 	Ready time.Duration `json:"ready"`
 	// Started is when the server became ready.
 	Started time.Time `json:"started"`
+	// Nodes are, for a cluster kind (Kind.Clustered), its server
+	// processes, the entry point first (Galera's node1, the PostgreSQL
+	// primary), each a Server of the base kind with its own directory
+	// Dir/data/<Node>, ports and PID; Host, Port, Socket and PID above are
+	// the first node's, so that clients connect to it.
+	Nodes []*Server `json:"nodes,omitempty"`
+	// Node names a cluster's node ("node1", "primary", "standby").
+	Node string `json:"node,omitempty"`
+	// Topology says, for a cluster, how its nodes are arranged and
+	// replicate, in one line for the results file.
+	Topology string `json:"topology,omitempty"`
 
 	proc *child // set only in the process that started the server
 }
@@ -142,7 +153,11 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		Detached: opt.Detach,
 	}
 	r := &run{opt: opt, srv: s, acct: acct, eng: eng}
-	if err := r.start(ctx); err != nil {
+	start := r.start
+	if opt.Kind.Clustered() {
+		start = r.startCluster
+	}
+	if err := start(ctx); err != nil {
 		if stopErr := s.Stop(); stopErr != nil {
 			err = fmt.Errorf("%w (clean-up also failed: %v)", err, stopErr)
 		}
@@ -161,6 +176,8 @@ type run struct {
 	srv  *Server
 	acct *account
 	eng  engine
+	// node is set for the start of one node of a cluster.
+	node *nodePlan
 }
 
 func (r *run) logf(format string, args ...any) {
@@ -178,7 +195,11 @@ const maxBindAttempts = 5
 func (r *run) start(ctx context.Context) error {
 	s := r.srv
 	data := filepath.Join(s.Dir, "data")
-	if !r.restoreTemplate(data) {
+	if r.node != nil && r.node.prepare != nil {
+		if err := r.node.prepare(ctx, r); err != nil {
+			return err
+		}
+	} else if !r.restoreTemplate(data) {
 		r.logf("%s: initializing %s", s.Kind, data)
 		if err := r.eng.initialize(ctx, r); err != nil {
 			return err
@@ -197,6 +218,9 @@ func (r *run) start(ctx context.Context) error {
 		s.Port, s.Socket = port, r.eng.socket(s.Dir, port)
 		mark := markLogs(r.eng.logs(s.Dir))
 		path, args := r.eng.command(r)
+		if r.node != nil && r.node.args != nil {
+			args = append(args, r.node.args(port)...)
+		}
 		r.logf("%s: starting %s on 127.0.0.1:%d", s.Kind, path, port)
 		c, err := launch(r, path, args)
 		if err != nil {
@@ -214,8 +238,19 @@ func (r *run) start(ctx context.Context) error {
 		return err
 	}
 	defer adm.close()
-	if err := adm.bootstrap(ctx, s); err != nil {
-		return scrub(fmt.Errorf("create bench user and database: %w", err), s.Password)
+	if r.node != nil && r.node.ready != nil {
+		if err := pollUntil(ctx, readyTimeout, "ready for clients", func(ctx context.Context) error {
+			return r.node.ready(ctx, s)
+		}); err != nil {
+			return err
+		}
+	}
+	// A joining node's users and database come with its data from the
+	// cluster.
+	if r.node == nil || !r.node.joiner {
+		if err := adm.bootstrap(ctx, s); err != nil {
+			return scrub(fmt.Errorf("create bench user and database: %w", err), s.Password)
+		}
 	}
 	if err := adm.readBack(ctx, s); err != nil {
 		return fmt.Errorf("read server settings: %w", err)
@@ -254,10 +289,19 @@ func (r *run) waitReady(ctx context.Context, c *child, mark logMark) (admin, err
 	}
 }
 
-// Alive reports whether the server process is still running.
+// Alive reports whether the server process is still running; for a
+// cluster, whether every node's is.
 func (s *Server) Alive() bool {
 	if s == nil || s.PID <= 0 {
 		return false
+	}
+	if len(s.Nodes) > 0 {
+		for _, n := range s.Nodes {
+			if !n.Alive() {
+				return false
+			}
+		}
+		return true
 	}
 	if s.proc != nil {
 		return !s.proc.exited()

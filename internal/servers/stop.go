@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -29,12 +30,15 @@ const (
 // segment is removed too. It works on a Server loaded from a state file by
 // another process (it then acts on PID, after checking that PID still runs
 // a server on Dir), and is safe to call again.
+//
+// A cluster (Nodes) has each of its nodes stopped so, all at once, before
+// its directory is removed.
 func (s *Server) Stop() error {
 	var errs []error
-	if err := s.kill(); err != nil {
+	if err := s.killAll(); err != nil {
 		errs = append(errs, err)
-	} else if s.Kind == KindPostgres && s.Dir != "" {
-		removeSysvSegment(sysvSegment(s))
+	} else if s.Kind.Base() == KindPostgres && s.Dir != "" {
+		removeSegments(s.Dir)
 	}
 	if s.Dir != "" {
 		if !isServerDir(s.Dir) {
@@ -54,6 +58,27 @@ func isServerDir(dir string) bool {
 	return filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), "sqb-")
 }
 
+// killAll stops the server process, or every node of a cluster, in
+// parallel so that a cluster's stop costs one node's.
+func (s *Server) killAll() error {
+	if len(s.Nodes) == 0 {
+		return s.kill()
+	}
+	errs := make([]error, len(s.Nodes))
+	var wg sync.WaitGroup
+	for i, n := range s.Nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := n.kill(); err != nil {
+				errs[i] = fmt.Errorf("node %s: %w", n.Node, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return joinErrors(errs)
+}
+
 // kill stops the server process; nothing to do if it is already gone or PID
 // now belongs to some other program.
 func (s *Server) kill() error {
@@ -70,7 +95,7 @@ func (s *Server) kill() error {
 		return nil
 	}
 	sig := syscall.SIGTERM
-	if s.Kind == KindPostgres {
+	if s.Kind.Base() == KindPostgres {
 		sig = syscall.SIGINT
 	}
 	if err := syscall.Kill(s.PID, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -157,7 +182,12 @@ func procMounted() bool { return procs.Mounted() }
 // A postmaster or initdb's standalone backend that dies by SIGKILL leaves
 // the segment behind and the file in place; a clean exit removes both.
 func sysvSegment(s *Server) (key, id int) {
-	b, err := os.ReadFile(filepath.Join(s.Dir, "data", "postmaster.pid"))
+	return sysvSegmentIn(s.Dir)
+}
+
+// sysvSegmentIn is sysvSegment for the server directory dir.
+func sysvSegmentIn(dir string) (key, id int) {
+	b, err := os.ReadFile(filepath.Join(dir, "data", "postmaster.pid"))
 	if err != nil {
 		return -1, -1
 	}
@@ -175,6 +205,17 @@ func sysvSegment(s *Server) (key, id int) {
 		return -1, -1
 	}
 	return key, id
+}
+
+// removeSegments removes the System V segments left in the server
+// directory dir: its own, or for a cluster those of the node directories
+// dir/data/NODE (see Server.Nodes).
+func removeSegments(dir string) {
+	removeSysvSegment(sysvSegmentIn(dir))
+	nodes, _ := filepath.Glob(filepath.Join(dir, "data", "*", "data", "postmaster.pid"))
+	for _, p := range nodes {
+		removeSysvSegment(sysvSegmentIn(filepath.Dir(filepath.Dir(p))))
+	}
 }
 
 // removeSysvSegment removes a System V shared memory segment once nothing

@@ -179,7 +179,7 @@ func sweep(parent string, log io.Writer) ([]string, error) {
 // the server's shared memory segment and dir, as Stop does.
 func stopOrphan(kind Kind, dir string, pids []int) error {
 	for _, pid := range pids {
-		s := &Server{Kind: kind, Dir: dir, PID: pid}
+		s := &Server{Kind: kind.Base(), Dir: dir, PID: pid}
 		if err := s.kill(); err != nil {
 			return err
 		}

@@ -176,3 +176,42 @@ func TestTiDBHasNoProfileLine(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterKinds: the cluster kinds parse, name their base kind and its
+// database, take profiles, give their entry node's DSN, and record their
+// topology and settings under their own name.
+func TestClusterKinds(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		kind, base Kind
+	}{
+		{"galera", KindGalera, KindMariaDB}, {"Postgres-Sync", KindPostgresSync, KindPostgres},
+		{"mariadb", KindMariaDB, KindMariaDB}, {"tidb", KindTiDB, KindTiDB},
+	} {
+		k, err := ParseKind(c.in)
+		if err != nil || k != c.kind || k.Base() != c.base || k.Clustered() != (c.base != c.kind) {
+			t.Errorf("ParseKind(%q) = %q, %v; Base %q, Clustered %v", c.in, k, err, k.Base(), k.Clustered())
+		}
+	}
+	if KindGalera.DB() != "mariadb" || KindPostgresSync.DB() != "postgres" || !KindGalera.Profiled() {
+		t.Errorf("DB() = %s, %s; Profiled %v", KindGalera.DB(), KindPostgresSync.DB(), KindGalera.Profiled())
+	}
+	if _, err := ParseKind("oracle"); err == nil || !strings.Contains(err.Error(), "galera, postgres-sync") {
+		t.Errorf("ParseKind(oracle) error = %v, want the cluster kinds among the valid names", err)
+	}
+	node := &Server{Kind: KindPostgres, Host: "127.0.0.1", Port: 40003, User: "bench", Password: "PW", Database: "bench",
+		Node: "primary", Dir: "/tmp/sqb-3/data/primary"}
+	pair := &Server{Kind: KindPostgresSync, Profile: ProfileDurable, Host: "127.0.0.1", Port: 40003, User: "bench",
+		Password: "PW", Database: "bench", Version: "15", Topology: "primary :40003 with 1 synchronous standby",
+		Vars: map[string]string{"standby_sync_state": "sync"}, Nodes: []*Server{node}}
+	if got, want := pair.DSN("tcp"), "postgres://bench:PW@127.0.0.1:40003/bench?sslmode=disable"; got != want {
+		t.Errorf("postgres-sync DSN = %q, want %q", got, want)
+	}
+	got := fmt.Sprint(pair.ConfigLines())
+	for _, want := range []string{"[postgres-sync-version 15]", "[postgres-sync-profile durable]",
+		"[postgres-sync-standby-sync-state sync]", "[postgres-sync-topology primary :40003 with 1 synchronous standby]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("ConfigLines = %s, want %s among them", got, want)
+		}
+	}
+}

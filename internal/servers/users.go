@@ -60,6 +60,18 @@ func Use(dir string, endpoints []bench.Endpoint) (release func(), err error) {
 	return release, err
 }
 
+// Recorded returns the live server recorded in the state directory dir
+// (by sqlbench server start) that e points at, or nil.
+func Recorded(dir string, e bench.Endpoint) *Server {
+	all, _ := LoadStates(dir)
+	for _, s := range all {
+		if s.at(e) && s.Alive() {
+			return s
+		}
+	}
+	return nil
+}
+
 // at reports whether e points at s.
 func (s *Server) at(e bench.Endpoint) bool {
 	if e.Net == "unix" {

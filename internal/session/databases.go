@@ -81,6 +81,11 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			d := &database{ends: map[string]bench.Endpoint{e.Net: e}, net: []string{e.Net},
 				config: [][2]string{{string(db) + "-server", "given by DSN (" + e.Net + ")"}}}
 			d.pid = givenServerPID(db, e)
+			if srv := servers.Recorded(servers.DefaultStateDir(), e); srv != nil && srv.Kind.Clustered() {
+				// A cluster sqlbench server start started: its topology,
+				// versions and settings, as a throwaway server's.
+				d.config = append(d.config, srv.ConfigLines()...)
+			}
 			d.config = append(d.config, serverCPULines(db, d.pid, "found by its socket")...)
 			set.byDB[db] = d
 			continue
