@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -19,7 +20,7 @@ import (
 // runFlags are sqlbench run's flags as typed that are not fields of the
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle, link string
 	quick, dryRun                                                                 bool
 	dsns                                                                          []string
 }
@@ -51,6 +52,7 @@ func (f *runFlags) define(c *cobra.Command) *session.Config {
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so that the help reads the same everywhere
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.StringVar(&f.nets, "net", "tcp,unix", "transports to servers sqlbench starts (a given DSN uses its own)")
+	fs.StringVar(&f.link, "link", "", "put an emulated network link between the runners and the servers (TCP only; the transport floor too): lan, dc, wan or DELAY[/JITTER][/RATE], DELAY the round trip it adds, like 500us/50us/1gbit (docs/links.md)")
 	fs.StringVar(&f.profile, "profile", "durable", "configuration of servers sqlbench starts: durable, fast or seed")
 	fs.StringVar(&f.cpu, "cpu", "", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.StringVar(&f.pin, "pin", string(session.DefaultPin), "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
@@ -144,6 +146,13 @@ func (f *runFlags) apply(cfg *session.Config) error {
 		}
 		cfg.DBs = append(cfg.DBs, db)
 	}
+	if f.link != "" {
+		sp, err := link.Parse(f.link)
+		if err != nil {
+			return usagef("--link: %v", err)
+		}
+		cfg.Link = &sp
+	}
 	if cfg.CPUs, err = parseCPUs(f.cpu); err != nil {
 		return err
 	}
@@ -189,6 +198,7 @@ func completeRun(c *cobra.Command) {
 	completeList(c, "workloads", workloadChoices)
 	completeList(c, "net", func() []string { return []string{"tcp", "unix"} })
 	complete(c, "profile", func() []string { return names(servers.Profiles()) })
+	complete(c, "link", link.PresetNames)
 	complete(c, "pin", func() []string { return []string{"none", "same", "split"} })
 	complete(c, "idle-latency", func() []string { return []string{session.IdleDefault, session.IdleLow} })
 	complete(c, "sqlite-journal", func() []string { return []string{"delete", "truncate", "persist", "memory", "wal", "off"} })

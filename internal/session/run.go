@@ -19,6 +19,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/orchestrate"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
@@ -109,6 +110,9 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if len(p.Later) > 0 {
 		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
 	}
+	if err := checkLink(&cfg, p, env.Log); err != nil {
+		return out, err
+	}
 	given, err := checkDSNs(p, cfg.AllowRemote)
 	if err != nil {
 		return out, err
@@ -147,6 +151,9 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	if _, err := servers.Sweep(env.Log); err != nil {
 		fmt.Fprintln(env.Log, "sqlbench:", err) // worth a line, not a failed session
 	}
+	if _, err := link.Sweep(env.Log); err != nil {
+		fmt.Fprintln(env.Log, "sqlbench:", err)
+	}
 	tmp, err := makeTemp()
 	if err != nil {
 		return out, err
@@ -156,6 +163,13 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	placement := pin.Local(cfg.Pin)
 	dbs, err := openDatabases(ctx, p, &cfg, given, placement, tmp, env.Log)
 	defer dbs.stop(env.Log)
+	if err != nil {
+		return out, err
+	}
+	em, err := startLink(ctx, &cfg, dbs, env.Log)
+	if em != nil {
+		defer em.Stop()
+	}
 	if err != nil {
 		return out, err
 	}
@@ -200,6 +214,7 @@ func Run(ctx context.Context, cfg Config, env Env) (*Outcome, error) {
 	}
 	started = true
 	runErr := runSchedule(ctx, sess, w, &cfg, p, dbs, declared, placement, out, env)
+	linkCPU(em, w)
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
