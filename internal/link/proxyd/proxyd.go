@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -27,6 +28,10 @@ import (
 // listens: "toxiproxy-api ADDR".
 const Ready = "toxiproxy-api "
 
+// maxSleepers is the proxy's GOMAXPROCS: more chunks than that sleeping
+// at the same moment delay the rest.
+const maxSleepers = 256
+
 // Main runs the proxy until its parent process is gone or it is told to
 // stop (SIGTERM, SIGINT), and returns the process's exit status. It writes
 // the API's address on stdout as one Ready line, and its errors on stderr.
@@ -40,6 +45,13 @@ func Main(stdout, stderr io.Writer) int {
 
 func serve(stdout io.Writer) error {
 	parent := os.Getppid()
+	// Each delayed chunk's goroutine holds its P while it sleeps in
+	// nanosleep (see DelayToxic); with as many Ps as CPUs, two sleepers
+	// would leave none for the other goroutines until the runtime's
+	// monitor takes one back, up to 10 ms later. Ps to spare keep every
+	// other goroutine running at once; the CPUs they share are the
+	// kernel's to schedule.
+	runtime.GOMAXPROCS(maxSleepers)
 	// The API only on loopback, on a port the kernel picks: two sessions
 	// never collide.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
