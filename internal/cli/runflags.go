@@ -21,8 +21,8 @@ import (
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
 	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle, link string
-	quick, dryRun                                                                 bool
-	dsns                                                                          []string
+	quick, dryRun                                                                       bool
+	dsns                                                                                []string
 }
 
 // define defines sqlbench run's flags on c and returns the Config they

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
-	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/link"
+	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/runner"
 	"github.com/sqlbench/sqlbench/targets"
