@@ -20,9 +20,11 @@ import (
 // runFlags are sqlbench run's flags as typed that are not fields of the
 // session.Config; parse checks them and completes the Config.
 type runFlags struct {
-	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle, link string
-	quick, dryRun                                                                       bool
-	dsns                                                                                []string
+	dbs, targets, workloads, nets, profile, pin, journal, sync, cpu, thread, idle string
+	quick, dryRun                                                                 bool
+	dsns                                                                          []string
+
+	link string // --link, as typed
 }
 
 // define defines sqlbench run's flags on c and returns the Config they
