@@ -3,6 +3,8 @@ package link
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,16 +141,36 @@ func TestLinkAddsItsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRateLimits sends 256 KiB through a 8 mbit link: at least 0.25 s.
+// TestRateLimits echoes 128 KiB through a 8 mbit link (1 MB/s each way):
+// at least 0.1 s, where loopback takes milliseconds.
 func TestRateLimits(t *testing.T) {
 	e := start(t, Spec{RTT: 100 * time.Microsecond, Rate: 8_000_000})
-	p, err := e.Measure(context.Background(), 50)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 64 B each way at 1 MB/s: 64 µs per direction on top of the delay.
-	if p.Link.P50 < 200*time.Microsecond {
-		t.Errorf("round trip through a 8 mbit link with 100us: %s", p.Link.P50)
+	defer ln.Close()
+	go echo(ln)
+	addr, err := e.Wrap(ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	const size = 128 << 10
+	begin := time.Now()
+	go c.Write(make([]byte, size))
+	if _, err := io.ReadFull(c, make([]byte, size)); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(begin)
+	t.Logf("128 KiB echoed through 8mbit in %s", took)
+	if took < 100*time.Millisecond || took > 10*time.Second {
+		t.Errorf("128 KiB echoed through a 8 mbit link in %s, want 0.1-10 s", took)
 	}
 }
 
