@@ -33,8 +33,11 @@ const ToxiproxyVersion = "v2.12.0"
 // otherwise it returns at once. A main function (and a TestMain that
 // starts links) calls it first.
 func RunProxyIfAsked() {
-	if os.Getenv(ProxyEnv) == "1" {
+	switch os.Getenv(ProxyEnv) {
+	case "1":
 		os.Exit(proxyd.Main(os.Stdout, os.Stderr))
+	case "echo": // the probe's echo sink (see Measure)
+		os.Exit(proxyd.Echo(os.Stdout, os.Stderr))
 	}
 }
 
@@ -63,6 +66,7 @@ type Emulator struct {
 	Netem string
 
 	client  *toxiclient.Client
+	exe     string
 	rec     string // the record Sweep reads (see record.go)
 	stopped chan struct{}
 	exited  chan error
@@ -89,6 +93,7 @@ func Start(ctx context.Context, o Options) (*Emulator, error) {
 	// The proxy is started from a thread kept for it until Stop: the
 	// parent-death signal fires when the thread that started the child
 	// ends, and Go ends threads it locked for goroutines that returned.
+	e.exe = exe
 	go e.own(exe, started)
 	var err error
 	select {
@@ -116,8 +121,23 @@ func Start(ctx context.Context, o Options) (*Emulator, error) {
 // and keeps the thread until Stop, then ends the process.
 func (e *Emulator) own(exe string, started chan<- error) {
 	runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+	cmd, addr, err := spawn(exe, "1", proxyd.Ready)
+	if err != nil {
+		started <- err
+		return
+	}
+	e.PID, e.API = cmd.Process.Pid, addr
+	started <- nil
+	<-e.stopped
+	e.exited <- end(cmd)
+}
+
+// spawn starts exe as a helper process (ProxyEnv=mode) that dies with this
+// thread, and returns it with the address its ready line (prefix ready)
+// gives.
+func spawn(exe, mode, ready string) (*exec.Cmd, string, error) {
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), ProxyEnv+"=1")
+	cmd.Env = append(os.Environ(), ProxyEnv+"="+mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Pdeathsig: syscall.SIGKILL,
 		Setpgid:   true, // Ctrl-C at the terminal is sqlbench's to handle, not the proxy's
@@ -129,10 +149,8 @@ func (e *Emulator) own(exe string, started chan<- error) {
 		err = cmd.Start()
 	}
 	if err != nil {
-		started <- fmt.Errorf("link: start the proxy process: %w", err)
-		return
+		return nil, "", fmt.Errorf("link: start the proxy process: %w", err)
 	}
-	e.PID = cmd.Process.Pid
 	lines := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(out).ReadString('\n')
@@ -141,31 +159,31 @@ func (e *Emulator) own(exe string, started chan<- error) {
 	}()
 	select {
 	case line := <-lines:
-		addr, ok := strings.CutPrefix(strings.TrimSpace(line), proxyd.Ready)
+		addr, ok := strings.CutPrefix(strings.TrimSpace(line), ready)
 		if !ok {
 			cmd.Process.Kill()
 			cmd.Wait()
-			started <- fmt.Errorf("link: the proxy process did not start: %s", oneLine(stderr.String(), line))
-			return
+			return nil, "", fmt.Errorf("link: the proxy process did not start: %s", oneLine(stderr.String(), line))
 		}
-		e.API = addr
+		return cmd, addr, nil
 	case <-time.After(startTimeout):
 		cmd.Process.Kill()
 		cmd.Wait()
-		started <- fmt.Errorf("link: the proxy process did not say where it listens within %s", startTimeout)
-		return
+		return nil, "", fmt.Errorf("link: the proxy process did not say where it listens within %s", startTimeout)
 	}
-	started <- nil
-	<-e.stopped
+}
+
+// end stops a helper process: SIGTERM, SIGKILL after 5 s.
+func end(cmd *exec.Cmd) error {
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		e.exited <- err
+		return err
 	case <-time.After(5 * time.Second):
 		cmd.Process.Kill()
-		e.exited <- fmt.Errorf("the proxy process did not stop on SIGTERM within 5s: killed: %w", <-done)
+		return fmt.Errorf("the proxy process did not stop on SIGTERM within 5s: killed: %w", <-done)
 	}
 }
 

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"slices"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/link/proxyd"
 )
 
 // Trips is a sample of round trips: its median and 10th and 90th
@@ -25,9 +28,10 @@ func fmtMicros(d time.Duration) string {
 }
 
 // Probe is the link's round trip measured before a session: 64-byte
-// messages echoed by a sink in this process on loopback, directly, through
-// a proxy of the emulator with no toxic (the proxy's own cost), and
-// through the link.
+// messages echoed by a sink in a process of its own on loopback (so that
+// each round trip wakes processes as a query does), directly, through a
+// proxy of the emulator with no toxic (the proxy's own cost), and through
+// the link.
 type Probe struct {
 	Direct, Proxy, Link Trips
 }
@@ -41,14 +45,12 @@ const probeBudget = 3 * time.Second
 // Measure times n round trips (after 20 untimed) on each path, within
 // probeBudget each.
 func (e *Emulator) Measure(ctx context.Context, n int) (Probe, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	up, stop, err := e.echoProcess()
 	if err != nil {
-		return Probe{}, fmt.Errorf("link: probe: %w", err)
+		return Probe{}, err
 	}
-	defer ln.Close()
-	go echo(ln)
+	defer stop()
 	var p Probe
-	up := ln.Addr().String()
 	if p.Direct, err = trips(ctx, up, n); err != nil {
 		return p, err
 	}
@@ -65,6 +67,29 @@ func (e *Emulator) Measure(ctx context.Context, n int) (Probe, error) {
 	}
 	p.Link, err = trips(ctx, through, n)
 	return p, err
+}
+
+// echoProcess starts the probe's echo sink, a process of its own, and
+// returns its address and what stops it.
+func (e *Emulator) echoProcess() (string, func(), error) {
+	started := make(chan error, 1)
+	stopped := make(chan struct{})
+	var addr string
+	go func() {
+		runtime.LockOSThread() // the echo's parent-death signal follows this thread
+		cmd, a, err := spawn(e.exe, "echo", proxyd.EchoReady)
+		addr = a
+		started <- err
+		if err == nil {
+			<-stopped
+			end(cmd)
+		}
+		close(started)
+	}()
+	if err := <-started; err != nil {
+		return "", nil, err
+	}
+	return addr, func() { close(stopped); <-started }, nil
 }
 
 // echo writes back whatever each connection of ln sends, until ln closes.
