@@ -103,8 +103,10 @@ func linkRTT(t *testing.T, cfg *benchfmt.Result) time.Duration {
 // operation (an unprepared statement without arguments: one simple-query
 // message; the transport floor's TCP echo), and holds the rise of each
 // cell's time per operation to the link: at least 0.9 ms, and at most four
-// of the round trips measured through the link (a loaded 2-CPU machine
-// wakes the proxy's threads late). It also checks the link's lines, that
+// of the round trips measured through the link and 1 ms more (a loaded
+// 2-CPU machine wakes the runner's, the proxy's and the server's threads
+// late: +1.3-1.5 ms per round trip alone here, up to +3.2 ms with a second
+// session running beside it). It also checks the link's lines, that
 // no cell ran over the unix socket, and that the proxy is gone after.
 func TestLinkAddsItsRoundTripToEachOperation(t *testing.T) {
 	needServers(t, servers.KindMariaDB, servers.KindPostgres)
@@ -138,8 +140,8 @@ func TestLinkAddsItsRoundTripToEachOperation(t *testing.T) {
 		cells++
 		rise := time.Duration(ns - base)
 		t.Logf("%s: %.0f ns/op plain, %.0f ns/op through the link (+%s; link round trip %s)", name, base, ns, rise, rtt)
-		if rise < 900*time.Microsecond || rise > 4*rtt {
-			t.Errorf("%s: the link adds %s per operation; want from 0.9 ms to %s", name, rise, 4*rtt)
+		if limit := 4*rtt + time.Millisecond; rise < 900*time.Microsecond || rise > limit {
+			t.Errorf("%s: the link adds %s per operation; want from 0.9 ms to %s", name, rise, limit)
 		}
 	}
 	if cells != 3 {
