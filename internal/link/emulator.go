@@ -99,8 +99,11 @@ func Start(ctx context.Context, o Options) (*Emulator, error) {
 	select {
 	case err = <-started:
 	case <-ctx.Done():
-		err = ctx.Err()
-		e.Stop()
+		// The start is bounded (startTimeout); what it started is stopped.
+		if err = <-started; err == nil {
+			err = ctx.Err()
+			e.Stop()
+		}
 	}
 	if err != nil {
 		return nil, err
