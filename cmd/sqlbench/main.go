@@ -12,9 +12,12 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sqlbench/sqlbench/internal/cli"
+	"github.com/sqlbench/sqlbench/internal/link"
 )
 
 func main() {
+	// The link emulator's proxy is this executable too (package link).
+	link.RunProxyIfAsked()
 	// SIGHUP (the terminal went away) ends a run as Ctrl-C does: finished
 	// results kept, throwaway servers and temporary databases removed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

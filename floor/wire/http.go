@@ -28,11 +28,11 @@ type httpSink struct {
 	requests, received atomic.Uint64
 }
 
-// startHTTPSink serves on a free loopback port until close.
-func startHTTPSink() (*httpSink, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// startHTTPSink serves on listen (see listenAt) until close.
+func startHTTPSink(listen string) (*httpSink, error) {
+	ln, err := listenAt(listen)
 	if err != nil {
-		return nil, fmt.Errorf("listen on loopback: %w", err)
+		return nil, err
 	}
 	s := &httpSink{ln: ln, done: make(chan error, 1)}
 	// As the published server: the handler on a ServeMux at /test, a
@@ -82,15 +82,15 @@ type HTTPConn struct {
 	requests, sent uint64
 }
 
-// OpenHTTP starts a net/http sink on 127.0.0.1 and makes a client for it.
-// cfg is not consulted.
+// OpenHTTP starts a net/http sink on 127.0.0.1 and makes a client for it:
+// directly, or through an emulated link (see listenAt).
 func OpenHTTP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
-	sink, err := startHTTPSink()
+	sink, err := startHTTPSink(cfg.DSN)
 	if err != nil {
 		return nil, err
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	c := &HTTPConn{sink: sink, url: "http://" + sink.ln.Addr().String() + "/test",
+	c := &HTTPConn{sink: sink, url: "http://" + dialAddr(cfg, sink.ln) + "/test",
 		tr: tr, client: &http.Client{Transport: tr}, body: bytes.NewReader(nil),
 		headers: http.Header{"Content-Type": []string{"application/octet-stream"}}}
 	if err := c.Post(nil); err != nil { // the connection is made here, not in the first run

@@ -62,11 +62,11 @@ type tcpSink struct {
 	received atomic.Uint64
 }
 
-// startTCPSink listens on a free loopback port and serves it until close.
-func startTCPSink() (*tcpSink, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// startTCPSink listens on listen (see listenAt) and serves it until close.
+func startTCPSink(listen string) (*tcpSink, error) {
+	ln, err := listenAt(listen)
 	if err != nil {
-		return nil, fmt.Errorf("listen on loopback: %w", err)
+		return nil, err
 	}
 	s := &tcpSink{ln: ln}
 	s.wg.Add(1)
@@ -157,23 +157,53 @@ type TCPConn struct {
 	back       []byte // echo read buffer, grown to the largest message
 }
 
-// OpenTCP starts a sink on 127.0.0.1 and connects to it. cfg is not
-// consulted: the target always speaks to its own sink.
+// OpenTCP starts a sink on 127.0.0.1 and connects to it: directly, or
+// through an emulated link (see listenAt).
 func OpenTCP(ctx context.Context, cfg bench.Config) (bench.Handle, error) {
-	sink, err := startTCPSink()
+	sink, err := startTCPSink(cfg.DSN)
 	if err != nil {
 		return nil, err
 	}
 	c := &TCPConn{sink: sink, settleWait: settleTimeout}
-	if c.send, err = dialMode(ctx, sink.ln.Addr().String(), modeWrite); err == nil {
+	to := dialAddr(cfg, sink.ln)
+	if c.send, err = dialMode(ctx, to, modeWrite); err == nil {
 		c.w = bufio.NewWriter(c.send)
-		c.echo, err = dialMode(ctx, sink.ln.Addr().String(), modeEcho)
+		c.echo, err = dialMode(ctx, to, modeEcho)
 	}
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// listenAt listens where a sink is to: a free loopback port, or, under
+// an emulated link (sqlbench run --link), the loopback address the session
+// made the link's proxy forward to, given as the cell's DSN (cfg.DSN, a
+// field no floor target otherwise uses); cfg.Server.Addr is then the
+// proxy's, where the client connects (dialAddr).
+func listenAt(addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || net.ParseIP(host) == nil || !net.ParseIP(host).IsLoopback() {
+		return nil, fmt.Errorf("the sink's address %q is not on loopback", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	return ln, nil
+}
+
+// dialAddr is where a floor target's client connects: its sink ln, or the
+// link's proxy in front of it.
+func dialAddr(cfg bench.Config, ln net.Listener) string {
+	if cfg.DSN != "" && cfg.Server.Addr != "" {
+		return cfg.Server.Addr
+	}
+	return ln.Addr().String()
 }
 
 // dialMode connects to the sink at addr and says which mode it wants.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/journal"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -18,14 +19,19 @@ import (
 // a user's database (a run killed with no chance to clean up).
 func cleanCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "clean --db DB [--dsn DSN] (--session ID | RESULTS-FILE | JOURNAL)",
-		Short: "drop the tables a killed session left in your database",
+		Use:   "clean [--db DB [--dsn DSN] (--session ID | RESULTS-FILE | JOURNAL)]",
+		Short: "drop the tables a killed session left in your database; end its link proxy",
 		Long: `Clean drops the tables one session left in your database when it was killed
 with no chance to clean up. Only that session's tables are dropped, and each
-is named.`,
+is named.
+
+Every clean, with no arguments too, first ends the link proxies (run --link)
+of sqlbench processes that are gone, and removes their records; a live
+session's are left alone.`,
 		Example: `  sqlbench clean --db postgres --dsn postgres://u:pw@127.0.0.1/bench results/sqlbench-1.txt
   sqlbench clean --db postgres results/sqlbench-1.journal   # the DSN from $SQLBENCH_POSTGRES_DSN
-  sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session k7q2zz`,
+  sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session k7q2zz
+  sqlbench clean                                   # only the link proxies of killed sessions`,
 	}
 	fs := c.Flags()
 	dbName := fs.String("db", "", "the database: mariadb or postgres")
@@ -42,6 +48,16 @@ is named.`,
 // clean drops the tables of one session: the session id, or the one in
 // the results file files names.
 func clean(ctx context.Context, files []string, dbName, dsnFlag, id string, allowRemote bool, env Env) error {
+	n, err := link.Sweep(env.Stdout)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
+	}
+	if dbName == "" && dsnFlag == "" && id == "" && len(files) == 0 {
+		if n == 0 && err == nil {
+			fmt.Fprintln(env.Stdout, "no link proxy of a killed session to end")
+		}
+		return err
+	}
 	db, err := bench.ParseDB(dbName)
 	if err != nil || !db.Server() {
 		return usagef("clean: --db must be mariadb or postgres")

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
@@ -40,6 +41,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so that the help reads the same everywhere
 	fs.Var(v["dsn"], "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
 	fs.Var(v["net"], "net", "transports to servers sqlbench starts (a given DSN uses its own)")
+	fs.Var(&linkFlag{cfg: cfg}, "link", "put an emulated network link between the runners and the servers (TCP only; the transport floor too): lan, dc, wan or DELAY[/JITTER][/RATE], DELAY the round trip it adds, like 500us/50us/1gbit (docs/links.md)")
 	fs.Var(v["profile"], "profile", "configuration of servers sqlbench starts: durable, fast or seed")
 	fs.Var(v["cpu"], "cpu", "GOMAXPROCS values of the Go runners, comma-separated, like go test -cpu: one cell per value, its name ending in -N (default: unchanged, no suffix)")
 	fs.Var(v["pin"], "pin", "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
@@ -109,3 +111,23 @@ func appendNew(to []string, v string) []string {
 	}
 	return append(to, v)
 }
+
+// linkFlag binds --link onto the Config: parsed as it is set, kept as
+// typed for the help.
+type linkFlag struct {
+	cfg   *session.Config
+	typed string
+}
+
+func (f *linkFlag) String() string { return f.typed }
+
+func (f *linkFlag) Set(v string) error {
+	sp, err := link.Parse(v)
+	if err != nil {
+		return err
+	}
+	f.typed, f.cfg.Link = v, &sp
+	return nil
+}
+
+func (f *linkFlag) Type() string { return "string" }

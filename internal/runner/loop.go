@@ -110,7 +110,7 @@ func (s *Loop) open(ctx context.Context, req protocol.Request) (bench.Env, error
 		if db.SQL() {
 			return e, fmt.Errorf("target %q speaks no SQL: it cannot open %s", req.Target, db)
 		}
-		if e.Handle, err = open(ctx, bench.Config{DB: db}); err != nil {
+		if e.Handle, err = open(ctx, bench.Config{DB: db, DSN: req.DSN, Server: req.Endpoint}); err != nil {
 			return e, fmt.Errorf("open: %w", err)
 		}
 		return e, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/workloads/script"
@@ -104,6 +105,10 @@ type Config struct {
 	AllowRemote bool
 	// Nets are the transports to the servers the session starts.
 	Nets []string
+	// Link, when set, puts an emulated network link (package link)
+	// between the runners and every server over TCP, the transport
+	// floor's sinks too; the unix socket cannot go through it.
+	Link *link.Spec
 	// Profile configures the servers the session starts.
 	Profile servers.Profile
 	// Pin is the CPU placement of server and runner.

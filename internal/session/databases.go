@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -20,6 +21,8 @@ import (
 type dbSet struct {
 	tmp  string
 	byDB map[bench.DB]*database
+	// linkLines are the link's config lines (startLink), if any.
+	linkLines [][2]string
 }
 
 // database is one database of a session.
@@ -33,6 +36,10 @@ type database struct {
 	// pid is the server's main process on this machine, whose CPU the
 	// runners read; 0 when unknown (a remote server).
 	pid int
+	// link, set for a kind (the transport floor) under a link, makes a
+	// proxy for each cell's sink (floorLocation), kept by cell in linked.
+	link   *link.Emulator
+	linked map[string]protocol.Location
 }
 
 // checkDSNs reads and checks every user DSN of the plan before anything
@@ -158,6 +165,14 @@ func (s *dbSet) location(t targets.Spec, net, file string) protocol.Location {
 	if !ok {
 		return protocol.Location{}
 	}
+	if d.link != nil {
+		if l, ok := d.linked[file]; ok {
+			return l
+		}
+		l := floorLocation(d.link)
+		d.linked[file] = l
+		return l
+	}
 	return protocol.Location{Endpoint: d.ends[net], ServerPID: d.pid}
 }
 
@@ -169,7 +184,7 @@ func (s *dbSet) config() [][2]string {
 			out = append(out, d.config...)
 		}
 	}
-	return out
+	return append(out, s.linkLines...)
 }
 
 // secrets returns the passwords that must never be printed.

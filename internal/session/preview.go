@@ -28,6 +28,9 @@ func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 		nets := []string{""}
 		if t.DB.Server() {
 			nets = cfg.Nets
+			if cfg.Link != nil {
+				nets = []string{"tcp"} // the link carries TCP only (checkLink)
+			}
 			if d := p.DSNs[t.DB]; d != "" {
 				e, err := dsn.Parse(t.DB, d)
 				if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/dsn"
 	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/protocol"
@@ -113,6 +114,7 @@ type Session struct {
 	bins     map[string][]string
 	origin   string
 	variants map[string]launcher.Resolved // the variant targets, resolved
+	link     *link.Emulator               // the emulated link (--link), or nil
 	declared map[string]protocol.Hello
 	info     []string
 	// id begins the scope of every cell (NewID); began is when Run was
@@ -198,6 +200,9 @@ func (s *Session) plan(ctx context.Context) error {
 	if len(p.Later) > 0 {
 		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
 	}
+	if err := checkLink(cfg, p, env.Log); err != nil {
+		return err
+	}
 	if s.variants, err = resolveVariants(ctx, p); err != nil {
 		return err
 	}
@@ -244,6 +249,9 @@ func (s *Session) open(ctx context.Context) error {
 	if _, err := servers.Sweep(env.Log); err != nil {
 		fmt.Fprintln(env.Log, "sqlbench:", err) // worth a line, not a failed session
 	}
+	if _, err := link.Sweep(env.Log); err != nil {
+		fmt.Fprintln(env.Log, "sqlbench:", err)
+	}
 	var err error
 	if s.tmp, err = makeTemp(); err != nil {
 		return err
@@ -253,6 +261,13 @@ func (s *Session) open(ctx context.Context) error {
 	s.dbs, err = openDatabases(ctx, s.p, cfg, s.given, s.placement, s.tmp, env.Log)
 	log := env.Log // the servers' stop is logged past the scrubbing writer's flush
 	s.deferred(func() { s.dbs.stop(log) })
+	if err != nil {
+		return err
+	}
+	if s.link, err = startLink(ctx, cfg, s.dbs, env.Log); s.link != nil {
+		em := s.link
+		s.deferred(func() { em.Stop() })
+	}
 	if err != nil {
 		return err
 	}
@@ -365,6 +380,7 @@ func (s *Session) report(err error) error {
 		return err
 	}
 	benchfile.Header{Finished: time.Now()}.WriteFinished(s.results)
+	linkCPU(s.link, s.results)
 	if cerr := s.results.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
