@@ -7,7 +7,7 @@ const ScriptWorkload = "Script"
 // Why targets cannot run the script workload.
 const (
 	scriptNoWidth = "its rows do not tell their column count (scripts need it)"
-	scriptNoJVM = "the JDBC runner does not run script workloads yet"
+	scriptNoJVM   = "the JDBC runner does not run script workloads yet"
 )
 
 // refuseScripts adds to the catalogue the targets that cannot run the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/journal"
 	"github.com/sqlbench/sqlbench/internal/link"
+	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -20,18 +22,18 @@ import (
 func cleanCommand(ctx context.Context, env Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "clean [--db DB [--dsn DSN] (--session ID | RESULTS-FILE | JOURNAL)]",
-		Short: "drop the tables a killed session left in your database; end its link proxy",
+		Short: "drop the tables a killed session left in your database; end its proxies and servers",
 		Long: `Clean drops the tables one session left in your database when it was killed
 with no chance to clean up. Only that session's tables are dropped, and each
 is named.
 
 Every clean, with no arguments too, first ends the link proxies (run --link)
-of sqlbench processes that are gone, and removes their records; a live
-session's are left alone.`,
+and the throwaway servers and clusters of sqlbench processes that are gone,
+and removes their records and directories; a live session's are left alone.`,
 		Example: `  sqlbench clean --db postgres --dsn postgres://u:pw@127.0.0.1/bench results/sqlbench-1.txt
   sqlbench clean --db postgres results/sqlbench-1.journal   # the DSN from $SQLBENCH_POSTGRES_DSN
   sqlbench clean --db mariadb --dsn 'user:pw@tcp(127.0.0.1:3306)/bench' --session k7q2zz
-  sqlbench clean                                   # only the link proxies of killed sessions`,
+  sqlbench clean                                   # only what killed sessions left running`,
 	}
 	fs := c.Flags()
 	dbName := fs.String("db", "", "the database: mariadb or postgres")
@@ -52,9 +54,16 @@ func clean(ctx context.Context, files []string, dbName, dsnFlag, id string, allo
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(err.Error()))
 	}
+	// The throwaway servers and clusters of killed sessions: their
+	// processes, directories and shared memory.
+	gone, serr := servers.Sweep(env.Stdout)
+	if serr != nil {
+		fmt.Fprintln(env.Stderr, "sqlbench:", oneLine(serr.Error()))
+		err = cmp.Or(err, serr)
+	}
 	if dbName == "" && dsnFlag == "" && id == "" && len(files) == 0 {
-		if n == 0 && err == nil {
-			fmt.Fprintln(env.Stdout, "no link proxy of a killed session to end")
+		if n == 0 && len(gone) == 0 && err == nil {
+			fmt.Fprintln(env.Stdout, "no link proxy or throwaway server of a killed session to end")
 		}
 		return err
 	}

@@ -24,8 +24,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // Exit statuses.
