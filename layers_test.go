@@ -59,7 +59,7 @@ func runnerSide(p string) bool {
 		"./internal/envinfo", "./internal/proccpu", "./internal/procs":
 		return true
 	}
-	return strings.HasPrefix(p, "./targets/") && p != "./targets/targettest"
+	return strings.HasPrefix(p, "./workloads/") || strings.HasPrefix(p, "./targets/") && p != "./targets/targettest"
 }
 
 // TestRunnerSideImportsNoOrchestrator: the Go runner with every driver
