@@ -17,6 +17,13 @@ public final class ScriptRand {
         seed(seed, stream);
     }
 
+    /** Returns a stream whose state is state, unmixed (for tests against SplitMix64's reference). */
+    static ScriptRand ofState(long state) {
+        ScriptRand r = new ScriptRand(0, 0);
+        r.s = state;
+        return r;
+    }
+
     /** SplitMix64's output function. */
     static long mix64(long z) {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
