@@ -1,6 +1,8 @@
 package dev.sqlbench.jdbc;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 
 /**
  * Formats a double as Go's strconv.FormatFloat(f, 'g', -1, 64): the
@@ -10,6 +12,22 @@ import java.math.BigDecimal;
  */
 final class GoFloat {
     private GoFloat() {
+    }
+
+    /**
+     * Returns the fewest significant digits that read back as f (f > 0,
+     * finite): f's exact value rounded to 1, 2 ... 17 digits, the first that
+     * parses back to f. (Java 17's Double.toString is not always shortest.)
+     */
+    static BigDecimal shortest(double f) {
+        BigDecimal exact = new BigDecimal(f);
+        for (int p = 1; p < 17; p++) {
+            BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            if (r.doubleValue() == f) {
+                return r.stripTrailingZeros();
+            }
+        }
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
     }
 
     /** Returns f in Go's 'g' format with the shortest precision. */
@@ -28,7 +46,7 @@ final class GoFloat {
         if (f == 0) {
             return b.append('0').toString();
         }
-        BigDecimal d = new BigDecimal(Double.toString(Math.abs(f))).stripTrailingZeros();
+        BigDecimal d = shortest(Math.abs(f));
         String digits = d.unscaledValue().toString();
         int nd = digits.length();
         int dp = nd - d.scale(); // the decimal point's place after the first digit... digits before it
