@@ -7,7 +7,6 @@ const ScriptWorkload = "Script"
 // Why targets cannot run the script workload.
 const (
 	scriptNoWidth = "its rows do not tell their column count (scripts need it)"
-	scriptNoJVM   = "the JDBC runner does not run script workloads yet"
 )
 
 // refuseScripts adds to the catalogue the targets that cannot run the
@@ -16,8 +15,6 @@ func refuseScripts(specs []Spec) []Spec {
 	for i, s := range specs {
 		why := ""
 		switch {
-		case s.JVM:
-			why = scriptNoJVM
 		case s.Name == "sqinn":
 			why = scriptNoWidth
 		}

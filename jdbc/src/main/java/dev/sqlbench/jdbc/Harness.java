@@ -42,7 +42,7 @@ public final class Harness {
                 return;
             }
             if (r.parallel() != null) {
-                parallel(r.parallel(), 0, n, null, null);
+                parallel(r.parallel(), 0, n, null, null, 0);
                 return;
             }
             for (int i = 0; i < n; i++) {
@@ -115,7 +115,11 @@ public final class Harness {
                 r.batch().run(first, n);
                 s = new Sample(n, 0, 0, null, 0, 0);
             } else if (r.parallel() != null) {
-                s = parallel(r.parallel(), first, n, hs, clients);
+                long deadline = r.durationNanos() > 0 ? start + r.durationNanos() : 0;
+                s = parallel(r.parallel(), first, n, hs, clients, deadline);
+                if (deadline != 0 && s.n() == 0) {
+                    throw new Exception("no operation finished within " + r.durationNanos() / 1_000_000 + " ms");
+                }
             } else {
                 s = sequential(r.op(), first, n, h, timer);
             }
@@ -159,7 +163,7 @@ public final class Harness {
                 h.add(hs[i]);
             }
             // the client threads' own counts, plus what this thread did (the finish)
-            return new Sample(n, elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), time);
+            return new Sample(s.n(), elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), time);
         }
         return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp(), time);
     }
@@ -208,11 +212,14 @@ public final class Harness {
      * the next operation number; hs, when not null, holds one histogram per
      * client for its sampled latencies (the caller merges them); readings,
      * when not null, gets each client thread's schedstat readings from its
-     * start to its end (none where the kernel does not give them).
+     * start to its end (none where the kernel does not give them). With a
+     * deadline (a System.nanoTime value, 0 for none) the clients stop claiming
+     * operations once it has passed; the sample's n is the operations done.
      */
     private static Sample parallel(List<Workload.Op> ops, int first, int n, Histogram[] hs,
-            List<TimeSplit.Reading> readings) throws Exception {
+            List<TimeSplit.Reading> readings, long deadline) throws Exception {
         AtomicLong claim = new AtomicLong(first);
+        AtomicLong finished = new AtomicLong();
         AtomicBoolean failed = new AtomicBoolean();
         long end = (long) first + n;
         List<Client> clients = new ArrayList<>();
@@ -234,6 +241,9 @@ public final class Harness {
                     boolean read0 = me != null && me.read();
                     long meCpu0 = read0 ? me.cpu() : 0, meRunq0 = read0 ? me.runq() : 0;
                     for (int k = 0; !failed.get(); k++) {
+                        if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+                            break;
+                        }
                         long i = claim.getAndIncrement();
                         if (i >= end) {
                             break;
@@ -252,6 +262,7 @@ public final class Harness {
                             failed.set(true);
                             break;
                         }
+                        finished.incrementAndGet();
                     }
                     boolean read1 = read0 && me.read();
                     c.cpu = Allocations.cpuNanos() - cpu0;
@@ -283,7 +294,7 @@ public final class Harness {
                 readings.add(c.time);
             }
         }
-        return new Sample(n, elapsed, bytes, hs == null ? null : hs[0], cpu, 0);
+        return new Sample((int) finished.get(), elapsed, bytes, hs == null ? null : hs[0], cpu, 0);
     }
 
     /** An operation failed; the message names it, the cause says why. */

@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public final class Request {
     /** Verbs of the protocol. */
-    public static final String HELLO = "hello", INFO = "info", RUN = "run", CLOSE = "close";
+    public static final String HELLO = "hello", INFO = "info", RUN = "run", CLOSE = "close", CHECK = "check";
 
     /** The verb: hello, info, run or close. */
     public final String verb;
@@ -30,6 +30,10 @@ public final class Request {
      * {@code slices} (1-based) of run {@code run}; slices is 0 for a whole run.
      */
     public final int run, slice, slices;
+    /** A script workload's spec (script=, Go's script.Spec.Encode), or "". */
+    public final String script;
+    /** The run's --scale; 0 (not sent) means 1. */
+    public final double scale;
     /** The server's main process on this machine, whose CPU is read around each run; 0 when not given. */
     public final int serverPid;
 
@@ -45,6 +49,14 @@ public final class Request {
                 v.getOrDefault("user", ""), v.getOrDefault("password", ""), v.getOrDefault("database", ""));
         this.n = n;
         this.warmup = warmup;
+        this.script = v.getOrDefault("script", "");
+        double sc = 0;
+        try {
+            sc = Double.parseDouble(v.getOrDefault("scale", "0"));
+        } catch (NumberFormatException e) {
+            sc = 0;
+        }
+        this.scale = sc > 0 && !Double.isInfinite(sc) ? sc : 0;
         this.run = slicing[0];
         this.slice = slicing[1];
         this.slices = slicing[2];
@@ -72,6 +84,11 @@ public final class Request {
         int[] slicing = {0, 0, 0};
         switch (verb) {
             case HELLO, INFO, CLOSE -> { }
+            case CHECK -> {
+                if (v.getOrDefault("scope", "").isEmpty() || v.getOrDefault("script", "").isEmpty()) {
+                    throw new ProtocolException("check: scope and script are required");
+                }
+            }
             case RUN -> {
                 n = parseInt(v.get("n"));
                 if (n < 1) {

@@ -95,6 +95,7 @@ public final class Server {
             case Request.HELLO -> hello();
             case Request.INFO -> info(req);
             case Request.RUN -> run(req);
+            case Request.CHECK -> check(req);
             default -> closeCell(key(req));
         }
     }
@@ -112,6 +113,30 @@ public final class Server {
         for (Workload w : Workloads.all()) {
             out.println("runner-workload: " + w.name());
         }
+        out.println("runner-workload: " + ScriptWorkload.NAME); // built from each request's spec
+    }
+
+    /** Answers a check request: the script's verification pass on a connection of its own. */
+    private void check(Request req) throws Exception {
+        Target t = Target.lookup(req.target);
+        ScriptWorkload w = new ScriptWorkload(req.script, req.scale);
+        Dialect d = Dialect.of(Db.parse(req.db), req.scope);
+        try (Connection c = open(req, t, d)) {
+            for (String l : w.check(c, d)) {
+                out.println(l);
+            }
+        }
+    }
+
+    /** Returns the workload a run request names: the catalogue's, or the script workload of its spec. */
+    private static Workload workload(Request req) throws Exception {
+        if (req.workload.equals(ScriptWorkload.NAME)) {
+            if (req.script.isEmpty()) {
+                throw new ProtocolException("workload " + ScriptWorkload.NAME + " needs its spec (script=)");
+            }
+            return new ScriptWorkload(req.script, req.scale);
+        }
+        return Workloads.lookup(req.workload);
     }
 
     private static String key(Request r) {
@@ -174,7 +199,7 @@ public final class Server {
         boolean first = c == null;
         if (first) {
             Target t = Target.lookup(req.target);
-            Workload w = Workloads.lookup(req.workload);
+            Workload w = workload(req);
             Db db = Db.parse(req.db);
             if (!w.only().contains(db)) {
                 throw new ProtocolException("workload " + w.name() + " does not run on " + db.key);
@@ -194,12 +219,13 @@ public final class Server {
         }
         Sample s;
         TimeShare probe;
+        String[] units = {""};
         try {
-            if (first && jit.on()) {
+            if (first && jit.on() && !(c.workload instanceof ScriptWorkload sw && sw.timed())) {
                 jitWarm(c, req);
             }
             probe = new TimeShare(req.serverPid);
-            s = measure(c, req.warmup, req.n, probe);
+            s = measure(c, req.warmup, req.n, probe, units);
         } catch (Exception e) {
             closeCell(key);
             throw e;
@@ -211,7 +237,7 @@ public final class Server {
             // A slice of a run: the orchestrator merges the slices' histograms.
             out.println(LatencyHdr.line(s.latency()));
         }
-        out.println(ResultLine.format(req.name, s) + probe.units(s));
+        out.println(ResultLine.format(req.name, s) + probe.units(s) + units[0]);
     }
 
     /** Runs untimed full runs of the cell until the JIT warm-up is done. */
@@ -238,7 +264,7 @@ public final class Server {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private Sample measure(Cell c, int warm, int n, TimeShare probe) throws Exception {
+    private Sample measure(Cell c, int warm, int n, TimeShare probe, String[] units) throws Exception {
         Workload.Run r;
         try {
             r = c.workload.begin(c.env.forRun(warm, n));
@@ -249,6 +275,9 @@ public final class Server {
         try {
             Harness.warm(r, warm);
             s = Harness.measure(r, warm, n, hist, probe);
+            if (r.units() != null) {
+                units[0] = r.units().get();
+            }
         } catch (Exception e) {
             try {
                 r.end().end();

@@ -59,8 +59,17 @@ public interface Workload {
      * @param end releases (and checks) what begin prepared, untimed; never null
      * @param bytesPerOp the payload one operation moves (the line then has MB/s), or 0
      * @param timer the clock the run pauses while it generates its input, or null
+     * @param durationNanos when positive (parallel runs only), the run stops claiming operations
+     *     once this long has passed (a script run for a time)
+     * @param units further units of the result line (" V UNIT" each), or null
      */
-    record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer) {
+    record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer,
+            long durationNanos, java.util.function.Supplier<String> units) {
+        /** A run of a count of operations, with no further units. */
+        public Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer) {
+            this(op, parallel, batch, finish, end, bytesPerOp, timer, 0, null);
+        }
+
         /** A run that never pauses its clock. */
         public Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp) {
             this(op, parallel, batch, finish, end, bytesPerOp, null);

@@ -72,7 +72,9 @@ class ServerTest {
             assertTrue(a[i].startsWith("runner-workload: "), a[i]);
             declared.add(a[i].substring("runner-workload: ".length()));
         }
-        assertEquals(Workloads.all().stream().map(Workload::name).toList(), declared);
+        List<String> want = new ArrayList<>(Workloads.all().stream().map(Workload::name).toList());
+        want.add(ScriptWorkload.NAME); // built from each request's spec
+        assertEquals(want, declared);
         assertEquals(declared.size(), Set.copyOf(declared).size(), "a workload declared twice");
         assertTrue(declared.contains("SimpleQuery") && declared.contains("BulkInsert/shape=3x8/path=rewrite"), declared.toString());
         assertEquals("--- ok", a[a.length - 1]);
@@ -84,6 +86,26 @@ class ServerTest {
             assertEquals(w, Workloads.lookup(w.name()));
             assertFalse(w.name().contains(" ") || w.name().contains(","), w.name());
         }
+    }
+
+    @Test
+    void scriptRunsAndChecksThroughTheProtocol() {
+        String spec = java.net.URLEncoder.encode("{\"scripts\":[{\"name\":\"a.sql\",\"text\":"
+                + "\"\\\\set id random(1, 3)\\nSELECT id, v FROM t WHERE id <= :id;\"}],"
+                + "\"setup\":{\"name\":\"s.sql\",\"text\":\"CREATE TABLE t (id INTEGER, v TEXT);"
+                + " INSERT INTO t VALUES (1, 'a'), (2, NULL), (3, 'c');\"},\"clients\":2}", StandardCharsets.UTF_8);
+        String[] a = ask("check target=jdbc-sqlite&db=sqlite&dsn=" + dir.resolve("c.db") + "&scope=k&script=" + spec);
+        assertEquals(2, a.length, String.join("\n", a));
+        assertTrue(a[0].matches("script-check: 1 runs=32 rows=\\d+ sum=[0-9a-f]+ a.sql:2"), a[0]);
+        assertEquals("--- ok", a[1]);
+        String[] r = ask(run("Script", "s", 40) + "&script=" + spec);
+        assertEquals(2, r.length, String.join("\n", r));
+        assertTrue(r[0].startsWith("BenchmarkScript/db=sqlite/driver=xerial/api=jdbc 40 "), r[0]);
+        assertTrue(r[0].contains(" stmt1-p50-ns/op") && r[0].contains(" stmt1-p99-ns/op"), r[0]);
+        assertEquals("--- FAIL: workload Script needs its spec (script=)", ask(run("Script", "t", 10))[0]);
+        assertTrue(ask("check target=jdbc-sqlite&db=sqlite&dsn=" + db + "&scope=k&script="
+                + java.net.URLEncoder.encode("{\"scripts\":[{\"name\":\"b.sql\",\"text\":\"SELECT :x;\"}]}",
+                StandardCharsets.UTF_8))[0].equals("--- FAIL: b.sql:1: unknown variable :x"));
     }
 
     @Test
