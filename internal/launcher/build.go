@@ -86,13 +86,9 @@ func DefaultCache() string {
 // Build returns the path of the runner binary for group, building it first
 // if the cache has none for the current source.
 func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, error) {
-	goCmd := b.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	ver, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output()
+	ver, err := exec.CommandContext(ctx, b.goCmd(), "env", "GOVERSION").Output()
 	if err != nil {
-		return "", fmt.Errorf("building the Go runners needs the Go toolchain (%s): %w", goCmd, err)
+		return "", fmt.Errorf("building the Go runners needs the Go toolchain (%s): %w", b.goCmd(), err)
 	}
 	key, err := sourceKey(b.Src, group, strings.TrimSpace(string(ver)))
 	if err != nil {
@@ -108,15 +104,29 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 	if b.Log != nil {
 		fmt.Fprintf(b.Log, "building runner %q%s (first use, or its source changed)...\n", group, from(b.Origin))
 	}
-	// A temp name of this build's own: two sessions building the same
-	// runner at once each rename a complete binary into place.
+	out, err := b.compile(ctx, bin, cgo, "-tags", "sqlbench_"+group)
+	if err != nil {
+		if out == "" { // the cache, or a cancelled build
+			return "", err
+		}
+		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out))
+	}
+	return bin, nil
+}
+
+// compile builds the runner package into the cache as bin with the go
+// build flags args: into a temp name of this build's own, renamed into
+// place, so that two sessions building the same runner at once each put a
+// complete binary there. On failure it returns the build's output with the
+// error (ctx's when it was cancelled).
+func (b *Builder) compile(ctx context.Context, bin string, cgo bool, args ...string) (string, error) {
 	f, err := os.CreateTemp(b.Cache, filepath.Base(bin)+".*.tmp")
 	if err != nil {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	tmp := f.Name()
 	f.Close()
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-tags", "sqlbench_"+group, "-o", tmp, RunnerPackage)
+	cmd := exec.CommandContext(ctx, b.goCmd(), append(append([]string{"build"}, args...), "-o", tmp, RunnerPackage)...)
 	cmd.Dir = b.Src
 	cgoEnv := "CGO_ENABLED=0"
 	if cgo {
@@ -130,13 +140,13 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out.String()))
+		return out.String(), err
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		os.Remove(tmp)
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
-	return bin, nil
+	return "", nil
 }
 
 // sourceKey hashes everything a runner binary is built from.

@@ -221,26 +221,12 @@ func (b *Builder) BuildVariant(ctx context.Context, group string, cgo bool, r Re
 	if b.Log != nil {
 		fmt.Fprintf(b.Log, "building runner %q with %s...\n", group, r)
 	}
-	tmp := bin + ".tmp-" + filepath.Base(work)
-	cmd := exec.CommandContext(ctx, b.goCmd(), "build", "-modfile="+modfile, "-mod=readonly", "-tags", "sqlbench_"+group, "-o", tmp, RunnerPackage)
-	cmd.Dir = b.Src
-	cgoEnv := "CGO_ENABLED=0"
-	if cgo {
-		cgoEnv = "CGO_ENABLED=1"
-	}
-	cmd.Env = buildEnv(cgoEnv)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		os.Remove(tmp)
-		if ctx.Err() != nil {
-			return "", ctx.Err()
+	out, err := b.compile(ctx, bin, cgo, "-modfile="+modfile, "-mod=readonly", "-tags", "sqlbench_"+group)
+	if err != nil {
+		if out == "" {
+			return "", err
 		}
-		return "", fmt.Errorf("build runner %q with %s: %s", group, r, firstCompileError(out.String()))
-	}
-	if err := os.Rename(tmp, bin); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("runner cache: %w", err)
+		return "", fmt.Errorf("build runner %q with %s: %s", group, r, firstCompileError(out))
 	}
 	return bin, nil
 }
