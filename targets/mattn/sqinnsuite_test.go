@@ -29,28 +29,8 @@ func TestSqinnSuiteCallsAsPublished(t *testing.T) {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
-			e := targettest.NewEnv(t, "mattn", targettest.SQLite)
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
-			c := targettest.Count(&e)
-			e.Warm, e.N = 0, n
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Reset() // what Begin did runs before the clock
-			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
-			got, dests := c.Snapshot()
-			if r.End != nil {
-				if eerr := r.End(); err == nil {
-					err = eerr
-				}
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			cc := targettest.CountInClock(t, "mattn", targettest.SQLite, w, n)
+			got, dests := cc.Calls, cc.Dests
 			var want map[string]int
 			var wantDests string
 			switch w.Name {

@@ -34,28 +34,8 @@ func TestGoSQLiteBenchCallsAsPublished(t *testing.T) {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
-			e := targettest.NewEnv(t, "mattn", targettest.SQLite)
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
-			c := targettest.Count(&e)
-			e.Warm, e.N = 0, n
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Reset() // what Begin did runs before the clock
-			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
-			got, dests := c.Snapshot()
-			if r.End != nil {
-				if eerr := r.End(); err == nil {
-					err = eerr
-				}
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			cc := targettest.CountInClock(t, "mattn", targettest.SQLite, w, n)
+			got, dests := cc.Calls, cc.Dests
 			var want map[string]int
 			wantDests := ""
 			switch {
@@ -99,29 +79,8 @@ func TestDBI2023CallsAsPublished(t *testing.T) {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
-			e := targettest.NewEnv(t, "mattn", targettest.SQLite)
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
-			c := targettest.Count(&e)
-			e.Warm, e.N = 0, n
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Reset() // what Begin did runs before the clock
-			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
-			got, _ := c.Snapshot()
-			args := c.ExecArgs()
-			if r.End != nil {
-				if eerr := r.End(); err == nil {
-					err = eerr
-				}
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			cc := targettest.CountInClock(t, "mattn", targettest.SQLite, w, n)
+			got, args := cc.Calls, cc.Args
 			want := map[string]int{"BeginTx": 1, "Tx.Prepare": 1, "Stmt.Exec": n, "Stmt.Close": 1, "Tx.Commit": 1}
 			if !maps.Equal(got, want) {
 				t.Errorf("%d rows made %v inside the clock, the published program %v", n, got, want)

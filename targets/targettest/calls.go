@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -192,4 +193,41 @@ type countRow struct {
 func (r countRow) Scan(dest ...any) error {
 	r.c.scanned(dest)
 	return r.Row.Scan(dest...)
+}
+
+// ClockedCalls is what one measured run of a workload called inside the
+// clock: the bench calls by name, the types rows were scanned into and the
+// types prepared statements were executed with (each as Snapshot and
+// ExecArgs give them).
+type ClockedCalls struct {
+	Calls       map[string]int
+	Dests, Args []string
+}
+
+// CountInClock sets w up on target at where, begins a run of n operations
+// (no warm-up), and counts the calls the n timed operations make (Begin's
+// are before the clock and not counted); it fails t if the run fails.
+func CountInClock(t testing.TB, target string, where Where, w bench.Workload, n int) ClockedCalls {
+	t.Helper()
+	e := NewEnv(t, target, where)
+	setUp(t, w, e)
+	c := Count(&e)
+	e.Warm, e.N = 0, n
+	r, err := w.Begin(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Reset() // what Begin did runs before the clock
+	_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+	calls, dests := c.Snapshot()
+	args := c.ExecArgs()
+	if r.End != nil {
+		if eerr := r.End(); err == nil {
+			err = eerr
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ClockedCalls{Calls: calls, Dests: dests, Args: args}
 }
