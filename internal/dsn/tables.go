@@ -20,15 +20,18 @@ import (
 // table it creates "sqlbench_<session id>c<cell>_<name>", so a session id's
 // prefix finds that session's tables and nothing else.
 func Tables(ctx context.Context, db bench.DB, dsn, prefix string) ([]string, error) {
+	query := "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+	if db == bench.MariaDB {
+		query = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY table_name"
+	}
+	return prefixed(ctx, db, dsn, prefix, query)
+}
+
+// prefixed returns the names query lists on the DSN's server that begin
+// with prefix, in the query's order.
+func prefixed(ctx context.Context, db bench.DB, dsn, prefix, query string) ([]string, error) {
 	var names []string
 	err := withConn(ctx, db, dsn, func(q querier) error {
-		var query string
-		switch db {
-		case bench.MariaDB:
-			query = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY table_name"
-		default:
-			query = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
-		}
 		all, err := q.strings(ctx, query)
 		for _, n := range all {
 			if strings.HasPrefix(n, prefix) {
@@ -43,12 +46,18 @@ func Tables(ctx context.Context, db bench.DB, dsn, prefix string) ([]string, err
 // Drop drops the named tables of the DSN's database. Callers pass only
 // names Tables returned for a prefix of their own.
 func Drop(ctx context.Context, db bench.DB, dsn string, names []string) error {
+	return dropEach(ctx, db, dsn, names, func(n string) string { return "DROP TABLE IF EXISTS " + n })
+}
+
+// dropEach runs the statement stmt makes for each of names on one
+// connection to the DSN's server, stopping at the first that fails.
+func dropEach(ctx context.Context, db bench.DB, dsn string, names []string, stmt func(name string) string) error {
 	if len(names) == 0 {
 		return nil
 	}
 	return withConn(ctx, db, dsn, func(q querier) error {
 		for _, n := range names {
-			if err := q.exec(ctx, "DROP TABLE IF EXISTS "+n); err != nil {
+			if err := q.exec(ctx, stmt(n)); err != nil {
 				return fmt.Errorf("drop %s: %w", n, err)
 			}
 		}
@@ -154,40 +163,21 @@ func (q pgQuerier) exec(ctx context.Context, query string) error {
 // workload's cells run (workloads/script.Namespace), named like sqlbench's
 // tables.
 func Namespaces(ctx context.Context, db bench.DB, dsn, prefix string) ([]string, error) {
-	var names []string
-	err := withConn(ctx, db, dsn, func(q querier) error {
-		query := "SELECT nspname FROM pg_namespace ORDER BY nspname"
-		if db == bench.MariaDB {
-			query = "SELECT schema_name FROM information_schema.schemata ORDER BY schema_name"
-		}
-		all, err := q.strings(ctx, query)
-		for _, n := range all {
-			if strings.HasPrefix(n, prefix) {
-				names = append(names, n)
-			}
-		}
-		return err
-	})
-	return names, err
+	query := "SELECT nspname FROM pg_namespace ORDER BY nspname"
+	if db == bench.MariaDB {
+		query = "SELECT schema_name FROM information_schema.schemata ORDER BY schema_name"
+	}
+	return prefixed(ctx, db, dsn, prefix, query)
 }
 
 // DropNamespaces drops the named schemas (with what they hold) or
 // databases. Callers pass only names Namespaces returned for a prefix of
 // their own.
 func DropNamespaces(ctx context.Context, db bench.DB, dsn string, names []string) error {
-	if len(names) == 0 {
-		return nil
-	}
-	return withConn(ctx, db, dsn, func(q querier) error {
-		for _, n := range names {
-			stmt := "DROP SCHEMA IF EXISTS " + n + " CASCADE"
-			if db == bench.MariaDB {
-				stmt = "DROP DATABASE IF EXISTS " + n
-			}
-			if err := q.exec(ctx, stmt); err != nil {
-				return fmt.Errorf("drop %s: %w", n, err)
-			}
+	return dropEach(ctx, db, dsn, names, func(n string) string {
+		if db == bench.MariaDB {
+			return "DROP DATABASE IF EXISTS " + n
 		}
-		return nil
+		return "DROP SCHEMA IF EXISTS " + n + " CASCADE"
 	})
 }
