@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/wake"
 )
@@ -122,7 +123,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.format == "markdown" {
 		err = cs.Markdown(env.Stdout, th)
 	} else {
-		err = cs.Text(env.Stdout)
+		err = cs.Text(env.Stdout, th)
 	}
 	if err != nil {
 		return err
@@ -132,9 +133,18 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		wakeOut = env.Stderr // the Markdown stays a pull-request comment
 	}
 	compareWakeups(wakeOut, oldLabel, oldRs, newLabel, newRs)
+	compareDrift(wakeOut, oldLabel, oldRs, newLabel, newRs)
+	for _, u := range cs.ShiftsWorse(th) {
+		fmt.Fprintf(env.Stderr, "note: %s: every cell moved alike by %s, beyond the %g%% threshold:\n", u.Unit, u.Shift, 100*u.Threshold)
+		fmt.Fprintln(env.Stderr, "  the machine, or a change that moves every cell alike; two sessions cannot tell them apart,")
+		fmt.Fprintln(env.Stderr, "  so it fails no cell. Test such a change in one session holding both (NAME@VERSION, --baseline)")
+	}
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
 			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", ch.Name, ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
+			if ch.ShiftShare > 0 {
+				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n", 100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
+			}
 		}
 		return errRegression
 	}
@@ -183,9 +193,42 @@ func compareWakeups(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newL
 // recordedWakeups returns the wakeup line of the first result that has
 // one, without its trailing remark in brackets.
 func recordedWakeups(rs []*benchfmt.Result) string {
+	v, _, _ := strings.Cut(recordedFact(rs, "wakeup"), " (")
+	return v
+}
+
+// compareDrift prints the drift loop's median time in each file (the same
+// CPU work timed before every pass, # drift lines) and their ratio: how
+// much faster or slower the CPU itself ran in one session than in the
+// other, beside the shift every cell shared.
+func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLabel string, newRs []*benchfmt.Result) {
+	oldMS, oldOK := drift.ParseFact(recordedFact(oldRs, "drift"))
+	newMS, newOK := drift.ParseFact(recordedFact(newRs, "drift"))
+	if !oldOK && !newOK {
+		return
+	}
+	width := max(len(oldLabel), len(newLabel))
+	fmt.Fprintln(w, "\ndrift loop (the same CPU work timed before each pass, median):")
+	for _, s := range []struct {
+		label string
+		ms    float64
+		ok    bool
+	}{{oldLabel, oldMS, oldOK}, {newLabel, newMS, newOK}} {
+		v := "not recorded (a file of an earlier sqlbench)"
+		if s.ok {
+			v = fmt.Sprintf("%.2f ms", s.ms)
+		}
+		fmt.Fprintf(w, "  %-*s  %s\n", width, s.label, v)
+	}
+	if oldOK && newOK {
+		fmt.Fprintf(w, "  %s took %+.1f%% time for the same work: what the CPU alone shifts a CPU-bound cell\n", newLabel, 100*(newMS/oldMS-1))
+	}
+}
+
+// recordedFact returns the value of key in the first result that has it.
+func recordedFact(rs []*benchfmt.Result, key string) string {
 	for _, r := range rs {
-		if v := r.GetConfig("wakeup"); v != "" {
-			v, _, _ = strings.Cut(v, " (")
+		if v := r.GetConfig(key); v != "" {
 			return v
 		}
 	}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAAPairPassesTheGate runs a real A/A pair, two short sessions of the
+// same settings back to back with nothing changed between them, and gates
+// the second against the first at --fail-over 5%: the exit status must be
+// 0. Between two sessions the machine alone moves cells by more than 5%
+// (docs/methodology.md), which a gate that holds every cell's raw change
+// to the threshold calls a regression; compare takes out the shift every
+// cell shared and holds a cell only to what is left beyond it.
+func TestAAPairPassesTheGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two real sessions")
+	}
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.txt", "b.txt"} {
+		env, stdout, stderr, cache, _ := realEnv(t)
+		out := filepath.Join(dir, name)
+		code := Main(context.Background(), []string{"run", "--quick", "--targets", "mattn,modernc,zombiezen,crawshaw,ncruces",
+			"--workloads", "SimpleQueryRow,PreparedQueryRow,SimpleExec", "--count", "6", "--slices", "1", "-o", out, "--cache", cache}, env)
+		if code != ExitOK {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		paths = append(paths, out)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"compare", "--fail-over", "5%", paths[0], paths[1]}, fakeEnv(&out, &errb))
+	if code != ExitOK {
+		t.Fatalf("an A/A pair failed the gate: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	for _, want := range []string{"every cell alike: ", "drift loop", "wake-ups"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("compare's output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
