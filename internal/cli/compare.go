@@ -31,6 +31,14 @@ the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
 comment.
 
+Two sessions differ even when nothing changed: the machine moves every cell.
+Per unit, compare takes the median of the cells' changes as the shift they
+shared and their spread about it; --fail-over fails a cell only where its
+change, with that shift taken out, is significant, beyond the threshold and
+beyond 4 spreads. A shift beyond the threshold is noted, never failed: two
+sessions cannot tell the machine from a change that moves every cell alike
+(test that in one session holding both: NAME@VERSION, --baseline).
+
 With --fail-over, compare refuses (exit 2) files whose settings differ in a
 way that changes what the cells measure (count, slices, scale, warm-up, CPU
 placement, driver and server versions, server and SQLite settings), naming
@@ -39,7 +47,8 @@ the difference; --allow-different compares them anyway, with a warning.
 Compare also prints both sessions' wake-ups (the round trips timed before
 each pass, # wakeup lines) and notes where their medians differ by more than
 2x: a likely cause of changes in round-trip cells, which never fails the
-gate by itself.`,
+gate by itself; and both sessions' drift loop (# drift: the same CPU work
+timed before each pass), how much faster the CPU itself ran.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression over 5%
