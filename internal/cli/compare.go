@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
 )
 
@@ -58,6 +59,7 @@ timed before each pass), how much faster the CPU itself ran.`,
 	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
+	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
 		if err := compareIdle(c); err != nil {
@@ -70,8 +72,8 @@ timed before each pass), how much faster the CPU itself ran.`,
 
 // compareOptions are compare's flags.
 type compareOptions struct {
-	failOver, format   string
-	md, allowDifferent bool
+	failOver, format, baseline string
+	md, allowDifferent         bool
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
@@ -85,6 +87,9 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	if o.format != "text" && o.format != "markdown" {
 		return usagef("compare: --format: want text or markdown, got %q", o.format)
+	}
+	if err := checkBaseline(o.baseline); err != nil {
+		return err
 	}
 	var th report.Thresholds
 	if o.failOver != "" {
@@ -114,6 +119,14 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "warning: %s\n", what)
 	}
+	var ratios []report.RatioChange
+	if o.baseline != "" {
+		var ok bool
+		ratios, ok = report.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo), report.New(newRs, nil, session.WorkloadInfo), o.baseline)
+		if !ok {
+			return usagef("compare: --baseline: %s is in no table of %s beside another target", o.baseline, oldPath)
+		}
+	}
 	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
 	if cs.Compared() == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
@@ -140,6 +153,11 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	wakeOut := env.Stdout
 	if o.format == "markdown" {
 		wakeOut = env.Stderr // the Markdown stays a pull-request comment
+	}
+	if o.baseline != "" {
+		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth()); err != nil {
+			return err
+		}
 	}
 	compareWakeups(wakeOut, oldLabel, oldRs, newLabel, newRs)
 	compareDrift(wakeOut, oldLabel, oldRs, newLabel, newRs)
@@ -242,4 +260,20 @@ func recordedFact(rs []*benchfmt.Result, key string) string {
 		}
 	}
 	return ""
+}
+
+// writeRatioChanges prints every target's ratio to baseline in each file,
+// as run --baseline does, side by side with the change of each ratio: a
+// target's standing against a baseline both sessions ran, which the
+// machine's shift between the sessions does not move.
+func writeRatioChanges(w io.Writer, baseline string, changes []report.RatioChange, oldLabel, newLabel string, width int) error {
+	fmt.Fprintln(w)
+	if len(changes) == 0 {
+		fmt.Fprintf(w, "no ratio to %s in both files: their other targets differ\n", baseline)
+		return nil
+	}
+	if err := report.WriteRatioChanges(w, oldLabel, newLabel, changes, width); err != nil {
+		return fmt.Errorf("write the ratio changes: %w", err)
+	}
+	return nil
 }
