@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,18 +19,9 @@ func TestAAPairPassesTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two real sessions")
 	}
-	dir := t.TempDir()
-	var paths []string
-	for _, name := range []string{"a.txt", "b.txt"} {
-		env, stdout, stderr, cache, _ := realEnv(t)
-		out := filepath.Join(dir, name)
-		code := Main(context.Background(), []string{"run", "--quick", "--targets", "mattn,modernc,zombiezen,crawshaw,ncruces",
-			"--workloads", "SimpleQueryRow,PreparedQueryRow,SimpleExec", "--count", "6", "--slices", "1", "-o", out, "--cache", cache}, env)
-		if code != ExitOK {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-		}
-		paths = append(paths, out)
-	}
+	a, b := sessionPair(t, "--targets", "mattn,modernc,zombiezen,crawshaw,ncruces",
+		"--workloads", "SimpleQueryRow,PreparedQueryRow,SimpleExec", "--count", "6")
+	paths := []string{a, b}
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"compare", "--fail-over", "5%", "--baseline", "mattn", paths[0], paths[1]}, fakeEnv(&out, &errb))
 	if code != ExitOK {
