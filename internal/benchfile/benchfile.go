@@ -186,8 +186,9 @@ func sessionFacts() []string {
 }
 
 // sessionFactPrefixes are the beginnings of the keys of facts measured
-// during a session: the wake-up round trips ("wakeup", "wakeup-run-3").
-func sessionFactPrefixes() []string { return []string{"wakeup"} }
+// during a session: the wake-up round trips ("wakeup", "wakeup-run-3") and
+// the drift loop's median time ("drift").
+func sessionFactPrefixes() []string { return []string{"wakeup", "drift"} }
 
 // sessionFactSuffixes are the endings of the keys of such facts about a
 // database server: its process id and how long it took to start.
@@ -196,7 +197,7 @@ func sessionFactSuffixes() []string { return []string{"-server-pid", "-server-re
 // IsSessionFact reports whether key is a fact of one session (its id,
 // start time, command line, sqlbench's version and runner sources, the CPU
 // profile directory, a server's process id and start-up time, the wake-up
-// round trips timed during it) rather than
+// round trips and the drift loop timed during it) rather than
 // a setting or a property of the machine or the drivers: such keys are
 // written as comment lines, so that benchstat does not split two sessions
 // of the same settings into separate tables over them.

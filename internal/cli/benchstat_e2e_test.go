@@ -17,14 +17,21 @@ import (
 // files.
 func twoSessions(t *testing.T) (a, b string) {
 	t.Helper()
+	return sessionPair(t, "--targets", "mattn,modernc,zombiezen,crawshaw", "--workloads", "SimpleExec,PreparedQueryRow", "--count", "2")
+}
+
+// sessionPair runs two real --quick sessions of one slice per run with
+// the given flags, back to back, checks each printed its baseline table,
+// and returns their results files.
+func sessionPair(t *testing.T, flags ...string) (a, b string) {
+	t.Helper()
 	dir := t.TempDir()
 	var paths []string
 	for _, name := range []string{"old.txt", "new.txt"} {
 		env, stdout, stderr, cache, _ := realEnv(t)
 		out := filepath.Join(dir, name)
-		code := Main(context.Background(), []string{"run", "--quick", "--targets", "mattn,modernc,zombiezen,crawshaw",
-			"--workloads", "SimpleExec,PreparedQueryRow", "--count", "2", "--slices", "1", "-o", out, "--cache", cache}, env)
-		if code != ExitOK {
+		args := append([]string{"run", "--quick", "--slices", "1", "-o", out, "--cache", cache}, flags...)
+		if code := Main(context.Background(), args, env); code != ExitOK {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
 		checkBaselineTable(t, stdout.String())

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
 )
 
@@ -30,6 +32,14 @@ the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
 comment.
 
+Two sessions differ even when nothing changed: the machine moves every cell.
+Per unit, compare takes the median of the cells' changes as the shift they
+shared and their spread about it; --fail-over fails a cell only where its
+change, with that shift taken out, is significant, beyond the threshold and
+beyond 4 spreads. A shift beyond the threshold is noted, never failed: two
+sessions cannot tell the machine from a change that moves every cell alike
+(test that in one session holding both: NAME@VERSION, --baseline).
+
 With --fail-over, compare refuses (exit 2) files whose settings differ in a
 way that changes what the cells measure (count, slices, scale, warm-up, CPU
 placement, driver and server versions, server and SQLite settings), naming
@@ -38,7 +48,8 @@ the difference; --allow-different compares them anyway, with a warning.
 Compare also prints both sessions' wake-ups (the round trips timed before
 each pass, # wakeup lines) and notes where their medians differ by more than
 2x: a likely cause of changes in round-trip cells, which never fails the
-gate by itself.`,
+gate by itself; and both sessions' drift loop (# drift: the same CPU work
+timed before each pass), how much faster the CPU itself ran.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression over 5%
@@ -48,6 +59,7 @@ gate by itself.`,
 	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
+	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
 		if err := compareIdle(c); err != nil {
@@ -60,8 +72,8 @@ gate by itself.`,
 
 // compareOptions are compare's flags.
 type compareOptions struct {
-	failOver, format   string
-	md, allowDifferent bool
+	failOver, format, baseline string
+	md, allowDifferent         bool
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
@@ -75,6 +87,9 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	if o.format != "text" && o.format != "markdown" {
 		return usagef("compare: --format: want text or markdown, got %q", o.format)
+	}
+	if err := checkBaseline(o.baseline); err != nil {
+		return err
 	}
 	var th report.Thresholds
 	if o.failOver != "" {
@@ -104,6 +119,14 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "warning: %s\n", what)
 	}
+	var ratios []report.RatioChange
+	if o.baseline != "" {
+		var ok bool
+		ratios, ok = report.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo), report.New(newRs, nil, session.WorkloadInfo), o.baseline)
+		if !ok {
+			return usagef("compare: --baseline: %s is in no table of %s beside another target", o.baseline, oldPath)
+		}
+	}
 	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
 	if cs.Compared() == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
@@ -122,7 +145,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.format == "markdown" {
 		err = cs.Markdown(env.Stdout, th)
 	} else {
-		err = cs.Text(env.Stdout)
+		err = cs.Text(env.Stdout, th)
 	}
 	if err != nil {
 		return err
@@ -131,10 +154,24 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.format == "markdown" {
 		wakeOut = env.Stderr // the Markdown stays a pull-request comment
 	}
+	if o.baseline != "" {
+		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth()); err != nil {
+			return err
+		}
+	}
 	compareWakeups(wakeOut, oldLabel, oldRs, newLabel, newRs)
+	compareDrift(wakeOut, oldLabel, oldRs, newLabel, newRs)
+	for _, u := range cs.ShiftsWorse(th) {
+		fmt.Fprintf(env.Stderr, "note: %s: every cell moved alike by %s, beyond the %g%% threshold:\n", u.Unit, u.Shift, 100*u.Threshold)
+		fmt.Fprintln(env.Stderr, "  the machine, or a change that moves every cell alike; two sessions cannot tell them apart,")
+		fmt.Fprintln(env.Stderr, "  so it fails no cell. Test such a change in one session holding both (NAME@VERSION, --baseline)")
+	}
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
 			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", ch.Name, ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
+			if ch.ShiftShare > 0 {
+				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n", 100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
+			}
 		}
 		return errRegression
 	}
@@ -183,11 +220,60 @@ func compareWakeups(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newL
 // recordedWakeups returns the wakeup line of the first result that has
 // one, without its trailing remark in brackets.
 func recordedWakeups(rs []*benchfmt.Result) string {
+	v, _, _ := strings.Cut(recordedFact(rs, "wakeup"), " (")
+	return v
+}
+
+// compareDrift prints the drift loop's median time in each file (the same
+// CPU work timed before every pass, # drift lines) and their ratio: how
+// much faster or slower the CPU itself ran in one session than in the
+// other, beside the shift every cell shared.
+func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLabel string, newRs []*benchfmt.Result) {
+	oldMS, oldOK := drift.ParseFact(recordedFact(oldRs, "drift"))
+	newMS, newOK := drift.ParseFact(recordedFact(newRs, "drift"))
+	if !oldOK && !newOK {
+		return
+	}
+	width := max(len(oldLabel), len(newLabel))
+	fmt.Fprintln(w, "\ndrift loop (the same CPU work timed before each pass, median):")
+	for _, s := range []struct {
+		label string
+		ms    float64
+		ok    bool
+	}{{oldLabel, oldMS, oldOK}, {newLabel, newMS, newOK}} {
+		v := "not recorded (a file of an earlier sqlbench)"
+		if s.ok {
+			v = fmt.Sprintf("%.2f ms", s.ms)
+		}
+		fmt.Fprintf(w, "  %-*s  %s\n", width, s.label, v)
+	}
+	if oldOK && newOK {
+		fmt.Fprintf(w, "  %s took %+.1f%% time for the same work: what the CPU alone shifts a CPU-bound cell\n", newLabel, 100*(newMS/oldMS-1))
+	}
+}
+
+// recordedFact returns the value of key in the first result that has it.
+func recordedFact(rs []*benchfmt.Result, key string) string {
 	for _, r := range rs {
-		if v := r.GetConfig("wakeup"); v != "" {
-			v, _, _ = strings.Cut(v, " (")
+		if v := r.GetConfig(key); v != "" {
 			return v
 		}
 	}
 	return ""
+}
+
+// writeRatioChanges prints every target's ratio to baseline in each file,
+// as run --baseline does, side by side with the change of each ratio: a
+// target's standing against a baseline both sessions ran, which the
+// machine's shift between the sessions does not move.
+func writeRatioChanges(w io.Writer, baseline string, changes []report.RatioChange, oldLabel, newLabel string, width int) error {
+	fmt.Fprintln(w)
+	if len(changes) == 0 {
+		fmt.Fprintf(w, "no ratio to %s in both files: their other targets differ\n", baseline)
+		return nil
+	}
+	if err := report.WriteRatioChanges(w, oldLabel, newLabel, changes, width); err != nil {
+		return fmt.Errorf("write the ratio changes: %w", err)
+	}
+	return nil
 }

@@ -148,6 +148,36 @@ func (r *Recorder) Floor() (Floor, error) {
 	return Floor{Passes: len(all), PassCV: cv(all), RunCV: cv(runs)}, nil
 }
 
+// Fact is the session's probe as a results-file fact: key "drift" and
+// the median time of the probe over the passes timed so far, with the
+// work and the pass count ("52.31 ms (150000000 steps, median of 30
+// passes)"). Two sessions' medians say how much faster or slower the CPU
+// itself ran in one than in the other. ok is false before any pass.
+func (r *Recorder) Fact() (key, value string, ok bool) {
+	if len(r.times) == 0 {
+		return "", "", false
+	}
+	var all []float64
+	for _, t := range r.times {
+		all = append(all, float64(t))
+	}
+	work := r.Probe.Work
+	if work == 0 {
+		work = DefaultWork
+	}
+	med := stats.Sample{Xs: all}.Quantile(0.5)
+	return "drift", fmt.Sprintf("%.2f ms (%d steps, median of %d passes)", med/1e6, work, len(all)), true
+}
+
+// ParseFact returns the median probe time a "drift" fact holds, in
+// milliseconds, and whether it holds one.
+func ParseFact(v string) (ms float64, ok bool) {
+	if _, err := fmt.Sscanf(v, "%g ms", &ms); err != nil || !(ms > 0) {
+		return 0, false
+	}
+	return ms, true
+}
+
 func cv(xs []float64) float64 {
 	s := stats.Sample{Xs: xs}
 	return s.StdDev() / s.Mean()

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"text/tabwriter"
 
 	"github.com/aclements/go-moremath/stats"
@@ -28,6 +27,12 @@ type Change struct {
 	Significant bool
 	// Worse is set when the change goes the wrong way for the unit.
 	Worse bool
+	// Beyond is what is left of the change beyond the comparison's Shift
+	// (New/(Old×Shift.Factor) - 1), BeyondP the p-value of the test with
+	// the shift divided out of the new runs, and ShiftShare the share of
+	// the change (of its logarithm, 0 to 1) that the shift accounts for.
+	// Without a usable shift they are Delta, P and 0.
+	Beyond, BeyondP, ShiftShare float64
 }
 
 // Comparison is two sets of results compared cell by cell in one unit.
@@ -45,6 +50,8 @@ type Comparison struct {
 	GeoSkipped     int
 	// OnlyOld and OnlyNew name the cells present in one set only.
 	OnlyOld, OnlyNew []string
+	// Shift is what moved every cell alike (see Shift).
+	Shift Shift
 }
 
 // Compare compares old and new cell by cell in ops/s, or in ns/op when
@@ -69,6 +76,7 @@ func primaryUnit(oldVals, newVals map[string]map[string][]float64) string {
 func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64, newOrder []string, newVals map[string]map[string][]float64) *Comparison {
 	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: MeasureOf(unit).Higher}
 	var olds, news []float64
+	var samples [][2][]float64
 	for _, name := range oldOrder {
 		ov := oldVals[name][unit]
 		nv, ok := newVals[name][unit]
@@ -88,6 +96,7 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 		}
 		ch.Worse = c.HigherIsBetter && ch.Delta < 0 || !c.HigherIsBetter && ch.Delta > 0
 		c.Changes = append(c.Changes, ch)
+		samples = append(samples, [2][]float64{ov, nv})
 		if ch.Old > 0 && ch.New > 0 {
 			olds, news = append(olds, ch.Old), append(news, ch.New)
 		} else {
@@ -101,6 +110,10 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 	}
 	if len(olds) > 0 {
 		c.GeoOld, c.GeoNew = stats.GeoMean(olds), stats.GeoMean(news)
+	}
+	c.Shift = estimateShift(c.Changes)
+	for i := range c.Changes {
+		c.beyondShift(&c.Changes[i], samples[i][0], samples[i][1])
 	}
 	return c
 }
@@ -139,11 +152,12 @@ func hasUnit(vals map[string]map[string][]float64, unit string) bool {
 }
 
 // Regressions returns the significant changes for the worse by more than
-// threshold (0.05 is 5%).
+// threshold (0.05 is 5%) that the comparison's shift does not explain
+// (ownRegression).
 func (c *Comparison) Regressions(threshold float64) []Change {
 	var out []Change
 	for _, ch := range c.Changes {
-		if ch.Significant && ch.Worse && math.Abs(ch.Delta) > threshold {
+		if c.ownRegression(ch, threshold) {
 			out = append(out, ch)
 		}
 	}
@@ -205,11 +219,12 @@ func (ch Change) DeltaString() string {
 
 // Text writes the comparison as a table: per cell the old and new medians
 // with their run counts, the change (~ when not significant) and the
-// p-value, then the geometric mean.
+// p-value, then the geometric mean and the shift every cell shared.
 func (c *Comparison) Text(w io.Writer) error {
 	if err := c.table(w); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, c.shiftNote())
 	for _, n := range c.OnlyOld {
 		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, n)
 	}
@@ -219,16 +234,27 @@ func (c *Comparison) Text(w io.Writer) error {
 	return nil
 }
 
-// table writes the comparison's table: a line naming the unit, then per
-// cell the old and new medians (formatted for the unit) with their run
-// counts, the change and the p-value, then the geometric mean.
+// table writes the comparison's table: two lines naming the unit and the
+// test, then per cell the old and new medians (formatted for the unit)
+// with their run counts (once in the header when every cell has the same),
+// the change and the p-value, then the geometric mean.
 func (c *Comparison) table(w io.Writer) error {
-	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median, ~ when not significant (Mann-Whitney U test, alpha %g)\n", c.Unit, c.better(), Alpha)
+	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
+	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g)\n", Alpha)
 	f := MeasureOf(c.Unit).Format
+	oldN, newN := c.uniformN()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\t\n", c.OldLabel, c.NewLabel)
+	if oldN > 0 {
+		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\t\n", c.OldLabel, oldN, c.NewLabel, newN)
+	} else {
+		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\t\n", c.OldLabel, c.NewLabel)
+	}
 	for _, ch := range c.Changes {
-		fmt.Fprintf(tw, "%s\t%s n=%d\t%s n=%d\t%s\tp=%.3f\t\n", ch.Name, f(ch.Old), ch.OldN, f(ch.New), ch.NewN, ch.DeltaString(), ch.P)
+		o, n := f(ch.Old), f(ch.New)
+		if oldN == 0 {
+			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t\n", ch.Name, o, n, ch.DeltaString(), ch.P)
 	}
 	if c.GeoOld > 0 {
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
@@ -240,6 +266,18 @@ func (c *Comparison) table(w io.Writer) error {
 		fmt.Fprintln(w, note)
 	}
 	return nil
+}
+
+// uniformN returns the run counts every cell has on each side, or 0, 0
+// when they differ from cell to cell.
+func (c *Comparison) uniformN() (oldN, newN int) {
+	for i, ch := range c.Changes {
+		if i > 0 && (ch.OldN != oldN || ch.NewN != newN) {
+			return 0, 0
+		}
+		oldN, newN = ch.OldN, ch.NewN
+	}
+	return oldN, newN
 }
 
 // geoNote says how many cells the geometric mean left out, or "".

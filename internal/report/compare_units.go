@@ -165,6 +165,28 @@ func (cs *Comparisons) Regressions(th Thresholds) []UnitChange {
 	return out
 }
 
+// UnitShift is the shift of one unit's cells, with the threshold it was
+// held to.
+type UnitShift struct {
+	Unit      string
+	Threshold float64
+	Shift     Shift
+}
+
+// ShiftsWorse returns, for each unit of th (resolved), the shift that moved
+// every cell alike when it is itself for the worse beyond the threshold
+// (Comparison.ShiftWorse): no cell fails for it, and the comparison says
+// so.
+func (cs *Comparisons) ShiftsWorse(th Thresholds) []UnitShift {
+	var out []UnitShift
+	for _, c := range cs.Units {
+		if v, ok := th[c.Unit]; ok && c.ShiftWorse(v) {
+			out = append(out, UnitShift{Unit: c.Unit, Threshold: v, Shift: c.Shift})
+		}
+	}
+	return out
+}
+
 // UnitChange is a change in one unit, with the threshold it was held to.
 type UnitChange struct {
 	Unit      string
@@ -189,11 +211,13 @@ func (cs *Comparisons) Undecidable(th Thresholds) []UnitChange {
 // Compared returns the number of cells compared in the primary unit.
 func (cs *Comparisons) Compared() int { return len(cs.Units[0].Changes) }
 
-// Text writes one table per unit in which some cell was compared, then the
-// cells found in one set only.
-func (cs *Comparisons) Text(w io.Writer) error {
+// Text writes one table per unit in which some cell was compared, under
+// the primary unit's and each unit of th's the shift every cell shared
+// (the shift that --fail-over takes out), then the cells found in one set
+// only.
+func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 	first := true
-	for _, c := range cs.Units {
+	for i, c := range cs.Units {
 		if len(c.Changes) == 0 {
 			continue
 		}
@@ -203,6 +227,9 @@ func (cs *Comparisons) Text(w io.Writer) error {
 		first = false
 		if err := c.table(w); err != nil {
 			return err
+		}
+		if _, gated := th[c.Unit]; gated || i == 0 {
+			fmt.Fprintln(w, c.shiftNote())
 		}
 	}
 	c := cs.Units[0]
@@ -235,8 +262,8 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | geomean |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | geomean | every cell alike |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|")
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
 			continue
@@ -249,7 +276,7 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		if c.GeoSkipped > 0 {
 			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, geo)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, geo, c.shiftCell())
 	}
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -267,7 +294,7 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		f := MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
-			if v, ok := th[c.Unit]; ok && ch.Significant && ch.Worse && math.Abs(ch.Delta) > v {
+			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
 			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P)
@@ -285,6 +312,15 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		}
 	}
 	return nil
+}
+
+// shiftCell is the shift as a table cell: "-6.1% ±2.3%", or "-" when too
+// few cells estimate it.
+func (c *Comparison) shiftCell() string {
+	if !c.Shift.Usable() {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%% ±%.1f%%", 100*(c.Shift.Factor-1), 100*(math.Exp(c.Shift.Spread)-1))
 }
 
 // counts returns the number of significant changes for the worse and for

@@ -213,6 +213,9 @@ func (s *Session) loop(ctx context.Context) (err error) {
 	for _, f := range s.wakes.Facts() {
 		s.results.SetConfig(f[0], f[1])
 	}
+	if k, v, ok := s.machine.Fact(); ok {
+		s.results.SetConfig(k, v)
+	}
 	if s.wakes.Passes() > 0 {
 		rd := s.wakes.Session()
 		out.Wake, out.WakePasses = &rd, s.wakes.Passes()
