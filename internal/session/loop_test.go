@@ -51,7 +51,7 @@ func (c *fakeConn) Exec(string, ...any) error {
 			return errors.New("hung")
 		}
 		c.hung = true
-		time.Sleep(1500 * time.Millisecond)
+		time.Sleep(5 * time.Second)
 	case "panic":
 		panic("driver bug")
 	}
@@ -123,7 +123,8 @@ func fakeHello(caps []bench.Cap, ids ...string) protocol.Hello {
 
 // newSession returns a session of the fake targets past its declare step,
 // as Run leaves it before its loop: a Config of scale 1, a warm-up of 0.1
-// and a time-out of 500 ms, the SQLite files and the results file in t's
+// and a time-out of 2 s (a loaded machine stretches a healthy fake run
+// well past 500 ms), the SQLite files and the results file in t's
 // temp dir, and runners served in process (the one seam: dial), whose
 // starts it counts.
 func newSession(t *testing.T) (*Session, *int) {
@@ -133,7 +134,7 @@ func newSession(t *testing.T) (*Session, *int) {
 		t.Fatal(err)
 	}
 	s := &Session{
-		cfg:     &Config{Scale: 1, Warmup: 0.1, Timeout: 500 * time.Millisecond},
+		cfg:     &Config{Scale: 1, Warmup: 0.1, Timeout: 2 * time.Second},
 		out:     &Outcome{},
 		id:      "tst000",
 		dbs:     &dbSet{tmp: t.TempDir(), byDB: map[bench.DB]*database{}},
