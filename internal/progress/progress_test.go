@@ -51,28 +51,38 @@ func TestNotATerminalSaysSomethingEveryQuietPeriod(t *testing.T) {
 	var out lockedBuffer
 	const quiet = 50 * time.Millisecond
 	d := newDisplay(&out, 20, 2, false, quiet)
-	time.Sleep(quiet + quiet/2)
-	if got := out.String(); !strings.Contains(got, "[0/20 ") || !strings.Contains(got, "] starting\n") {
-		t.Errorf("after a quiet period before any step: %q, want a line of 0/20 steps", got)
+	// The display's timer fires every quiet period; a loaded machine may
+	// run it late, so each check waits (up to seconds) for what must come.
+	if got := waitFor(&out, func(got string) bool { return strings.Contains(got, "[0/20 ") && strings.Contains(got, "] starting\n") }); got == "" {
+		t.Errorf("after a quiet period before any step: %q, want a line of 0/20 steps", out.String())
 	}
 	d.Event(at(step(1, 1), 1, 20, time.Second))
-	time.Sleep(4 * quiet)
-	got := out.String()
-	if n := strings.Count(got, "last SimpleExec/"); n < 2 || !strings.Contains(got, "[1/20 ") || !strings.Contains(got, "ETA 19s] last") || !strings.Contains(got, "run 1/2 slice 1/5\n") {
-		t.Errorf("4 quiet periods after a step that finished no cell: %q, want a line of the steps done every period", got)
+	if got := waitFor(&out, func(got string) bool { return strings.Count(got, "last SimpleExec/") >= 2 }); got == "" ||
+		!strings.Contains(got, "[1/20 ") || !strings.Contains(got, "ETA 19s] last") || !strings.Contains(got, "run 1/2 slice 1/5\n") {
+		t.Errorf("quiet periods after a step that finished no cell: %q, want a line of the steps done every period", out.String())
 	}
 	// A finished cell is a line of its own, which restarts the silence.
 	d.Event(at(step(2, 5), 20, 20, 2*time.Second))
 	d.Finish()
-	got = out.String()
+	got := out.String()
 	if !strings.HasSuffix(got, ": 0/2 runs\n") {
 		t.Errorf("the last line is %q, want the finished cell's", got[strings.LastIndex(got[:len(got)-1], "\n")+1:])
 	}
-	time.Sleep(2 * quiet)
+	time.Sleep(4 * quiet)
 	if again := out.String(); again != got {
 		t.Errorf("the display wrote after Finish: %q", again[len(got):])
 	}
 	d.Finish() // twice is harmless
+}
+
+// waitFor returns out's text once ok holds of it, or "" after 5 s.
+func waitFor(out *lockedBuffer, ok func(string) bool) string {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got := out.String(); ok(got) {
+			return got
+		}
+	}
+	return ""
 }
 
 // TestNoColour: the display, on a terminal too, writes no ANSI colour
