@@ -230,9 +230,9 @@ func newRealCollect() *realCollect {
 	return s
 }
 
-// row scans one joined row and files its user, article and comment.
+// row reads one joined row and files its user, article and comment.
 func (s *realCollect) row(r bench.Row) error {
-	if err := r.Scan(s.dest...); err != nil {
+	if err := s.read(r); err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
 	s.file(s.u.rec(), s.a.article(), s.c.comment())
