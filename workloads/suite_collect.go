@@ -49,8 +49,9 @@ type commentRec struct {
 // The published native adapters (crawshaw's and zombiezen's) read each
 // column with the library's typed call (ColumnInt, ColumnInt64,
 // ColumnText) and ask nothing else of it. A row of a native target is a
-// bench.Columns, and the suite reads it the same way (fromColumns): one
-// typed call a column, no NULL check, no column count. Scanning it into
+// bench.Columns, and the suite reads it the same way (userAt, articleAt,
+// commentAt): one typed call a column, no NULL check, no column count,
+// straight into the application's struct. Scanning it into
 // the sql.Null types instead (bench.ScanColumns) asked the library for the
 // column's type wherever the value read as zero (every other user is
 // inactive here, every user active in the published data) and for the
@@ -67,16 +68,14 @@ type userCols struct {
 
 func (c *userCols) dest() []any { return []any{&c.id, &c.created, &c.email, &c.active} }
 
-// fromColumns reads a users row's columns from column at of a native row.
-func (c *userCols) fromColumns(r bench.Columns, at int) {
-	c.id = sql.NullInt32{Int32: int32(r.ColumnInt64(at)), Valid: true}
-	c.created = sql.NullInt64{Int64: r.ColumnInt64(at + 1), Valid: true}
-	c.email = sql.NullString{String: r.ColumnText(at + 2), Valid: true}
-	c.active = sql.NullBool{Bool: r.ColumnInt64(at+3) != 0, Valid: true}
-}
-
 func (c *userCols) rec() userRec {
 	return userRec{id: int64(c.id.Int32), created: time.UnixMilli(c.created.Int64), email: c.email.String, active: c.active.Bool}
+}
+
+// userAt reads a users row from column at of a native row into the
+// application's struct, as the published native adapters build theirs.
+func userAt(r bench.Columns, at int) userRec {
+	return userRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), email: r.ColumnText(at + 2), active: r.ColumnInt64(at+3) != 0}
 }
 
 // childCols is the scan destination of an articles or a comments row: its
@@ -91,21 +90,22 @@ type childCols struct {
 
 func (c *childCols) dest() []any { return []any{&c.id, &c.created, &c.parent, &c.text} }
 
-// fromColumns reads an articles or comments row's columns from column at
-// of a native row.
-func (c *childCols) fromColumns(r bench.Columns, at int) {
-	c.id = sql.NullInt32{Int32: int32(r.ColumnInt64(at)), Valid: true}
-	c.created = sql.NullInt64{Int64: r.ColumnInt64(at + 1), Valid: true}
-	c.parent = sql.NullInt32{Int32: int32(r.ColumnInt64(at + 2)), Valid: true}
-	c.text = sql.NullString{String: r.ColumnText(at + 3), Valid: true}
-}
-
 func (c *childCols) article() articleRec {
 	return articleRec{id: int64(c.id.Int32), userID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
 }
 
 func (c *childCols) comment() commentRec {
 	return commentRec{id: int64(c.id.Int32), articleID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
+}
+
+// articleAt and commentAt read an articles or a comments row from column
+// at of a native row.
+func articleAt(r bench.Columns, at int) articleRec {
+	return articleRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), userID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
+}
+
+func commentAt(r bench.Columns, at int) commentRec {
+	return commentRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), articleID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
 }
 
 // joinCols is the scan destination of a row of the three-way join: the
@@ -123,16 +123,14 @@ func newJoinCols() *joinCols {
 	return j
 }
 
-// read reads one joined row: a native row through its typed columns,
-// any other through Scan.
-func (j *joinCols) read(r bench.Row) error {
+// read reads one joined row, a native row through its typed columns, any
+// other through Scan.
+func (j *joinCols) read(r bench.Row) (userRec, articleRec, commentRec, error) {
 	if c, ok := r.(bench.Columns); ok {
-		j.u.fromColumns(c, 0)
-		j.a.fromColumns(c, 4)
-		j.c.fromColumns(c, 8)
-		return nil
+		return userAt(c, 0), articleAt(c, 4), commentAt(c, 8), nil
 	}
-	return r.Scan(j.dest...)
+	err := r.Scan(j.dest...)
+	return j.u.rec(), j.a.article(), j.c.comment(), err
 }
 
 // userCollect collects one read of the users table.
@@ -153,8 +151,10 @@ func newUserCollect() *userCollect {
 // active of 7 is no sql.NullBool) fails the scan, named by its row.
 func (s *userCollect) row(r bench.Row) error {
 	if c, ok := r.(bench.Columns); ok {
-		s.cols.fromColumns(c, 0)
-	} else if err := r.Scan(s.dest...); err != nil {
+		s.rows = append(s.rows, userAt(c, 0))
+		return nil
+	}
+	if err := r.Scan(s.dest...); err != nil {
 		return fmt.Errorf("row %d: %w", len(s.rows)+1, err)
 	}
 	s.rows = append(s.rows, s.cols.rec())
@@ -234,10 +234,11 @@ func newJoinCollect() *joinCollect {
 
 // row reads one joined row and files its user, article and comment.
 func (s *joinCollect) row(r bench.Row) error {
-	if err := s.read(r); err != nil {
+	u, a, c, err := s.read(r)
+	if err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(s.u.rec(), s.a.article(), s.c.comment())
+	s.file(u, a, c)
 	return nil
 }
 

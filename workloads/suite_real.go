@@ -232,10 +232,11 @@ func newRealCollect() *realCollect {
 
 // row reads one joined row and files its user, article and comment.
 func (s *realCollect) row(r bench.Row) error {
-	if err := s.read(r); err != nil {
+	u, a, c, err := s.read(r)
+	if err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(s.u.rec(), s.a.article(), s.c.comment())
+	s.file(u, a, c)
 	return nil
 }
 
