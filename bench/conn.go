@@ -24,6 +24,27 @@ type Conn interface {
 	Close() error
 }
 
+// CachedQuerier is implemented by a Conn whose library keeps the
+// statements it compiles, keyed by their SQL text, and hands a cached one
+// back reset and unbound (crawshaw's and zombiezen's Conn.Prepare).
+// QueryCached runs query as a program that calls that Prepare for every
+// query does: compiled on its first use on the connection, reused after,
+// never finalized by the caller.
+type CachedQuerier interface {
+	QueryCached(query string, fn RowFunc, args ...any) error
+}
+
+// QueryCached runs query on c through its library's statement cache when c
+// has one (CachedQuerier), else as c.Query: the read of a published
+// program that prepares its query through the library's cache on every
+// call where the library has one, and calls its plain query otherwise.
+func QueryCached(c Conn, query string, fn RowFunc, args ...any) error {
+	if cq, ok := c.(CachedQuerier); ok {
+		return cq.QueryCached(query, fn, args...)
+	}
+	return c.Query(query, fn, args...)
+}
+
 // Stmt is a prepared statement of a Conn.
 type Stmt interface {
 	// Exec runs the statement with args, ignoring any rows.

@@ -44,9 +44,19 @@ type commentRec struct {
 // sql.NullBool; a database/sql driver converts each through the type's Scan
 // method (the int64 to int32 of an id by formatting and parsing it), which
 // costs the database/sql drivers more than *int64 and *string would. The
-// suite's reads scan into the same types; native targets read them as
-// their typed columns (bench.ScanColumns), as the published native
-// adapters read theirs.
+// suite's reads scan into the same types.
+//
+// The published native adapters (crawshaw's and zombiezen's) read each
+// column with the library's typed call (ColumnInt, ColumnInt64,
+// ColumnText) and ask nothing else of it. A row of a native target is a
+// bench.Columns, and the suite reads it the same way (userAt, articleAt,
+// commentAt): one typed call a column, no NULL check, no column count,
+// straight into the application's struct. Scanning it into
+// the sql.Null types instead (bench.ScanColumns) asked the library for the
+// column's type wherever the value read as zero (every other user is
+// inactive here, every user active in the published data) and for the
+// column count every row: on zombiezen 10-15% more time a many/N=1000
+// query than the published adapter (docs/reproduce.md).
 
 // userCols is the scan destination of a users row.
 type userCols struct {
@@ -60,6 +70,12 @@ func (c *userCols) dest() []any { return []any{&c.id, &c.created, &c.email, &c.a
 
 func (c *userCols) rec() userRec {
 	return userRec{id: int64(c.id.Int32), created: time.UnixMilli(c.created.Int64), email: c.email.String, active: c.active.Bool}
+}
+
+// userAt reads a users row from column at of a native row into the
+// application's struct, as the published native adapters build theirs.
+func userAt(r bench.Columns, at int) userRec {
+	return userRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), email: r.ColumnText(at + 2), active: r.ColumnInt64(at+3) != 0}
 }
 
 // childCols is the scan destination of an articles or a comments row: its
@@ -82,6 +98,16 @@ func (c *childCols) comment() commentRec {
 	return commentRec{id: int64(c.id.Int32), articleID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
 }
 
+// articleAt and commentAt read an articles or a comments row from column
+// at of a native row.
+func articleAt(r bench.Columns, at int) articleRec {
+	return articleRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), userID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
+}
+
+func commentAt(r bench.Columns, at int) commentRec {
+	return commentRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), articleID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
+}
+
 // joinCols is the scan destination of a row of the three-way join: the
 // user's, the article's and the comment's columns, in that order.
 type joinCols struct {
@@ -97,6 +123,16 @@ func newJoinCols() *joinCols {
 	return j
 }
 
+// read reads one joined row, a native row through its typed columns, any
+// other through Scan.
+func (j *joinCols) read(r bench.Row) (userRec, articleRec, commentRec, error) {
+	if c, ok := r.(bench.Columns); ok {
+		return userAt(c, 0), articleAt(c, 4), commentAt(c, 8), nil
+	}
+	err := r.Scan(j.dest...)
+	return j.u.rec(), j.a.article(), j.c.comment(), err
+}
+
 // userCollect collects one read of the users table.
 type userCollect struct {
 	cols userCols
@@ -110,9 +146,14 @@ func newUserCollect() *userCollect {
 	return s
 }
 
-// row scans one row and appends it. A value its destination refuses (an
+// row reads one row (a native row through its typed columns, any other
+// through Scan) and appends it. A value its Scan destination refuses (an
 // active of 7 is no sql.NullBool) fails the scan, named by its row.
 func (s *userCollect) row(r bench.Row) error {
+	if c, ok := r.(bench.Columns); ok {
+		s.rows = append(s.rows, userAt(c, 0))
+		return nil
+	}
 	if err := r.Scan(s.dest...); err != nil {
 		return fmt.Errorf("row %d: %w", len(s.rows)+1, err)
 	}
@@ -191,12 +232,13 @@ func newJoinCollect() *joinCollect {
 	return s
 }
 
-// row scans one joined row and files its user, article and comment.
+// row reads one joined row and files its user, article and comment.
 func (s *joinCollect) row(r bench.Row) error {
-	if err := r.Scan(s.dest...); err != nil {
+	u, a, c, err := s.read(r)
+	if err != nil {
 		return fmt.Errorf("joined row %d: %w", len(s.comments)+1, err)
 	}
-	s.file(s.u.rec(), s.a.article(), s.c.comment())
+	s.file(u, a, c)
 	return nil
 }
 

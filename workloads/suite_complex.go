@@ -41,7 +41,7 @@ func suiteComplex() []bench.Workload {
 				row := s.row
 				return bench.Run{Timer: t, Op: func(int) error {
 					s.reset()
-					if err := c.Query(q, row); err != nil {
+					if err := bench.QueryCached(c, q, row); err != nil {
 						return err
 					}
 					t.Stop()

@@ -52,7 +52,7 @@ func suiteReadUsers(rows, col, width int, fixed bool) func(e bench.Env) (bench.R
 		s, t := newUserCollect(), &bench.Timer{}
 		row := s.row // one method value per run, not one per op
 		r := bench.Run{Timer: t, Op: func(int) error {
-			err := c.Query(q, row)
+			err := bench.QueryCached(c, q, row)
 			got := s.take()
 			if err != nil {
 				return err

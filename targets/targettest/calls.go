@@ -105,6 +105,17 @@ func (cc countConn) Query(q string, fn bench.RowFunc, args ...any) error {
 	return cc.Conn.Query(q, cc.c.rows(fn), args...)
 }
 
+// QueryCached counts a read through the library's statement cache
+// (bench.QueryCached) as "QueryCached" where the connection has one, and
+// as the "Query" bench.QueryCached makes where it has none.
+func (cc countConn) QueryCached(q string, fn bench.RowFunc, args ...any) error {
+	if _, ok := cc.Conn.(bench.CachedQuerier); !ok {
+		return cc.Query(q, fn, args...)
+	}
+	cc.c.add("QueryCached")
+	return bench.QueryCached(cc.Conn, q, cc.c.rows(fn), args...)
+}
+
 func (cc countConn) QueryRow(q string, fn bench.RowFunc, args ...any) error {
 	cc.c.add("QueryRow")
 	return cc.Conn.QueryRow(q, cc.c.rows(fn), args...)

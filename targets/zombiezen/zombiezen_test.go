@@ -1,7 +1,12 @@
 package zombiezen_test
 
 import (
+	"fmt"
+	"maps"
+	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
 
 	"github.com/sqlbench/sqlbench/targets/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/zombiezen"
@@ -10,3 +15,32 @@ import (
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue.
 func TestConformance(t *testing.T) { targettest.Conformance(t, "zombiezen", nil) }
+
+// TestCachedQueries checks the reads through zombiezen's statement cache
+// (Conn.Prepare) that the suite family makes, as published.
+func TestCachedQueries(t *testing.T) { targettest.CachedQueries(t, "zombiezen") }
+
+// TestGoSQLiteBenchReadsAsPublished checks the go-sqlite-bench suite's
+// reads on zombiezen against the published zombie adapter's
+// (cvilsmeier/go-sqlite-bench, cmd/bench-zombie): every read takes its
+// statement from the connection's cache (conn.Prepare), one a query, each
+// client of the concurrent test one on its own connection.
+func TestGoSQLiteBenchReadsAsPublished(t *testing.T) {
+	const n = 3
+	for _, w := range bench.Workloads() {
+		if w.Family != "suite" || strings.HasSuffix(w.Name, "Insert") {
+			continue
+		}
+		t.Run(w.ID(), func(t *testing.T) {
+			want := map[string]int{"QueryCached": n}
+			if w.Name == "SuiteConcurrent" {
+				var g int
+				fmt.Sscanf(w.Keys, "conns=%d", &g)
+				want["QueryCached"] = g * n
+			}
+			if got := targettest.CountInClock(t, "zombiezen", targettest.SQLite, w, n).Calls; !maps.Equal(got, want) {
+				t.Errorf("%d operations made %v inside the clock, the published adapter %v", n, got, want)
+			}
+		})
+	}
+}

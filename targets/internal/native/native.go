@@ -9,7 +9,10 @@
 //   - simple calls compile the SQL text every time (a transient statement),
 //     step it and finalize it;
 //   - prepared statements are compiled once, and reset and rebound per use;
-//   - QueryRow steps once and finalizes (simple) or resets (prepared).
+//   - QueryRow steps once and finalizes (simple) or resets (prepared);
+//   - bench.QueryCached, where the library caches statements by their SQL
+//     text (Cacher: crawshaw, zombiezen), takes the library's cached
+//     statement, as a program calling the library's Prepare does.
 package native
 
 import (
@@ -45,6 +48,15 @@ type Driver interface {
 	Close() error
 }
 
+// Cacher is implemented by a Driver whose library caches compiled
+// statements by their SQL text (crawshaw's and zombiezen's Conn.Prepare).
+type Cacher interface {
+	// Cached returns the library's statement for query, compiled on its
+	// first use and reset with its bindings cleared on every later one, as
+	// the library's Prepare returns it. The caller does not finalize it.
+	Cached(query string) (Stmt, error)
+}
+
 // NewConn returns a bench.Conn over d.
 func NewConn(d Driver) bench.Conn { return &conn{d: d} }
 
@@ -68,6 +80,27 @@ func (c *conn) Exec(query string, args ...any) error {
 
 func (c *conn) Query(query string, fn bench.RowFunc, args ...any) error {
 	return c.once(query, args, func(s Stmt) error { return each(s, fn) })
+}
+
+// QueryCached implements bench.CachedQuerier: through the library's
+// statement cache where the driver has one (Cacher), else as Query. A
+// statement read to its end is done and holds no lock, as in a program
+// that calls the library's Prepare and steps until there is no more row;
+// one abandoned early is reset, so that it holds none either.
+func (c *conn) QueryCached(query string, fn bench.RowFunc, args ...any) error {
+	cd, ok := c.d.(Cacher)
+	if !ok {
+		return c.Query(query, fn, args...)
+	}
+	s, err := cd.Cached(query)
+	if err != nil {
+		return err
+	}
+	if err := bindRun(s, args, func(s Stmt) error { return each(s, fn) }); err != nil {
+		s.Reset()
+		return err
+	}
+	return nil
 }
 
 func (c *conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {

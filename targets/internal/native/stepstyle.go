@@ -13,6 +13,9 @@ type StepConn[S any] interface {
 	// PrepareTransient compiles query into a statement that the connection
 	// does not cache (Prepare would cache it).
 	PrepareTransient(query string) (stmt S, trailingBytes int, err error)
+	// Prepare returns the connection's cached statement for query,
+	// compiling it on first use, reset and with its bindings cleared.
+	Prepare(query string) (S, error)
 	Close() error
 }
 
@@ -41,20 +44,40 @@ type StepStmt[T comparable] interface {
 // RegisterStep registers target name over a step-style library: open opens
 // a connection on the target's DSN, and null is the library's column type
 // of NULL. Simple calls compile with PrepareTransient and step; prepared
-// statements are compiled once and reset per use (see the package comment).
+// statements are compiled once and reset per use (see the package comment);
+// bench.QueryCached goes through the library's own statement cache
+// (Prepare).
 func RegisterStep[C StepConn[S], S StepStmt[T], T comparable](name string, open func(dsn string) (C, error), null T) {
 	bench.RegisterOpener(name, func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := open(cfg.DSN)
 		if err != nil {
 			return nil, err
 		}
-		return NewConn(stepDriver[C, S, T]{c: c, null: null}), nil
+		return NewConn(stepDriver[C, S, T]{c: c, null: null, cached: map[string]*stepStmt[S, T]{}}), nil
 	})
 }
 
 type stepDriver[C StepConn[S], S StepStmt[T], T comparable] struct {
 	c    C
 	null T
+	// cached holds the adapter of each statement the library caches, by
+	// its SQL text, so that a cached statement costs no allocation here.
+	cached map[string]*stepStmt[S, T]
+}
+
+// Cached implements Cacher with the library's Prepare.
+func (d stepDriver[C, S, T]) Cached(query string) (Stmt, error) {
+	s, err := d.c.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := d.cached[query]; ok {
+		a.s = s // the library's own statement, whether or not it changed
+		return a, nil
+	}
+	a := &stepStmt[S, T]{s: s, null: d.null}
+	d.cached[query] = a
+	return a, nil
 }
 
 func (d stepDriver[C, S, T]) Compile(query string) (Stmt, error) {
