@@ -44,6 +44,8 @@ func Units() []UnitInfo {
 		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
 		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
 		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
+		// A spin variant's busy spin per operation (--targets mattn+spin=50us).
+		{Unit: "spin-ns/op", Better: "lower", Label: "spin", Of: Nanoseconds},
 	}
 }
 
