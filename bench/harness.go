@@ -228,6 +228,12 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 			err = fmt.Errorf("finish: %w", err)
 		}
 	}
+	if r.Timer != nil {
+		// A run that ended paused: its last pause ends where the clock
+		// does, not after the readings below (the memory statistics, the
+		// probe), which would count as paused and come off elapsed.
+		r.Timer.Start()
+	}
 	elapsed := time.Since(start)
 	if locked && clockErr == nil {
 		self1.cpu, self1.runQueue, self1.err = clock.read()
@@ -240,7 +246,6 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	var paused time.Duration
 	var pausedThread threadTimes // the timing thread's times while paused
 	if r.Timer != nil {
-		r.Timer.Start() // a run that ended paused
 		paused = r.Timer.Paused()
 		pausedThread = threadTimes{cpu: r.Timer.pausedCPU, runQueue: r.Timer.pausedRunQueue, err: r.Timer.clockErr}
 		r.Timer.clock = nil

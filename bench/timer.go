@@ -74,6 +74,9 @@ func (t *Timer) Start() {
 	}
 }
 
+// Running reports whether the clock runs (it is not paused).
+func (t *Timer) Running() bool { return t.running }
+
 // Paused returns the time spent paused since the last reset.
 func (t *Timer) Paused() time.Duration { return t.paused }
 

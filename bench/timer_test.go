@@ -61,6 +61,35 @@ func TestPausedRegionIsExcluded(t *testing.T) {
 	}
 }
 
+// slowProbe takes its time to stop, after the timed region.
+type slowProbe struct{ stop time.Duration }
+
+func (slowProbe) Start()  {}
+func (p slowProbe) Stop() { time.Sleep(p.stop) }
+
+// TestRunEndingPausedKeepsItsTime: a run whose operations end with the
+// clock paused (each clocks its work, then stops the clock) reports the
+// time of its work, not less: what follows the timed region (a probe that
+// takes 20 ms to stop) is no part of its last pause.
+func TestRunEndingPausedKeepsItsTime(t *testing.T) {
+	const n, work = 4, 2 * time.Millisecond
+	tm := &Timer{}
+	r := Run{Timer: tm, Op: func(int) error {
+		tm.Start()
+		for end := time.Now().Add(work); time.Now().Before(end); {
+		}
+		tm.Stop()
+		return nil
+	}}
+	s, err := MeasureProbed(r, 0, n, NewLatencyHistogram(), Options{Probe: slowProbe{stop: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Elapsed < n*work || s.Elapsed >= n*work+20*time.Millisecond {
+		t.Errorf("elapsed %v for %v of clocked work and a probe that took 20ms after it", s.Elapsed, n*work)
+	}
+}
+
 // TestTimerRefusesParallelRuns: a paused clock has no meaning across
 // goroutines.
 func TestTimerRefusesParallelRuns(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
@@ -26,8 +27,13 @@ type Spec struct {
 	// module, or built from a local checkout: --targets mattn@v1.14.22),
 	// is the catalogue target it is a variant of; its runner knows it by
 	// that name (Opener). Version is the variant's release, or the local
-	// checkout's absolute directory.
+	// checkout's absolute directory. A spin variant (SpinOf) sets Base too
+	// but not Version: it runs in its base's runner, no rebuild.
 	Base, Version string
+	// Spin, set on a spin variant (--targets mattn+spin=50us), is the busy
+	// spin its runner adds inside the clock after each operation: a
+	// slowdown of known size (docs/versions.md).
+	Spin time.Duration
 	// Driver and API are the driver= and api= keys of its result names.
 	Driver, API string
 	// DB is the database family the target speaks, or the bench.Kind it
@@ -232,6 +238,22 @@ func VariantOf(base Spec, version, label string) Spec {
 	v.Name = base.Name + "@" + label
 	v.Driver = base.Driver + "@" + label
 	v.Group = base.Group + "@" + label
+	return v
+}
+
+// SpinSuffix begins the part of a target's name that makes it a spin
+// variant: mattn+spin=50us.
+const SpinSuffix = "+spin="
+
+// SpinOf returns base (a catalogue target or a version variant of one)
+// slowed down by a busy spin of d after each operation, named by label
+// (d as written in the name: "50us"). It runs in base's runner (same
+// Group), which registered it under base's Opener.
+func SpinOf(base Spec, d time.Duration, label string) Spec {
+	v := base
+	v.Base, v.Spin = base.Opener(), d
+	v.Name = base.Name + SpinSuffix + label
+	v.Driver = base.Driver + SpinSuffix + label
 	return v
 }
 

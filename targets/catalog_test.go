@@ -32,6 +32,9 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 		if strings.ContainsAny(s.Driver+s.API, "/= ") {
 			t.Errorf("%s: driver and API must be usable as name keys", s.Name)
 		}
+		if strings.ContainsAny(s.Name+s.Driver, "@+") {
+			t.Errorf("%s: '@' and '+' begin a variant's suffix (mattn@v1.14.22, mattn+spin=2us)", s.Name)
+		}
 		if s.Unobtainable != "" || s.JVM {
 			continue
 		}
@@ -60,6 +63,20 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := Select("nope", []bench.DB{bench.SQLite}); err == nil || !strings.Contains(err.Error(), "valid: ") {
 		t.Errorf("unknown target: %v", err)
+	}
+}
+
+// TestSpinOf: a spin variant keeps its base's runner and opener, a version
+// variant's too, and is named by its label.
+func TestSpinOf(t *testing.T) {
+	mattn, _ := Lookup("mattn")
+	s := SpinOf(mattn, 2000, "2us")
+	if s.Name != "mattn+spin=2us" || s.Driver != "mattn+spin=2us" || s.Group != "mattn" || s.Opener() != "mattn" || s.Version != "" || s.Spin != 2000 {
+		t.Errorf("SpinOf(mattn) = %+v", s)
+	}
+	v := SpinOf(VariantOf(mattn, "v1.14.22", "v1.14.22"), 2000, "2us")
+	if v.Name != "mattn@v1.14.22+spin=2us" || v.Group != "mattn@v1.14.22" || v.Opener() != "mattn" || v.Version != "v1.14.22" {
+		t.Errorf("SpinOf(mattn@v1.14.22) = %+v", v)
 	}
 }
 

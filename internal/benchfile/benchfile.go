@@ -44,6 +44,8 @@ func Units() []UnitInfo {
 		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
 		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
 		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
+		// A spin variant's busy spin per operation (--targets mattn+spin=50us).
+		{Unit: "spin-ns/op", Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}
 }
 
@@ -59,6 +61,9 @@ type UnitInfo struct {
 	// Of is what a value counts, for its scaling: Nanoseconds, Bytes, or
 	// "" for a plain count.
 	Of string
+	// Setting is set for a unit whose values follow the user's setting
+	// rather than the target (a spin variant's spin): no best is marked.
+	Setting bool
 }
 
 // What the values of a unit count (UnitInfo.Of).

@@ -31,11 +31,18 @@ A target at another version of its driver is a target of its own in the
 same interleaved session: name@version (a release the Go module proxy
 serves, or a JDBC driver's Maven release) or name@./dir (a local checkout
 of a Go driver, built through a replace), labelled driver=<driver>@<version>
-in the results (docs/versions.md).`,
+in the results (docs/versions.md).
+
+A spin variant, name+spin=DURATION (mattn+spin=20us, mattn@v1.14.22+spin=1ms),
+is a Go target slowed down by a known amount: its runner, the base's own,
+busy-spins DURATION after each operation inside the clock and reports the
+spin it spent as spin-ns/op. Beside its base with --baseline, it shows
+whether the session would see a regression of that size (docs/versions.md).`,
 		Example: `  sqlbench run                                   # SQLite, every driver, the classic suite
   sqlbench run --quick --workloads all           # a smoke run of everything
   sqlbench run --db postgres --targets 'pgx*,-pgx-native'
   sqlbench run --targets mattn@v1.14.22,mattn@../go-sqlite3,mattn --baseline mattn
+  sqlbench run --targets mattn,mattn+spin=2us --workloads SimpleQueryRow --baseline mattn
   sqlbench run --workloads 'Suite*,-SuiteLarge*' --dry-run
   sqlbench run --db mariadb --dsn mariadb='user:pw@tcp(127.0.0.1:3306)/bench'
   sqlbench run --db postgres --script tpcb.sql --setup tpcb-setup.sql --clients 8 --time 30s

@@ -24,7 +24,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.Var(v["db"], "db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
-	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs, -exclusions and name@version or name@./checkout (default: every target of the databases; see sqlbench list)")
+	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs, -exclusions, name@version or name@./checkout, name+spin=DURATION (default: every target of the databases; see sqlbench list)")
 	fs.Var(v["workloads"], "workloads", "workloads to run, comma-separated: families, names or IDs, globs, -exclusions, or all (default: "+session.DefaultWorkloads+"; see sqlbench list)")
 	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell")
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")

@@ -61,10 +61,17 @@
 //	    T-...: <value>                              (a Conn that is a bench.Informer:
 //	                                                 sqinn-version, its helper program's)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free]
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free][&spin=NS]
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
 //	        [<v> oncpu-ns/op <v> runq-ns/op <v> blocked-ns/op <v> bg-cpu-ns/op] [<v> server-cpu-ns/op]
+//	        [<v> spin-ns/op]
+//	    With spin=NS (a spin variant: --targets mattn+spin=50us) a Go runner
+//	    busy-spins NS nanoseconds on the monotonic clock after each timed
+//	    operation, inside the clock (after a batch call, NS times its
+//	    operations), and reports the spin it spent per operation as
+//	    spin-ns/op; the warm-up does not spin. The orchestrator sends it to
+//	    Go runners only.
 //	    oncpu-ns/op, runq-ns/op and blocked-ns/op divide ns/op by what
 //	    the thread that ran the timed operations did, as the kernel's
 //	    scheduler accounted it (/proc/thread-self/schedstat): running on
@@ -144,6 +151,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -214,6 +222,9 @@ type Request struct {
 	// every run and check request of the workload "Script" (see
 	// internal/runner/script.go).
 	Script string
+	// Spin, when above 0, is the busy spin a Go runner adds after each
+	// timed operation of a run, inside the clock (spin=NS).
+	Spin time.Duration
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens, and for a
 	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
@@ -277,6 +288,9 @@ func (r Request) Encode() string {
 		}
 		if r.FreeThread {
 			v.Set("thread", "free")
+		}
+		if r.Spin > 0 {
+			v.Set("spin", strconv.FormatInt(int64(r.Spin), 10))
 		}
 	}
 	if len(v) == 0 {
@@ -348,6 +362,13 @@ func ParseRequest(line string) (Request, error) {
 			r.FreeThread = true
 		default:
 			return r, fmt.Errorf("run: thread must be locked or free, got %q", t)
+		}
+		if sp := v.Get("spin"); sp != "" {
+			ns, err := strconv.ParseInt(sp, 10, 64)
+			if err != nil || ns < 1 {
+				return r, fmt.Errorf("run: spin must be a positive number of nanoseconds, got %q", sp)
+			}
+			r.Spin = time.Duration(ns)
 		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {
 			return r, fmt.Errorf("run: name, workload and scope are required")

@@ -22,6 +22,9 @@ type Measure struct {
 	Higher bool
 	// Format formats a median of the unit.
 	Format func(float64) string
+	// Setting is set when the values follow a setting, not the target
+	// (benchfile.UnitInfo.Setting): no best is marked.
+	Setting bool
 }
 
 // knownMeasures are the units sqlbench writes besides ns/op and ops/s
@@ -32,7 +35,7 @@ func knownMeasures() []Measure {
 		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
 			continue
 		}
-		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue}
+		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue, Setting: u.Setting}
 		switch u.Of {
 		case benchfile.Nanoseconds:
 			m.Format = FormatDuration
@@ -116,7 +119,10 @@ func measureGrid(t *Table) *textGrid {
 			if i > 0 {
 				name = ""
 			}
-			best := t.BestIn(row, m.Unit, m.Higher)
+			var best []string
+			if !m.Setting {
+				best = t.BestIn(row, m.Unit, m.Higher)
+			}
 			line := []gridCell{label(name), label(m.Label)}
 			for _, col := range t.Cols {
 				v := label("-")

@@ -43,22 +43,27 @@ var dbRanks = sync.OnceValue(func() map[string]int {
 })
 
 // columnOf returns the target of a cell's driver and api keys; a variant
-// of a catalogue target (driver=pgx@v5.5.5: the driver at another version)
-// is named as on the command line (pgx-native@v5.5.5) and ranked with its
+// of a catalogue target (driver=pgx@v5.5.5: the driver at another version;
+// driver=pgx+spin=50us: slowed down by a spin) is named as on the command
+// line (pgx-native@v5.5.5, pgx-native+spin=50us) and ranked with its
 // target; one the catalogue does not know is named driver/api and ranked
 // after every known target.
 func columnOf(driver, api string) column {
 	if c, ok := catalogue()[[2]string{driver, api}]; ok {
 		return c
 	}
-	if base, label, ok := strings.Cut(driver, "@"); ok {
-		if c, ok := catalogue()[[2]string{base, api}]; ok {
-			c.Name += "@" + label
+	if i := variantCut(driver); i > 0 {
+		if c, ok := catalogue()[[2]string{driver[:i], api}]; ok {
+			c.Name += driver[i:]
 			return c
 		}
 	}
 	return column{Name: driver + "/" + api, Rank: math.MaxInt, API: api}
 }
+
+// variantCut returns where a variant's suffix begins in a driver key or
+// target name (its '@' or '+'), or -1: no catalogue name holds either.
+func variantCut(name string) int { return strings.IndexAny(name, "@+") }
 
 // compareColumns orders two column names: catalogue order, unknown targets
 // last by name.
@@ -69,7 +74,9 @@ func compareColumns(a, b string) int {
 // columnRank returns the catalogue place of the target named name (a
 // column label), or MaxInt.
 func columnRank(name string) int {
-	name, _, _ = strings.Cut(name, "@") // a variant ranks with its target
+	if i := variantCut(name); i > 0 {
+		name = name[:i] // a variant ranks with its target
+	}
 	for _, c := range catalogue() {
 		if c.Name == name {
 			return c.Rank

@@ -300,7 +300,8 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 	return s.bw.Write(res)
 }
 
-// measure warms the cell up and times one run of it. Unless the request
+// measure warms the cell up and times one run of it, with the request's
+// spin after each timed operation if it asks for one (spin.go). Unless the request
 // leaves the thread free, the warm-up and the run share one OS thread, the
 // one whose time the run divides.
 //
@@ -326,13 +327,21 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 	if err != nil {
 		return bench.Sample{}, fmt.Errorf("begin: %w", err)
 	}
+	var spun *spinner
 	sample, err := func() (bench.Sample, error) {
 		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.MeasureProbed(r, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
+		timed := r
+		if req.Spin > 0 {
+			timed, spun = withSpin(r, req.Spin)
+		}
+		return bench.MeasureProbed(timed, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
 	}()
 	pr.record(&sample)
+	if spun != nil && err == nil {
+		sample.Metrics = append(sample.Metrics, bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: SpinUnit})
+	}
 	if r.End != nil {
 		if eerr := r.End(); err == nil && eerr != nil {
 			err = fmt.Errorf("end: %w", eerr)

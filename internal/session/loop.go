@@ -157,6 +157,9 @@ func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []st
 			}
 			lines = append(lines, l)
 		}
+		if t.Spin > 0 {
+			lines = append(lines, fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
+		}
 	}
 	return lines, skipped
 }
@@ -328,7 +331,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Location: s.dbs.location(st.Cell.Target, st.Cell.Net, st.Cell.FileName()),
 		Name:     st.Cell.Name(), N: n, Warmup: int(float64(n) * s.cfg.WarmupOf(w)),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
-		Scale: scale, SQLite: s.cfg.SQLite, CPU: st.Cell.CPU,
+		Scale: scale, SQLite: s.cfg.SQLite, CPU: st.Cell.CPU, Spin: st.Cell.Target.Spin,
 	}
 	if w.ID() == script.WorkloadName {
 		req.Script = scriptSpec(s.cfg)

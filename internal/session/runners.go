@@ -42,7 +42,7 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, variants map[string
 		if _, failed := groupErr[t.Group]; failed {
 			continue
 		}
-		if t.JVM && t.Base != "" {
+		if t.JVM && t.Version != "" {
 			// A JDBC driver at another version: a jar of its own.
 			vjar, err := jb.BuildVersion(ctx, t.Module, t.Version)
 			if err != nil {
@@ -66,7 +66,7 @@ func buildRunners(ctx context.Context, cfg *Config, p *Plan, variants map[string
 		}
 		var bin string
 		var err error
-		if t.Base != "" {
+		if t.Version != "" { // built against another version; a spin variant runs in its base's runner
 			bin, err = b.BuildVariant(ctx, t.BuildGroup(), t.Cgo, variants[t.Name])
 		} else {
 			bin, err = b.Build(ctx, t.Group, t.Cgo)

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
@@ -31,10 +33,10 @@ var (
 )
 
 // splitVariants takes the variants out of a --targets list: the elements
-// with an '@'. The rest is returned as it was.
+// with an '@' or a spin suffix (+spin=). The rest is returned as it was.
 func splitVariants(list []string) (plain, variants []string) {
 	for _, el := range list {
-		if strings.Contains(el, "@") {
+		if strings.Contains(el, "@") || strings.Contains(el, targets.SpinSuffix) {
 			variants = append(variants, strings.TrimSpace(el))
 		} else {
 			plain = append(plain, el)
@@ -50,55 +52,133 @@ func splitVariants(list []string) (plain, variants []string) {
 func variantSpecs(els []string, dbs []bench.DB, dir string) ([]targets.Spec, error) {
 	var out []targets.Spec
 	for _, el := range els {
-		name, version, _ := strings.Cut(el, "@")
-		if strings.HasPrefix(name, "-") {
+		if strings.HasPrefix(el, "-") {
 			return nil, inputf("--targets: %s: a variant cannot be excluded; leave it out", el)
 		}
-		base, ok := targets.Lookup(name)
-		if !ok {
-			return nil, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
+		rest, spin, spun := cutSpin(el)
+		var v targets.Spec
+		var err error
+		if name, version, ok := strings.Cut(rest, "@"); ok {
+			v, err = versionSpec(el, name, version, dbs, dir)
+		} else {
+			v, err = lookupBase(el, rest, dbs)
 		}
-		switch {
-		case base.JVM && base.Module != "":
-			if !mavenVersionRE.MatchString(version) {
-				return nil, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); a JDBC driver cannot be built from a checkout", el, version, base.Module)
-			}
-			out = appendVariant(out, targets.VariantOf(base, version, version))
-			continue
-		case base.Module == "" || base.Package == "" || strings.HasPrefix(base.Package, "../"):
-			return nil, inputf("--targets: %s: %s is not a driver module of its own", el, name)
-		case !slices.Contains(dbs, base.DB):
-			return nil, inputf("--targets: %s is a target of %s, not of --db %s", el, base.DB, joinDBs(dbs))
+		if err != nil {
+			return nil, err
 		}
-		var label string
-		switch {
-		case version == "":
-			return nil, inputf("--targets: %s: name a version after the @ (v1.2.3) or a local checkout (./dir)", el)
-		case strings.HasPrefix(version, ".") || strings.HasPrefix(version, "/") || strings.HasPrefix(version, "~"):
-			if rest, ok := strings.CutPrefix(version, "~"); ok {
-				home, err := os.UserHomeDir()
-				if err != nil {
-					return nil, inputf("--targets: %s: %v", el, err)
-				}
-				version = home + rest
+		if spun {
+			if v, err = spinSpec(el, v, spin); err != nil {
+				return nil, err
 			}
-			abs := version
-			if !filepath.IsAbs(abs) {
-				abs = filepath.Join(dir, abs)
-			}
-			abs = filepath.Clean(abs)
-			if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-				return nil, inputf("--targets: %s: %s is not a directory", el, abs)
-			}
-			version, label = abs, "local-"+labelSafe(filepath.Base(abs))
-		case versionRE.MatchString(version):
-			label = version
-		default:
-			return nil, inputf("--targets: %s: %q is neither a version (v1.2.3) nor a directory (./dir)", el, version)
 		}
-		out = appendVariant(out, targets.VariantOf(base, version, label))
+		out = appendVariant(out, v)
 	}
 	return out, nil
+}
+
+// cutSpin splits a spin suffix off a --targets element: "mattn+spin=50us"
+// is "mattn", "50us", true. The last suffix counts: a version's build
+// metadata (v1.2.3+incompatible) holds no '='.
+func cutSpin(el string) (rest, spin string, ok bool) {
+	i := strings.LastIndex(el, targets.SpinSuffix)
+	if i < 0 {
+		return el, "", false
+	}
+	return el[:i], el[i+len(targets.SpinSuffix):], true
+}
+
+// lookupBase returns the catalogue target name of element el, which must
+// speak one of dbs.
+func lookupBase(el, name string, dbs []bench.DB) (targets.Spec, error) {
+	base, ok := targets.Lookup(name)
+	if !ok {
+		return base, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
+	}
+	if !base.JVM && !slices.Contains(dbs, base.DB) {
+		return base, inputf("--targets: %s is a target of %s, not of --db %s", el, base.DB, joinDBs(dbs))
+	}
+	return base, nil
+}
+
+// maxSpin bounds a spin variant's delay per operation: a slowdown to
+// measure, not a stall (a batch call spins its operations' count times it).
+const maxSpin = time.Second
+
+// spinSpec returns t slowed down by the spin text names (a Go duration,
+// 0 < d <= maxSpin). A JDBC target has no Go runner to spin in.
+func spinSpec(el string, t targets.Spec, text string) (targets.Spec, error) {
+	if t.JVM {
+		return t, inputf("--targets: %s: a spin variant needs a Go runner; %s runs on the JDBC runner", el, t.Name)
+	}
+	d, err := time.ParseDuration(text)
+	switch {
+	case err != nil:
+		return t, inputf("--targets: %s: %q is not a duration (50us, 1.5ms)", el, text)
+	case d <= 0 || d > maxSpin:
+		return t, inputf("--targets: %s: the spin must be above 0 and at most %v, got %v", el, maxSpin, d)
+	}
+	return targets.SpinOf(t, d, spinLabel(d)), nil
+}
+
+// spinLabel writes d in a target's name: in the largest of ms, us and ns
+// that holds it whole, ASCII only ("50us", "1500ns", "2ms"), so that one
+// delay has one name however it was written.
+func spinLabel(d time.Duration) string {
+	switch {
+	case d%time.Millisecond == 0:
+		return strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
+	case d%time.Microsecond == 0:
+		return strconv.FormatInt(int64(d/time.Microsecond), 10) + "us"
+	}
+	return strconv.FormatInt(int64(d), 10) + "ns"
+}
+
+// versionSpec returns the variant of catalogue target name at version (a
+// release, or a local checkout's directory relative to dir), el being the
+// --targets element that names it.
+func versionSpec(el, name, version string, dbs []bench.DB, dir string) (targets.Spec, error) {
+	base, ok := targets.Lookup(name)
+	if !ok {
+		return base, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
+	}
+	switch {
+	case base.JVM && base.Module != "":
+		if !mavenVersionRE.MatchString(version) {
+			return base, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); a JDBC driver cannot be built from a checkout", el, version, base.Module)
+		}
+		return targets.VariantOf(base, version, version), nil
+	case base.Module == "" || base.Package == "" || strings.HasPrefix(base.Package, "../"):
+		return base, inputf("--targets: %s: %s is not a driver module of its own", el, name)
+	case !slices.Contains(dbs, base.DB):
+		return base, inputf("--targets: %s is a target of %s, not of --db %s", el, base.DB, joinDBs(dbs))
+	}
+	var label string
+	switch {
+	case version == "":
+		return base, inputf("--targets: %s: name a version after the @ (v1.2.3) or a local checkout (./dir)", el)
+	case strings.HasPrefix(version, ".") || strings.HasPrefix(version, "/") || strings.HasPrefix(version, "~"):
+		if rest, ok := strings.CutPrefix(version, "~"); ok {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return base, inputf("--targets: %s: %v", el, err)
+			}
+			version = home + rest
+		}
+		abs := version
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		abs = filepath.Clean(abs)
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return base, inputf("--targets: %s: %s is not a directory", el, abs)
+		}
+		version, label = abs, "local-"+labelSafe(filepath.Base(abs))
+	case versionRE.MatchString(version):
+		label = version
+	default:
+		return base, inputf("--targets: %s: %q is neither a version (v1.2.3) nor a directory (./dir)", el, version)
+	}
+	return targets.VariantOf(base, version, label), nil
 }
 
 // appendVariant appends v unless a variant of its name is there already.
@@ -135,8 +215,8 @@ func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved
 	out := map[string]launcher.Resolved{}
 	b, jb := &launcher.Builder{}, &launcher.JarBuilder{}
 	for _, t := range p.Runnable {
-		if t.Base == "" {
-			continue
+		if t.Version == "" {
+			continue // a catalogue target, or a spin variant of one: no rebuild
 		}
 		if t.JVM {
 			if err := jb.ResolveVersion(ctx, t.Module, t.Version); err != nil {
