@@ -19,6 +19,8 @@ type textGrid struct {
 	// Groups marks rows whose first cell is not blank as the start of a
 	// group of rows (a workload's measures).
 	Groups bool
+	// LeftLast left-aligns the last column (words, such as a verdict).
+	LeftLast bool
 	// Notes are printed under the table: what its columns mean, and why
 	// some are not known.
 	Notes []string

@@ -50,15 +50,36 @@ func (q Ratio) Clear() bool {
 }
 
 // Verdict says what the ratio supports: "faster", "slower", or "≈ no
-// clear difference" when its interval holds 1 (or there is none).
+// clear difference" when its interval holds 1 (or there is none), with the
+// runs per cell that would settle it where the interval gives an estimate
+// ("≈ no clear difference; ~24 runs": see Settle).
 func (q Ratio) Verdict() string {
 	switch {
 	case !q.Clear():
+		switch n := q.Settle(); {
+		case n > 0:
+			return fmt.Sprintf("≈ no clear difference; ~%d runs", n)
+		case n < 0:
+			return fmt.Sprintf("≈ no clear difference; >%d runs", MaxSettleRuns)
+		}
 		return "≈ no clear difference"
 	case q.Lo > 1:
 		return "faster"
 	}
 	return "slower"
+}
+
+// Settle estimates the runs per cell (--count) at which the ratio's
+// interval would clear 1, as reproduce's verdicts estimate theirs: the
+// interval narrowing about its median as 1/√runs. It is -1 beyond
+// MaxSettleRuns (a median at or near 1 never clears it), 0 where there is
+// no interval to estimate from or it already clears 1.
+func (q Ratio) Settle() int {
+	if q.Clear() {
+		return 0
+	}
+	_, n := judge(1, q.Lo, q.Ratio, q.Hi, q.N, 0)
+	return n
 }
 
 // BaselineOf returns the baseline target of t: want when t has that
@@ -186,8 +207,20 @@ func ratioGrids(tables []*Table, want string) []textGrid {
 		if len(qs) == 0 {
 			continue
 		}
+		// One way of computing for every row is said once, in the title,
+		// so that the verdicts have the room.
+		how := howLabel(qs[0])
+		for _, q := range qs {
+			if howLabel(q) != how {
+				how = ""
+			}
+		}
 		g := textGrid{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
-			Header: []string{"workload", "target", "ratio", "interval", "how", "verdict"}, Left: 2, Groups: true}
+			Header: []string{"workload", "target", "ratio", "interval", "how", "verdict"}, Left: 2, Groups: true, LeftLast: true}
+		if how != "" {
+			g.Title += ", " + how
+			g.Header = slices.Delete(g.Header, 4, 5)
+		}
 		last := ""
 		for _, q := range qs {
 			row := q.Row
@@ -195,8 +228,11 @@ func ratioGrids(tables []*Table, want string) []textGrid {
 				row = ""
 			}
 			last = q.Row
-			g.Rows = append(g.Rows, []gridCell{label(row), label(q.Col), {Text: FormatRatio(q.Ratio)},
-				{Text: FormatRatioInterval(q)}, {Text: howLabel(q)}, label(q.Verdict())})
+			cells := []gridCell{label(row), label(q.Col), {Text: FormatRatio(q.Ratio)}, {Text: FormatRatioInterval(q)}}
+			if how == "" {
+				cells = append(cells, gridCell{Text: howLabel(q)})
+			}
+			g.Rows = append(g.Rows, append(cells, label(q.Verdict())))
 		}
 		out = append(out, g)
 	}

@@ -125,3 +125,24 @@ func TestBaselineTablesInEveryFormat(t *testing.T) {
 		t.Errorf("a baseline in no table:\n%s", s)
 	}
 }
+
+// TestUnclearRatioSaysHowManyRunsWouldSettleIt: a ratio whose interval
+// holds 1 says how many runs per cell would make the interval clear it
+// (narrowing as 1/√runs about its median), and none where its median is 1.
+func TestUnclearRatioSaysHowManyRunsWouldSettleIt(t *testing.T) {
+	q := Ratio{Ratio: 0.9, Lo: 0.8, Hi: 1.05, N: 6}
+	// ln 0.9 / (ln 0.9 - ln 1.05) = 0.684 of the side above 1 may stay:
+	// 6 / 0.684² = 12.8 runs.
+	if got := q.Settle(); got != 13 {
+		t.Errorf("Settle() = %d, want 13", got)
+	}
+	if got := q.Verdict(); got != "≈ no clear difference; ~13 runs" {
+		t.Errorf("Verdict() = %q", got)
+	}
+	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(); got != "≈ no clear difference; >1000 runs" {
+		t.Errorf("a median of 1: %q", got)
+	}
+	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle() != 0 || got.Verdict() != "slower" {
+		t.Errorf("a clear ratio: settle %d, %q", got.Settle(), got.Verdict())
+	}
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -164,14 +165,29 @@ func writeGridText(w io.Writer, g textGrid) error {
 			widths[i] = max(widths[i], utf8.RuneCountInString(row[i].Text))
 		}
 	}
+	last := len(g.Header) - 1
+	lastWidth := 0
+	if g.LeftLast {
+		lastWidth = utf8.RuneCountInString(g.Header[last])
+		for _, row := range g.Rows {
+			lastWidth = max(lastWidth, utf8.RuneCountInString(row[last].Text)+1) // the mark column
+		}
+	}
 	pad := func(s string, i int) string {
-		if i < g.Left {
+		switch {
+		case i < g.Left:
 			return s + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(s))
+		case g.LeftLast && i == last:
+			return s + strings.Repeat(" ", max(0, lastWidth-utf8.RuneCountInString(s)))
 		}
 		return s
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var buf bytes.Buffer // the lines, whose padding after the last column is trimmed
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for i, h := range g.Header {
+		if g.LeftLast && i == last {
+			h = " " + h // over the values, which follow a mark column
+		}
 		fmt.Fprintf(tw, "%s\t", pad(h, i))
 	}
 	fmt.Fprintln(tw)
@@ -191,6 +207,11 @@ func writeGridText(w io.Writer, g textGrid) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n"))); err != nil {
+			return err
+		}
 	}
 	for _, n := range g.Notes {
 		if _, err := io.WriteString(w, WrapText("  "+n, TextWidth, "  ")); err != nil {
