@@ -330,7 +330,11 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		if err := bench.Warm(r, warm); err != nil {
 			return bench.Sample{}, err
 		}
-		return bench.MeasureProbed(r, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
+		// A run split into slices times its Start in its first slice and
+		// its Finish in its last.
+		sliced := req.Slices > 1
+		return bench.MeasureProbed(r, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread,
+			Continued: sliced && req.Slice > 1, Continues: sliced && req.Slice < req.Slices})
 	}()
 	pr.record(&sample)
 	if r.End != nil {
