@@ -72,6 +72,14 @@ type Options struct {
 	// Locking costs a round trip over the network a hand-over between two
 	// threads when the reply arrives (see docs/where-time-goes.md).
 	FreeThread bool
+	// Continued marks a slice of a run after its first (a run split into
+	// slices over the session): the run's Start runs untimed, before the
+	// clock and the memory statistics, since its first slice timed it.
+	Continued bool
+	// Continues marks a slice of a run before its last: the run's Finish
+	// runs untimed, after the clock and the memory statistics, since its
+	// last slice times it.
+	Continues bool
 }
 
 // Probe is read around the timed region of a run (see MeasureProbed):
@@ -93,14 +101,28 @@ func NewLatencyHistogram() *hdrhistogram.Histogram {
 }
 
 // Warm runs operations [0, n) of r untimed, in the same manner as Measure.
-func Warm(r Run, n int) error {
+// A run with Start is warmed up between a Start and a Finish of its own, so
+// that the timed run that follows starts from what Start makes again, as
+// the published program's timed region does.
+func Warm(r Run, n int) (err error) {
 	if n <= 0 {
 		return nil
 	}
 	if r.Timer != nil {
 		r.Timer.reset(nil)
 	}
-	var err error
+	if r.Start != nil {
+		if err := r.Start(); err != nil {
+			return fmt.Errorf("warm-up: start: %w", err)
+		}
+		if r.Finish != nil {
+			defer func() {
+				if ferr := r.Finish(); err == nil && ferr != nil {
+					err = fmt.Errorf("warm-up: finish: %w", ferr)
+				}
+			}()
+		}
+	}
 	switch {
 	case r.Batch != nil:
 		err = r.Batch(0, n)
@@ -132,7 +154,7 @@ const SampleGap = 8
 
 // Measure times operations [first, first+n) of r, its timing goroutine
 // locked to its thread. The run's elapsed time comes from two clock reads
-// around the whole run (Finish included); the latency of a random 1 in
+// around the whole run (Start and Finish included); the latency of a random 1 in
 // SampleGap operations goes into h (which is reset first). Memory
 // statistics are read before and after. An error from an operation ends the
 // run: a failed run has no sample.
@@ -140,7 +162,10 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 	return MeasureProbed(r, first, n, h, Options{})
 }
 
-// MeasureProbed is Measure with options. Unless o.FreeThread, the goroutine
+// MeasureProbed is Measure with options. The run's Start, when set, is
+// timed before its first operation, and its Finish after its last, unless
+// o says that the run is a slice of a longer run that times them in
+// another slice. Unless o.FreeThread, the goroutine
 // that runs the operations (each client's, in a parallel run) is locked to
 // its OS thread for the run, and that thread's scheduler accounting is read
 // right before and right after the timed region: its time on a CPU, in a
@@ -187,6 +212,12 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		clockErr = clock.open()
 		defer clock.close()
 	}
+	if r.Start != nil && o.Continued {
+		// A later slice of a run: what Start makes, untimed.
+		if err := r.Start(); err != nil {
+			return Sample{}, fmt.Errorf("start: %w", err)
+		}
+	}
 	var before, after runtime.MemStats
 	runtime.GC()
 	if o.Probe != nil {
@@ -208,7 +239,13 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	start := time.Now()
 	var err error
 	done := n
+	if r.Start != nil && !o.Continued {
+		if err = r.Start(); err != nil {
+			err = fmt.Errorf("start: %w", err)
+		}
+	}
 	switch {
+	case err != nil:
 	case r.Batch != nil:
 		err = r.Batch(first, n)
 	case r.Parallel != nil && r.Duration > 0:
@@ -223,7 +260,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	default:
 		err = errors.New("run has no operations")
 	}
-	if err == nil && r.Finish != nil {
+	if err == nil && r.Finish != nil && !o.Continues {
 		if err = r.Finish(); err != nil {
 			err = fmt.Errorf("finish: %w", err)
 		}
@@ -249,6 +286,12 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		paused = r.Timer.Paused()
 		pausedThread = threadTimes{cpu: r.Timer.pausedCPU, runQueue: r.Timer.pausedRunQueue, err: r.Timer.clockErr}
 		r.Timer.clock = nil
+	}
+	if err == nil && r.Finish != nil && o.Continues {
+		// An earlier slice of a run: its last slice times Finish.
+		if err = r.Finish(); err != nil {
+			err = fmt.Errorf("finish: %w", err)
+		}
 	}
 	if err != nil {
 		return Sample{}, err

@@ -207,8 +207,17 @@ type Run struct {
 	// Batch performs operations [first, first+n) in one call, for APIs that
 	// take a whole stream (COPY, LOAD DATA); no latencies are sampled.
 	Batch func(first, n int) error
+	// Start, when set, runs before the first operation and is timed: what
+	// a published program does inside its timed region before its loop
+	// (prepare the statement its loop runs). A run with Start pairs it
+	// with Finish (close the statement), and may run them more than once:
+	// its warm-up, when it has one, runs untimed between a Start and a
+	// Finish of its own (see Warm), and a run split into slices times
+	// Start in its first slice only, Finish in its last only, and runs
+	// them outside the clock in the others (see Options.Continued).
+	Start func() error
 	// Finish, when set, runs after the last operation and is timed (the
-	// commit of a bulk insert).
+	// commit of a bulk insert, the close of what Start prepared).
 	Finish func() error
 	// End releases what Begin prepared and checks what the run wrote; it is
 	// not timed. It may be nil.

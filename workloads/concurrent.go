@@ -13,7 +13,9 @@ import (
 //
 // The pool is the cell's own connection (bench.Workload.Pool), open for the
 // cell's whole life as the published program's *sql.DB is open for its
-// whole run; each run prepares the statement on it and closes it after.
+// whole run; each run prepares the statement on it and closes it after,
+// both inside the clock as in the published program (bench.Run.Start and
+// Finish).
 // The published pool has no cap on open connections (SetMaxIdleConns(16),
 // no SetMaxOpenConns); this one is held at N open and idle. With N
 // goroutines that each hold one connection at a time, database/sql opens a
@@ -54,21 +56,21 @@ func concurrentWorkloads() []bench.Workload {
 			bench.Workload{
 				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs", Smoke: concurrentSmoke, Pool: n,
 				Describe: func(d bench.Dialect) string {
-					return "`" + concurrentNoop(d) + "` through one prepared statement shared by " + sharers(n)
+					return "`" + concurrentNoop(d) + "` through one statement shared by " + sharers(n)
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
-					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s bench.Stmt, _ int) func(int) error {
-						return func(int) error { return s.Exec() }
+					return concurrentRun(e, n, concurrentNoop(e.Dialect), func(s *timedStmt, _ int) func(int) error {
+						return func(int) error { return s.s.Exec() }
 					})
 				},
 			},
 			bench.Workload{
 				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries", Smoke: concurrentSmoke, Pool: n,
 				Describe: func(d bench.Dialect) string {
-					return "`" + concurrentEcho(d) + "` through one prepared statement and the one-row call, shared by " + sharers(n) + "; each goroutine sends its index (0 to N-1, as the published program), echoed and checked with 'foobar'"
+					return "`" + concurrentEcho(d) + "` through one statement and the one-row call, shared by " + sharers(n) + "; each goroutine sends its index (0 to N-1, as the published program), echoed and checked with 'foobar'"
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
-					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s bench.Stmt, k int) func(int) error {
+					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s *timedStmt, k int) func(int) error {
 						// The published program passes its goroutine's
 						// index (since its 2021 closure fix; its 2013 run
 						// passed the shared loop variable, in practice N):
@@ -77,7 +79,7 @@ func concurrentWorkloads() []bench.Workload {
 						// cost allocations the program does not make.
 						st := &echoFoobar{want: int64(k)}
 						row := st.row
-						return func(int) error { return s.QueryRow(row, st.want) }
+						return func(int) error { return s.s.QueryRow(row, st.want) }
 					})
 				},
 			})
@@ -92,28 +94,28 @@ func concurrentWorkloads() []bench.Workload {
 
 // sharers says who shares the statement: n goroutines on the cell's pool.
 func sharers(n int) string {
+	const timed = ", the statement prepared before they start and closed after they end, inside the clock"
 	if n == 1 {
-		return "1 goroutine on the cell's pool of 1 connection, open for the whole cell"
+		return "1 goroutine on the cell's pool of 1 connection, open for the whole cell" + timed
 	}
-	return fmt.Sprintf("%d goroutines on the cell's pool of %d connections, open for the whole cell", n, n)
+	return fmt.Sprintf("%d goroutines on the cell's pool of %d connections, open for the whole cell", n, n) + timed
 }
 
-// concurrentRun prepares q once on the cell's pool and returns a run of n
-// clients, client k made by client from the shared statement and k. End
-// closes the statement; the pool stays open for the cell's next run.
-func concurrentRun(e bench.Env, n int, q string, client func(s bench.Stmt, k int) func(int) error) (bench.Run, error) {
+// concurrentRun returns a run of n clients sharing statement q on the
+// cell's pool, client k made by client from the shared statement and k. The
+// run prepares the statement before the clients start and closes it after
+// they end, inside the clock (Start, Finish); the pool stays open for the
+// cell's next run.
+func concurrentRun(e bench.Env, n int, q string, client func(s *timedStmt, k int) func(int) error) (bench.Run, error) {
 	if n > 1 && e.Pool < n {
 		return bench.Run{}, fmt.Errorf("the cell's connection serves %d goroutine(s) at once, %d need it", max(1, e.Pool), n)
 	}
-	s, err := e.Conn.Prepare(q)
-	if err != nil {
-		return bench.Run{}, fmt.Errorf("prepare: %w", err)
-	}
+	s := newTimedStmt(e.Conn, q)
 	ops := make([]func(int) error, n)
 	for k := range ops {
 		ops[k] = client(s, k)
 	}
-	return bench.Run{Parallel: ops, End: s.Close}, nil
+	return bench.Run{Parallel: ops, Start: s.start, Finish: s.finish, End: s.finish}, nil
 }
 
 // echoFoobar checks one row of PreparedQueryConcurrent: the number sent (the

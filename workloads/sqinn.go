@@ -245,15 +245,12 @@ func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 		}
 		q := t.insert(e.Dialect)
 		rx, whole := e.Conn.(bench.RowsExecer)
-		var ins *suiteTxInsert
-		var err error
+		// The published programs begin the transaction (and prepare the
+		// insert) after starting their clock: Run.Start.
+		ins := &suiteTxInsert{}
+		start := func() error { return ins.begin(e.Conn, q) }
 		if whole {
-			ins, err = beginTxInsert(e.Conn)
-		} else {
-			ins, err = beginTxInsert(e.Conn, q)
-		}
-		if err != nil {
-			return bench.Run{}, err
+			start = func() error { return ins.begin(e.Conn) }
 		}
 		end := func() error {
 			if !ins.done {
@@ -275,12 +272,14 @@ func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 					}
 					return rx.ExecRows(q, ncols, values)
 				},
+				Start:  start,
 				Finish: ins.commit,
 				End:    end,
 			}, nil
 		}
 		args := make([]any, 0, ncols)
 		return bench.Run{
+			Start: start,
 			Op: func(i int) error {
 				id := i + 1
 				return ins.stmts[0].Exec(t.row(append(args[:0], id), id)...)

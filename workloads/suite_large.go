@@ -21,7 +21,7 @@ func suiteLarge() []bench.Workload {
 				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
-						"-byte email made (allocated and filled) in the timed loop as the published test makes its users after starting its clock, through one statement prepared in one transaction, " + strconv.Itoa(rows) +
+						"-byte email, every user's made (allocated and filled) at the start of the timed region and kept until the insert ends, as the published test makes all its users after starting its clock and before it begins its transaction; through one statement prepared in one transaction, " + strconv.Itoa(rows) +
 						" rows, commit timed; tables recreated before each run"
 				},
 				Setup:    suiteNoSetup,

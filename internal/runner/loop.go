@@ -336,7 +336,11 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		if req.Spin > 0 {
 			timed, spun = withSpin(r, req.Spin)
 		}
-		return bench.MeasureProbed(timed, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread})
+		// A run split into slices times its Start in its first slice and
+		// its Finish in its last.
+		sliced := req.Slices > 1
+		return bench.MeasureProbed(timed, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread,
+			Continued: sliced && req.Slice > 1, Continues: sliced && req.Slice < req.Slices})
 	}()
 	pr.record(&sample)
 	if spun != nil && err == nil {

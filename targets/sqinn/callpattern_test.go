@@ -78,7 +78,7 @@ func TestSqinnSuiteCallsAsPublished(t *testing.T) {
 			var want, wantOthers map[string]int64
 			switch {
 			case w.Name == "SqinnSimpleInsert":
-				want = map[string]int64{"Exec": 2} // the rows, COMMIT
+				want = map[string]int64{"Exec": 3} // BEGIN (inside the clock, as published), the rows, COMMIT
 			case w.Name == "SqinnComplexInsert":
 				want = map[string]int64{"Exec": 9} // BEGIN, the rows, COMMIT per table
 			case w.Name == "SqinnConcurrent":

@@ -34,18 +34,18 @@ public final class ClassicWorkloads {
     /** Returns the family in the Go catalogue's order. */
     public static List<Workload> all() {
         return List.of(
-                classic("SimpleQuery", (c, d) -> {
+                classic("SimpleQuery", (c, d, warm) -> {
                     String q = all(d);
                     TableScan st = new TableScan();
                     Statement s = shared(c);
                     return new Workload.Run(i -> st.scan(query(s, q)), s::close);
                 }),
-                classic("PreparedQuery", (c, d) -> {
-                    PreparedStatement ps = c.prepareStatement(all(d));
+                classic("PreparedQuery", (c, d, warm) -> {
+                    TimedStatement ps = new TimedStatement(c, all(d));
                     TableScan st = new TableScan();
-                    return new Workload.Run(i -> st.scan(query(ps)), ps::close);
+                    return ps.run(i -> st.scan(query(ps.ps)));
                 }),
-                classic("AutoQueryRow", (c, d) -> {
+                classic("AutoQueryRow", (c, d, warm) -> {
                     // JDBC has no one-row call with arguments: a statement
                     // prepared, run and closed per lookup is what it offers
                     // (the published Java program has no AutoQueryRow).
@@ -58,7 +58,7 @@ public final class ClassicWorkloads {
                         }
                     });
                 }),
-                classic("SimpleQueryRow", (c, d) -> {
+                classic("SimpleQueryRow", (c, d, warm) -> {
                     String q = star(d);
                     Statement s = shared(c);
                     return new Workload.Run(i -> {
@@ -66,7 +66,7 @@ public final class ClassicWorkloads {
                         checkRow(query(s, q + want), want);
                     }, s::close);
                 }),
-                classic("PreparedQueryRow", (c, d) -> {
+                classic("PreparedQueryRow", (c, d, warm) -> {
                     String q = one(d);
                     PreparedStatement[] s = new PreparedStatement[1];
                     Workload.End end = () -> {
@@ -75,33 +75,76 @@ public final class ClassicWorkloads {
                             s[0] = null;
                         }
                     };
-                    return new Workload.Run(i -> {
-                        if (i % ROWS == 0 || s[0] == null) {
+                    // The passes count from the run's first timed operation
+                    // (and from the warm-up's first, which ends by closing its
+                    // statement), so that the timed run prepares first, as the
+                    // published loop; the last close is timed (finish).
+                    return Workload.Run.timed(() -> { }, i -> {
+                        int k = i >= warm ? i - warm : i;
+                        if (k % ROWS == 0 || s[0] == null) {
                             end.end();
                             s[0] = c.prepareStatement(q);
                         }
-                        int want = i % ROWS;
+                        int want = k % ROWS;
                         s[0].setInt(1, want);
                         checkRow(query(s[0]), want);
-                    }, end);
+                    }, end, end);
                 }),
-                classic("SimpleExec", (c, d) -> {
+                classic("SimpleExec", (c, d, warm) -> {
                     String q = d.noopExec();
                     Statement s = shared(c);
                     return new Workload.Run(i -> s.execute(q), s::close);
                 }),
-                classic("PreparedExec", (c, d) -> {
-                    PreparedStatement ps = c.prepareStatement(d.noopExec());
-                    return new Workload.Run(i -> ps.execute(), ps::close);
+                classic("PreparedExec", (c, d, warm) -> {
+                    TimedStatement ps = new TimedStatement(c, d.noopExec());
+                    return ps.run(i -> ps.ps.execute());
                 }),
-                classic("SimpleDo", Set.of(Db.MARIADB), (c, d) -> {
+                classic("SimpleDo", Set.of(Db.MARIADB), (c, d, warm) -> {
                     Statement s = shared(c);
                     return new Workload.Run(i -> s.execute(DO), s::close);
                 }),
-                classic("PreparedDo", Set.of(Db.MARIADB), (c, d) -> {
-                    PreparedStatement ps = c.prepareStatement(DO);
-                    return new Workload.Run(i -> ps.execute(), ps::close);
+                classic("PreparedDo", Set.of(Db.MARIADB), (c, d, warm) -> {
+                    TimedStatement ps = new TimedStatement(c, DO);
+                    return ps.run(i -> ps.ps.execute());
                 }));
+    }
+
+    /**
+     * The statement of a run whose published program prepares it and closes
+     * it inside its timed region (SQLBenchmark.java: prepareStatement, the
+     * loop, close, between its two clock reads): the run's start prepares
+     * it and its finish closes it, both timed, as Go's timedStmt; its end
+     * closes it if a failed run left it open.
+     */
+    static final class TimedStatement {
+        private final Connection c;
+        private final String q;
+        PreparedStatement ps;
+
+        TimedStatement(Connection c, String q) {
+            this.c = c;
+            this.q = q;
+        }
+
+        void start() throws SQLException {
+            if (ps != null) {
+                throw new SQLException("prepare " + q + ": prepared already");
+            }
+            ps = c.prepareStatement(q);
+        }
+
+        void finish() throws SQLException {
+            PreparedStatement s = ps;
+            ps = null;
+            if (s != null) {
+                s.close();
+            }
+        }
+
+        /** A run of op on the statement: prepared by its start, closed by its finish. */
+        Workload.Run run(Workload.Op op) {
+            return Workload.Run.timed(this::start, op, this::finish, this::finish);
+        }
     }
 
     /**
@@ -145,7 +188,8 @@ public final class ClassicWorkloads {
     /** How a classic workload begins a run. */
     @FunctionalInterface
     private interface Begin {
-        Workload.Run begin(Connection c, Dialect d) throws Exception;
+        /** Begins a run on c whose first warm operations are its warm-up. */
+        Workload.Run begin(Connection c, Dialect d, int warm) throws Exception;
     }
 
 
@@ -172,7 +216,7 @@ public final class ClassicWorkloads {
 
             @Override
             public Run begin(Env e) throws Exception {
-                return b.begin(e.conn(), e.dialect());
+                return b.begin(e.conn(), e.dialect(), e.warm());
             }
 
             @Override

@@ -31,11 +31,34 @@ public final class Harness {
         return new Histogram(1, MAX_LATENCY, 3);
     }
 
-    /** Runs operations [0, n) of r untimed. */
+    /**
+     * Runs operations [0, n) of r untimed; a run with a start, between a
+     * start and a finish of its own, as Go's bench.Warm.
+     */
     public static void warm(Workload.Run r, int n) throws Exception {
         if (n <= 0) {
             return;
         }
+        if (r.start() != null) {
+            try {
+                r.start().end();
+            } catch (Exception e) {
+                throw new OpException("warm-up: start", e);
+            }
+            warmOps(r, n);
+            if (r.finish() != null) {
+                try {
+                    r.finish().end();
+                } catch (Exception e) {
+                    throw new OpException("warm-up: finish", e);
+                }
+            }
+            return;
+        }
+        warmOps(r, n);
+    }
+
+    private static void warmOps(Workload.Run r, int n) throws Exception {
         try {
             if (r.batch() != null) {
                 r.batch().run(0, n);
@@ -74,6 +97,24 @@ public final class Harness {
      * the sample's split of the elapsed time.
      */
     public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe) throws Exception {
+        return measure(r, first, n, h, probe, false, false);
+    }
+
+    /**
+     * Measure of one slice of a run: continued (a slice after the first)
+     * runs the run's start untimed before the clock, continues (a slice
+     * before the last) its finish untimed after it, as Go's
+     * bench.Options.Continued and Continues.
+     */
+    public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe, boolean continued,
+            boolean continues) throws Exception {
+        if (r.start() != null && continued) {
+            try {
+                r.start().end();
+            } catch (Exception e) {
+                throw new OpException("start", e);
+            }
+        }
         h.reset();
         // A parallel run's per-client histograms are made before the clock
         // and merged after it, as Go's: neither is the driver's work.
@@ -111,6 +152,13 @@ public final class Harness {
                 meRunq0 = me.runq();
             }
             long start = System.nanoTime();
+            if (r.start() != null && !continued) {
+                try {
+                    r.start().end();
+                } catch (Exception e) {
+                    throw new OpException("start", e);
+                }
+            }
             if (r.batch() != null) {
                 r.batch().run(first, n);
                 s = new Sample(n, 0, 0, null, 0, 0);
@@ -123,7 +171,7 @@ public final class Harness {
             } else {
                 s = sequential(r.op(), first, n, h, timer);
             }
-            if (r.finish() != null) {
+            if (r.finish() != null && !continues) {
                 try {
                     r.finish().end();
                 } catch (Exception e) {
@@ -141,6 +189,14 @@ public final class Harness {
         }
         if (probe != null) {
             probe.stop();
+        }
+        if (r.finish() != null && continues) {
+            // an earlier slice of a run: its last slice times the finish
+            try {
+                r.finish().end();
+            } catch (Exception e) {
+                throw new OpException("finish", e);
+            }
         }
         long paused = 0;
         if (timer != null) {
@@ -162,7 +218,7 @@ public final class Harness {
             for (int i = 1; i < hs.length; i++) {
                 h.add(hs[i]);
             }
-            // the client threads' own counts, plus what this thread did (the finish)
+            // the client threads' own counts, plus what this thread did (the start and finish)
             return new Sample(s.n(), elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), time);
         }
         return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp(), time);

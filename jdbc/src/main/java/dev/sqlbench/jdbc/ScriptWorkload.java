@@ -194,7 +194,7 @@ public final class ScriptWorkload implements Workload {
                 k.exec(i);
             });
         }
-        return new Run(null, ops, null, null, release, 0, null, spec.timeNanos, () -> units(conns));
+        return new Run(null, ops, null, null, release, 0, null, spec.timeNanos, () -> units(conns), null);
     }
 
     /** Two significant digits, as Go's newStmtHistogram. */

@@ -225,7 +225,7 @@ public final class Server {
                 jitWarm(c, req);
             }
             probe = new TimeShare(req.serverPid);
-            s = measure(c, req.warmup, req.n, probe, units);
+            s = measure(c, req, probe, units);
         } catch (Exception e) {
             closeCell(key);
             throw e;
@@ -251,7 +251,7 @@ public final class Server {
             Workload.Run r = c.workload.begin(c.env.forRun(0, size));
             try {
                 Harness.warm(r, size);
-                if (r.finish() != null) {
+                if (r.finish() != null && r.start() == null) { // warm finished a run with a start
                     r.finish().end();
                 }
             } finally {
@@ -264,7 +264,10 @@ public final class Server {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private Sample measure(Cell c, int warm, int n, TimeShare probe, String[] units) throws Exception {
+    private Sample measure(Cell c, Request req, TimeShare probe, String[] units) throws Exception {
+        int warm = req.warmup, n = req.n;
+        // A run in slices times its start in its first slice and its finish in its last.
+        boolean sliced = req.slices > 1;
         Workload.Run r;
         try {
             r = c.workload.begin(c.env.forRun(warm, n));
@@ -274,7 +277,7 @@ public final class Server {
         Sample s;
         try {
             Harness.warm(r, warm);
-            s = Harness.measure(r, warm, n, hist, probe);
+            s = Harness.measure(r, warm, n, hist, probe, sliced && req.slice > 1, sliced && req.slice < req.slices);
             if (r.units() != null) {
                 units[0] = r.units().get();
             }

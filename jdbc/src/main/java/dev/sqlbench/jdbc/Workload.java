@@ -55,19 +55,29 @@ public interface Workload {
      * @param op the operation the harness times on one thread, or null
      * @param parallel one operation per client thread, or null
      * @param batch the run's operations in one call, or null
-     * @param finish timed after the last operation (a bulk insert's commit), or null
+     * @param finish timed after the last operation (a bulk insert's commit, the close of what start
+     *     prepared), or null
      * @param end releases (and checks) what begin prepared, untimed; never null
      * @param bytesPerOp the payload one operation moves (the line then has MB/s), or 0
      * @param timer the clock the run pauses while it generates its input, or null
      * @param durationNanos when positive (parallel runs only), the run stops claiming operations
      *     once this long has passed (a script run for a time)
      * @param units further units of the result line (" V UNIT" each), or null
+     * @param start timed before the first operation (the prepare of a published program that prepares
+     *     inside its timed region), paired with finish, or null; as Go's bench.Run.Start, a warm-up
+     *     runs between a start and a finish of its own, and a run in slices times start in its
+     *     first slice and finish in its last only
      */
     record Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer,
-            long durationNanos, java.util.function.Supplier<String> units) {
+            long durationNanos, java.util.function.Supplier<String> units, End start) {
         /** A run of a count of operations, with no further units. */
         public Run(Op op, List<Op> parallel, Batch batch, End finish, End end, double bytesPerOp, Timer timer) {
-            this(op, parallel, batch, finish, end, bytesPerOp, timer, 0, null);
+            this(op, parallel, batch, finish, end, bytesPerOp, timer, 0, null, null);
+        }
+
+        /** A run on one thread whose start and finish are timed around its operations. */
+        public static Run timed(End start, Op op, End finish, End end) {
+            return new Run(op, null, null, finish, end, 0, null, 0, null, start);
         }
 
         /** A run that never pauses its clock. */

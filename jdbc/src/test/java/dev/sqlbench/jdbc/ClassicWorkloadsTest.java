@@ -31,6 +31,8 @@ class ClassicWorkloadsTest {
     /** Counts the calls made through the wrappers it hands out, by "Interface.method/arity". */
     static final class Counter {
         final Map<String, Integer> calls = new TreeMap<>();
+        /** The calls made outside the clock: by begin and end. */
+        final Map<String, Integer> outside = new TreeMap<>();
         /** The statements that executed SQL, each once. */
         final Set<Object> executing = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -71,30 +73,50 @@ class ClassicWorkloadsTest {
         }
     }
 
-    /** Sets w up on a fresh SQLite file, runs n operations of one run through a counter, and returns it. */
-    private Counter count(String workload, int n) throws Exception {
+    /**
+     * Sets w up on a fresh SQLite file, warms up warm operations and times n
+     * of one run through the harness and a counter, and returns it: calls
+     * holds what the timed run called, outside what begin and end called.
+     */
+    private Counter count(String workload, int warm, int n) throws Exception {
         Workload w = Workloads.lookup(workload);
         Dialect d = Dialect.of(Db.SQLITE, "t");
         try (Connection real = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(workload + ".db"))) {
             Env setup = new Env(real, d, extra -> null, 0, n);
             w.setup(setup);
             Counter k = new Counter();
-            Workload.Run r = w.begin(new Env(k.wrap(real), d, extra -> null, 0, n));
-            for (int i = 0; i < n; i++) {
-                r.op().run(i);
-            }
+            Workload.Run r = w.begin(new Env(k.wrap(real), d, extra -> null, warm, n));
+            k.outside.putAll(k.calls);
+            Harness.warm(r, warm);
+            k.calls.clear();
+            Harness.measure(r, warm, n, Harness.newHistogram());
+            Map<String, Integer> clock = new TreeMap<>(k.calls);
+            k.calls.clear();
             r.end().end();
+            k.calls.forEach((call, c) -> k.outside.merge(call, c, Integer::sum));
+            k.calls.clear();
+            k.calls.putAll(clock);
             w.teardown(setup);
             return k;
         }
     }
 
-    /** Asserts the calls each of n operations made, per operation, and that nothing else was called. */
-    private static void assertPerOp(Counter k, int n, Map<String, Integer> perOp, Map<String, Integer> perRun) {
+    private Counter count(String workload, int n) throws Exception {
+        return count(workload, 0, n);
+    }
+
+    /**
+     * Asserts the calls each of n timed operations made, per operation, the
+     * calls the timed run made once (perRun), and those begin and end made
+     * outside the clock; and that nothing else was called.
+     */
+    private static void assertPerOp(Counter k, int n, Map<String, Integer> perOp, Map<String, Integer> perRun,
+            Map<String, Integer> outside) {
         Map<String, Integer> want = new TreeMap<>();
         perOp.forEach((call, c) -> want.put(call, c * n));
         want.putAll(perRun);
-        assertEquals(want, k.calls);
+        assertEquals(want, k.calls, "calls inside the clock");
+        assertEquals(new TreeMap<>(outside), k.outside, "calls outside the clock");
     }
 
     @Test
@@ -104,19 +126,19 @@ class ClassicWorkloadsTest {
         // getResultSet, 100 rows of getInt(1), the result set left open.
         Counter k = count("SimpleQuery", n);
         assertPerOp(k, n, Map.of("Statement.execute/1", 1, "Statement.getResultSet/0", 1, "ResultSet.next/0", 101,
-                "ResultSet.getInt/1", 100), Map.of("Connection.createStatement/0", 1, "Statement.setPoolable/1", 1,
-                "Statement.close/0", 1));
+                "ResultSet.getInt/1", 100), Map.of(), Map.of("Connection.createStatement/0", 1,
+                "Statement.setPoolable/1", 1, "Statement.close/0", 1));
         assertEquals(1, k.executing.size(), "statements that executed");
         // SimpleQueryRow: stmt.execute("SELECT ... WHERE number=" + i),
         // getResultSet, next, getInt(1), getString(2).
         k = count("SimpleQueryRow", n);
         assertPerOp(k, n, Map.of("Statement.execute/1", 1, "Statement.getResultSet/0", 1, "ResultSet.next/0", 1,
-                "ResultSet.getInt/1", 1, "ResultSet.getString/1", 1), Map.of("Connection.createStatement/0", 1,
-                "Statement.setPoolable/1", 1, "Statement.close/0", 1));
+                "ResultSet.getInt/1", 1, "ResultSet.getString/1", 1), Map.of(), Map.of(
+                "Connection.createStatement/0", 1, "Statement.setPoolable/1", 1, "Statement.close/0", 1));
         assertEquals(1, k.executing.size(), "statements that executed");
         // SimpleExec: stmt.execute("SET @test_var=1"; on SQLite SELECT 1).
         k = count("SimpleExec", n);
-        assertPerOp(k, n, Map.of("Statement.execute/1", 1), Map.of("Connection.createStatement/0", 1,
+        assertPerOp(k, n, Map.of("Statement.execute/1", 1), Map.of(), Map.of("Connection.createStatement/0", 1,
                 "Statement.setPoolable/1", 1, "Statement.close/0", 1));
         assertEquals(1, k.executing.size(), "statements that executed");
     }
@@ -124,21 +146,27 @@ class ClassicWorkloadsTest {
     @Test
     void preparedOperationsCallWhatThePublishedProgramCalls() throws Exception {
         int n = 250;
-        // PreparedQuery: one statement; execute, getResultSet, 100 getInt(1).
-        Counter k = count("PreparedQuery", n);
-        assertPerOp(k, n, Map.of("PreparedStatement.execute/0", 1, "PreparedStatement.getResultSet/0", 1,
-                "ResultSet.next/0", 101, "ResultSet.getInt/1", 100),
-                Map.of("Connection.prepareStatement/1", 1, "PreparedStatement.close/0", 1));
-        // PreparedQueryRow: prepared again every 100 lookups (250: three
-        // statements); setInt, execute, getResultSet, next, getInt, getString.
-        k = count("PreparedQueryRow", n);
-        assertPerOp(k, n, Map.of("PreparedStatement.setInt/2", 1, "PreparedStatement.execute/0", 1,
-                "PreparedStatement.getResultSet/0", 1, "ResultSet.next/0", 1, "ResultSet.getInt/1", 1,
-                "ResultSet.getString/1", 1), Map.of("Connection.prepareStatement/1", 3, "PreparedStatement.close/0", 3));
-        assertEquals(3, k.executing.size(), "statements that executed");
-        // PreparedExec: one statement, execute.
-        k = count("PreparedExec", n);
-        assertPerOp(k, n, Map.of("PreparedStatement.execute/0", 1),
-                Map.of("Connection.prepareStatement/1", 1, "PreparedStatement.close/0", 1));
+        // The published program prepares and closes inside its clock, and
+        // so does each timed run, after a warm-up (as a session's) of its own
+        // statement.
+        for (int warm : new int[] {0, 30}) {
+            // PreparedQuery: one statement; execute, getResultSet, 100 getInt(1).
+            Counter k = count("PreparedQuery", warm, n);
+            assertPerOp(k, n, Map.of("PreparedStatement.execute/0", 1, "PreparedStatement.getResultSet/0", 1,
+                    "ResultSet.next/0", 101, "ResultSet.getInt/1", 100),
+                    Map.of("Connection.prepareStatement/1", 1, "PreparedStatement.close/0", 1), Map.of());
+            // PreparedQueryRow: prepared again every 100 lookups (250: three
+            // statements); setInt, execute, getResultSet, next, getInt, getString.
+            k = count("PreparedQueryRow", warm, n);
+            assertPerOp(k, n, Map.of("PreparedStatement.setInt/2", 1, "PreparedStatement.execute/0", 1,
+                    "PreparedStatement.getResultSet/0", 1, "ResultSet.next/0", 1, "ResultSet.getInt/1", 1,
+                    "ResultSet.getString/1", 1), Map.of("Connection.prepareStatement/1", 3,
+                    "PreparedStatement.close/0", 3), Map.of());
+            assertEquals(3 + (warm > 0 ? 1 : 0), k.executing.size(), "statements that executed");
+            // PreparedExec: one statement, execute.
+            k = count("PreparedExec", warm, n);
+            assertPerOp(k, n, Map.of("PreparedStatement.execute/0", 1),
+                    Map.of("Connection.prepareStatement/1", 1, "PreparedStatement.close/0", 1), Map.of());
+        }
     }
 }

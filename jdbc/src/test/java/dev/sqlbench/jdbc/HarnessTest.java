@@ -1,5 +1,6 @@
 package dev.sqlbench.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,30 @@ class HarnessTest {
         while (System.nanoTime() < end) {
             Thread.onSpinWait();
         }
+    }
+
+    @Test
+    void startAndFinishAreTimedOncePerRunAndOffTheClockInTheOtherSlices() throws Exception {
+        // Start and finish each spin 50 ms; the operations do nothing. A
+        // whole run times both, a warm-up brackets its own pair, and a
+        // middle slice of a run in slices times neither.
+        List<String> log = new java.util.ArrayList<>();
+        long d = 50_000_000L;
+        Workload.Run r = Workload.Run.timed(() -> {
+            log.add("start");
+            spin(d);
+        }, i -> log.add(Integer.toString(i)), () -> {
+            log.add("finish");
+            spin(d);
+        }, () -> { });
+        Harness.warm(r, 2);
+        Sample whole = Harness.measure(r, 2, 2, Harness.newHistogram());
+        assertEquals(List.of("start", "0", "1", "finish", "start", "2", "3", "finish"), log);
+        assertTrue(whole.elapsedNanos() >= 2 * d, "whole run: elapsed " + whole.elapsedNanos());
+        log.clear();
+        Sample middle = Harness.measure(r, 0, 2, Harness.newHistogram(), null, true, true);
+        assertEquals(List.of("start", "0", "1", "finish"), log);
+        assertTrue(middle.elapsedNanos() < d, "middle slice: elapsed " + middle.elapsedNanos());
     }
 
     @Test

@@ -1,0 +1,115 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startRun returns a sequential run whose Start and Finish each last d and
+// record themselves in log beside the operations.
+func startRun(log *[]string, d time.Duration) Run {
+	return Run{
+		Start:  func() error { *log = append(*log, "start"); time.Sleep(d); return nil },
+		Op:     func(i int) error { *log = append(*log, fmt.Sprint(i)); return nil },
+		Finish: func() error { *log = append(*log, "finish"); time.Sleep(d); return nil },
+	}
+}
+
+func TestStartAndFinishAreTimedAroundTheOperations(t *testing.T) {
+	const d = 30 * time.Millisecond
+	var log []string
+	s, err := Measure(startRun(&log, d), 2, 3, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(log, " "), "start 2 3 4 finish"; got != want {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	if s.Elapsed < 2*d {
+		t.Errorf("elapsed %v, want at least Start's and Finish's %v", s.Elapsed, 2*d)
+	}
+	if s.ThreadKnown && s.OnCPU+s.RunQueue+s.Blocked != s.Elapsed {
+		t.Errorf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
+	}
+	if s.ThreadKnown && s.Blocked < d {
+		t.Errorf("blocked %v: Start and Finish slept %v on the timing thread", s.Blocked, 2*d)
+	}
+}
+
+func TestSlicesTimeStartInTheFirstAndFinishInTheLast(t *testing.T) {
+	const d = 100 * time.Millisecond
+	for _, c := range []struct {
+		name                 string
+		continued, continues bool
+		timed                int // how many of Start and Finish the clock holds
+	}{
+		{"first of several", false, true, 1},
+		{"middle", true, true, 0},
+		{"last", true, false, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var log []string
+			s, err := MeasureProbed(startRun(&log, d), 0, 2, NewLatencyHistogram(),
+				Options{Continued: c.continued, Continues: c.continues})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(log, " "), "start 0 1 finish"; got != want {
+				t.Errorf("calls %q, want %q", got, want)
+			}
+			// Sleeps last at least d; the clock holds the timed ones, and
+			// less than d more than them on a machine not stalled for d.
+			if lo, hi := time.Duration(c.timed)*d, time.Duration(c.timed+1)*d; s.Elapsed < lo || s.Elapsed >= hi {
+				t.Errorf("elapsed %v, want %d of the %v sleeps timed: [%v, %v)", s.Elapsed, c.timed, d, lo, hi)
+			}
+		})
+	}
+}
+
+func TestWarmRunsBetweenAStartAndAFinishOfItsOwn(t *testing.T) {
+	var log []string
+	r := startRun(&log, 0)
+	if err := Warm(r, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Measure(r, 2, 2, NewLatencyHistogram()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(log, " "), "start 0 1 finish start 2 3 finish"; got != want {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	// A run without Start keeps its Finish for the timed run (a bulk
+	// insert's commit after a warm-up in the same transaction).
+	log = nil
+	r.Start = nil
+	if err := Warm(r, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Measure(r, 1, 1, NewLatencyHistogram()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(log, " "), "0 1 finish"; got != want {
+		t.Errorf("without Start: calls %q, want %q", got, want)
+	}
+}
+
+func TestParallelRunTimesStart(t *testing.T) {
+	const d = 30 * time.Millisecond
+	var log []string
+	r := startRun(&log, d)
+	r.Op = nil
+	r.Parallel = []func(int) error{func(int) error { return nil }, func(int) error { return nil }}
+	s, err := Measure(r, 0, 10, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(log, []string{"start", "finish"}) || s.Elapsed < 2*d {
+		t.Errorf("calls %q, elapsed %v; want start and finish, at least %v", log, s.Elapsed, 2*d)
+	}
+	if s.ThreadKnown && s.OnCPU+s.RunQueue+s.Blocked != s.Elapsed {
+		t.Errorf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
+	}
+}
