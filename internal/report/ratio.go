@@ -49,20 +49,20 @@ func (q Ratio) Clear() bool {
 	return !math.IsInf(q.Lo, 0) && !math.IsInf(q.Hi, 0) && (q.Lo > 1 || q.Hi < 1)
 }
 
-// Verdict says what the ratio supports: "faster", "slower", or "≈ no
-// clear difference" when its interval holds 1 (or there is none), with the
-// runs per cell that would settle it where the interval gives an estimate
-// ("≈ no clear difference; ~24 runs": see Settle).
+// Verdict says what the ratio supports: "faster", "slower", or, when its
+// interval holds 1 (no clear difference at its confidence level) or there
+// is none, "≈ unclear" with the runs per cell that would settle it where
+// the interval gives an estimate ("≈ unclear, ~24 runs": see Settle).
 func (q Ratio) Verdict() string {
 	switch {
 	case !q.Clear():
 		switch n := q.Settle(); {
 		case n > 0:
-			return fmt.Sprintf("≈ no clear difference; ~%d runs", n)
+			return fmt.Sprintf("≈ unclear, ~%d runs", n)
 		case n < 0:
-			return fmt.Sprintf("≈ no clear difference; >%d runs", MaxSettleRuns)
+			return fmt.Sprintf("≈ unclear, >%d runs", MaxSettleRuns)
 		}
-		return "≈ no clear difference"
+		return "≈ unclear"
 	case q.Lo > 1:
 		return "faster"
 	}
@@ -264,5 +264,5 @@ func ratioText(want string) string {
 	return "Each target's operations per second divided by the baseline's, " + base + ", per workload: the median ratio and its confidence interval. " +
 		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios and its interval the distribution-free order-statistic interval of that median (golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
 		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, a fixed seed). " +
-		"faster or slower only when the whole interval lies on one side of 1; else ≈ no clear difference."
+		"faster or slower only when the whole interval lies on one side of 1; else ≈ unclear: no clear difference, with the runs per cell (--count) that would likely settle it, estimated from the interval narrowing as 1/√runs about its median."
 }

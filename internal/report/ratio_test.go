@@ -136,10 +136,10 @@ func TestUnclearRatioSaysHowManyRunsWouldSettleIt(t *testing.T) {
 	if got := q.Settle(); got != 13 {
 		t.Errorf("Settle() = %d, want 13", got)
 	}
-	if got := q.Verdict(); got != "≈ no clear difference; ~13 runs" {
+	if got := q.Verdict(); got != "≈ unclear, ~13 runs" {
 		t.Errorf("Verdict() = %q", got)
 	}
-	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(); got != "≈ no clear difference; >1000 runs" {
+	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(); got != "≈ unclear, >1000 runs" {
 		t.Errorf("a median of 1: %q", got)
 	}
 	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle() != 0 || got.Verdict() != "slower" {

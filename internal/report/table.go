@@ -33,7 +33,8 @@ func Text(w io.Writer, r *Report) error {
 		"*: best in row, its interval clear of every other target's; no mark: a tie",
 		fmt.Sprintf("ratio tables: ops/s ÷ the baseline's (%s), median and interval;", r.baselineLabel()),
 		"  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);",
-		"  unpaired: ratio of the medians, bootstrap interval; ≈: no clear difference (interval holds 1)",
+		"  unpaired: ratio of the medians, bootstrap interval; ≈ unclear: no clear difference (interval",
+		"  holds 1), ~N runs: the runs per cell (--count) that would likely settle it",
 	} {
 		fmt.Fprint(w, WrapText(line, prose, "    "))
 	}
@@ -70,7 +71,8 @@ func writeGridTextWithin(w io.Writer, g textGrid, width int) error {
 		return writeGridText(w, g)
 	}
 	for k, cols := range parts {
-		sub := textGrid{Title: fmt.Sprintf("%s (part %d of %d)", g.Title, k+1, len(parts)), Left: g.Left, Groups: g.Groups}
+		sub := textGrid{Title: fmt.Sprintf("%s (part %d of %d)", g.Title, k+1, len(parts)), Left: g.Left, Groups: g.Groups,
+			LeftLast: g.LeftLast && slices.Contains(cols, len(g.Header)-1)}
 		pick := func(cells []gridCell) []gridCell {
 			out := slices.Clone(cells[:g.Left])
 			for _, c := range cols {
