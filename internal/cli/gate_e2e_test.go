@@ -15,12 +15,15 @@ import (
 // to the threshold calls a regression; compare takes out the shift every
 // cell shared and holds a cell only to what is left beyond it. With
 // --baseline it also sets each target against mattn in both sessions.
+// The cells are CPU-bound reads: the committing cells' fsyncs move with
+// the disk, which the other tests of a CI run share (docs/methodology.md:
+// 8 of the 9 pairings of default sessions the gate failed were such cells).
 func TestAAPairPassesTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two real sessions")
 	}
 	a, b := sessionPair(t, "--targets", "mattn,modernc,zombiezen,crawshaw,ncruces",
-		"--workloads", "SimpleQueryRow,PreparedQueryRow,SimpleExec", "--count", "6")
+		"--workloads", "SimpleQueryRow,PreparedQueryRow,AutoQueryRow", "--count", "6")
 	paths := []string{a, b}
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"compare", "--fail-over", "5%", "--baseline", "mattn", paths[0], paths[1]}, fakeEnv(&out, &errb))
