@@ -18,21 +18,31 @@ type probeHandle struct{}
 
 func (probeHandle) Close() error { return nil }
 
-// TestRunSetsGOMAXPROCS runs a workload that records GOMAXPROCS in its
-// setup and its operations: a run request with cpu=3 runs both at 3, and
-// the runner's own GOMAXPROCS is back afterwards.
-func TestRunSetsGOMAXPROCS(t *testing.T) {
-	var setup, op atomic.Int64
+// The GOMAXPROCS probe's readings: in its setup, and in its operations.
+var probeSetupProcs, probeOpProcs atomic.Int64
+
+// init registers the GOMAXPROCS probe once, so that the test runs again
+// under -count.
+func init() {
 	bench.RegisterHandleOpener("cpu-probe", func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
 	bench.RegisterWorkload(bench.Workload{
 		Name: "GOMAXPROCSProbe", Family: "test", Ops: 1, Unit: "ops", Only: []bench.DB{floor.Loopback},
 		Describe: func(bench.Dialect) string { return "records GOMAXPROCS" },
-		Setup:    func(bench.Env) error { setup.Store(int64(runtime.GOMAXPROCS(0))); return nil },
+		Setup:    func(bench.Env) error { probeSetupProcs.Store(int64(runtime.GOMAXPROCS(0))); return nil },
 		Begin: func(bench.Env) (bench.Run, error) {
-			return bench.Run{Op: func(int) error { op.Store(int64(runtime.GOMAXPROCS(0))); return nil }}, nil
+			return bench.Run{Op: func(int) error { probeOpProcs.Store(int64(runtime.GOMAXPROCS(0))); return nil }}, nil
 		},
 		Teardown: func(bench.Env) error { return nil },
 	})
+}
+
+// TestRunSetsGOMAXPROCS runs a workload that records GOMAXPROCS in its
+// setup and its operations: a run request with cpu=3 runs both at 3, and
+// the runner's own GOMAXPROCS is back afterwards.
+func TestRunSetsGOMAXPROCS(t *testing.T) {
+	setup, op := &probeSetupProcs, &probeOpProcs
+	setup.Store(0)
+	op.Store(0)
 	before := runtime.GOMAXPROCS(0)
 	req := protocol.Request{Verb: protocol.VerbRun, Target: "cpu-probe", Workload: "GOMAXPROCSProbe", DB: string(floor.Loopback),
 		Scope: "c0", Name: "GOMAXPROCSProbe/db=loopback-3", N: 5, CPU: 3}
