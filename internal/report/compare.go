@@ -76,7 +76,8 @@ func primaryUnit(oldVals, newVals map[string]map[string][]float64) string {
 func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64, newOrder []string, newVals map[string]map[string][]float64) *Comparison {
 	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: MeasureOf(unit).Higher}
 	var olds, news []float64
-	var samples [][2][]float64
+	var oldSamples []*benchmath.Sample // per cell: the old runs, and the new ones,
+	var newRuns [][]float64            // for the test with the shift taken out
 	for _, name := range oldOrder {
 		ov := oldVals[name][unit]
 		nv, ok := newVals[name][unit]
@@ -94,9 +95,9 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 		if ch.Old != 0 {
 			ch.Delta = ch.New/ch.Old - 1
 		}
-		ch.Worse = c.HigherIsBetter && ch.Delta < 0 || !c.HigherIsBetter && ch.Delta > 0
+		ch.Worse = c.worse(ch.Delta)
 		c.Changes = append(c.Changes, ch)
-		samples = append(samples, [2][]float64{ov, nv})
+		oldSamples, newRuns = append(oldSamples, os), append(newRuns, nv)
 		if ch.Old > 0 && ch.New > 0 {
 			olds, news = append(olds, ch.Old), append(news, ch.New)
 		} else {
@@ -113,7 +114,7 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 	}
 	c.Shift = estimateShift(c.Changes)
 	for i := range c.Changes {
-		c.beyondShift(&c.Changes[i], samples[i][0], samples[i][1])
+		c.beyondShift(&c.Changes[i], oldSamples[i], newRuns[i])
 	}
 	return c
 }
@@ -149,6 +150,12 @@ func hasUnit(vals map[string]map[string][]float64, unit string) bool {
 		}
 	}
 	return false
+}
+
+// worse reports whether a change of delta (new/old - 1) goes the wrong
+// way for the comparison's unit.
+func (c *Comparison) worse(delta float64) bool {
+	return c.HigherIsBetter && delta < 0 || !c.HigherIsBetter && delta > 0
 }
 
 // Regressions returns the significant changes for the worse by more than

@@ -82,7 +82,7 @@ func estimateShift(changes []Change) Shift {
 // beyondShift sets what is left of ch beyond the comparison's shift: the
 // change with the shift divided out, its significance on the samples so
 // adjusted, and the share of the change the shift accounts for.
-func (c *Comparison) beyondShift(ch *Change, oldVals, newVals []float64) {
+func (c *Comparison) beyondShift(ch *Change, old *benchmath.Sample, newVals []float64) {
 	ch.Beyond, ch.BeyondP, ch.ShiftShare = ch.Delta, ch.P, 0
 	if !c.Shift.Usable() || ch.Old <= 0 || ch.New <= 0 {
 		return
@@ -93,9 +93,8 @@ func (c *Comparison) beyondShift(ch *Change, oldVals, newVals []float64) {
 	for i, v := range newVals {
 		adj[i] = v / f
 	}
-	os := benchmath.NewSample(oldVals, &benchmath.DefaultThresholds)
 	ns := benchmath.NewSample(adj, &benchmath.DefaultThresholds)
-	ch.BeyondP = benchmath.AssumeNothing.Compare(os, ns).P
+	ch.BeyondP = benchmath.AssumeNothing.Compare(old, ns).P
 	total, shared := math.Log(ch.New/ch.Old), math.Log(f)
 	if total != 0 && shared/total > 0 {
 		ch.ShiftShare = min(1, shared/total)
@@ -113,9 +112,8 @@ func (c *Comparison) ownRegression(ch Change, threshold float64) bool {
 	if !c.Shift.Usable() {
 		return true
 	}
-	worse := c.HigherIsBetter && ch.Beyond < 0 || !c.HigherIsBetter && ch.Beyond > 0
-	beyond := math.Abs(math.Log1p(ch.Beyond)) > math.Log(c.Shift.Band())
-	return worse && beyond && math.Abs(ch.Beyond) > threshold && ch.BeyondP < Alpha
+	beyond := math.Abs(math.Log1p(ch.Beyond)) > ShiftSpreads*c.Shift.Spread // outside the band
+	return c.worse(ch.Beyond) && beyond && math.Abs(ch.Beyond) > threshold && ch.BeyondP < Alpha
 }
 
 // ShiftWorse reports whether the shift itself is a change for the worse by
@@ -126,8 +124,7 @@ func (c *Comparison) ShiftWorse(threshold float64) bool {
 		return false
 	}
 	d := c.Shift.Factor - 1
-	worse := c.HigherIsBetter && d < 0 || !c.HigherIsBetter && d > 0
-	return worse && math.Abs(d) > threshold
+	return c.worse(d) && math.Abs(d) > threshold
 }
 
 // shiftNote says what moved every cell alike and how far beyond it a
