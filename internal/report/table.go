@@ -211,7 +211,12 @@ func writeGridText(w io.Writer, g textGrid) error {
 		return err
 	}
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n"))); err != nil {
+		body, nl := strings.CutSuffix(line, "\n")
+		body = strings.TrimRight(body, " ")
+		if nl {
+			body += "\n"
+		}
+		if _, err := io.WriteString(w, body); err != nil {
 			return err
 		}
 	}
