@@ -35,7 +35,8 @@ sqlbench report rebuilds the table.`,
   sqlbench reproduce go-sqlite-bench --quick
   sqlbench reproduce dbi-2023 --dry-run    # what it would run, for how long
   sqlbench reproduce all --quick           # every study, a verdict per headline
-  sqlbench reproduce sqinn-go --scale 1    # the published sizes`,
+  sqlbench reproduce sqinn-go --scale 1    # the published sizes
+  sqlbench reproduce --markdown            # every study, what differs here, as Markdown`,
 		Args: func(_ *cobra.Command, names []string) error {
 			if len(names) > 1 {
 				return usagef("sqlbench reproduce: one study (or all) at a time, got %d (%v)", len(names), names)
@@ -45,7 +46,7 @@ sqlbench report rebuilds the table.`,
 	}
 	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
-	var dry bool
+	var dry, markdown bool
 	var thread, idle string
 	fs := c.Flags()
 	fs.SortFlags = false
@@ -53,6 +54,7 @@ sqlbench report rebuilds the table.`,
 	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a size that finishes in minutes; 1 = the published sizes)")
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell (default: the study's)")
 	fs.BoolVar(&dry, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
+	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what it compared, how it runs here, what differs here and the known causes; docs/reproduce.md holds it)")
 	fs.BoolVar(&opts.JITWarmup, "jit-warmup", false, "give JDBC cells the runner's JIT warm-up although the study's programs ran cold (default: a cold JVM, as published)")
 	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, FILE-STUDY.txt each); an existing one is refused unless --force")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the -o results file if it exists")
@@ -65,6 +67,12 @@ sqlbench report rebuilds the table.`,
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
+		if markdown {
+			if len(names) > 0 || dry {
+				return usagef("sqlbench reproduce --markdown lists every study: it takes no study and no --dry-run")
+			}
+			return writeStudiesMarkdown(env.Stdout)
+		}
 		if err := reproduceIdle(c, len(names) > 0); err != nil {
 			return err
 		}

@@ -29,6 +29,44 @@ func TestReproduceListsEveryStudy(t *testing.T) {
 	fits(t, out.String())
 }
 
+// TestReproduceMarkdownNamesEveryDifference: reproduce --markdown gives
+// every study its section, with the published document's and program's
+// public addresses, every difference the study's data names and every
+// known cause, so that docs/reproduce.md (a generated block of it) says
+// all the verdicts are built from.
+func TestReproduceMarkdownNamesEveryDifference(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"reproduce", "--markdown"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	sections := strings.Split(out.String(), "### ")[1:]
+	all := studies.All()
+	if len(sections) != len(all) {
+		t.Fatalf("%d sections for %d studies:\n%s", len(sections), len(all), out.String())
+	}
+	for i, s := range all {
+		sec := sections[i]
+		want := []string{"`" + s.ID + "`", "(" + s.Source.URL + ")", s.Source.Machine}
+		if s.Source.Program != "" {
+			want = append(want, "<"+s.Source.Program+">")
+		}
+		for _, g := range s.Unavailable {
+			want = append(want, g.What+": "+strings.TrimSuffix(g.Why, "."))
+		}
+		for _, c := range s.Causes {
+			want = append(want, strings.TrimSuffix(c.Text, "."))
+		}
+		for _, w := range want {
+			if !strings.Contains(sec, w) {
+				t.Errorf("%s: the section lacks %q:\n%s", s.ID, w, sec)
+			}
+		}
+		if strings.Contains(sec, "../shared") || strings.Contains(sec, "studies/0") {
+			t.Errorf("%s: the section cites a local path:\n%s", s.ID, sec)
+		}
+	}
+}
+
 // fits fails the test when a line of out is wider than report.TextWidth.
 func fits(t *testing.T, out string) {
 	t.Helper()
@@ -86,6 +124,7 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		{[]string{"reproduce", "all", "--count", "0", "--scale", "-2"}, "--scale must be above 0"},
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"reproduce", "dbi-2023", "--markdown"}, "--markdown lists every study: it takes no study"},
 		{[]string{"run", "--cpu", "2,x"}, `--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
 		{[]string{"run", "--cpu", "0"}, `--cpu: want GOMAXPROCS values`},
 		{[]string{"run", "--cpu", "2,2"}, "--cpu: 2 is given twice"},

@@ -102,7 +102,7 @@ func tally(t *report.PublishedTable) string {
 		n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"), n[report.VerdictInconclusive])
 }
 
-// studyConditions describes the study's studyConditions the session sets.
+// studyConditions describes the conditions the session sets for the study.
 func studyConditions(p *studyPlan) string {
 	var parts []string
 	if len(p.Config.CPUs) > 0 {

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/targets"
+)
+
+// writeStudiesMarkdown writes every study as a Markdown section: where it
+// was published, what it compared, how sqlbench runs it, everything that
+// differs here from the study (studies.Gap) and the known causes of ratios
+// that differ (studies.Cause). docs/reproduce.md holds it as a generated
+// block, so the doc says exactly what the verdicts are built from.
+func writeStudiesMarkdown(w io.Writer) error {
+	var b strings.Builder
+	for _, s := range studies.All() {
+		src := s.Source
+		fmt.Fprintf(&b, "### `%s`\n\n%s.\n\n", s.ID, s.Title)
+		fmt.Fprintf(&b, "- **Published:** [%s](%s), %s, %s", src.Document, src.URL, src.Table, src.Date)
+		if src.Program != "" {
+			fmt.Fprintf(&b, "; program: <%s>", src.Program)
+		}
+		fmt.Fprintf(&b, ".\n- **Its machine:** %s.\n", src.Machine)
+		fmt.Fprintf(&b, "- **Compared:** %s, on %s (%d comparisons).\n",
+			studyPairs(s), studyTests(s), len(s.Comparisons()))
+		fmt.Fprintf(&b, "- **Here:** %s.\n", studySetup(s))
+		if s.Plan.Note != "" {
+			fmt.Fprintf(&b, "- **Method:** %s.\n", strings.TrimSuffix(s.Plan.Note, "."))
+		}
+		b.WriteString("- **What differs here (each a choice or what this machine lacks, never a workload doing otherwise):**\n")
+		for _, g := range s.Unavailable {
+			fmt.Fprintf(&b, "  - %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
+		}
+		if len(s.Causes) > 0 {
+			b.WriteString("- **Known causes where a ratio here differs from the published one:**\n")
+			for _, c := range s.Causes {
+				fmt.Fprintf(&b, "  - %s: %s.\n", causeScope(c), strings.TrimSuffix(c.Text, "."))
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// studyPairs names the study's comparisons: "A / B, A / C".
+func studyPairs(s *studies.Study) string {
+	var out []string
+	for _, p := range s.Pairs {
+		out = append(out, p[0]+" / "+p[1])
+	}
+	return strings.Join(out, ", ")
+}
+
+// studyTests names the study's tests once each, in order (a test run at
+// several GOMAXPROCS values is one name).
+func studyTests(s *studies.Study) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range s.Tests {
+		if !seen[t.Name] {
+			seen[t.Name] = true
+			out = append(out, t.Name)
+		}
+	}
+	if len(out) > 12 {
+		return strconv.Itoa(len(out)) + " tests (" + strings.Join(out[:6], ", ") + ", …)"
+	}
+	return strings.Join(out, ", ")
+}
+
+// studySetup says how sqlbench runs the study: its targets, conditions and
+// default size.
+func studySetup(s *studies.Study) string {
+	p := s.Plan
+	parts := []string{"targets " + strings.Join(s.Targets(), ", ")}
+	if len(p.Nets) > 0 {
+		parts = append(parts, "over "+strings.Join(p.Nets, ", "))
+	}
+	if p.Profile != "" {
+		parts = append(parts, "server profile "+p.Profile)
+	}
+	if cpus := s.CPUs(); len(cpus) > 0 {
+		var v []string
+		for _, c := range cpus {
+			v = append(v, strconv.Itoa(c))
+		}
+		parts = append(parts, "GOMAXPROCS "+strings.Join(v, ", "))
+	}
+	if p.Warmup > 0 {
+		parts = append(parts, fmt.Sprintf("warm-up %g%% of each run", 100*p.Warmup))
+	} else {
+		parts = append(parts, "no warm-up, as published")
+		if slices.ContainsFunc(s.Targets(), func(name string) bool {
+			spec, ok := targets.Lookup(name)
+			return ok && spec.JVM
+		}) {
+			parts = append(parts, "JDBC in a cold JVM, as published (--jit-warmup warms it)")
+		}
+	}
+	parts = append(parts, fmt.Sprintf("--scale %g by default (1 = the published sizes), %d runs a cell in %d slices", p.Scale, p.Count, p.Slices))
+	return strings.Join(parts, "; ")
+}
+
+// causeScope names the comparisons a cause applies to.
+func causeScope(c studies.Cause) string {
+	var pairs []string
+	for _, p := range c.Pairs {
+		pairs = append(pairs, p[0]+" / "+p[1])
+	}
+	switch {
+	case len(c.Tests) == 0 && len(pairs) == 0:
+		return "every comparison"
+	case len(c.Tests) == 0:
+		return strings.Join(pairs, ", ") + " on every test"
+	case len(pairs) == 0:
+		return "every pair on " + strings.Join(c.Tests, ", ")
+	}
+	return strings.Join(pairs, ", ") + " on " + strings.Join(c.Tests, ", ")
+}
