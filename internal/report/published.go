@@ -267,7 +267,7 @@ func writePublishedMarkdown(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
 		}
 		for _, c := range causes(t) {
-			fmt.Fprintf(w, "- [%d] likely cause (%s): %s\n", c.N, mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
+			fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
 		}
 	}
 }
@@ -282,7 +282,7 @@ func publishedSections(r *Report) []htmlSection {
 			text += " Not reproduced: " + g.What + " (" + g.Why + ")."
 		}
 		for _, c := range causes(t) {
-			text += fmt.Sprintf(" [%d] Likely cause (%s): %s.", c.N, strings.Join(c.Labels, "; "), c.Text)
+			text += fmt.Sprintf(" %s (%s): %s.", c.Heading(), strings.Join(c.Labels, "; "), c.Text)
 		}
 		tables := []textGrid{publishedGrid(t)}
 		if len(t.Memory) > 0 {

@@ -103,6 +103,17 @@ func TestPublishedBesideMeasured(t *testing.T) {
 	if !strings.Contains(md.String(), "## Published beside measured: sqlbench-2013-win") || !strings.Contains(html.String(), `id="published-1"`) {
 		t.Error("the reports lack the published section")
 	}
+	// A disagreement is never left bare: it carries the study's known
+	// cause, or says that none is known yet.
+	heading := "[1] no known cause (PreparedQueryRow Go-MySQL-Driver / mymysql godrv): not explained yet"
+	if got["PreparedQueryRow: Go-MySQL-Driver / mymysql godrv"].Cause != "" {
+		heading = "[1] likely cause (PreparedQueryRow Go-MySQL-Driver / mymysql godrv)"
+	}
+	for what, out := range map[string]string{"markdown": md.String(), "html": html.String(), "text": text.String()} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), heading) || !strings.Contains(out, VerdictDisagrees+" [1]") {
+			t.Errorf("%s lacks %q and the verdict's mark:\n%s", what, heading, out)
+		}
+	}
 }
 
 // TestPublishedMatchesGOMAXPROCS: the MariaDB study's rows at -cpu=N take
