@@ -208,9 +208,26 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	}
 	var clock threadClock
 	var clockErr error
-	if locked && r.Parallel == nil {
+	fanned := r.Parallel != nil || r.Clients != nil
+	if locked && (r.Parallel == nil || r.Start != nil || r.Finish != nil) {
 		clockErr = clock.open()
 		defer clock.close()
+	}
+	// serial is the coordinating thread's time in the Start and Finish of
+	// a run whose operations its clients do: the clients do not run then,
+	// so each client's share of that wall time is what the coordinator
+	// did in it (its CPU, its wait for one), not time they were blocked.
+	var serial threadTimes
+	timeSerial := func(f func() error) error {
+		if !fanned || !locked || clockErr != nil {
+			return f()
+		}
+		c0, q0, err0 := clock.read()
+		err := f()
+		c1, q1, err1 := clock.read()
+		serial.cpu, serial.runQueue = serial.cpu+c1-c0, serial.runQueue+q1-q0
+		serial.err = errors.Join(serial.err, err0, err1)
+		return err
 	}
 	if r.Start != nil && o.Continued {
 		// A later slice of a run: what Start makes, untimed.
@@ -240,7 +257,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	var err error
 	done := n
 	if r.Start != nil && !o.Continued {
-		if err = r.Start(); err != nil {
+		if err = timeSerial(r.Start); err != nil {
 			err = fmt.Errorf("start: %w", err)
 		}
 	}
@@ -261,7 +278,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		err = errors.New("run has no operations")
 	}
 	if err == nil && r.Finish != nil && !o.Continues {
-		if err = r.Finish(); err != nil {
+		if err = timeSerial(r.Finish); err != nil {
 			err = fmt.Errorf("finish: %w", err)
 		}
 	}
@@ -306,10 +323,16 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	switch {
 	case locked && r.Clients != nil:
 		// The clients' threads did the work; the coordinating goroutine
-		// waited for them, and its CPU is the runner's background.
-		threads = r.Clients.times
+		// waited for them, and its CPU is the runner's background, but
+		// for the Start and Finish it did alone.
+		threads = withSerial(r.Clients.times, serial)
 		if err := errors.Join(clockErr, self0.err, self1.err, pausedThread.err); err != nil {
 			threads = []threadTimes{{err: err}}
+		}
+	case locked && r.Parallel != nil:
+		threads = withSerial(threads, serial)
+		if clockErr != nil {
+			threads = []threadTimes{{err: clockErr}}
 		}
 	case locked && r.Parallel == nil:
 		threads = []threadTimes{{cpu: self1.cpu - self0.cpu - pausedThread.cpu,
@@ -323,8 +346,13 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		s.Why = errors.Join(cpuErr, cpuErr1).Error()
 	default:
 		// The paused regions' CPU was the timing thread's: off the
-		// process's too, so that it is not background.
-		s.divide(elapsed-paused, threads, cpu1-cpu0-pausedThread.cpu)
+		// process's too, so that it is not background. The serial CPU
+		// is in every client's times but was spent once.
+		process := cpu1 - cpu0 - pausedThread.cpu
+		if fanned && len(threads) > 1 {
+			process += time.Duration(len(threads)-1) * max(serial.cpu, 0)
+		}
+		s.divide(elapsed-paused, threads, process)
 	}
 	if r.Batch == nil {
 		for _, o := range hs[min(1, len(hs)):] {
@@ -336,6 +364,17 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		s.Metrics = r.Metrics()
 	}
 	return s, nil
+}
+
+// withSerial returns the clients' thread times, each with the serial
+// times of the coordinating thread added: the clients' shares of the wall
+// time they did not run in.
+func withSerial(clients []threadTimes, serial threadTimes) []threadTimes {
+	out := make([]threadTimes, len(clients))
+	for i, t := range clients {
+		out[i] = threadTimes{cpu: t.cpu + serial.cpu, runQueue: t.runQueue + serial.runQueue, err: errors.Join(t.err, serial.err)}
+	}
+	return out
 }
 
 // divide sets the sample's thread times from its timing threads' readings

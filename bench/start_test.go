@@ -113,3 +113,41 @@ func TestParallelRunTimesStart(t *testing.T) {
 		t.Errorf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
 	}
 }
+
+// spin keeps the calling thread on a CPU for d.
+func spin(d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end); {
+	}
+}
+
+// TestParallelRunSplitsStartAsTheCoordinatorSpentIt: a parallel run's
+// Start and Finish run on the coordinating thread while no client runs;
+// each client's share of that wall time is what the coordinator did in it
+// (here on a CPU), not time the clients were blocked, and that CPU is not
+// the runner's background either.
+func TestParallelRunSplitsStartAsTheCoordinatorSpentIt(t *testing.T) {
+	const d = 80 * time.Millisecond
+	r := Run{
+		Start:    func() error { spin(d); return nil },
+		Finish:   func() error { spin(d); return nil },
+		Parallel: []func(int) error{func(int) error { return nil }, func(int) error { return nil }},
+	}
+	s, err := Measure(r, 0, 10, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.ThreadKnown {
+		t.Skipf("no thread times on this machine: %s", s.Why)
+	}
+	if s.OnCPU+s.RunQueue != s.Elapsed-s.Blocked {
+		t.Errorf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
+	}
+	// The coordinator spun for 2d: on a CPU, or waiting for one.
+	if busy := s.OnCPU + s.RunQueue; busy < 2*d*8/10 || s.Blocked > d/2 {
+		t.Errorf("on-CPU %v + run queue %v, blocked %v of %v: want the 2×%v spin as the clients' time, not blocked",
+			s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed, d)
+	}
+	if s.BackgroundCPU > d/2 {
+		t.Errorf("background CPU %v: the coordinator's spin counted as the runner's background", s.BackgroundCPU)
+	}
+}

@@ -137,6 +137,13 @@ public final class Harness {
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         SchedStat me = probe != null && onThisThread ? SchedStat.open() : null;
         List<TimeSplit.Reading> clients = probe != null && !onThisThread ? new ArrayList<>() : null;
+        // A parallel run's start and finish run on this thread while no
+        // client does: their times are each client's share of that wall
+        // time (as Go's harness), read from this thread's schedstat.
+        boolean hasSerial = clients != null && (r.start() != null || r.finish() != null);
+        SchedStat coord = hasSerial ? SchedStat.open() : null;
+        long[] serial = {0, 0};
+        boolean serialKnown = !hasSerial || coord != null;
         Sample s;
         long elapsed, cpu, bytes, meCpu0 = 0, meRunq0 = 0;
         boolean read1;
@@ -153,11 +160,7 @@ public final class Harness {
             }
             long start = System.nanoTime();
             if (r.start() != null && !continued) {
-                try {
-                    r.start().end();
-                } catch (Exception e) {
-                    throw new OpException("start", e);
-                }
+                serialKnown &= serial(coord, serial, r.start(), "start") || !hasSerial;
             }
             if (r.batch() != null) {
                 r.batch().run(first, n);
@@ -172,11 +175,7 @@ public final class Harness {
                 s = sequential(r.op(), first, n, h, timer);
             }
             if (r.finish() != null && !continues) {
-                try {
-                    r.finish().end();
-                } catch (Exception e) {
-                    throw new OpException("finish", e);
-                }
+                serialKnown &= serial(coord, serial, r.finish(), "finish") || !hasSerial;
             }
             elapsed = System.nanoTime() - start;
             read1 = read0 && me.read();
@@ -185,6 +184,9 @@ public final class Harness {
         } finally {
             if (me != null) {
                 me.close();
+            }
+            if (coord != null) {
+                coord.close();
             }
         }
         if (probe != null) {
@@ -209,10 +211,10 @@ public final class Harness {
         if (read1) {
             time = TimeSplit.of(List.of(TimeSplit.Reading.between(me.tid(), meCpu0, meRunq0, me.cpu(), me.runq())),
                     elapsed, paused);
-        } else if (clients != null && clients.size() == r.parallel().size()) {
+        } else if (clients != null && clients.size() == r.parallel().size() && serialKnown) {
             // each client thread's readings against the run's whole elapsed
-            // time: what it spent outside the run is its blocked time
-            time = TimeSplit.of(clients, elapsed, 0);
+            // time, with what this thread did alone in it (start, finish)
+            time = TimeSplit.withSerial(clients, coord == null ? null : coord.tid(), serial[0], serial[1], elapsed);
         }
         if (r.parallel() != null) {
             for (int i = 1; i < hs.length; i++) {
@@ -222,6 +224,27 @@ public final class Harness {
             return new Sample(s.n(), elapsed, s.bytes() + bytes, s.latency(), s.cpuNanos() + cpu, r.bytesPerOp(), time);
         }
         return new Sample(n, elapsed, bytes, s.latency(), cpu, r.bytesPerOp(), time);
+    }
+
+    /**
+     * Runs e (a parallel run's start or finish) on this thread, adding what
+     * it spent on a CPU and in the run queue to serial[0] and serial[1];
+     * returns whether both readings of coord (which may be null) were read.
+     */
+    private static boolean serial(SchedStat coord, long[] serial, Workload.End e, String what) throws Exception {
+        boolean read0 = coord != null && coord.read();
+        long cpu0 = read0 ? coord.cpu() : 0, runq0 = read0 ? coord.runq() : 0;
+        try {
+            e.end();
+        } catch (Exception ex) {
+            throw new OpException(what, ex);
+        }
+        boolean read1 = read0 && coord.read();
+        if (read1) {
+            serial[0] += coord.cpu() - cpu0;
+            serial[1] += coord.runq() - runq0;
+        }
+        return read1;
     }
 
     /**

@@ -30,6 +30,33 @@ public record TimeSplit(double oncpu, double runq, double blocked, long threadCp
     }
 
     /**
+     * Splits a parallel run's elapsed time by its client threads' readings,
+     * each with the coordinating thread's serialCpu and serialRunq added:
+     * what that thread did alone (the run's start and finish) while no
+     * client ran is each client's share of that wall time, not time it was
+     * blocked. The serial CPU counts once in threadCpu, and the
+     * coordinating thread (coordTid, or null when it did nothing alone) is
+     * among the timing threads, not the background. Returns null without
+     * readings.
+     */
+    static TimeSplit withSerial(List<Reading> clients, String coordTid, long serialCpu, long serialRunq, long elapsed) {
+        List<Reading> with = new ArrayList<>();
+        for (Reading r : clients) {
+            with.add(new Reading(r.tid(), r.cpu() + serialCpu, r.runq() + serialRunq));
+        }
+        TimeSplit t = of(with, elapsed, 0);
+        if (t == null) {
+            return null;
+        }
+        long twice = (long) (clients.size() - 1) * Math.max(serialCpu, 0);
+        List<String> tids = new ArrayList<>(t.tids());
+        if (coordTid != null) {
+            tids.add(coordTid);
+        }
+        return new TimeSplit(t.oncpu(), t.runq(), t.blocked(), Math.max(t.threadCpu() - twice, 0), List.copyOf(tids));
+    }
+
+    /**
      * Splits elapsed (the run's wall time, paused regions taken off) by the
      * readings of its timing threads. paused, the wall time of the paused
      * regions inside the readings, comes off each thread's CPU time first

@@ -90,6 +90,25 @@ class HarnessTest {
     }
 
     @Test
+    void aParallelRunsStartAndFinishAreTheCoordinatorsTimeNotBlocked() throws Exception {
+        // The start and finish spin 80 ms each on the coordinating thread
+        // while no client runs; the clients do nothing. Each client's share
+        // of that wall time is the coordinator's CPU (or its wait for one),
+        // not blocked time, and it is not the runner's background CPU.
+        long d = 80_000_000L;
+        Workload.Op none = i -> { };
+        Workload.Run r = new Workload.Run(null, List.of(none, none), null, () -> spin(d), () -> { }, 0, null, 0, null,
+                () -> spin(d));
+        TimeShare probe = new TimeShare(0);
+        Sample s = Harness.measure(r, 0, 10, Harness.newHistogram(), probe);
+        Map<String, Double> u = TimeShareTest.split(s, probe);
+        double n = s.n();
+        double busy = (u.get("oncpu-ns/op") + u.get("runq-ns/op")) * n, blocked = u.get("blocked-ns/op") * n;
+        assertTrue(busy >= 2 * d * 0.8 && blocked < d / 2.0, "busy " + busy + " ns, blocked " + blocked + " ns of " + u);
+        assertTrue(u.get("bg-cpu-ns/op") * n < d / 2.0, "background " + u.get("bg-cpu-ns/op") * n + " ns of " + u);
+    }
+
+    @Test
     void theProbesReadingsAreNotInTheRunsBytes() throws Exception {
         // A probe that reads this JVM as its "server" allocates tens of KB
         // a reading (every thread's /proc files); none of it may reach the
