@@ -47,6 +47,13 @@ type Workload struct {
 	// spread over the session (see internal/session's Schedule): a run that is one
 	// transaction or one stream, such as a bulk insert.
 	Whole bool
+	// Period, when above 1, is the length of the passes a run's
+	// operations come in (a statement prepared again every Period
+	// operations, the pass counting from the slice's first operation): a
+	// run split into slices is split at multiples of it, so that every
+	// slice begins a pass where the published loop does and the run holds
+	// the published prepares, neither more nor fewer.
+	Period int
 	// MinScale, when set, is the smallest --scale at which the workload is
 	// planned: a variant too big for a smoke run (a 1 GB message) sets 1,
 	// so that it runs only at the published size. The shared target tests

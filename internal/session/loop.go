@@ -310,6 +310,21 @@ func (s *Session) record(res *benchfmt.Result) error {
 	return nil
 }
 
+// sliceStart is where slice k (1-based; slices+1 for the end) of a run of
+// total operations in slices begins: total*(k-1)/slices, rounded down to a
+// multiple of period when it is above 1 (every slice then begins a pass;
+// slices is at most total/period, so none is empty).
+func sliceStart(total, slices, period, k int) int {
+	if k > slices {
+		return total
+	}
+	b := total * (k - 1) / slices
+	if period > 1 {
+		b -= b % period
+	}
+	return b
+}
+
 // runStep runs one slice of a run. It returns the run's result after its
 // last slice, and nil after the others (the runner keeps their sums).
 func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error) {
@@ -320,11 +335,13 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		total = w.Ops // a bound on a run for a time, whatever the scale
 	}
 	slices := min(max(st.Slices, 1), total) // every slice times at least one operation
+	if w.Period > 1 {
+		slices = min(slices, max(total/w.Period, 1)) // and at least one whole pass
+	}
 	if st.Slice > slices {
 		return nil, nil
 	}
-	// Slice k times operations [total*(k-1)/slices, total*k/slices).
-	n := total*st.Slice/slices - total*(st.Slice-1)/slices
+	n := sliceStart(total, slices, w.Period, st.Slice+1) - sliceStart(total, slices, w.Period, st.Slice)
 	req := protocol.Request{
 		Verb: protocol.VerbRun, Target: st.Cell.Target.Opener(), Workload: w.ID(),
 		DB: string(st.Cell.Target.DB), Scope: s.scope(st.Cell),
