@@ -238,39 +238,48 @@ func TestScriptVerificationMismatch(t *testing.T) {
 	}
 }
 
-// TestScriptTime: --time bounds each run by time, not count: every run of
-// two clients lasts the time asked (its operations times ns/op), give or
-// take one execution and the machine's noise.
+// TestScriptTime: --time bounds each run by time, not count, on a Go and
+// a JDBC target: every run of two clients lasts the time asked (its
+// operations times ns/op), give or take one execution and the machine's
+// noise.
 func TestScriptTime(t *testing.T) {
-	env, stdout, stderr, cache, _ := realEnv(t)
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sleep.sql")
-	if err := os.WriteFile(p, []byte("SELECT 1;\n\\sleep 2 ms\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out.txt")
-	const d = 400 * time.Millisecond
-	code := Main(context.Background(), []string{"run", "--targets", "modernc", "--count", "3", "--script", p,
-		"--time", d.String(), "--clients", "2", "-o", out, "--cache", cache}, env)
-	if code != ExitOK {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	set, err := benchfile.ReadFile(out)
-	if err != nil || len(set.Results) != 3 {
-		t.Fatalf("%d results, %v", len(set.Results), err)
-	}
-	for _, r := range set.Results {
-		sec, _ := r.Value("sec/op")
-		run := time.Duration(sec * float64(r.Iters) * 1e9)
-		// Two clients, each execution at least 2 ms: at most 2*400/2 = 400
-		// executions; the run ends within one execution of the deadline
-		// (and the scheduler's delays on a loaded machine).
-		if run < d || run > d+300*time.Millisecond || r.Iters > 400 || r.Iters < 20 {
-			t.Errorf("run of %d executions lasted %v, want %v and at most 400", r.Iters, run, d)
-		}
-		if r.GetConfig("script-time") != d.String()+" per run" || r.GetConfig("script-clients") != "2" {
-			t.Errorf("script-time %q, script-clients %q", r.GetConfig("script-time"), r.GetConfig("script-clients"))
-		}
+	for _, target := range []string{"modernc", "jdbc-sqlite"} {
+		t.Run(target, func(t *testing.T) {
+			if target == "jdbc-sqlite" {
+				needJDK(t)
+			}
+			env, stdout, stderr, cache, _ := realEnv(t)
+			dir := t.TempDir()
+			p := filepath.Join(dir, "sleep.sql")
+			if err := os.WriteFile(p, []byte("SELECT 1;\n\\sleep 2 ms\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out.txt")
+			const d = 400 * time.Millisecond
+			code := Main(context.Background(), []string{"run", "--targets", target, "--count", "3", "--script", p,
+				"--time", d.String(), "--clients", "2", "-o", out, "--cache", cache}, env)
+			if code != ExitOK {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			set, err := benchfile.ReadFile(out)
+			if err != nil || len(set.Results) != 3 {
+				t.Fatalf("%d results, %v", len(set.Results), err)
+			}
+			for _, r := range set.Results {
+				sec, _ := r.Value("sec/op")
+				run := time.Duration(sec * float64(r.Iters) * 1e9)
+				// Two clients, each execution at least 2 ms: at most
+				// 2*400/2 = 400 executions; the run ends within one
+				// execution of the deadline (and the scheduler's delays on
+				// a loaded machine).
+				if run < d || run > d+300*time.Millisecond || r.Iters > 400 || r.Iters < 20 {
+					t.Errorf("run of %d executions lasted %v, want %v and at most 400", r.Iters, run, d)
+				}
+				if r.GetConfig("script-time") != d.String()+" per run" || r.GetConfig("script-clients") != "2" {
+					t.Errorf("script-time %q, script-clients %q", r.GetConfig("script-time"), r.GetConfig("script-clients"))
+				}
+			}
+		})
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -128,35 +127,5 @@ func TestScriptJDBCVerificationMismatch(t *testing.T) {
 	}
 	if len(set.Results) != 1 || !strings.Contains(set.Results[0].Name.String(), "driver=mattn") {
 		t.Errorf("results: want mattn's one run only, have %d", len(set.Results))
-	}
-}
-
-// TestScriptJDBCTime: --time on a JDBC target: every run of two Java
-// client threads lasts the time asked, give or take one execution.
-func TestScriptJDBCTime(t *testing.T) {
-	needJDK(t)
-	env, stdout, stderr, cache, _ := realEnv(t)
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sleep.sql")
-	if err := os.WriteFile(p, []byte("SELECT 1;\n\\sleep 2 ms\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out.txt")
-	const d = 400 * time.Millisecond
-	code := Main(context.Background(), []string{"run", "--targets", "jdbc-sqlite", "--count", "3", "--script", p,
-		"--time", d.String(), "--clients", "2", "-o", out, "--cache", cache}, env)
-	if code != ExitOK {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	set, err := benchfile.ReadFile(out)
-	if err != nil || len(set.Results) != 3 {
-		t.Fatalf("%d results, %v", len(set.Results), err)
-	}
-	for _, r := range set.Results {
-		sec, _ := r.Value("sec/op")
-		run := time.Duration(sec * float64(r.Iters) * 1e9)
-		if run < d || run > d+300*time.Millisecond || r.Iters > 400 || r.Iters < 20 {
-			t.Errorf("run of %d executions lasted %v, want %v and at most 400", r.Iters, run, d)
-		}
 	}
 }
