@@ -207,34 +207,46 @@ func TestBadScripts(t *testing.T) {
 	}
 }
 
-// TestScriptVerificationMismatch: two SQLite drivers that link different
-// SQLite versions return different values for sqlite_version(): the second
-// target's cell fails, naming the statement, and the first runs.
+// TestScriptVerificationMismatch: two SQLite targets that link different
+// SQLite versions (mattn and modernc; mattn and the JDBC runner's xerial)
+// return different values for sqlite_version(): the second target's cell
+// fails on its digest, naming the statement, and the first runs.
 func TestScriptVerificationMismatch(t *testing.T) {
-	env, stdout, stderr, cache, _ := realEnv(t)
-	dir := t.TempDir()
-	p := filepath.Join(dir, "version.sql")
-	if err := os.WriteFile(p, []byte("SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out.txt")
-	code := Main(context.Background(), []string{"run", "--targets", "mattn,modernc", "--count", "1", "--script", p, "-o", out, "--cache", cache}, env)
-	set, err := benchfile.ReadFile(out)
-	if err != nil {
-		t.Fatalf("exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
-	}
-	if len(set.Results) > 0 {
-		r := set.Results[0]
-		if m, n := r.GetConfig("mattn-sqlite"), r.GetConfig("modernc-sqlite"); m == n {
-			t.Skipf("mattn and modernc link the same SQLite (%s): no difference to find", m)
-		}
-	}
-	want := "Script/db=sqlite/driver=modernc/api=sql: verification: statement " + p + ":3 returned other values than on mattn"
-	if code != ExitPartial || !strings.Contains(stdout.String(), want) {
-		t.Errorf("exit %d; want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
-	}
-	if len(set.Results) != 1 || !strings.Contains(set.Results[0].Name.String(), "driver=mattn") {
-		t.Errorf("results: want mattn's one run only, have %d", len(set.Results))
+	for _, c := range []struct{ target, driver, api string }{
+		{"modernc", "modernc", "sql"}, {"jdbc-sqlite", "xerial", "jdbc"},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			if c.api == "jdbc" {
+				needJDK(t)
+			}
+			env, stdout, stderr, cache, _ := realEnv(t)
+			dir := t.TempDir()
+			p := filepath.Join(dir, "version.sql")
+			if err := os.WriteFile(p, []byte("SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out.txt")
+			code := Main(context.Background(), []string{"run", "--targets", "mattn," + c.target, "--count", "1", "--script", p,
+				"-o", out, "--cache", cache}, env)
+			set, err := benchfile.ReadFile(out)
+			if err != nil {
+				t.Fatalf("exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+			}
+			if len(set.Results) > 0 {
+				r := set.Results[0]
+				if m, n := r.GetConfig("mattn-sqlite"), r.GetConfig(c.target+"-sqlite"); m == n {
+					t.Skipf("mattn and %s link the same SQLite (%s): no difference to find", c.target, m)
+				}
+			}
+			want := "Script/db=sqlite/driver=" + c.driver + "/api=" + c.api + ": verification: statement " + p +
+				":3 returned other values than on mattn"
+			if code != ExitPartial || !strings.Contains(stdout.String(), want) {
+				t.Errorf("exit %d; want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
+			}
+			if len(set.Results) != 1 || !strings.Contains(set.Results[0].Name.String(), "driver=mattn") {
+				t.Errorf("results: want mattn's one run only, have %d", len(set.Results))
+			}
+		})
 	}
 }
 

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
@@ -94,38 +92,5 @@ func TestScriptExamplesOnJDBCServers(t *testing.T) {
 				t.Errorf("%d sqlbench schemas or databases left (%v)", left, err)
 			}
 		})
-	}
-}
-
-// TestScriptJDBCVerificationMismatch: mattn and xerial link different
-// SQLite versions, so sqlite_version() differs: the JDBC target's cell
-// fails on its digest, naming the statement, and the Go target runs.
-func TestScriptJDBCVerificationMismatch(t *testing.T) {
-	needJDK(t)
-	env, stdout, stderr, cache, _ := realEnv(t)
-	dir := t.TempDir()
-	p := filepath.Join(dir, "version.sql")
-	if err := os.WriteFile(p, []byte("SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out.txt")
-	code := Main(context.Background(), []string{"run", "--targets", "mattn,jdbc-sqlite", "--count", "1", "--script", p,
-		"-o", out, "--cache", cache}, env)
-	set, err := benchfile.ReadFile(out)
-	if err != nil {
-		t.Fatalf("exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
-	}
-	if len(set.Results) > 0 {
-		r := set.Results[0]
-		if m, j := r.GetConfig("mattn-sqlite"), r.GetConfig("jdbc-sqlite-sqlite"); m == j {
-			t.Skipf("mattn and xerial link the same SQLite (%s): no difference to find", m)
-		}
-	}
-	want := "Script/db=sqlite/driver=xerial/api=jdbc: verification: statement " + p + ":3 returned other values than on mattn"
-	if code != ExitPartial || !strings.Contains(stdout.String(), want) {
-		t.Errorf("exit %d; want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
-	}
-	if len(set.Results) != 1 || !strings.Contains(set.Results[0].Name.String(), "driver=mattn") {
-		t.Errorf("results: want mattn's one run only, have %d", len(set.Results))
 	}
 }
