@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +30,10 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 	}
 	pinned := pinnedVersion(t, "github.com/jackc/pgx/v5")
 	dir := filepath.Join(t.TempDir(), "pgx")
-	copyDir(t, filepath.Join(strings.TrimSpace(string(gomodcache)), "github.com/jackc/pgx/v5@"+pinned), dir)
+	// CopyFS writes the module cache's read-only files writable.
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(strings.TrimSpace(string(gomodcache)), "github.com/jackc/pgx/v5@"+pinned))); err != nil {
+		t.Fatal(err)
+	}
 	conn := filepath.Join(dir, "conn.go")
 	src, err := os.ReadFile(conn)
 	if err != nil {
@@ -162,28 +164,4 @@ func pinnedVersion(t *testing.T, module string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// copyDir copies the files of src into dst, writable (the module cache's
-// are read-only).
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

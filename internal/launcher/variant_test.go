@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +71,10 @@ func TestVariantsAreBuiltAgainstTheirOwnModuleVersion(t *testing.T) {
 
 	// A local checkout: a copy of v5.5.5's source, edited between builds.
 	dir := filepath.Join(t.TempDir(), "pgx")
-	copyTree(t, filepath.Join(modCache(t), "github.com/jackc/pgx/v5@v5.5.5"), dir)
+	// CopyFS writes the module cache's read-only files writable.
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(modCache(t), "github.com/jackc/pgx/v5@v5.5.5"))); err != nil {
+		t.Fatal(err)
+	}
 	local, err := b.Resolve(ctx, Variant{Module: pgx, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -140,28 +142,4 @@ func modCache(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// copyTree copies the files of src into dst, writable (the module cache's
-// are read-only).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
