@@ -151,7 +151,11 @@ func newUserCollect() *userCollect {
 // active of 7 is no sql.NullBool) fails the scan, named by its row.
 func (s *userCollect) row(r bench.Row) error {
 	if c, ok := r.(bench.Columns); ok {
-		s.rows = append(s.rows, userAt(c, 0))
+		// Built inside the append, as the published adapters build theirs:
+		// userAt, not inlined, returned the struct through two copies on
+		// the stack, one a stalled load, 3% of a many/N=1000 read on
+		// zombiezen (docs/reproduce.md).
+		s.rows = append(s.rows, userRec{id: c.ColumnInt64(0), created: time.UnixMilli(c.ColumnInt64(1)), email: c.ColumnText(2), active: c.ColumnInt64(3) != 0})
 		return nil
 	}
 	if err := r.Scan(s.dest...); err != nil {
