@@ -138,11 +138,15 @@ type userCollect struct {
 	cols userCols
 	dest []any // built once: a fresh variadic slice would escape
 	rows []userRec
+	// rowFn and stored are s.row and s.store, made once (suite_whole.go).
+	rowFn  bench.RowFunc
+	stored func() error
 }
 
 func newUserCollect() *userCollect {
 	s := &userCollect{}
 	s.dest = s.cols.dest()
+	s.rowFn, s.stored = s.row, s.store
 	return s
 }
 

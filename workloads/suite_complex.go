@@ -38,10 +38,9 @@ func suiteComplex() []bench.Workload {
 				want := int64(e.Scaled(suiteComplexUsers)) * suiteArticlesPerUser * suiteCommentsPerArticle
 				users := int64(e.Scaled(suiteComplexUsers))
 				s, t := newJoinCollect(), &bench.Timer{}
-				row := s.row
+				read := newJoinRead(s.joinCols, &s.filing, s.row)
 				return bench.Run{Timer: t, Op: func(int) error {
-					s.reset()
-					if err := bench.QueryCached(c, q, row); err != nil {
+					if err := read.read(c, q); err != nil {
 						return err
 					}
 					t.Stop()
@@ -95,10 +94,42 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 		}
 		return t.commit()
 	}
-	return bench.Run{
-		Batch: func(first, n int) error {
+	qUsers, qArticles, qComments := suiteInsert(d, "users", suiteUserCols()), suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
+	// whole inserts rows with one whole call in a transaction of its own,
+	// as the published sqinn adapter does (suite_whole.go).
+	rx, isWhole := e.Conn.(bench.RowsExecer)
+	var values []any
+	whole := func(q string, rows func([]any) []any) error {
+		if err := t.begin(e.Conn); err != nil {
+			return err
+		}
+		values = rows(values[:0])
+		if err := suiteExecRows(rx, q, values); err != nil {
+			return err
+		}
+		return t.commit()
+	}
+	batch := func(first, n int) error {
+		lastUser := (first + n + suiteArticlesPerUser - 1) / suiteArticlesPerUser
+		if err := whole(qUsers, func(v []any) []any { return suiteUserValues(v, users[usersIn:lastUser]) }); err != nil {
+			return fmt.Errorf("insert users: %w", err)
+		}
+		usersIn = lastUser
+		if err := whole(qArticles, func(v []any) []any { return suiteArticleValues(v, articles[first:first+n]) }); err != nil {
+			return fmt.Errorf("insert articles: %w", err)
+		}
+		err := whole(qComments, func(v []any) []any {
+			return suiteCommentValues(v, comments[first*suiteCommentsPerArticle:(first+n)*suiteCommentsPerArticle])
+		})
+		if err != nil {
+			return fmt.Errorf("insert comments: %w", err)
+		}
+		return nil
+	}
+	if !isWhole {
+		batch = func(first, n int) error {
 			lastUser := (first + n + suiteArticlesPerUser - 1) / suiteArticlesPerUser
-			err := table(suiteInsert(d, "users", suiteUserCols()), usersIn, lastUser, func(s bench.Stmt, k int) error {
+			err := table(qUsers, usersIn, lastUser, func(s bench.Stmt, k int) error {
 				u := &users[k]
 				if err := s.Exec(u.id, u.created.UnixMilli(), u.email, boolInt(u.active)); err != nil {
 					return fmt.Errorf("insert user %d: %w", u.id, err)
@@ -109,7 +140,7 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 				return err
 			}
 			usersIn = lastUser
-			err = table(suiteInsert(d, "articles", suiteArticleCols()), first, first+n, func(s bench.Stmt, k int) error {
+			err = table(qArticles, first, first+n, func(s bench.Stmt, k int) error {
 				a := &articles[k]
 				if err := s.Exec(a.id, a.created.UnixMilli(), a.userID, a.text); err != nil {
 					return fmt.Errorf("insert article %d: %w", a.id, err)
@@ -119,14 +150,17 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 			if err != nil {
 				return err
 			}
-			return table(suiteInsert(d, "comments", suiteCommentCols()), first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle, func(s bench.Stmt, k int) error {
+			return table(qComments, first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle, func(s bench.Stmt, k int) error {
 				c := &comments[k]
 				if err := s.Exec(c.id, c.created.UnixMilli(), c.articleID, c.text); err != nil {
 					return fmt.Errorf("insert comment %d: %w", c.id, err)
 				}
 				return nil
 			})
-		},
+		}
+	}
+	return bench.Run{
+		Batch: batch,
 		End: func() error {
 			if !t.done {
 				t.abort()

@@ -61,7 +61,7 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 					errs[k] = fmt.Errorf("client %d: open: %w", k, err)
 					return
 				}
-				err = errors.Join(bench.QueryCached(c, q, scans[k].row), c.Close())
+				err = errors.Join(scans[k].read(c, q), c.Close())
 				if err == nil {
 					// As published, each client checks its rows inside
 					// the timed round: the same light checks per row.

@@ -50,9 +50,8 @@ func suiteReadUsers(rows, col, width int, fixed bool) func(e bench.Env) (bench.R
 			want = int64(e.Scaled(rows))
 		}
 		s, t := newUserCollect(), &bench.Timer{}
-		row := s.row // one method value per run, not one per op
 		r := bench.Run{Timer: t, Op: func(int) error {
-			err := bench.QueryCached(c, q, row)
+			err := s.read(c, q)
 			got := s.take()
 			if err != nil {
 				return err
@@ -93,27 +92,42 @@ func suiteInsertUsers(col, width int, emailInClock bool) func(bench.Env) (bench.
 		}
 		users := suiteUserRecs(e.Warm+e.N, col, width)
 		c, q, t := e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()), &suiteTxInsert{}
-		return bench.Run{
-			Start: func() error {
-				if emailInClock {
-					for i := range users {
-						users[i].email = strings.Clone(users[i].email)
-					}
+		makeEmails := func() {
+			if emailInClock {
+				for i := range users {
+					users[i].email = strings.Clone(users[i].email)
 				}
-				return t.begin(c, q)
-			},
+			}
+		}
+		end := func() error {
+			if !t.done {
+				t.abort()
+				return nil // the run failed already
+			}
+			return suiteVerifyUsers(e, int64(e.Warm+e.N), col, width)
+		}
+		if rx, ok := c.(bench.RowsExecer); ok {
+			// The published sqinn adapter: BEGIN, one Exec of every
+			// user, COMMIT (suite_whole.go).
+			var values []any
+			return bench.Run{
+				Start: func() error { makeEmails(); return t.begin(c) },
+				Batch: func(first, n int) error {
+					values = suiteUserValues(values[:0], users[first:first+n])
+					return suiteExecRows(rx, q, values)
+				},
+				Finish: t.commit,
+				End:    end,
+			}, nil
+		}
+		return bench.Run{
+			Start: func() error { makeEmails(); return t.begin(c, q) },
 			Op: func(i int) error {
 				u := &users[i]
 				return t.stmts[0].Exec(u.id, u.created.UnixMilli(), u.email, boolInt(u.active))
 			},
 			Finish: t.commit,
-			End: func() error {
-				if !t.done {
-					t.abort()
-					return nil // the run failed already
-				}
-				return suiteVerifyUsers(e, int64(e.Warm+e.N), col, width)
-			},
+			End:    end,
 		}, nil
 	}
 }
