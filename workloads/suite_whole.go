@@ -111,3 +111,9 @@ func (r *joinRead) read(c bench.Conn, q string, args ...any) error {
 	}
 	return bench.QueryCached(c, q, r.row, args...)
 }
+
+// The workloads' descriptions end with what sqinn does.
+const (
+	suiteWholeInsertNote = "; sqinn: one Exec request per insert call of the published program (BEGIN and COMMIT one each), as its published adapter"
+	suiteWholeReadNote   = "; sqinn: one Query request per read, as its published adapter"
+)
