@@ -19,23 +19,13 @@ import (
 // keys enforced (SQLite: PRAGMA foreign_keys=ON, a session setting; InnoDB
 // and PostgreSQL always). Integers are INTEGER on SQLite and BIGINT on the
 // servers; text is TEXT, LONGTEXT on MariaDB (whose TEXT stops at 64 KB).
-// Every row is a function of its id (suiteUser, suiteArticle,
-// suiteComment), so every read is checked row by row against the
-// generator: ids in the order asked for, every column equal, the count
-// right. A string comparison runs at memory speed, so checking a 200 KB row
-// costs the harness far less than the driver's read of it.
+// Every row is a function of its id, made as the published program makes
+// it (suite_shape.go), so every read is checked row by row against it: ids
+// in the order asked for, every column equal, the count right. A string
+// comparison runs at memory speed, so checking a 200 KB row costs the
+// harness far less than the driver's read of it.
 const (
 	suiteFamily = "suite"
-	// suiteEpoch is the created value of id 0: a timestamp in
-	// milliseconds, so the values need 64 bits.
-	suiteEpoch = 1_700_000_000_000
-	// Widths of the generated text columns.
-	suiteEmailWidth   = 24
-	suiteArticleWidth = 100
-	suiteCommentWidth = 40
-	// Generator columns: each text column draws from its own stream.
-	suiteEmailCol, suiteArticleCol, suiteCommentCol, suiteLargeCol = 0, 1, 2, 3
-	suiteCols                                                      = 4
 	// The complex shape: articles per user, comments per article.
 	suiteArticlesPerUser    = 100
 	suiteCommentsPerArticle = 20
@@ -163,30 +153,26 @@ func recreateTables(e bench.Env, drop []string, create ...string) error {
 	return nil
 }
 
-// suiteUser returns the generated columns of user id whose email is width
-// bytes from generator column col (suiteEmailCol; suiteLargeCol for the
-// large rows).
-func suiteUser(id int64, col, width int) (created int64, email string, active int64) {
-	return suiteEpoch + id, bench.Value(int(id), col, suiteCols, width), id % 2
-}
-
-// suiteArticle returns the generated columns of article id.
+// suiteArticle returns the columns of the complex test's article id:
+// created id minutes after the base, 100 articles a user.
 func suiteArticle(id int64) (created, userID int64, text string) {
-	return suiteEpoch + id, (id-1)/suiteArticlesPerUser + 1, bench.Value(int(id), suiteArticleCol, suiteCols, suiteArticleWidth)
+	return suiteBase + id*suiteMinute, (id-1)/suiteArticlesPerUser + 1, complexArticleText
 }
 
-// suiteComment returns the generated columns of comment id.
+// suiteComment returns the columns of the complex test's comment id:
+// created id minutes after the base, 20 comments an article.
 func suiteComment(id int64) (created, articleID int64, text string) {
-	return suiteEpoch + id, (id-1)/suiteCommentsPerArticle + 1, bench.Value(int(id), suiteCommentCol, suiteCols, suiteCommentWidth)
+	return suiteBase + id*suiteMinute, (id-1)/suiteCommentsPerArticle + 1, complexCommentText
 }
 
-// Column lists and insert statements.
-func suiteUserCols() string    { return "id, created, email, active" }
-func suiteArticleCols() string { return "id, created, userId, text" }
-func suiteCommentCols() string { return "id, created, articleId, text" }
+// Column lists and insert statements, written as the published program
+// writes them.
+func suiteUserCols() string    { return "id,created,email,active" }
+func suiteArticleCols() string { return "id,created,userId,text" }
+func suiteCommentCols() string { return "id,created,articleId,text" }
 
 func suiteInsert(d bench.Dialect, base, cols string) string {
-	return "INSERT INTO " + d.Table(base) + " (" + cols + ") VALUES (" + d.Param(1) + ", " + d.Param(2) + ", " + d.Param(3) + ", " + d.Param(4) + ")"
+	return "INSERT INTO " + d.Table(base) + "(" + cols + ") VALUES(" + d.Param(1) + "," + d.Param(2) + "," + d.Param(3) + "," + d.Param(4) + ")"
 }
 
 // suiteFillMaxRows and suiteFillMaxBytes bound one statement of a fill:
@@ -197,7 +183,7 @@ const (
 )
 
 // suiteFill inserts rows ids 1..n of a table untimed, as multi-row INSERTs
-// with literal values (generated text is letters and digits, so it needs no
+// with literal values (the suite's text has no quotes, so it needs no
 // escaping) inside one transaction: a fast way to set up large tables
 // through any target. row appends the parenthesised values of one row.
 func suiteFill(e bench.Env, base, cols string, n int, row func(b []byte, id int64) []byte) error {
@@ -243,13 +229,12 @@ func appendRow(dst []byte, a, b, c int64, text string) []byte {
 	return append(dst, "')"...)
 }
 
-// suiteFillUsers inserts users 1..n with emails of width bytes from
-// generator column col.
-func suiteFillUsers(e bench.Env, n, col, width int) error {
+// suiteFillUsers inserts users 1..n of shape.
+func suiteFillUsers(e bench.Env, n int, shape userShape) error {
 	// appendRow writes the text last: the column list follows it.
 	return suiteFill(e, "users", "id, created, active, email", n, func(b []byte, id int64) []byte {
-		created, email, active := suiteUser(id, col, width)
-		return appendRow(b, id, created, active, email)
+		created, email, active := shape.user(id)
+		return appendRow(b, id, created, boolInt(active), email)
 	})
 }
 
@@ -261,16 +246,16 @@ func suiteUsersQuery(d bench.Dialect) string {
 // userScan checks one read of the users table, in id order from 1, against
 // the generator.
 type userScan struct {
-	col, width int
-	id, n      int64
-	created    int64
-	active     int64
-	email      string
-	dest       []any // built once: a fresh variadic slice would escape
+	shape   userShape
+	id, n   int64
+	created int64
+	active  int64
+	email   string
+	dest    []any // built once: a fresh variadic slice would escape
 }
 
-func newUserScan(col, width int) *userScan {
-	s := &userScan{col: col, width: width}
+func newUserScan(shape userShape) *userScan {
+	s := &userScan{shape: shape}
 	s.dest = []any{&s.id, &s.created, &s.email, &s.active}
 	return s
 }
@@ -283,9 +268,9 @@ func (s *userScan) row(r bench.Row) error {
 	if s.id != s.n {
 		return fmt.Errorf("row %d has id %d: out of order or missing", s.n, s.id)
 	}
-	created, email, active := suiteUser(s.id, s.col, s.width)
-	if s.created != created || s.active != active || s.email != email {
-		return fmt.Errorf("wrong user %d: (%d, %q, %d), want (%d, %q, %d)", s.id, s.created, clip(s.email), s.active, created, clip(email), active)
+	created, email, active := s.shape.user(s.id)
+	if s.created != created || s.active != boolInt(active) || s.email != email {
+		return fmt.Errorf("wrong user %d: (%d, %q, %d), want (%d, %q, %v)", s.id, s.created, clip(s.email), s.active, created, clip(email), active)
 	}
 	return nil
 }
@@ -323,9 +308,9 @@ func suiteCount(e bench.Env, base string) (int64, error) {
 }
 
 // suiteVerifyUsers reads the users table back and checks it holds exactly
-// users 1..n as generated.
-func suiteVerifyUsers(e bench.Env, n int64, col, width int) error {
-	s := newUserScan(col, width)
+// users 1..n of shape.
+func suiteVerifyUsers(e bench.Env, n int64, shape userShape) error {
+	s := newUserScan(shape)
 	if err := s.check(e.Conn.Query(suiteUsersQuery(e.Dialect), s.row), n); err != nil {
 		return fmt.Errorf("verify %s: %w", e.Dialect.Table("users"), err)
 	}

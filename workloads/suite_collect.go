@@ -138,11 +138,15 @@ type userCollect struct {
 	cols userCols
 	dest []any // built once: a fresh variadic slice would escape
 	rows []userRec
+	// rowFn and stored are s.row and s.store, made once (suite_whole.go).
+	rowFn  bench.RowFunc
+	stored func() error
 }
 
 func newUserCollect() *userCollect {
 	s := &userCollect{}
 	s.dest = s.cols.dest()
+	s.rowFn, s.stored = s.row, s.store
 	return s
 }
 
@@ -172,16 +176,15 @@ func (s *userCollect) take() []userRec {
 	return rows
 }
 
-// verifyUserRecs checks that rows are users 1..want in id order, each as
-// generated with its email from generator column col, width bytes.
-func verifyUserRecs(rows []userRec, want int64, col, width int) error {
+// verifyUserRecs checks that rows are users 1..want of shape in id order.
+func verifyUserRecs(rows []userRec, want int64, shape userShape) error {
 	for i, u := range rows {
 		if u.id != int64(i+1) {
 			return fmt.Errorf("row %d has id %d: out of order or missing", i+1, u.id)
 		}
-		created, email, active := suiteUser(u.id, col, width)
-		if u.created.UnixMilli() != created || u.active != (active != 0) || u.email != email {
-			return fmt.Errorf("wrong user %d: (%d, %q, %v), want (%d, %q, %v)", u.id, u.created.UnixMilli(), clip(u.email), u.active, created, clip(email), active != 0)
+		created, email, active := shape.user(u.id)
+		if u.created.UnixMilli() != created || u.active != active || u.email != email {
+			return fmt.Errorf("wrong user %d: (%d, %q, %v), want (%d, %q, %v)", u.id, u.created.UnixMilli(), clip(u.email), u.active, created, clip(email), active)
 		}
 	}
 	if int64(len(rows)) != want {
@@ -271,7 +274,7 @@ func (s *joinCollect) verify(users int64) error {
 	if users < 0 {
 		users = int64(len(s.users))
 	}
-	if err := verifyUserRecs(s.users, users, suiteEmailCol, suiteEmailWidth); err != nil {
+	if err := verifyUserRecs(s.users, users, complexUsers()); err != nil {
 		return err
 	}
 	if n, want := int64(len(s.articles)), users*suiteArticlesPerUser; n != want {

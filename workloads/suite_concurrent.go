@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -27,10 +26,10 @@ func suiteConcurrent() []bench.Workload {
 			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(conns) + " clients at once each open a connection of their own (timed, as published), run `" + suiteUsersQuery(d) +
-					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own and checking each row (count, id order, year, email, flag) in the round, as published; one operation is one round; every value checked after the round, clock paused"
+					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own and checking each row (count, id order, year 2023, email prefix, flag) through the published MustBeEqual in the round; one operation is one round; every value checked after the round, clock paused" + suiteWholeReadNote
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
-				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), suiteEmailCol, suiteEmailWidth)
+				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), concurrentUsers())
 			}),
 			Teardown: suiteDrop,
 			Begin: func(e bench.Env) (bench.Run, error) {
@@ -42,7 +41,7 @@ func suiteConcurrent() []bench.Workload {
 }
 
 func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
-	q, want := suiteUsersQuery(e.Dialect), int64(e.Scaled(suiteConcurrentUsers))
+	q, want, shape := suiteUsersQuery(e.Dialect), int64(e.Scaled(suiteConcurrentUsers)), concurrentUsers()
 	scans := make([]*userCollect, conns)
 	for k := range scans {
 		scans[k] = newUserCollect()
@@ -61,7 +60,7 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 					errs[k] = fmt.Errorf("client %d: open: %w", k, err)
 					return
 				}
-				err = errors.Join(bench.QueryCached(c, q, scans[k].row), c.Close())
+				err = errors.Join(scans[k].read(c, q), c.Close())
 				if err == nil {
 					// As published, each client checks its rows inside
 					// the timed round: the same light checks per row.
@@ -76,7 +75,7 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 			defer t.Start()
 			for k, s := range scans {
 				if got := s.take(); errs[k] == nil {
-					if err := verifyUserRecs(got, want, suiteEmailCol, suiteEmailWidth); err != nil {
+					if err := verifyUserRecs(got, want, shape); err != nil {
 						errs[k] = fmt.Errorf("client %d: %w", k, err)
 					}
 				}
@@ -89,15 +88,12 @@ func suiteConcurrentRun(e bench.Env, conns int) (bench.Run, error) {
 }
 
 // checkUsersInRound is what the published concurrent test checks of each
-// client's rows inside its timed round: the count, and per row the id's
-// place, the created time's year, the email and the active flag, each a
-// plain comparison (the published checks compare the year to 2023, the
-// email's first four bytes to "user" and active to true; this table's
-// emails and flags are generated per row, so the email's length and the
-// flag's parity stand in for them at the same cost).
+// client's rows inside its timed round, call for call: the count, then per
+// row the id's place, the created time's year (2023), the email's first
+// four bytes ("user") and the active flag (true), each through the
+// program's MustBeEqual (suiteMustEqual), which boxes both values.
 func checkUsersInRound(rows []userRec, want int64) error {
-	year := time.UnixMilli(suiteEpoch + 1).Year()
-	if int64(len(rows)) != want {
+	if err := suiteMustEqual(len(rows), int(want)); err != nil {
 		// Off the published path (it stops at the count): name the first
 		// row out of place, for the error.
 		for i, u := range rows {
@@ -108,8 +104,21 @@ func checkUsersInRound(rows []userRec, want int64) error {
 		return fmt.Errorf("read %d users, want %d", len(rows), want)
 	}
 	for i, u := range rows {
-		if u.id != int64(i+1) || u.created.Year() != year || len(u.email) != suiteEmailWidth || u.active != (u.id%2 == 1) {
-			return fmt.Errorf("wrong user at row %d: id %d, created %v, email of %d bytes, active %v", i+1, u.id, u.created, len(u.email), u.active)
+		err := suiteMustEqual(i+1, int(u.id))
+		if err == nil {
+			err = suiteMustEqual(2023, u.created.Year())
+		}
+		if err == nil && len(u.email) < 4 {
+			err = fmt.Errorf("email %q shorter than 4 bytes", u.email)
+		}
+		if err == nil {
+			err = suiteMustEqual("user", u.email[0:4])
+		}
+		if err == nil {
+			err = suiteMustEqual(true, u.active)
+		}
+		if err != nil {
+			return fmt.Errorf("wrong user at row %d: %w", i+1, err)
 		}
 	}
 	return nil

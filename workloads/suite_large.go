@@ -21,13 +21,13 @@ func suiteLarge() []bench.Workload {
 				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
-						"-byte email, every user's made (allocated and filled) at the start of the timed region and kept until the insert ends, as the published test makes all its users after starting its clock and before it begins its transaction; through one statement prepared in one transaction, " + strconv.Itoa(rows) +
-						" rows, commit timed; tables recreated before each run"
+						"-byte email of a's, every user's made (strings.Repeat) at the start of the timed region and kept until the insert ends, as the published test makes all its users after starting its clock and before it begins its transaction; through one statement prepared in one transaction, " + strconv.Itoa(rows) +
+						" rows, commit timed; tables recreated before each run" + suiteWholeInsertNote
 				},
 				Setup:    suiteNoSetup,
 				Teardown: suiteDrop,
 				Begin: func(e bench.Env) (bench.Run, error) {
-					r, err := suiteInsertUsers(suiteLargeCol, size, true)(e)
+					r, err := suiteInsertUsers(largeUsers(size))(e)
 					r.BytesPerOp = float64(size)
 					return r, err
 				},
@@ -39,10 +39,10 @@ func suiteLarge() []bench.Workload {
 						strconv.Itoa(size) + "-byte emails in one query into a slice of structs, every row checked after the query, clock paused"
 				},
 				Setup: suiteSetup(func(e bench.Env) error {
-					return suiteFillUsers(e, e.Scaled(rows), suiteLargeCol, size)
+					return suiteFillUsers(e, e.Scaled(rows), largeUsers(size))
 				}),
 				Teardown: suiteDrop,
-				Begin:    suiteReadUsers(rows, suiteLargeCol, size, false),
+				Begin:    suiteReadUsers(rows, largeUsers(size), false),
 			})
 	}
 	return ws

@@ -27,54 +27,7 @@ func TestSqinnSuiteCallsAsPublished(t *testing.T) {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
-			e := targettest.NewEnv(t, "sqinn", targettest.SQLite)
-			var mu sync.Mutex
-			var opened []bench.Conn
-			open := e.Open
-			e.Open = func(ctx context.Context, pool int) (bench.Conn, error) {
-				c, err := open(ctx, pool)
-				if err == nil {
-					mu.Lock()
-					opened = append(opened, c)
-					mu.Unlock()
-				}
-				return c, err
-			}
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			defer w.Teardown(e)
-			e.Warm, e.N = 0, n
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before := sqinn.Calls(e.Conn)
-			_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
-			got := diff(sqinn.Calls(e.Conn), before)
-			if r.End != nil {
-				if eerr := r.End(); err == nil {
-					err = eerr
-				}
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The concurrent test's goroutines open connections of their
-			// own: their requests count too, less the opening and closing
-			// (Open, Close and the session's PRAGMAs, which the published
-			// program runs after opening too).
-			var others map[string]int64
-			for _, c := range opened {
-				others = sum(others, sqinn.Calls(c))
-			}
-			delete(others, "other")
-			if others != nil {
-				others["Exec"] -= int64(len(opened) * len(e.Dialect.Setup))
-				if others["Exec"] == 0 {
-					delete(others, "Exec")
-				}
-			}
+			got, others, opened := countSqinnCalls(t, w, n)
 			var want, wantOthers map[string]int64
 			switch {
 			case w.Name == "SqinnSimpleInsert":
@@ -82,9 +35,9 @@ func TestSqinnSuiteCallsAsPublished(t *testing.T) {
 			case w.Name == "SqinnComplexInsert":
 				want = map[string]int64{"Exec": 9} // BEGIN, the rows, COMMIT per table
 			case w.Name == "SqinnConcurrent":
-				g := int64(len(opened)) / n
-				if g < 2 || int64(len(opened)) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
-					t.Fatalf("%d connections opened in %d rounds", len(opened), n)
+				g := int64(opened) / n
+				if g < 2 || int64(opened) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
+					t.Fatalf("%d connections opened in %d rounds", opened, n)
 				}
 				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * n}
 			default:
@@ -180,6 +133,107 @@ func TestSqinnSuiteDetectsWrongData(t *testing.T) {
 				t.Fatalf("%s on sqinn with row 3 of %s corrupted: no error", id, table)
 			}
 			t.Logf("failed as expected: %v", err)
+		})
+	}
+}
+
+// countSqinnCalls runs n operations of w on sqinn and returns the requests
+// the timed run sent on the workload's connection, those the connections
+// its clients opened sent (less opening and closing them and the session's
+// PRAGMAs, which the published programs run after opening too), and how
+// many connections the clients opened.
+func countSqinnCalls(t *testing.T, w bench.Workload, n int) (got, others map[string]int64, opened int) {
+	t.Helper()
+	e := targettest.NewEnv(t, "sqinn", targettest.SQLite)
+	var mu sync.Mutex
+	var conns []bench.Conn
+	open := e.Open
+	e.Open = func(ctx context.Context, pool int) (bench.Conn, error) {
+		c, err := open(ctx, pool)
+		if err == nil {
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+		return c, err
+	}
+	if err := w.Setup(e); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Teardown(e)
+	e.Warm, e.N = 0, n
+	r, err := w.Begin(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := sqinn.Calls(e.Conn)
+	_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
+	got = diff(sqinn.Calls(e.Conn), before)
+	if r.End != nil {
+		if eerr := r.End(); err == nil {
+			err = eerr
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range conns {
+		others = sum(others, sqinn.Calls(c))
+	}
+	delete(others, "other")
+	if others != nil {
+		others["Exec"] -= int64(len(conns) * len(e.Dialect.Setup))
+		if others["Exec"] == 0 {
+			delete(others, "Exec")
+		}
+	}
+	return got, others, len(conns)
+}
+
+// TestGoSQLiteBenchCallsAsPublished checks the go-sqlite-bench suite's
+// requests to sqinn, counted at the client, against the published
+// program's sqinn adapter (cvilsmeier/go-sqlite-bench at 91b73d7,
+// cmd/bench-sqinn/sqinn.go, called as app/app.go calls it): one request
+// per call of the application. An insert of a table is BEGIN, one Exec of
+// all its rows, COMMIT (the complex test three times); the real test is,
+// per user, BEGIN, one Exec for the user, one for each of its 20 articles
+// and 400 comments, COMMIT; every read is one Query (each goroutine's, in
+// the concurrent test); nothing goes through the per-row and per-value
+// requests (Prepare, Bind, Step, Column, Reset, Finalize).
+func TestGoSQLiteBenchCallsAsPublished(t *testing.T) {
+	needSqinn(t)
+	const n = 20
+	for _, w := range bench.Workloads() {
+		if w.Family != "suite" {
+			continue
+		}
+		t.Run(w.ID(), func(t *testing.T) {
+			got, others, opened := countSqinnCalls(t, w, n)
+			var want, wantOthers map[string]int64
+			switch {
+			case w.Name == "SuiteSimpleInsert" || w.Name == "SuiteLargeInsert":
+				want = map[string]int64{"Exec": 3}
+			case w.Name == "SuiteComplexInsert":
+				want = map[string]int64{"Exec": 9}
+			case w.Name == "SuiteRealInsert":
+				want = map[string]int64{"Exec": (1 + 1 + 20 + 20*20 + 1) * n}
+			case w.Name == "SuiteConcurrent":
+				g := int64(opened) / n
+				if g < 2 || int64(opened) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
+					t.Fatalf("%d connections opened in %d rounds", opened, n)
+				}
+				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * n}
+			case strings.HasSuffix(w.Name, "Query") || w.Name == "SuiteMany":
+				want = map[string]int64{"Query": n}
+			default:
+				t.Fatalf("no published request pattern for %s", w.ID())
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%d operations sent %v to sqinn, the published program %v", n, got, want)
+			}
+			if !maps.Equal(others, wantOthers) && (len(others) > 0 || len(wantOthers) > 0) {
+				t.Errorf("the goroutines' connections sent %v to sqinn, the published program %v", others, wantOthers)
+			}
 		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 	for _, c := range []struct{ workload, corrupt string }{
 		{"SuiteSimpleQuery", "UPDATE %users SET email = 'corrupt' WHERE id = 42"},
-		{"SuiteMany/n=100", "UPDATE %users SET active = 7 WHERE id = 42"},
+		{"SuiteMany/n=100", "UPDATE %users SET active = 0 WHERE id = 42"},
 		{"SuiteLargeQuery/size=2000", "UPDATE %users SET created = 1 WHERE id = 1"},
 		{"SuiteConcurrent/conns=2", "DELETE FROM %users WHERE id = 42"},
 		{"SuiteComplexQuery", "UPDATE %comments SET text = 'corrupt' WHERE id = 42"},
