@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Variant is one module of a runner group at another version than the
@@ -42,6 +44,13 @@ type Resolved struct {
 	Variant
 	// Sum and GoModSum are the release's go.sum hashes.
 	Sum, GoModSum string
+	// Own are the requirements of the release's own go.mod that the
+	// sqlbench module requires only indirectly, at another version
+	// ("modernc.org/libc@v1.66.3"): the variant is built with them, as a
+	// program that depends on the release alone would be (modernc.org/sqlite
+	// needs the exact libc its go.mod names), unless another module of the
+	// build needs a later one.
+	Own []string
 	// ContentHash hashes a local checkout's Go, C and module files.
 	ContentHash string
 	// Revision is a local checkout's VCS revision ("" when it has none);
@@ -61,6 +70,9 @@ func (r Resolved) Record() string {
 		return r.Module + ":" + r.Version + " (Maven Central)"
 	}
 	if r.Dir == "" {
+		if len(r.Own) > 0 {
+			return fmt.Sprintf("%s@%s %s, with its own %s", r.Module, r.Version, r.Sum, strings.Join(r.Own, ", "))
+		}
 		return fmt.Sprintf("%s@%s %s", r.Module, r.Version, r.Sum)
 	}
 	rev := r.Revision
@@ -84,7 +96,7 @@ func (b *Builder) Resolve(ctx context.Context, v Variant) (Resolved, error) {
 	cmd.Dir = b.Src
 	cmd.Env = buildEnv()
 	out, err := cmd.Output()
-	var info struct{ Version, Sum, GoModSum, Error string }
+	var info struct{ Version, Sum, GoModSum, GoMod, Error string }
 	if jerr := json.Unmarshal(out, &info); jerr != nil {
 		if err == nil {
 			err = jerr
@@ -97,7 +109,46 @@ func (b *Builder) Resolve(ctx context.Context, v Variant) (Resolved, error) {
 	if info.Version != v.Version {
 		return Resolved{}, fmt.Errorf("%s@%s: the proxy resolves it to %s; name the exact version", v.Module, v.Version, info.Version)
 	}
-	return Resolved{Variant: v, Sum: info.Sum, GoModSum: info.GoModSum}, nil
+	own, err := ownRequirements(filepath.Join(b.Src, "go.mod"), info.GoMod)
+	if err != nil {
+		return Resolved{}, fmt.Errorf("%s@%s: %w", v.Module, v.Version, err)
+	}
+	return Resolved{Variant: v, Sum: info.Sum, GoModSum: info.GoModSum, Own: own}, nil
+}
+
+// ownRequirements returns the requirements of the release's go.mod (at
+// release) that the main module's go.mod (at main) lists as indirect at
+// another version, as "path@version", sorted.
+func ownRequirements(main, release string) ([]string, error) {
+	parse := func(path string) (*modfile.File, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return modfile.ParseLax(path, data, nil)
+	}
+	m, err := parse(main)
+	if err != nil {
+		return nil, fmt.Errorf("read go.mod: %w", err)
+	}
+	r, err := parse(release)
+	if err != nil {
+		return nil, fmt.Errorf("read the release's go.mod: %w", err)
+	}
+	indirect := map[string]string{}
+	for _, req := range m.Require {
+		if req.Indirect {
+			indirect[req.Mod.Path] = req.Mod.Version
+		}
+	}
+	var out []string
+	for _, req := range r.Require {
+		if v, ok := indirect[req.Mod.Path]; ok && v != req.Mod.Version {
+			out = append(out, req.Mod.Path+"@"+req.Mod.Version)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // resolveDir checks a local checkout and hashes its content.
@@ -198,6 +249,9 @@ func (b *Builder) BuildVariant(ctx context.Context, group string, cgo bool, r Re
 		edit = append(edit, "-replace="+r.Module+"="+r.Dir)
 	} else {
 		edit = append(edit, "-require="+r.Module+"@"+r.Version, "-dropreplace="+r.Module)
+		for _, own := range r.Own {
+			edit = append(edit, "-require="+own)
+		}
 	}
 	if err := b.goRun(ctx, b.Src, edit...); err != nil {
 		return "", fmt.Errorf("variant %s: %w", r, err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -142,4 +143,43 @@ func modCache(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestReleaseVariantTakesItsOwnRequirements: a release is built with the
+// versions its own go.mod names for what sqlbench requires only
+// indirectly, as a program depending on that release alone would be:
+// modernc.org/sqlite v1.38.2 (go-sqlite-bench's) with its libc v1.66.3,
+// which modernc requires exactly, not the libc of sqlbench's newer
+// modernc; a requirement sqlbench has itself is kept.
+func TestReleaseVariantTakesItsOwnRequirements(t *testing.T) {
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Src: src, Cache: t.TempDir()}
+	r, err := b.Resolve(context.Background(), Variant{Module: "modernc.org/sqlite", Version: "v1.38.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.Own, "modernc.org/libc@v1.66.3") {
+		t.Errorf("own requirements %v, want modernc.org/libc@v1.66.3", r.Own)
+	}
+	if !strings.Contains(r.Record(), "with its own") || !strings.Contains(r.Record(), "modernc.org/libc@v1.66.3") {
+		t.Errorf("record %q: want the requirements it was built with", r.Record())
+	}
+	// Written out: main requires a and b indirectly and c directly; the
+	// release wants a and c at other versions and b at the same.
+	dir := t.TempDir()
+	main, release := filepath.Join(dir, "main.mod"), filepath.Join(dir, "release.mod")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(main, "module m\n\nrequire (\n\tex.com/c v1.5.0\n\tex.com/a v1.2.0 // indirect\n\tex.com/b v1.0.0 // indirect\n)\n")
+	write(release, "module r\n\nrequire (\n\tex.com/a v1.1.0\n\tex.com/b v1.0.0\n\tex.com/c v1.0.0\n)\n")
+	got, err := ownRequirements(main, release)
+	if err != nil || !slices.Equal(got, []string{"ex.com/a@v1.1.0"}) {
+		t.Errorf("own requirements %v, %v; want [ex.com/a@v1.1.0]", got, err)
+	}
 }
