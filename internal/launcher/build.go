@@ -36,6 +36,9 @@ type Builder struct {
 	Log io.Writer
 	// Origin says where Src comes from in that line (Source.String).
 	Origin string
+	// GoMod is the sqlbench module's go.mod, for a Resolve made before
+	// the source is chosen (Src empty); with Src set, Src's is read.
+	GoMod []byte
 }
 
 // FindSource returns the root of the sqlbench source tree: $SQLBENCH_SRC, or

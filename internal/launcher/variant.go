@@ -109,29 +109,32 @@ func (b *Builder) Resolve(ctx context.Context, v Variant) (Resolved, error) {
 	if info.Version != v.Version {
 		return Resolved{}, fmt.Errorf("%s@%s: the proxy resolves it to %s; name the exact version", v.Module, v.Version, info.Version)
 	}
-	own, err := ownRequirements(filepath.Join(b.Src, "go.mod"), info.GoMod)
+	main := b.GoMod
+	if main == nil {
+		if main, err = os.ReadFile(filepath.Join(b.Src, "go.mod")); err != nil {
+			return Resolved{}, fmt.Errorf("%s@%s: read go.mod: %w", v.Module, v.Version, err)
+		}
+	}
+	release, err := os.ReadFile(info.GoMod)
+	if err != nil {
+		return Resolved{}, fmt.Errorf("%s@%s: read the release's go.mod: %w", v.Module, v.Version, err)
+	}
+	own, err := ownRequirements(main, release)
 	if err != nil {
 		return Resolved{}, fmt.Errorf("%s@%s: %w", v.Module, v.Version, err)
 	}
 	return Resolved{Variant: v, Sum: info.Sum, GoModSum: info.GoModSum, Own: own}, nil
 }
 
-// ownRequirements returns the requirements of the release's go.mod (at
-// release) that the main module's go.mod (at main) lists as indirect at
-// another version, as "path@version", sorted.
-func ownRequirements(main, release string) ([]string, error) {
-	parse := func(path string) (*modfile.File, error) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return modfile.ParseLax(path, data, nil)
-	}
-	m, err := parse(main)
+// ownRequirements returns the requirements of a release's go.mod that the
+// main module's go.mod lists as indirect at another version, as
+// "path@version", sorted.
+func ownRequirements(main, release []byte) ([]string, error) {
+	m, err := modfile.ParseLax("go.mod", main, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read go.mod: %w", err)
 	}
-	r, err := parse(release)
+	r, err := modfile.ParseLax("go.mod", release, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the release's go.mod: %w", err)
 	}

@@ -169,16 +169,9 @@ func TestReleaseVariantTakesItsOwnRequirements(t *testing.T) {
 	}
 	// Written out: main requires a and b indirectly and c directly; the
 	// release wants a and c at other versions and b at the same.
-	dir := t.TempDir()
-	main, release := filepath.Join(dir, "main.mod"), filepath.Join(dir, "release.mod")
-	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(main, "module m\n\nrequire (\n\tex.com/c v1.5.0\n\tex.com/a v1.2.0 // indirect\n\tex.com/b v1.0.0 // indirect\n)\n")
-	write(release, "module r\n\nrequire (\n\tex.com/a v1.1.0\n\tex.com/b v1.0.0\n\tex.com/c v1.0.0\n)\n")
-	got, err := ownRequirements(main, release)
+	main := "module m\n\nrequire (\n\tex.com/c v1.5.0\n\tex.com/a v1.2.0 // indirect\n\tex.com/b v1.0.0 // indirect\n)\n"
+	release := "module r\n\nrequire (\n\tex.com/a v1.1.0\n\tex.com/b v1.0.0\n\tex.com/c v1.0.0\n)\n"
+	got, err := ownRequirements([]byte(main), []byte(release))
 	if err != nil || !slices.Equal(got, []string{"ex.com/a@v1.1.0"}) {
 		t.Errorf("own requirements %v, %v; want [ex.com/a@v1.1.0]", got, err)
 	}

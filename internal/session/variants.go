@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/targets"
@@ -213,7 +216,11 @@ func variantOf(t targets.Spec) launcher.Variant {
 // line naming the target, the version and what the proxy said.
 func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved, error) {
 	out := map[string]launcher.Resolved{}
-	b, jb := &launcher.Builder{}, &launcher.JarBuilder{}
+	gomod, err := fs.ReadFile(sqlbench.RunnerSource(), "go.mod")
+	if err != nil {
+		return nil, fmt.Errorf("the embedded go.mod: %w", err)
+	}
+	b, jb := &launcher.Builder{GoMod: gomod}, &launcher.JarBuilder{}
 	for _, t := range p.Runnable {
 		if t.Version == "" {
 			continue // a catalogue target, or a spin variant of one: no rebuild
