@@ -183,3 +183,23 @@ func TestReproduceAllGoesOn(t *testing.T) {
 	}
 	fits(t, out.String())
 }
+
+// TestTallyCountsTheDisagreementsWithoutACause: the study's tally line
+// says how many of its disagreements have no known cause, and says
+// nothing of causes when every one has one.
+func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
+	rows := []report.PublishedRow{
+		{Verdict: report.VerdictAgrees},
+		{Verdict: report.VerdictDisagrees, Cause: "this machine"},
+		{Verdict: report.VerdictDisagrees},
+		{Verdict: report.VerdictInconclusive},
+		{Verdict: report.VerdictNotMeasured},
+	}
+	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 inconclusive"; got != want {
+		t.Errorf("tally %q, want %q", got, want)
+	}
+	rows[2].Cause = "the versions"
+	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 inconclusive"; got != want {
+		t.Errorf("tally %q, want %q", got, want)
+	}
+}

@@ -84,11 +84,15 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
 }
 
 // tally counts a table's verdicts: "13 of 26 comparisons measured: 9
-// agree, 1 disagrees, 3 inconclusive".
+// agree, 2 disagree (1 with no known cause), 3 inconclusive".
 func tally(t *report.PublishedTable) string {
 	n := map[string]int{}
+	unexplained := 0
 	for _, row := range t.Rows {
 		n[row.Verdict]++
+		if row.Verdict == report.VerdictDisagrees && row.Cause == "" {
+			unexplained++
+		}
 	}
 	verb := func(k int, one, many string) string {
 		if k == 1 {
@@ -97,9 +101,12 @@ func tally(t *report.PublishedTable) string {
 		return many
 	}
 	measured := len(t.Rows) - n[report.VerdictNotMeasured]
-	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %d %s, %d inconclusive", measured, len(t.Rows),
-		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"),
-		n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"), n[report.VerdictInconclusive])
+	disagree := fmt.Sprintf("%d %s", n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"))
+	if unexplained > 0 {
+		disagree += fmt.Sprintf(" (%d with no known cause)", unexplained)
+	}
+	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d inconclusive", measured, len(t.Rows),
+		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"), disagree, n[report.VerdictInconclusive])
 }
 
 // studyConditions describes the conditions the session sets for the study.
