@@ -55,27 +55,28 @@ func floorOps(size int) int {
 
 // tcpSendOps is the operation count of one TCPSend run at scale 1: about
 // 4 GB moved per run (1-2 s at loopback's 2-3 GB/s), at most 1,000,000
-// messages (a small one takes 1-3 µs) and at least 4. A send answers nothing, so its cost depends on whether
-// the sink is already awake reading when the bytes arrive: the first
-// thousand or so sends of a timed piece find it asleep and pay its wake-up
-// (2-3 times the steady cost), and only longer pieces give the steady cost
-// the published 60-second runs measured. The published program itself,
-// run here, gives 9-byte sends of 1.3-5.7 µs at 200 to 1,000 operations a
-// run and 1.9-2.2 µs from 20,000 up (docs/reproduce.md).
+// messages (a small one takes 1-3 µs) and at least 4. Short timed pieces
+// do not give the steady cost the published 60-second runs measured: a
+// send answers nothing, so what it costs depends on whether the sink is
+// already awake reading (likely the reason; not traced). Measured here
+// (docs/reproduce.md), a 9-byte send took 9.4 µs (median) in pieces of 200
+// sends, 4.4 µs in pieces of 1,000, 2.2 µs in 4,000 and 1.6-1.9 µs from
+// 20,000 up; the published program gives 1.9-2.2 µs from 20,000 up, and
+// its shorter runs scatter from 0.7 to 35 µs.
 func tcpSendOps(size int) int {
 	return max(4, min(1_000_000, (4<<30)/size))
 }
 
 // tcpSendSmoke is TCPSend's smoke (--quick) scale: the catalogue's quick
-// scale would leave a 9-byte run 10,000 sends, 2,000 a slice, inside the
-// wake-up regime; this one leaves 50,000 (about 0.1 s), 10,000 a slice.
+// scale would leave a 9-byte run 10,000 sends, 2,000 a slice; this one
+// leaves 50,000 (about 0.1 s), 10,000 a slice.
 const tcpSendSmoke = 0.05
 
 // TCPSendPiece is the fewest sends of a small message (up to 8 KB, where
 // the published times are about per write, not per byte) a timed piece of
 // a TCPSend run should have, at the smoke scale, the default scale and the
-// scales of the studies: below it the sink's wake-up dominates (see
-// tcpSendOps).
+// scales of the studies: below it a send costs more than in a long run
+// (see tcpSendOps).
 const TCPSendPiece = 4_000
 
 // floorPattern is how much of the seeded generator's data a payload

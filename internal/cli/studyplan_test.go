@@ -135,9 +135,9 @@ func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
 	}
 }
 
-// TestTCPSendPiecesOutlastTheWakeUp: a send answers nothing, and its first
-// thousand or so in a timed piece pay the sink's wake-up; the published
-// program ran 60 s. Every plan that sends small messages (up to 8 KB) —
+// TestTCPSendPiecesOutlastTheWakeUp: a send answers nothing, and a timed
+// piece of a few hundred or thousand sends costs more a send than the
+// published program's 60 s runs (likely the sink's wake-up). Every plan that sends small messages (up to 8 KB) —
 // each study's, quick and at its own scale, and sqlbench run's quick and
 // default — must time at least floor.TCPSendPiece of them per slice. At the
 // catalogue's quick scale a 9-byte run was 200 sends, 40 a slice, which
