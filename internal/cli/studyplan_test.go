@@ -2,11 +2,14 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/floor"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
@@ -129,5 +132,52 @@ func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
 		if got := c.Runs(x.target, x.id); got != x.runs {
 			t.Errorf("Runs(%s, %s) = %v, want %v", x.target, x.id, got, x.runs)
 		}
+	}
+}
+
+// TestTCPSendPiecesOutlastTheWakeUp: a send answers nothing, and a timed
+// piece of a few hundred or thousand sends costs more a send than the
+// published program's 60 s runs (likely the sink's wake-up). Every plan that sends small messages (up to 8 KB) —
+// each study's, quick and at its own scale, and sqlbench run's quick and
+// default — must time at least floor.TCPSendPiece of them per slice. At the
+// catalogue's quick scale a 9-byte run was 200 sends, 40 a slice, which
+// gave 4-9 µs a send where the published program gives 1.3-2.2 µs here.
+func TestTCPSendPiecesOutlastTheWakeUp(t *testing.T) {
+	var cfgs []session.Config
+	for _, s := range studies.All() {
+		for _, quick := range []bool{false, true} {
+			p, err := newStudyPlan(studyOptions{Study: s.ID, Quick: quick}, machine())
+			if err != nil {
+				t.Fatalf("%s: %v", s.ID, err)
+			}
+			cfgs = append(cfgs, p.Config)
+		}
+	}
+	run := *session.Defaults()
+	quick := run
+	quick.Scale, quick.Smoke, quick.Slices = session.QuickScale, true, session.QuickSlices
+	cfgs = append(cfgs, run, quick)
+	checked := 0
+	for _, cfg := range cfgs {
+		for _, w := range bench.Workloads() {
+			if w.Name != "TCPSend" || !w.PlannedAt(cfg.ScaleOf(w)) || (cfg.Study != "" && !slices.Contains(cfg.Workloads, w.ID())) {
+				continue
+			}
+			var size int
+			if _, err := fmt.Sscanf(w.Keys, "size=%d", &size); err != nil {
+				t.Fatalf("%s: %v", w.ID(), err)
+			}
+			if size > 8<<10 {
+				continue
+			}
+			checked++
+			if per := w.OpsAt(cfg.ScaleOf(w)) / max(cfg.Slices, 1); per < floor.TCPSendPiece {
+				t.Errorf("study %q, scale %g, smoke %v: %s times %d sends a slice, want at least %d",
+					cfg.Study, cfg.Scale, cfg.Smoke, w.ID(), per, floor.TCPSendPiece)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no plan sends small messages: the test checks nothing")
 	}
 }
