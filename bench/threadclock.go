@@ -24,6 +24,7 @@ import (
 // statistics.
 type threadClock struct {
 	fd  int
+	tid int // the thread it was opened on
 	buf [96]byte
 }
 
@@ -50,9 +51,13 @@ func (c *threadClock) open() error {
 		}
 		return fmt.Errorf("open %s: %w", schedstatPath[:len(schedstatPath)-1], errno)
 	}
-	c.fd = int(fd)
+	c.fd, c.tid = int(fd), unix.Gettid()
 	return nil
 }
+
+// onThread reports whether the calling goroutine runs on the thread the
+// clock reads.
+func (c *threadClock) onThread() bool { return unix.Gettid() == c.tid }
 
 // read returns the calling thread's time on a CPU and its time waiting in
 // a run queue so far; it must be called on the thread the clock was opened

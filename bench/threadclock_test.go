@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,6 +111,38 @@ func TestPausedRegionIsInNoPart(t *testing.T) {
 	}
 	if background > 50e3 {
 		t.Errorf("background CPU %.0f ns/op: the paused burn counted as background", background)
+	}
+}
+
+// TestPauseFromAnotherThreadWithholdsTheSplit: a run whose clock is
+// paused from another thread than its timing thread (a driver that reads
+// the run's input on a goroutine of its own, as pgx's CopyFrom does) has
+// its paused time taken off elapsed, but its time is not divided: that
+// thread's scheduler times are not the timing thread's.
+func TestPauseFromAnotherThreadWithholdsTheSplit(t *testing.T) {
+	var tm Timer
+	op := func(int) error {
+		done := make(chan struct{})
+		go func() { // another goroutine, on another thread
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			tm.Stop()
+			burn(200 * time.Microsecond)
+			tm.Start()
+			close(done)
+		}()
+		<-done
+		return nil
+	}
+	s, err := Measure(Run{Op: op, Timer: &tm}, 0, 20, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ThreadKnown || !strings.Contains(s.Why, "paused from another thread") {
+		t.Errorf("thread known %v, why %q: want the split withheld, saying why", s.ThreadKnown, s.Why)
+	}
+	if tm.Paused() < 20*200*time.Microsecond {
+		t.Errorf("paused %v, want the 20 pauses of at least 200 µs", tm.Paused())
 	}
 }
 

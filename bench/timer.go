@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"time"
 	_ "unsafe" // for go:linkname
 )
@@ -47,6 +48,9 @@ func (t *Timer) Stop() {
 	if t.running {
 		t.running = false
 		t.stopped = nanotime()
+		if t.offThread() {
+			return
+		}
 		if t.clock != nil {
 			var err error
 			if t.stopCPU, t.stopRunQueue, err = t.clock.read(); err != nil && t.clockErr == nil {
@@ -59,6 +63,9 @@ func (t *Timer) Stop() {
 // Start resumes the clock; a Start while running does nothing.
 func (t *Timer) Start() {
 	if !t.running {
+		if t.offThread() {
+			t.clock = nil // the paused regions' thread times are unknown from here on
+		}
 		if t.clock != nil {
 			cpu, rq, err := t.clock.read()
 			if err != nil && t.clockErr == nil {
@@ -72,6 +79,25 @@ func (t *Timer) Start() {
 			t.paused += time.Duration(nanotime() - t.stopped)
 		}
 	}
+}
+
+// errOffThread is the clock error of a run paused from another thread
+// than its timing thread (a driver that reads the run's input on a
+// goroutine of its own, as pgx's CopyFrom does): that thread's times are
+// not the timing thread's, so the run's time is not divided.
+var errOffThread = errors.New("the clock was paused from another thread than the timing thread " +
+	"(the driver reads the run's input on a goroutine of its own): the run's time is not divided")
+
+// offThread reports whether a pause comes from another thread than the
+// one the clock reads, recording it as the clock's error.
+func (t *Timer) offThread() bool {
+	if t.clock == nil || t.clock.onThread() {
+		return false
+	}
+	if t.clockErr == nil {
+		t.clockErr = errOffThread
+	}
+	return true
 }
 
 // Running reports whether the clock runs (it is not paused).
