@@ -119,7 +119,7 @@ func TestBulkInsertSinkAllocatesNothing(t *testing.T) {
 // blocks, without allocating.
 func TestBlockRowsProduceTheGeneratedRows(t *testing.T) {
 	for _, a := range bulkArgTypes() {
-		in := newBulkBlock(bulkShape{3, 8}, a, 3*bulkBlockRows, 1)
+		in := newBulkBlockWithin(bulkShape{3, 8}, a, 3*bulkBlockRows, 1, 0) // in blocks
 		g := &blockRows{in: in}
 		for _, pass := range []struct{ first, n int }{{0, 5}, {bulkBlockRows - 3, 7}, {42, 0}} {
 			g.reset(pass.first, pass.n)
@@ -339,5 +339,33 @@ func TestEveryBulkPathHandsTheDriverTheGeneratedRows(t *testing.T) {
 				t.Errorf("%s %s: the driver was given rows with checksum %+v, want the generated %+v", path, a.key(), sk.sum, want)
 			}
 		}
+	}
+}
+
+// TestRowsFittingTheBudgetAreAllMadeBeforeTheClock: a run whose rows fit
+// bulkUpFrontBytes has them all generated before its clock starts, as the
+// published program, so it never pauses (a pause inside pgx's CopyFrom
+// would let pgx's other goroutine work off the clock); a larger one is
+// made in blocks.
+func TestRowsFittingTheBudgetAreAllMadeBeforeTheClock(t *testing.T) {
+	s := bulkShape{3, 8}
+	fit, budget := 10_000, 10_000*s.rowBytes() // as bulkUpFrontBytes, smaller
+	if whole := newBulkBlock(s, argsBytes, fit, 1); whole.size != fit {
+		t.Errorf("%d rows of %s, far within %d MB: blocks of %d rows", fit, s.key(), bulkUpFrontBytes>>20, whole.size)
+	}
+	in := newBulkBlockWithin(s, argsBytes, fit, 1, budget)
+	if !in.rows.Holds(0) || !in.rows.Holds(fit-1) {
+		t.Fatalf("%d rows of %s within the budget: not all generated up front", fit, s.key())
+	}
+	in.timer.Start() // running, as in a measured run
+	for _, i := range []int{0, fit / 2, fit - 1} {
+		_ = in.row(i)
+	}
+	if in.timer.Paused() != 0 {
+		t.Errorf("a run within the budget paused its clock for %v", in.timer.Paused())
+	}
+	over := newBulkBlockWithin(s, argsBytes, fit+1, 1, budget)
+	if over.rows.Holds(fit) || over.size >= fit {
+		t.Errorf("%d rows, one over the budget: a block of %d rows, want blocks of about %d", fit+1, over.size, bulkBlockRows)
 	}
 }

@@ -22,15 +22,23 @@ import java.util.Set;
  * (addBatch per row, executeBatch every 100 rows, one transaction) and
  * rewrite (the batch path on a Connector/J connection with
  * rewriteBatchedStatements=true, which sends multi-row INSERTs). The
- * paths that bind values take them from rows generated BLOCK_ROWS at a time
- * with the run's clock paused (Rows), as Go's do; copy and load stream text
+ * paths that bind values take them from rows generated before the clock:
+ * all of a run's rows when they take at most UP_FRONT_BYTES, as the study
+ * generated its whole input first, else BLOCK_ROWS at a time with the
+ * run's clock paused (Rows), as Go's do; copy and load stream text
  * generated as the driver reads it, as Go's load does.
  */
 public final class BulkInsertWorkloads {
     static final String TABLE = "bulk";
     static final int BATCH = 100;
-    /** Rows generated at a time, the clock paused (Go's bulkBlockRows). */
+    /** Rows generated at a time, the clock paused (Go's bulkBlockRows), for a run over UP_FRONT_BYTES. */
     static final int BLOCK_ROWS = 4096;
+    /**
+     * The most memory a run's rows may take to be generated all before the
+     * clock (Go's bulkUpFrontBytes, estimated as Go's: each value's bytes
+     * and 48 more).
+     */
+    static final long UP_FRONT_BYTES = 512L << 20;
 
     private BulkInsertWorkloads() {
     }
@@ -393,24 +401,32 @@ public final class BulkInsertWorkloads {
     }
 
     /**
-     * The generated input of a run of total rows: one block of BLOCK_ROWS
-     * rows at a time, as Strings or as byte arrays, the first generated
-     * before the clock starts and each next one with the clock (timer)
-     * paused, as Go's bulkBlock.
+     * The generated input of a run of total rows, as Strings or as byte
+     * arrays: all of them before the clock starts when they fit
+     * UP_FRONT_BYTES, else one block of BLOCK_ROWS rows at a time, the
+     * first generated before the clock starts and each next one with the
+     * clock (timer) paused, as Go's bulkBlock.
      */
     static final class Rows {
         final Timer timer = new Timer();
         private final Shape s;
         private final long total;
+        private final int block;
         private final String[] strings;
         private final byte[][] bytes;
         private long first = -1;
         private int held;
 
         Rows(Shape s, boolean asBytes, long total) {
+            this(s, asBytes, total, UP_FRONT_BYTES);
+        }
+
+        /** Rows with an up-front budget of budget bytes instead of UP_FRONT_BYTES. */
+        Rows(Shape s, boolean asBytes, long total, long budget) {
             this.s = s;
             this.total = total;
-            int size = (int) Math.min(BLOCK_ROWS, Math.max(1, total)) * s.cols;
+            block = total * s.cols * (s.width + 48L) <= budget ? (int) Math.max(1, total) : BLOCK_ROWS;
+            int size = (int) Math.min(block, Math.max(1, total)) * s.cols;
             strings = asBytes ? null : new String[size];
             bytes = asBytes ? new byte[size][] : null;
             fill(0);
@@ -427,7 +443,7 @@ public final class BulkInsertWorkloads {
 
         private void fill(long from) {
             first = from;
-            held = (int) Math.min(BLOCK_ROWS, Math.max(1, total - from));
+            held = (int) Math.min(block, Math.max(1, total - from));
             for (int r = 0; r < held; r++) {
                 for (int c = 0; c < s.cols; c++) {
                     String v = DataGen.value(from + r, c, s.cols, s.width);
