@@ -246,7 +246,7 @@ func (r *sqinnComplexReader) read(c bench.Conn, q string) error {
 	if wq, ok := c.(bench.WholeQuerier); ok {
 		return r.check(wq.QueryWhole(q, r.dest, r.nextFn, 0, 1))
 	}
-	return r.check(c.Query(q, r.rowFn, 0, 1))
+	return r.check(bench.QueryCached(c, q, r.rowFn, 0, 1)) // crawshaw: conn.Prep, as published
 }
 
 // sqinnLocationIndex parses "location_P_D_L" into its index.
