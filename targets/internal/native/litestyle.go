@@ -69,8 +69,8 @@ func (a *LiteAdapter[S, R]) Step() (bool, error) { return a.s.Step() }
 // Finalize implements Stmt.
 func (a *LiteAdapter[S, R]) Finalize() error { return a.s.Close() }
 
-// Reset implements Stmt (the bindings stay; the Conn clears them with
-// ClearBindings, as for the other native targets).
+// Reset implements Stmt (the bindings stay, as for the other native
+// targets; the next use binds its own).
 func (a *LiteAdapter[S, R]) Reset() error { return a.s.Reset() }
 
 // ClearBindings implements Stmt.

@@ -117,22 +117,29 @@ func (c *conn) Prepare(query string) (bench.Stmt, error) {
 
 func (c *conn) Close() error { return c.d.Close() }
 
-type stmt struct{ s Stmt }
+// stmt is a prepared statement; bound is how many arguments its last use
+// bound.
+type stmt struct {
+	s     Stmt
+	bound int
+}
 
+// use binds args, runs the statement and resets it, as the published
+// programs do per row (bind, step, reset): the bindings are cleared only
+// before a use that binds fewer arguments than the last, which would
+// otherwise run with the last one's values.
 func (p *stmt) use(args []any, run func(Stmt) error) error {
+	if len(args) < p.bound {
+		if err := p.s.ClearBindings(); err != nil {
+			return err
+		}
+	}
+	p.bound = len(args)
 	err := bindRun(p.s, args, run)
-	if rerr := reset(p.s); err == nil {
+	if rerr := p.s.Reset(); err == nil {
 		err = rerr
 	}
 	return err
-}
-
-// reset makes s ready to run again and clears its bindings.
-func reset(s Stmt) error {
-	if err := s.Reset(); err != nil {
-		return err
-	}
-	return s.ClearBindings()
 }
 
 func (p *stmt) Exec(args ...any) error { return p.use(args, drain) }
