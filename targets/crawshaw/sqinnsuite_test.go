@@ -1,12 +1,8 @@
 package crawshaw_test
 
 import (
-	"fmt"
-	"maps"
-	"strings"
 	"testing"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -17,21 +13,5 @@ import (
 // conn.Prep, sqlitex.Exec), one a query, each goroutine of the concurrent
 // test one on its own connection; none compiles a fresh statement.
 func TestSqinnSuiteReadsAsPublished(t *testing.T) {
-	const n = 3
-	for _, w := range bench.Workloads() {
-		if w.Family != "sqinn" || strings.HasSuffix(w.Name, "Insert") {
-			continue
-		}
-		t.Run(w.ID(), func(t *testing.T) {
-			want := map[string]int{"QueryCached": n}
-			if w.Name == "SqinnConcurrent" {
-				var g int
-				fmt.Sscanf(w.Keys, "goroutines=%d", &g)
-				want["QueryCached"] = g * n
-			}
-			if got := targettest.CountInClock(t, "crawshaw", targettest.SQLite, w, n).Calls; !maps.Equal(got, want) {
-				t.Errorf("%d operations made %v inside the clock, the published program %v", n, got, want)
-			}
-		})
-	}
+	targettest.ReadsFromTheCache(t, "crawshaw", "sqinn", "SqinnConcurrent", "goroutines")
 }

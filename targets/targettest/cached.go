@@ -1,6 +1,9 @@
 package targettest
 
 import (
+	"fmt"
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -44,5 +47,33 @@ func CachedQueries(t *testing.T, target string) {
 	compiled := testing.AllocsPerRun(50, func() { c.Query(q, none) })
 	if cached >= compiled {
 		t.Errorf("a cached read allocates %.1f times, one compiled anew %.1f: the cache was not used", cached, compiled)
+	}
+}
+
+// ReadsFromTheCache checks that every read workload of family on target
+// takes its statement from the connection's cache, as the published
+// adapters of the SQLite suites do (conn.Prepare): n operations make n
+// QueryCached calls inside the clock and nothing else, the concurrent
+// workload (named concurrent, its client count in its key as key=N) one
+// a client, each on its own connection.
+func ReadsFromTheCache(t *testing.T, target, family, concurrent, key string) {
+	const n = 3
+	for _, w := range bench.Workloads() {
+		if w.Family != family || strings.HasSuffix(w.Name, "Insert") {
+			continue
+		}
+		t.Run(w.ID(), func(t *testing.T) {
+			want := map[string]int{"QueryCached": n}
+			if w.Name == concurrent {
+				var clients int
+				if _, err := fmt.Sscanf(w.Keys, key+"=%d", &clients); err != nil {
+					t.Fatalf("%s: no %s= in its keys %q", w.ID(), key, w.Keys)
+				}
+				want["QueryCached"] = clients * n
+			}
+			if got := CountInClock(t, target, SQLite, w, n).Calls; !maps.Equal(got, want) {
+				t.Errorf("%d operations made %v inside the clock, the published adapter %v", n, got, want)
+			}
+		})
 	}
 }

@@ -1,12 +1,7 @@
 package zombiezen_test
 
 import (
-	"fmt"
-	"maps"
-	"strings"
 	"testing"
-
-	"github.com/sqlbench/sqlbench/bench"
 
 	"github.com/sqlbench/sqlbench/targets/targettest"
 	_ "github.com/sqlbench/sqlbench/targets/zombiezen"
@@ -26,21 +21,5 @@ func TestCachedQueries(t *testing.T) { targettest.CachedQueries(t, "zombiezen") 
 // statement from the connection's cache (conn.Prepare), one a query, each
 // client of the concurrent test one on its own connection.
 func TestGoSQLiteBenchReadsAsPublished(t *testing.T) {
-	const n = 3
-	for _, w := range bench.Workloads() {
-		if w.Family != "suite" || strings.HasSuffix(w.Name, "Insert") {
-			continue
-		}
-		t.Run(w.ID(), func(t *testing.T) {
-			want := map[string]int{"QueryCached": n}
-			if w.Name == "SuiteConcurrent" {
-				var g int
-				fmt.Sscanf(w.Keys, "conns=%d", &g)
-				want["QueryCached"] = g * n
-			}
-			if got := targettest.CountInClock(t, "zombiezen", targettest.SQLite, w, n).Calls; !maps.Equal(got, want) {
-				t.Errorf("%d operations made %v inside the clock, the published adapter %v", n, got, want)
-			}
-		})
-	}
+	targettest.ReadsFromTheCache(t, "zombiezen", "suite", "SuiteConcurrent", "conns")
 }
