@@ -137,6 +137,16 @@ func TestServerStartClusters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A SIGKILL takes effect when the process next runs: on a busy
+	// machine, some milliseconds later. Wait (5 s at most) until every
+	// node is gone or a zombie, as status then finds it.
+	for _, n := range srv.Nodes {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if st, err := procs.Stat(n.PID); err != nil || st.State == "Z" {
+				break
+			}
+		}
+	}
 	stdout.Reset()
 	Main(context.Background(), []string{"server", "status"}, env)
 	if !strings.Contains(stdout.String(), "gone") {
