@@ -34,6 +34,17 @@ var (
 		"--script", example("web-comment.sql") + "@1", "--setup", example("web-setup.sql")}
 )
 
+// writeScript writes a script file name holding text into dir and
+// returns its path.
+func writeScript(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // checkScriptResults checks a script session's results file: count runs of
 // the Script workload on every target named, each with the per-statement
 // latencies of every statement, and the statements named in the header.
@@ -160,13 +171,7 @@ func TestScriptExamplesOnServers(t *testing.T) {
 // the problem (and the file and line), before anything is timed.
 func TestBadScripts(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeScript(t, dir, name, text) }
 	syntax := write("syntax.sql", "SELECT 1;\n\\set x random(1,\nSELECT :x;\n")
 	unknown := write("unknown.sql", "\\set x 1\n\nSELECT :y;\n")
 	failing := write("failing.sql", "SELECT 1;\nSELECT * FROM no_such_table;\n")
@@ -221,10 +226,7 @@ func TestScriptVerificationMismatch(t *testing.T) {
 			}
 			env, stdout, stderr, cache, _ := realEnv(t)
 			dir := t.TempDir()
-			p := filepath.Join(dir, "version.sql")
-			if err := os.WriteFile(p, []byte("SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			p := writeScript(t, dir, "version.sql", "SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n")
 			out := filepath.Join(dir, "out.txt")
 			code := Main(context.Background(), []string{"run", "--targets", "mattn," + c.target, "--count", "1", "--script", p,
 				"-o", out, "--cache", cache}, env)
@@ -262,10 +264,7 @@ func TestScriptTime(t *testing.T) {
 			}
 			env, stdout, stderr, cache, _ := realEnv(t)
 			dir := t.TempDir()
-			p := filepath.Join(dir, "sleep.sql")
-			if err := os.WriteFile(p, []byte("SELECT 1;\n\\sleep 2 ms\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			p := writeScript(t, dir, "sleep.sql", "SELECT 1;\n\\sleep 2 ms\n")
 			out := filepath.Join(dir, "out.txt")
 			const d = 400 * time.Millisecond
 			code := Main(context.Background(), []string{"run", "--targets", target, "--count", "3", "--script", p,
