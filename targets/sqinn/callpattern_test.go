@@ -20,34 +20,48 @@ import (
 // read is one Query, and nothing goes through the per-row and per-value
 // requests (Prepare, Bind, Step, Column, Reset, Finalize).
 func TestSqinnSuiteCallsAsPublished(t *testing.T) {
-	needSqinn(t)
 	const n = 50
+	checkRequests(t, "sqinn", "SqinnConcurrent", n, func(w bench.Workload) map[string]int64 {
+		switch w.Name {
+		case "SqinnSimpleInsert":
+			return map[string]int64{"Exec": 3} // BEGIN (inside the clock, as published), the rows, COMMIT
+		case "SqinnComplexInsert":
+			return map[string]int64{"Exec": 9} // BEGIN, the rows, COMMIT per table
+		}
+		return map[string]int64{"Query": n}
+	})
+}
+
+// checkRequests runs every workload of family n operations on sqinn and
+// compares the requests its connection sent inside the clock with expect(w)
+// (nil: the workload has no published pattern). The family's concurrent
+// workload sends none on its own connection: each client opens one per
+// round, as published, and sends one Query on it.
+func checkRequests(t *testing.T, family, concurrent string, n int, expect func(bench.Workload) map[string]int64) {
+	t.Helper()
+	needSqinn(t)
 	for _, w := range bench.Workloads() {
-		if w.Family != "sqinn" {
+		if w.Family != family {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
 			got, others, opened := countSqinnCalls(t, w, n)
-			var want, wantOthers map[string]int64
-			switch {
-			case w.Name == "SqinnSimpleInsert":
-				want = map[string]int64{"Exec": 3} // BEGIN (inside the clock, as published), the rows, COMMIT
-			case w.Name == "SqinnComplexInsert":
-				want = map[string]int64{"Exec": 9} // BEGIN, the rows, COMMIT per table
-			case w.Name == "SqinnConcurrent":
-				g := int64(opened) / n
-				if g < 2 || int64(opened) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
+			want, wantOthers := expect(w), map[string]int64(nil)
+			if w.Name == concurrent {
+				g := int64(opened) / int64(n)
+				if g < 2 || int64(opened) != g*int64(n) || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
 					t.Fatalf("%d connections opened in %d rounds", opened, n)
 				}
-				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * n}
-			default:
-				want = map[string]int64{"Query": n}
+				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * int64(n)}
+			}
+			if want == nil {
+				t.Fatalf("no published request pattern for %s", w.ID())
 			}
 			if !maps.Equal(got, want) {
-				t.Errorf("%d operations sent %v to sqinn, want %v", n, got, want)
+				t.Errorf("%d operations sent %v to sqinn, the published program %v", n, got, want)
 			}
 			if !maps.Equal(others, wantOthers) && (len(others) > 0 || len(wantOthers) > 0) {
-				t.Errorf("the goroutines' connections sent %v to sqinn, want %v", others, wantOthers)
+				t.Errorf("the goroutines' connections sent %v to sqinn, the published program %v", others, wantOthers)
 			}
 		})
 	}
@@ -201,39 +215,18 @@ func countSqinnCalls(t *testing.T, w bench.Workload, n int) (got, others map[str
 // the concurrent test); nothing goes through the per-row and per-value
 // requests (Prepare, Bind, Step, Column, Reset, Finalize).
 func TestGoSQLiteBenchCallsAsPublished(t *testing.T) {
-	needSqinn(t)
 	const n = 20
-	for _, w := range bench.Workloads() {
-		if w.Family != "suite" {
-			continue
+	checkRequests(t, "suite", "SuiteConcurrent", n, func(w bench.Workload) map[string]int64 {
+		switch {
+		case w.Name == "SuiteSimpleInsert" || w.Name == "SuiteLargeInsert":
+			return map[string]int64{"Exec": 3}
+		case w.Name == "SuiteComplexInsert":
+			return map[string]int64{"Exec": 9}
+		case w.Name == "SuiteRealInsert":
+			return map[string]int64{"Exec": (1 + 1 + 20 + 20*20 + 1) * n}
+		case strings.HasSuffix(w.Name, "Query") || w.Name == "SuiteMany":
+			return map[string]int64{"Query": n}
 		}
-		t.Run(w.ID(), func(t *testing.T) {
-			got, others, opened := countSqinnCalls(t, w, n)
-			var want, wantOthers map[string]int64
-			switch {
-			case w.Name == "SuiteSimpleInsert" || w.Name == "SuiteLargeInsert":
-				want = map[string]int64{"Exec": 3}
-			case w.Name == "SuiteComplexInsert":
-				want = map[string]int64{"Exec": 9}
-			case w.Name == "SuiteRealInsert":
-				want = map[string]int64{"Exec": (1 + 1 + 20 + 20*20 + 1) * n}
-			case w.Name == "SuiteConcurrent":
-				g := int64(opened) / n
-				if g < 2 || int64(opened) != g*n || !strings.HasSuffix(w.Keys, "="+itoa(g)) {
-					t.Fatalf("%d connections opened in %d rounds", opened, n)
-				}
-				want, wantOthers = map[string]int64{}, map[string]int64{"Query": g * n}
-			case strings.HasSuffix(w.Name, "Query") || w.Name == "SuiteMany":
-				want = map[string]int64{"Query": n}
-			default:
-				t.Fatalf("no published request pattern for %s", w.ID())
-			}
-			if !maps.Equal(got, want) {
-				t.Errorf("%d operations sent %v to sqinn, the published program %v", n, got, want)
-			}
-			if !maps.Equal(others, wantOthers) && (len(others) > 0 || len(wantOthers) > 0) {
-				t.Errorf("the goroutines' connections sent %v to sqinn, the published program %v", others, wantOthers)
-			}
-		})
-	}
+		return nil
+	})
 }
