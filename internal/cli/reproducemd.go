@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // writeStudiesMarkdown writes every study as a Markdown section: where it
@@ -96,10 +95,7 @@ func studySetup(s *studies.Study) string {
 		parts = append(parts, fmt.Sprintf("warm-up %g%% of each run", 100*p.Warmup))
 	} else {
 		parts = append(parts, "no warm-up, as published")
-		if slices.ContainsFunc(s.Targets(), func(name string) bool {
-			spec, ok := targets.Lookup(name)
-			return ok && spec.JVM
-		}) {
+		if slices.ContainsFunc(s.Targets(), lookupJVM) {
 			parts = append(parts, "JDBC in a cold JVM, as published (--jit-warmup warms it)")
 		}
 	}

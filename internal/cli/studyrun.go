@@ -12,7 +12,6 @@ import (
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // errNothingRuns is returned when no comparison of the study can run here
@@ -123,10 +122,7 @@ func studyConditions(p *studyPlan) string {
 		parts = append(parts, "server profile "+p.Study.Plan.Profile)
 	}
 	parts = append(parts, fmt.Sprintf("warm-up %g", p.Config.Warmup))
-	if p.Config.ColdJVM && slices.ContainsFunc(p.Config.Targets, func(name string) bool {
-		spec, ok := targets.Lookup(name)
-		return ok && spec.JVM
-	}) {
+	if p.Config.ColdJVM && slices.ContainsFunc(p.Config.Targets, lookupJVM) {
 		parts = append(parts, "JDBC in a cold JVM (no JIT warm-up; --jit-warmup for one)")
 	}
 	if len(p.Study.Plan.Nets) > 0 {
