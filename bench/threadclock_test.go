@@ -372,6 +372,10 @@ func TestShortRunIsOnCPU(t *testing.T) {
 // goroutines (Clients.Go), each burning 500 µs, is divided by the clients'
 // threads: each is on a CPU 500 µs per operation, the coordinator's
 // waiting is not blocked time, and the clients' burn is not background.
+// The runtime's own background (its spinning threads, the coordinator's
+// wake-ups) grows with the machine's load, so the background is judged by
+// the lowest of up to three runs: a burn counted as background would be in
+// every one of them, at 500 µs or more.
 func TestClientsSplitTheirThreads(t *testing.T) {
 	const per = 500 * time.Microsecond
 	cl := NewClients(2)
@@ -379,18 +383,25 @@ func TestClientsSplitTheirThreads(t *testing.T) {
 		cl.Go(func(int) { burn(per) })
 		return nil
 	}
-	s, err := Measure(Run{Op: op, Clients: cl}, 0, 200, NewLatencyHistogram())
-	if err != nil {
-		t.Fatal(err)
+	lowest := math.Inf(1)
+	for range 3 {
+		s, err := Measure(Run{Op: op, Clients: cl}, 0, 200, NewLatencyHistogram())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSplit(t, s)
+		onCPU, runQueue, blocked, background, _ := s.PerOp()
+		t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
+		if onCPU < 0.9*float64(per) || onCPU > 1.2*float64(per) {
+			t.Fatalf("on CPU %.0f ns/op, want the %v each client burns per operation", onCPU, per)
+		}
+		lowest = min(lowest, background)
+		if lowest <= 0.5*float64(per) {
+			break
+		}
 	}
-	checkSplit(t, s)
-	onCPU, runQueue, blocked, background, _ := s.PerOp()
-	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
-	if onCPU < 0.9*float64(per) || onCPU > 1.2*float64(per) {
-		t.Fatalf("on CPU %.0f ns/op, want the %v each client burns per operation", onCPU, per)
-	}
-	if background > 0.5*float64(per) {
-		t.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", background)
+	if lowest > 0.5*float64(per) {
+		t.Errorf("background CPU at least %.0f ns/op in three runs: the clients' burn counted as background", lowest)
 	}
 	if _, err := Measure(Run{Parallel: []func(int) error{op}, Clients: cl}, 0, 1, NewLatencyHistogram()); err == nil {
 		t.Error("clients of a parallel run accepted")
