@@ -72,9 +72,10 @@ const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's 
 	" at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs root; recorded as idle-latency)"
 
 // checkBaseline refuses a --baseline that names no target of the
-// catalogue, or a variant (name@version) of none.
+// catalogue, or a variant (name@version, name+spin=DURATION) of none.
 func checkBaseline(name string) error {
-	base, _, _ := strings.Cut(name, "@")
+	base, _, _ := strings.Cut(name, targets.SpinSuffix)
+	base, _, _ = strings.Cut(base, "@")
 	if _, ok := targets.Lookup(base); name != "" && !ok {
 		return usagef("--baseline: no target %q (sqlbench list names them)", name)
 	}

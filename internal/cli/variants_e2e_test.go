@@ -20,7 +20,8 @@ import (
 // start of every Conn.Exec). Each is a target of its own, labelled
 // driver=pgx@<version> and recorded with its exact version and sum (or
 // its directory and content hash); --baseline shows the checkout slower
-// with an interval that excludes 1.
+// with an interval that excludes 1 (ten runs: with six, the interval
+// spans them all, and one run a load spike slowed would make it unclear).
 func TestDriverVersionsInOneSession(t *testing.T) {
 	needServers(t, servers.KindPostgres)
 	env, stdout, stderr, cache, _ := realEnv(t)
@@ -54,14 +55,14 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "postgres", "--net", "tcp",
 		"--targets", "pgx-native@v5.5.5,pgx-native@" + dir + ",pgx-native", "--workloads", "SimpleExec",
-		"--quick", "--count", "6", "--profile", "fast", "-o", out, "--cache", cache}, env)
+		"--quick", "--count", "10", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	runs, cfg := readRuns(t, out)
 	for _, driver := range []string{"pgx", "pgx@v5.5.5", "pgx@local-pgx"} {
-		if name := "SimpleExec/db=postgres/driver=" + driver + "/api=native/net=tcp"; runs[name] != 6 {
-			t.Errorf("%s: %d runs, want 6", name, runs[name])
+		if name := "SimpleExec/db=postgres/driver=" + driver + "/api=native/net=tcp"; runs[name] != 10 {
+			t.Errorf("%s: %d runs, want 10", name, runs[name])
 		}
 	}
 	if got := cfg.GetConfig("pgx-native@v5.5.5-variant"); !strings.HasPrefix(got, "github.com/jackc/pgx/v5@v5.5.5 h1:") {
