@@ -262,12 +262,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestRunQueueUnderCompetition: CPU-bound processes pinned to the CPU the
-// timing thread is pinned to make the thread wait in the run queue: the
-// run-queue share of a competed run is clearly above an uncompeted run's.
-// A real measurement on this machine's scheduler, in rounds of one run
-// without and one with the competitors (three of them, so that the step
-// stands out when other tests already share the CPU), compared by medians.
+// TestRunQueueUnderCompetition: three CPU-bound processes pinned to the
+// CPU the timing thread is pinned to make the thread wait in the run
+// queue. The thread only burns, so its time off a CPU is time in the run
+// queue, never blocked: the competed runs spend at least half their time
+// in the run queue (the three take three quarters of the CPU, or more
+// when other work shares it too), and nine tenths of their time off a CPU
+// is counted as run queue. Whatever else loads the machine only adds to
+// both, where a comparison with an uncompeted run (logged beside) fades
+// as the machine's own load rises (CI once had 86% without the three).
+// Medians of 3 rounds.
 func TestRunQueueUnderCompetition(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts CPU burners for a few seconds")
@@ -291,14 +295,16 @@ func TestRunQueueUnderCompetition(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.SchedSetaffinity(0, &old)
-	run := func() float64 {
+	// run returns the run-queue share of a run's time and of its time
+	// off a CPU.
+	run := func() (share, offCPU float64) {
 		s, err := Measure(Run{Op: func(int) error { burn(100 * time.Microsecond); return nil }}, 0, 1000, NewLatencyHistogram())
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkSplit(t, s)
-		_, runQueue, _, _, _ := s.PerOp()
-		return runQueue / s.NsPerOp()
+		_, runQueue, blocked, _, _ := s.PerOp()
+		return runQueue / s.NsPerOp(), runQueue / (runQueue + blocked)
 	}
 	compete := func() (stop func()) {
 		var cmds []*exec.Cmd
@@ -318,18 +324,23 @@ func TestRunQueueUnderCompetition(t *testing.T) {
 			}
 		}
 	}
-	var idle, busy []float64
+	var idle, busy, busyOff []float64
 	for range 3 {
-		idle = append(idle, run())
+		share, _ := run()
+		idle = append(idle, share)
 		stop := compete()
-		busy = append(busy, run())
+		share, off := run()
+		busy, busyOff = append(busy, share), append(busyOff, off)
 		stop()
 	}
-	slices.Sort(idle)
-	slices.Sort(busy)
-	t.Logf("run-queue share on CPU %d: without competitors %.1f%%, with three on the same CPU %.1f%% (medians of 3)", cpu, 100*idle[1], 100*busy[1])
-	if busy[1] < 0.3 || busy[1] < idle[1]+0.1 {
-		t.Fatalf("run-queue share %.1f%% with competitors on the same CPU, %.1f%% without: want clearly above", 100*busy[1], 100*idle[1])
+	for _, v := range [][]float64{idle, busy, busyOff} {
+		slices.Sort(v)
+	}
+	t.Logf("run-queue share on CPU %d: without competitors %.1f%%, with three on the same CPU %.1f%%, %.1f%% of their time off it (medians of 3)",
+		cpu, 100*idle[1], 100*busy[1], 100*busyOff[1])
+	if busy[1] < 0.5 || busyOff[1] < 0.9 {
+		t.Fatalf("with three competitors on the same CPU: run-queue share %.1f%% (want at least 50%%), %.1f%% of the time off it (want at least 90%%)",
+			100*busy[1], 100*busyOff[1])
 	}
 }
 
