@@ -124,7 +124,8 @@ func spin(d time.Duration) {
 // Start and Finish run on the coordinating thread while no client runs;
 // each client's share of that wall time is what the coordinator did in it
 // (here on a CPU), not time the clients were blocked, and that CPU is not
-// the runner's background either.
+// the runner's background either. One of up to three runs must pass: under
+// heavy load the clients' hand-overs wait too.
 func TestParallelRunSplitsStartAsTheCoordinatorSpentIt(t *testing.T) {
 	const d = 80 * time.Millisecond
 	r := Run{
@@ -132,22 +133,25 @@ func TestParallelRunSplitsStartAsTheCoordinatorSpentIt(t *testing.T) {
 		Finish:   func() error { spin(d); return nil },
 		Parallel: []func(int) error{func(int) error { return nil }, func(int) error { return nil }},
 	}
-	s, err := Measure(r, 0, 10, NewLatencyHistogram())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !s.ThreadKnown {
-		t.Skipf("no thread times on this machine: %s", s.Why)
-	}
-	if s.OnCPU+s.RunQueue != s.Elapsed-s.Blocked {
-		t.Errorf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
-	}
-	// The coordinator spun for 2d: on a CPU, or waiting for one.
-	if busy := s.OnCPU + s.RunQueue; busy < 2*d*8/10 || s.Blocked > d/2 {
-		t.Errorf("on-CPU %v + run queue %v, blocked %v of %v: want the 2×%v spin as the clients' time, not blocked",
-			s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed, d)
-	}
-	if s.BackgroundCPU > d/2 {
-		t.Errorf("background CPU %v: the coordinator's spin counted as the runner's background", s.BackgroundCPU)
-	}
+	onceInThree(t, func() error {
+		s, err := Measure(r, 0, 10, NewLatencyHistogram())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.ThreadKnown {
+			t.Skipf("no thread times on this machine: %s", s.Why)
+		}
+		if s.OnCPU+s.RunQueue != s.Elapsed-s.Blocked {
+			t.Fatalf("on-CPU %v + run queue %v + blocked %v != elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed)
+		}
+		// The coordinator spun for 2d: on a CPU, or waiting for one.
+		if busy := s.OnCPU + s.RunQueue; busy < 2*d*8/10 || s.Blocked > d/2 {
+			return fmt.Errorf("on-CPU %v + run queue %v, blocked %v of %v: want the 2×%v spin as the clients' time, not blocked",
+				s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed, d)
+		}
+		if s.BackgroundCPU > d/2 {
+			return fmt.Errorf("background CPU %v: the coordinator's spin counted as the runner's background", s.BackgroundCPU)
+		}
+		return nil
+	})
 }

@@ -70,9 +70,10 @@ func (p slowProbe) Stop() { time.Sleep(p.stop) }
 // TestRunEndingPausedKeepsItsTime: a run whose operations end with the
 // clock paused (each clocks its work, then stops the clock) reports the
 // time of its work, not less: what follows the timed region (a probe that
-// takes 20 ms to stop) is no part of its last pause.
+// takes 200 ms to stop, far beyond what load adds to the run) is no part
+// of its last pause.
 func TestRunEndingPausedKeepsItsTime(t *testing.T) {
-	const n, work = 4, 2 * time.Millisecond
+	const n, work, stop = 4, 2 * time.Millisecond, 200 * time.Millisecond
 	tm := &Timer{}
 	r := Run{Timer: tm, Op: func(int) error {
 		tm.Start()
@@ -81,12 +82,12 @@ func TestRunEndingPausedKeepsItsTime(t *testing.T) {
 		tm.Stop()
 		return nil
 	}}
-	s, err := MeasureProbed(r, 0, n, NewLatencyHistogram(), Options{Probe: slowProbe{stop: 20 * time.Millisecond}})
+	s, err := MeasureProbed(r, 0, n, NewLatencyHistogram(), Options{Probe: slowProbe{stop: stop}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Elapsed < n*work || s.Elapsed >= n*work+20*time.Millisecond {
-		t.Errorf("elapsed %v for %v of clocked work and a probe that took 20ms after it", s.Elapsed, n*work)
+	if s.Elapsed < n*work || s.Elapsed >= n*work+stop {
+		t.Errorf("elapsed %v for %v of clocked work and a probe that took %v after it", s.Elapsed, n*work, stop)
 	}
 }
 
