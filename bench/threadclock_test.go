@@ -30,6 +30,25 @@ func checkSplit(t *testing.T, s Sample) {
 	}
 }
 
+// perOp is a sample's time per operation and its parts, in ns.
+type perOp struct{ ns, onCPU, runQueue, blocked, background float64 }
+
+// measureSplit measures n operations of r, fails t unless its thread
+// times add up (checkSplit), logs them and returns them per operation.
+func measureSplit(t *testing.T, r Run, n int) (Sample, perOp) {
+	t.Helper()
+	s, err := Measure(r, 0, n, NewLatencyHistogram())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, s)
+	var p perOp
+	p.onCPU, p.runQueue, p.blocked, p.background, _ = s.PerOp()
+	p.ns = s.NsPerOp()
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background CPU %.0f", p.ns, p.onCPU, p.runQueue, p.blocked, p.background)
+	return s, p
+}
+
 // TestSplitThreadAddsUp: whatever the readings (clock skew, a negative
 // difference), the three parts add up to the wall time, none negative.
 func TestSplitThreadAddsUp(t *testing.T) {
@@ -58,21 +77,15 @@ func TestSplitThreadAddsUp(t *testing.T) {
 func TestOnCPUOfABurningOperation(t *testing.T) {
 	const per = 200 * time.Microsecond
 	onceInThree(t, func() error {
-		s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 1000, NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSplit(t, s)
-		onCPU, runQueue, blocked, background, _ := s.PerOp()
-		t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background CPU %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
-		if onCPU < 0.9*float64(per) || onCPU > 1.1*float64(per) {
-			t.Fatalf("on CPU %.0f ns/op, want %v within 10%%", onCPU, per)
+		s, p := measureSplit(t, Run{Op: func(int) error { burn(per); return nil }}, 1000)
+		if p.onCPU < 0.9*float64(per) || p.onCPU > 1.1*float64(per) {
+			t.Fatalf("on CPU %.0f ns/op, want %v within 10%%", p.onCPU, per)
 		}
 		if _, ok := s.ServerCPUPerOp(); ok {
 			t.Fatal("server CPU reported without a probe")
 		}
-		if blocked > 0.1*float64(per) {
-			return fmt.Errorf("blocked %.0f ns/op for an operation that never blocks", blocked)
+		if p.blocked > 0.1*float64(per) {
+			return fmt.Errorf("blocked %.0f ns/op for an operation that never blocks", p.blocked)
 		}
 		return nil
 	})
@@ -85,15 +98,9 @@ func TestOnCPUOfABurningOperation(t *testing.T) {
 func TestBlockedOfASleepingOperation(t *testing.T) {
 	const per = 2 * time.Millisecond
 	onceInThree(t, func() error {
-		s, err := Measure(Run{Op: func(int) error { time.Sleep(per); return nil }}, 0, 40, NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSplit(t, s)
-		onCPU, runQueue, blocked, _, _ := s.PerOp()
-		t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f", s.NsPerOp(), onCPU, runQueue, blocked)
-		if blocked < 0.8*s.NsPerOp() || onCPU > 0.1*s.NsPerOp() {
-			return fmt.Errorf("a sleep: blocked %.0f and on CPU %.0f of %.0f ns/op, want mostly blocked", blocked, onCPU, s.NsPerOp())
+		_, p := measureSplit(t, Run{Op: func(int) error { time.Sleep(per); return nil }}, 40)
+		if p.blocked < 0.8*p.ns || p.onCPU > 0.1*p.ns {
+			return fmt.Errorf("a sleep: blocked %.0f and on CPU %.0f of %.0f ns/op, want mostly blocked", p.blocked, p.onCPU, p.ns)
 		}
 		return nil
 	})
@@ -129,18 +136,12 @@ func TestPausedRegionIsInNoPart(t *testing.T) {
 		return nil
 	}
 	onceInThree(t, func() error {
-		s, err := Measure(Run{Op: op, Timer: &tm}, 0, 300, NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
+		_, p := measureSplit(t, Run{Op: op, Timer: &tm}, 300)
+		if p.onCPU < 80e3 || p.onCPU > 125e3 {
+			return fmt.Errorf("on CPU %.0f ns/op, want the 100 µs burned on the clock (the paused 300 µs left out)", p.onCPU)
 		}
-		checkSplit(t, s)
-		onCPU, _, _, background, _ := s.PerOp()
-		t.Logf("%.0f ns/op: on CPU %.0f, background %.0f", s.NsPerOp(), onCPU, background)
-		if onCPU < 80e3 || onCPU > 125e3 {
-			return fmt.Errorf("on CPU %.0f ns/op, want the 100 µs burned on the clock (the paused 300 µs left out)", onCPU)
-		}
-		if background > 50e3 {
-			return fmt.Errorf("background CPU %.0f ns/op: the paused burn counted as background", background)
+		if p.background > 50e3 {
+			return fmt.Errorf("background CPU %.0f ns/op: the paused burn counted as background", p.background)
 		}
 		return nil
 	})
@@ -180,25 +181,22 @@ func TestPauseFromAnotherThreadWithholdsTheSplit(t *testing.T) {
 
 // TestParallelRunSplitsEachClient: each client thread is read; their
 // mean adds up to the elapsed time, and the CPU they burn is on-CPU time,
-// not background.
+// not background (one of up to three runs: load adds the runtime's own).
 func TestParallelRunSplitsEachClient(t *testing.T) {
 	const per = 100 * time.Microsecond
 	op := func(int) error { burn(per); return nil }
-	s, err := Measure(Run{Parallel: []func(int) error{op, op}}, 0, 1000, NewLatencyHistogram())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSplit(t, s)
-	onCPU, runQueue, blocked, background, _ := s.PerOp()
-	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
-	// Two clients burn 1000 x 100 µs: each client thread's mean time on a
-	// CPU is 50 ms per 1000 operations, 50 µs per operation.
-	if onCPU < 0.4*float64(per) || onCPU > 0.6*float64(per) {
-		t.Fatalf("on CPU %.0f ns/op, want half the %v each operation burns (the mean of two clients)", onCPU, per)
-	}
-	if background > 0.2*float64(per) {
-		t.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", background)
-	}
+	onceInThree(t, func() error {
+		_, p := measureSplit(t, Run{Parallel: []func(int) error{op, op}}, 1000)
+		// Two clients burn 1000 x 100 µs: each client thread's mean time
+		// on a CPU is 50 ms per 1000 operations, 50 µs per operation.
+		if p.onCPU < 0.4*float64(per) || p.onCPU > 0.6*float64(per) {
+			t.Fatalf("on CPU %.0f ns/op, want half the %v each operation burns (the mean of two clients)", p.onCPU, per)
+		}
+		if p.background > 0.2*float64(per) {
+			return fmt.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", p.background)
+		}
+		return nil
+	})
 }
 
 // TestFreeThreadIsNotDivided: a free-thread run says why it has no split.
@@ -330,13 +328,8 @@ func TestRunQueueUnderCompetition(t *testing.T) {
 	// run returns the run-queue share of a run's time and of its time
 	// off a CPU.
 	run := func() (share, offCPU float64) {
-		s, err := Measure(Run{Op: func(int) error { burn(100 * time.Microsecond); return nil }}, 0, 1000, NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSplit(t, s)
-		_, runQueue, blocked, _, _ := s.PerOp()
-		return runQueue / s.NsPerOp(), runQueue / (runQueue + blocked)
+		_, p := measureSplit(t, Run{Op: func(int) error { burn(100 * time.Microsecond); return nil }}, 1000)
+		return p.runQueue / p.ns, p.runQueue / (p.runQueue + p.blocked)
 	}
 	compete := func() (stop func()) {
 		var cmds []*exec.Cmd
@@ -399,15 +392,9 @@ func BenchmarkThreadClockRead(b *testing.B) {
 // CPU time is read so that it includes the running slice).
 func TestShortRunIsOnCPU(t *testing.T) {
 	const per = 2 * time.Microsecond
-	s, err := Measure(Run{Op: func(int) error { burn(per); return nil }}, 0, 200, NewLatencyHistogram())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSplit(t, s)
-	onCPU, runQueue, blocked, _, _ := s.PerOp()
-	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f", s.NsPerOp(), onCPU, runQueue, blocked)
-	if onCPU < 0.9*float64(per) {
-		t.Fatalf("a 400 µs run burning %v an operation: on CPU %.0f ns/op", per, onCPU)
+	_, p := measureSplit(t, Run{Op: func(int) error { burn(per); return nil }}, 200)
+	if p.onCPU < 0.9*float64(per) {
+		t.Fatalf("a 400 µs run burning %v an operation: on CPU %.0f ns/op", per, p.onCPU)
 	}
 }
 
@@ -427,18 +414,12 @@ func TestClientsSplitTheirThreads(t *testing.T) {
 		return nil
 	}
 	onceInThree(t, func() error {
-		s, err := Measure(Run{Op: op, Clients: cl}, 0, 200, NewLatencyHistogram())
-		if err != nil {
-			t.Fatal(err)
+		_, p := measureSplit(t, Run{Op: op, Clients: cl}, 200)
+		if p.onCPU < 0.9*float64(per) || p.onCPU > 1.2*float64(per) {
+			t.Fatalf("on CPU %.0f ns/op, want the %v each client burns per operation", p.onCPU, per)
 		}
-		checkSplit(t, s)
-		onCPU, runQueue, blocked, background, _ := s.PerOp()
-		t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background %.0f", s.NsPerOp(), onCPU, runQueue, blocked, background)
-		if onCPU < 0.9*float64(per) || onCPU > 1.2*float64(per) {
-			t.Fatalf("on CPU %.0f ns/op, want the %v each client burns per operation", onCPU, per)
-		}
-		if background > 0.5*float64(per) {
-			return fmt.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", background)
+		if p.background > 0.5*float64(per) {
+			return fmt.Errorf("background CPU %.0f ns/op: the clients' burn counted as background", p.background)
 		}
 		return nil
 	})
