@@ -80,6 +80,13 @@ type Options struct {
 	// runs untimed, after the clock and the memory statistics, since its
 	// last slice times it.
 	Continues bool
+	// Carried marks a continued slice of a run the runner held since its
+	// slice before (Run.Carry): what Start made is still there, so the
+	// untimed Start of a continued slice is not run.
+	Carried bool
+	// Carries marks a slice of a run the runner holds for its next
+	// (Run.Carry): the untimed Finish of a slice that continues is not run.
+	Carries bool
 }
 
 // Probe is read around the timed region of a run (see MeasureProbed):
@@ -229,7 +236,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		serial.err = errors.Join(serial.err, err0, err1)
 		return err
 	}
-	if r.Start != nil && o.Continued {
+	if r.Start != nil && o.Continued && !o.Carried {
 		// A later slice of a run: what Start makes, untimed.
 		if err := r.Start(); err != nil {
 			return Sample{}, fmt.Errorf("start: %w", err)
@@ -304,7 +311,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		pausedThread = threadTimes{cpu: r.Timer.pausedCPU, runQueue: r.Timer.pausedRunQueue, err: r.Timer.clockErr}
 		r.Timer.clock = nil
 	}
-	if err == nil && r.Finish != nil && o.Continues {
+	if err == nil && r.Finish != nil && o.Continues && !o.Carries {
 		// An earlier slice of a run: its last slice times Finish.
 		if err = r.Finish(); err != nil {
 			err = fmt.Errorf("finish: %w", err)

@@ -69,6 +69,31 @@ func TestSlicesTimeStartInTheFirstAndFinishInTheLast(t *testing.T) {
 	}
 }
 
+// TestCarriedSlicesRunNoUntimedStartOrFinish: a slice of a run carried in
+// from the slice before runs no Start of its own, and one that carries the
+// run on to the next runs no Finish; the first slice still times Start and
+// the last Finish.
+func TestCarriedSlicesRunNoUntimedStartOrFinish(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"first, carries", Options{Continues: true, Carries: true}, "start 0 1"},
+		{"middle, carried and carries", Options{Continued: true, Continues: true, Carried: true, Carries: true}, "0 1"},
+		{"last, carried", Options{Continued: true, Carried: true}, "0 1 finish"},
+		{"middle, not carried in (a restarted runner), carries", Options{Continued: true, Continues: true, Carries: true}, "start 0 1"},
+	} {
+		var log []string
+		if _, err := MeasureProbed(startRun(&log, 0), 0, 2, NewLatencyHistogram(), c.o); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(log, " "); got != c.want {
+			t.Errorf("%s: calls %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestWarmRunsBetweenAStartAndAFinishOfItsOwn(t *testing.T) {
 	var log []string
 	r := startRun(&log, 0)

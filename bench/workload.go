@@ -229,6 +229,17 @@ type Run struct {
 	// End releases what Begin prepared and checks what the run wrote; it is
 	// not timed. It may be nil.
 	End func() error
+	// Carry keeps what Start made from one slice of a run to the next: the
+	// runner holds the run between its slices instead of finishing it,
+	// untimed, after each and starting it again before the next (see
+	// Options.Carried), so that no slice remakes, inside the clock, what
+	// the run had made in its earlier slices. It is for what an untimed
+	// Start cannot remake as the run left it: a statement prepared on a
+	// pool, which database/sql prepares again on each other connection at
+	// its first use there, inside the clock (the published program does
+	// that once a run, each slice did it again). A runner that no longer
+	// holds the run (restarted) starts it again as without Carry.
+	Carry bool
 	// BytesPerOp, when set, is the payload one operation moves; the result
 	// then reports MB/s.
 	BytesPerOp float64

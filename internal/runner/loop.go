@@ -37,6 +37,25 @@ type cellKey struct{ target, scope string }
 type cell struct {
 	w   bench.Workload
 	env bench.Env
+	// held is a run of the cell held for its next slice (bench.Run.Carry).
+	held *heldRun
+}
+
+// heldRun is a run held between two of its slices: the run, and the run
+// number and slice of the request that last timed it.
+type heldRun struct {
+	r          bench.Run
+	run, slice int
+}
+
+// endHeld ends the cell's held run, if it has one.
+func (c *cell) endHeld() error {
+	h := c.held
+	c.held = nil
+	if h == nil || h.r.End == nil {
+		return nil
+	}
+	return h.r.End()
 }
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
@@ -323,30 +342,52 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 	e := c.env
 	e.Warm, e.N = warm, n
 	base, rssErr := resetPeakRSS()
-	r, err := c.w.Begin(e)
-	if err != nil {
-		return bench.Sample{}, fmt.Errorf("begin: %w", err)
+	// A run split into slices times its Start in its first slice and its
+	// Finish in its last. A run that carries what Start made (Run.Carry)
+	// is held between its slices: the next slice of the same run goes on
+	// with it; any other request ends it first.
+	sliced := req.Slices > 1
+	var r bench.Run
+	carried := sliced && req.Slice > 1 && c.held != nil && c.held.run == req.Run && c.held.slice == req.Slice-1
+	if carried {
+		r = c.held.r
+		c.held = nil
+	} else {
+		if err := c.endHeld(); err != nil {
+			return bench.Sample{}, fmt.Errorf("end the run held from slice %d: %w", req.Slice-1, err)
+		}
+		var err error
+		if r, err = c.w.Begin(e); err != nil {
+			return bench.Sample{}, fmt.Errorf("begin: %w", err)
+		}
 	}
+	carries := sliced && req.Slice < req.Slices && r.Carry && r.Start != nil
 	var spun *spinner
 	sample, err := func() (bench.Sample, error) {
-		if err := bench.Warm(r, warm); err != nil {
+		warmed := r
+		if carried {
+			// Its statement is open: the warm-up runs on it, without a
+			// Start and Finish of its own.
+			warmed.Start, warmed.Finish = nil, nil
+		}
+		if err := bench.Warm(warmed, warm); err != nil {
 			return bench.Sample{}, err
 		}
 		timed := r
 		if req.Spin > 0 {
 			timed, spun = withSpin(r, req.Spin)
 		}
-		// A run split into slices times its Start in its first slice and
-		// its Finish in its last.
-		sliced := req.Slices > 1
 		return bench.MeasureProbed(timed, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread,
-			Continued: sliced && req.Slice > 1, Continues: sliced && req.Slice < req.Slices})
+			Continued: sliced && req.Slice > 1, Continues: sliced && req.Slice < req.Slices,
+			Carried: carried, Carries: carries})
 	}()
 	pr.record(&sample)
 	if spun != nil && err == nil {
 		sample.Metrics = append(sample.Metrics, bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: SpinUnit})
 	}
-	if r.End != nil {
+	if err == nil && carries {
+		c.held = &heldRun{r: r, run: req.Run, slice: req.Slice}
+	} else if r.End != nil {
 		if eerr := r.End(); err == nil && eerr != nil {
 			err = fmt.Errorf("end: %w", eerr)
 		}
@@ -400,7 +441,10 @@ func (s *Loop) closeCell(key cellKey) error {
 		return nil
 	}
 	delete(s.cells, key)
-	err := c.w.Teardown(c.env)
+	err := c.endHeld()
+	if terr := c.w.Teardown(c.env); err == nil {
+		err = terr
+	}
 	if cerr := closeEnv(c.env); err == nil {
 		err = cerr
 	}
