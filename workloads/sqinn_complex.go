@@ -98,18 +98,37 @@ func sqinnComplex() []bench.Workload {
 // Keys and names of the complex test's rows, by index from 0: location L
 // belongs to device L/10, device D to profile D/100.
 func sqinnProfileKey(p int) (id, name string) {
-	return fmt.Sprintf("profile_%d", p), fmt.Sprintf("Profile %d", p)
+	return sqinnProfileID(p), fmt.Sprintf("Profile %d", p)
 }
+
+func sqinnProfileID(p int) string { return fmt.Sprintf("profile_%d", p) }
 
 func sqinnDeviceKey(dev int) (id, name string) {
 	p, d := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile
-	return fmt.Sprintf("device_%d_%d", p, d), fmt.Sprintf("Device %d %d", p, d)
+	return sqinnDeviceID(dev), fmt.Sprintf("Device %d %d", p, d)
+}
+
+func sqinnDeviceID(dev int) string {
+	return fmt.Sprintf("device_%d_%d", dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile)
 }
 
 func sqinnLocationKey(loc int) (id, name string) {
 	dev, l := loc/sqinnLocationsPerDevice, loc%sqinnLocationsPerDevice
 	p, d := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile
 	return fmt.Sprintf("location_%d_%d_%d", p, d, l), fmt.Sprintf("Location %d %d %d", p, d, l)
+}
+
+// sqinnParent returns a function of a parent's index (a profile's, a
+// device's) that formats its id with format once and returns it again for
+// the children that follow it.
+func sqinnParent(format func(int) string) func(int) string {
+	last, id := -1, ""
+	return func(k int) string {
+		if k != last {
+			last, id = k, format(k)
+		}
+		return id
+	}
 }
 
 // sqinnComplexInsert begins a run whose Batch(first, n) inserts locations
@@ -129,7 +148,7 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 	// many rows in one call (sqinn's Exec, as the published sqinn program
 	// inserts) all the rows go in one call; elsewhere one prepared
 	// statement runs per row.
-	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any) error {
+	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any, bind func(b bench.ParamBinder, k int) error) error {
 		q := sqinnComplexInsertSQL(d, base)
 		if whole {
 			if err := t.begin(e.Conn); err != nil {
@@ -147,6 +166,20 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 		if err := t.begin(e.Conn, q); err != nil {
 			return err
 		}
+		// Where the statement binds with typed calls (crawshaw, as the
+		// published crawshaw program binds) each row goes through them;
+		// elsewhere its values go in one Exec (mattn's stmt.Exec).
+		if typed, ok := t.stmts[0].(bench.BoundExecer); ok {
+			for k := from; k < to; k++ {
+				if err := bind(typed, k); err != nil {
+					return fmt.Errorf("insert into %s: %w", d.Table(base), err)
+				}
+				if err := typed.ExecBound(); err != nil {
+					return fmt.Errorf("insert into %s: %w", d.Table(base), err)
+				}
+			}
+			return t.commit()
+		}
 		args := make([]any, 0, nparams)
 		for k := from; k < to; k++ {
 			if err := t.stmts[0].Exec(add(args[:0], k)...); err != nil {
@@ -159,6 +192,10 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 	return bench.Run{
 		Batch: func(first, n int) error {
 			end := first + n
+			// A device's profile id and a location's device id, formatted
+			// once per parent, as the published programs format them in
+			// their outer loops.
+			profileID, deviceID := sqinnParent(sqinnProfileID), sqinnParent(sqinnDeviceID)
 			profiles := (end + perProfile - 1) / perProfile
 			devices := (end + sqinnLocationsPerDevice - 1) / sqinnLocationsPerDevice
 			// The published programs' values: formatted keys and names, the
@@ -166,6 +203,9 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			err := table("profiles", 3, profilesIn, profiles, func(vals []any, p int) []any {
 				id, name := sqinnProfileKey(p)
 				return append(vals, id, name, p%2)
+			}, func(b bench.ParamBinder, p int) error {
+				id, name := sqinnProfileKey(p)
+				return bindAll(b.BindText(1, id), b.BindText(2, name), b.BindInt64(3, int64(p%2)), nil)
 			})
 			if err != nil {
 				return err
@@ -173,8 +213,12 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			profilesIn = profiles
 			err = table("devices", 4, devicesIn, devices, func(vals []any, dev int) []any {
 				id, name := sqinnDeviceKey(dev)
-				pid, _ := sqinnProfileKey(dev / sqinnDevicesPerProfile)
+				pid := profileID(dev / sqinnDevicesPerProfile)
 				return append(vals, id, pid, name, dev%sqinnDevicesPerProfile%2)
+			}, func(b bench.ParamBinder, dev int) error {
+				id, name := sqinnDeviceKey(dev)
+				pid := profileID(dev / sqinnDevicesPerProfile)
+				return bindAll(b.BindText(1, id), b.BindText(2, pid), b.BindText(3, name), b.BindInt64(4, int64(dev%sqinnDevicesPerProfile%2)))
 			})
 			if err != nil {
 				return err
@@ -182,8 +226,12 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			devicesIn = devices
 			return table("locations", 4, first, end, func(vals []any, loc int) []any {
 				id, name := sqinnLocationKey(loc)
-				did, _ := sqinnDeviceKey(loc / sqinnLocationsPerDevice)
+				did := deviceID(loc / sqinnLocationsPerDevice)
 				return append(vals, id, did, name, loc%sqinnLocationsPerDevice%2)
+			}, func(b bench.ParamBinder, loc int) error {
+				id, name := sqinnLocationKey(loc)
+				did := deviceID(loc / sqinnLocationsPerDevice)
+				return bindAll(b.BindText(1, id), b.BindText(2, did), b.BindText(3, name), b.BindInt64(4, int64(loc%sqinnLocationsPerDevice%2)))
 			})
 		},
 		End: func() error {
