@@ -1,6 +1,7 @@
 package crawshaw_test
 
 import (
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -184,4 +185,63 @@ func allocs(f func()) float64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return float64(after.Mallocs - before.Mallocs)
+}
+
+// TestBoundExec checks crawshaw's prepared statement as a
+// bench.BoundExecer: typed binds run with ExecBound, and a later Exec with
+// fewer arguments does not run with the typed binds' leftover values.
+func TestBoundExec(t *testing.T) {
+	c, _ := targettest.Open(t, "crawshaw", targettest.SQLite)
+	for _, q := range []string{"DROP TABLE IF EXISTS bound", "CREATE TABLE bound (a INTEGER, b TEXT, c REAL)"} {
+		if err := c.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := c.Prepare("INSERT INTO bound (a, b, c) VALUES (?, ?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b, ok := s.(bench.BoundExecer)
+	if !ok {
+		t.Fatalf("crawshaw's prepared statement %T binds no typed values", s)
+	}
+	for i := range 2 {
+		if err := bindAll(b.BindInt64(1, int64(i)), b.BindText(2, "x"), b.BindFloat(3, 1.5)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.ExecBound(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Exec(7); err != nil { // b and c unbound: NULL
+		t.Fatal(err)
+	}
+	var got []string
+	err = c.Query("SELECT a, b, c FROM bound ORDER BY rowid", func(r bench.Row) error {
+		var a sql.NullInt64
+		var b sql.NullString
+		var f sql.NullFloat64
+		if err := r.Scan(&a, &b, &f); err != nil {
+			return err
+		}
+		got = append(got, fmt.Sprint(a.Int64, b, f))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0 {x true} {1.5 true}", "1 {x true} {1.5 true}", "7 { false} {0 false}"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
+
+func bindAll(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
