@@ -110,6 +110,7 @@ func TestSqinnInsertsAllocateAsPublished(t *testing.T) {
 		if err := r.End(); err != nil { // reads the rows back
 			t.Fatal(err)
 		}
+		t.Logf("a user: %.0f allocations, the published loop %.0f", got, published)
 		if got > published {
 			t.Errorf("a user inserted allocates %.0f times, the published program's loop %.0f", got, published)
 		}
@@ -169,6 +170,7 @@ func TestSqinnInsertsAllocateAsPublished(t *testing.T) {
 		}
 		// Its three transactions (BEGIN, prepare, close, COMMIT), which the
 		// published loops here leave out, add well under 0.1 a location.
+		t.Logf("a location: %.2f allocations, the published loops %.2f", got, published)
 		if got > published+0.1 {
 			t.Errorf("a location inserted (with its device and profile) allocates %.2f times, the published program's loops %.2f", got, published)
 		}
