@@ -443,7 +443,7 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleInsert", Whole: true, Ops: sqinnUsers, Unit: "rows", Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.insert(d) + "` through one statement prepared in one transaction (sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
+				return "`" + t.insert(d) + "` through one statement prepared in one transaction (crawshaw: bound with its typed calls; sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
 			Begin: sqinnInsertRun(t),

@@ -61,7 +61,7 @@ func sqinnComplex() []bench.Workload {
 			Name: "SqinnComplexInsert", Whole: true, Ops: sqinnLocations, Unit: "locations", Smoke: sqinnComplexSmoke,
 			Describe: func(d bench.Dialect) string {
 				return "200 profiles, then 20,000 devices, then 200,000 locations (`" + sqinnComplexInsertSQL(d, "locations") +
-					"`), each table in a transaction of its own through one prepared statement (sqinn: all its rows in one Exec request), keys and names formatted in the timed loop; " +
+					"`), each table in a transaction of its own through one prepared statement (crawshaw: bound with its typed calls; sqinn: all its rows in one Exec request), keys and names formatted in the timed loop (a parent's key once for its children); " +
 					"one operation is one location (with its device every 10 and profile every 1,000), commits timed; tables recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(sqinnComplexTables...),
