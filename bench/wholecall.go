@@ -32,3 +32,26 @@ type Informer interface {
 	// Info returns key-value pairs; each key starts with the target's name.
 	Info() ([][2]string, error)
 }
+
+// ParamBinder binds one parameter of a prepared statement with a call of
+// the value's own type, as the native SQLite APIs do (crawshaw's
+// BindInt64, BindText and BindFloat): no value is boxed into an any and
+// no type switch picks the call. Parameters are 1-based.
+type ParamBinder interface {
+	BindInt64(param int, v int64) error
+	BindFloat(param int, v float64) error
+	BindText(param int, v string) error
+}
+
+// BoundExecer is implemented by a Stmt whose API binds its parameters one
+// by one with typed calls and then runs the statement with what is bound
+// (bind, step, reset: the native SQLite APIs). A workload of a published
+// program that binds so per row uses it where the Stmt has it, and
+// Exec(args...) elsewhere.
+type BoundExecer interface {
+	ParamBinder
+	// ExecBound runs the statement once with the parameters bound since
+	// its last run and resets it; the bindings stay until the next bind
+	// (an Exec with arguments clears them first).
+	ExecBound() error
+}

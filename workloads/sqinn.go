@@ -105,12 +105,17 @@ func sqinnDropper(tables ...string) func(bench.Env) error {
 // transaction, read whole in id order.
 type sqinnOneTable struct {
 	base string
-	cols []string                       // the columns after id
-	ddl  func(d bench.Dialect) string   // the column definitions after id
-	row  func(vals []any, id int) []any // appends the values after id, formatted as the published program does
-	want func(id int) []any             // the values after id as read back (the destinations' contents)
-	dest func() []any                   // fresh scan destinations after id: the published sql.Null types
-	same func(got, want []any) bool     // compares a row read with the one written
+	cols []string                                // the columns after id
+	ddl  func(d bench.Dialect) string            // the column definitions after id
+	row  func(vals []any, id int) []any          // appends the values after id, formatted as the published program does
+	bind func(b bench.ParamBinder, id int) error // binds the whole row with typed calls, if the table is inserted timed
+	dest func() []any                            // fresh scan destinations after id: the published sql.Null types
+	// same compares a row read with row id as written, computing the
+	// values from id in buf (a reader's scratch space): no table of the
+	// values written is held, which the published programs do not hold
+	// either (a million rows of it cost the garbage collector's marking
+	// on every cycle of the timed read).
+	same func(got []any, id int, buf *[]byte) bool
 }
 
 func (t sqinnOneTable) create(d bench.Dialect) string {
@@ -156,30 +161,23 @@ func (t sqinnOneTable) fill(e bench.Env, n int) error {
 	return ins.commit()
 }
 
-// reader returns a reader of the whole table of n rows: the values
-// expected, computed now, and scan destinations of its own.
+// reader returns a reader of the whole table of n rows, with scan
+// destinations of its own.
 func (t sqinnOneTable) reader(n int) *sqinnReader {
-	want := make([][]any, n)
-	for i := range want {
-		want[i] = t.want(i + 1)
-	}
-	return t.readerOf(want)
-}
-
-// readerOf returns a reader of the rows want, which it shares.
-func (t sqinnOneTable) readerOf(want [][]any) *sqinnReader {
-	r := &sqinnReader{t: t, want: want, vals: t.dest()}
+	r := &sqinnReader{t: t, rows: n, vals: t.dest()}
 	r.dest = append([]any{&r.id}, r.vals...)
 	r.rowFn, r.nextFn = r.row, r.next // bound once: a method value allocates
 	return r
 }
 
 // sqinnReader reads the table whole and checks every row in the timed
-// loop against the precomputed values. Its columns scan into the
-// published mattn program's sql.Null types (the id into sql.NullInt32).
+// loop against the values written, computed from its id. Its columns
+// scan into the published mattn program's sql.Null types (the id into
+// sql.NullInt32).
 type sqinnReader struct {
 	t      sqinnOneTable
-	want   [][]any
+	rows   int
+	buf    []byte
 	id     sql.NullInt32
 	vals   []any
 	dest   []any
@@ -213,7 +211,7 @@ func (r *sqinnReader) next() error {
 	if !r.id.Valid || int(r.id.Int32) != r.n {
 		return fmt.Errorf("row %d has id %v: out of order or missing", r.n, r.id)
 	}
-	if r.n > len(r.want) || !r.t.same(r.vals, r.want[r.n-1]) {
+	if r.n > r.rows || !r.t.same(r.vals, r.n, &r.buf) {
 		return fmt.Errorf("wrong %s row %d", r.t.base, r.n)
 	}
 	return nil
@@ -226,8 +224,8 @@ func (r *sqinnReader) check(err error) error {
 	if err != nil {
 		return err
 	}
-	if n != len(r.want) {
-		return fmt.Errorf("read %d rows of %s, want %d", n, r.t.base, len(r.want))
+	if n != r.rows {
+		return fmt.Errorf("read %d rows of %s, want %d", n, r.t.base, r.rows)
 	}
 	return nil
 }
@@ -279,17 +277,47 @@ func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 				End:    end,
 			}, nil
 		}
+		// Where the statement binds with typed calls (bench.BoundExecer:
+		// crawshaw's BindInt64, BindText, BindFloat, as the published
+		// crawshaw program binds) each row goes through them; elsewhere
+		// its values go in one Exec (mattn's stmt.Exec, as published).
+		var typed bench.BoundExecer
+		start = func() error {
+			if err := ins.begin(e.Conn, q); err != nil {
+				return err
+			}
+			typed, _ = ins.stmts[0].(bench.BoundExecer)
+			return nil
+		}
 		args := make([]any, 0, ncols)
 		return bench.Run{
 			Start: start,
 			Op: func(i int) error {
 				id := i + 1
+				if typed != nil && t.bind != nil {
+					if err := t.bind(typed, id); err != nil {
+						return err
+					}
+					return typed.ExecBound()
+				}
 				return ins.stmts[0].Exec(t.row(append(args[:0], id), id)...)
 			},
 			Finish: ins.commit,
 			End:    end,
 		}, nil
 	}
+}
+
+// bindAll returns the first error of a row's typed binds, if any; taking
+// them as a fixed list keeps the row free of allocations (errors.Join's
+// slice would escape).
+func bindAll(e1, e2, e3, e4 error) error {
+	for _, err := range [...]error{e1, e2, e3, e4} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sqinnReadRun begins a run whose operation reads the whole table of rows
@@ -316,33 +344,57 @@ func sqinnUsersTable() sqinnOneTable {
 		row: func(vals []any, id int) []any {
 			return append(vals, fmt.Sprintf("User_%d", id), 33+id, 0.13*float64(id))
 		},
-		want: func(id int) []any { return []any{"User_" + strconv.Itoa(id), int32(33 + id), 0.13 * float64(id)} },
+		bind: func(b bench.ParamBinder, id int) error {
+			return bindAll(b.BindInt64(1, int64(id)), b.BindText(2, fmt.Sprintf("User_%d", id)),
+				b.BindInt64(3, int64(33+id)), b.BindFloat(4, 0.13*float64(id)))
+		},
 		dest: func() []any { return []any{new(sql.NullString), new(sql.NullInt32), new(sql.NullFloat64)} },
-		same: func(got, want []any) bool {
+		same: func(got []any, id int, buf *[]byte) bool {
 			name, age, rating := got[0].(*sql.NullString), got[1].(*sql.NullInt32), got[2].(*sql.NullFloat64)
-			return name.Valid && age.Valid && rating.Valid &&
-				name.String == want[0].(string) && age.Int32 == want[1].(int32) && rating.Float64 == want[2].(float64)
+			return name.Valid && age.Valid && rating.Valid && sqinnNumbered(name.String, "User_", id, buf) &&
+				age.Int32 == int32(33+id) && rating.Float64 == 0.13*float64(id)
 		},
 	}
 }
 
+// sqinnNumbered reports whether s is prefix followed by id in decimal,
+// formatting id into buf: no allocation.
+func sqinnNumbered(s, prefix string, id int, buf *[]byte) bool {
+	*buf = strconv.AppendInt(append((*buf)[:0], prefix...), int64(id), 10)
+	return s == string(*buf)
+}
+
+// sqinnText is a text column's value: its text followed by the row's id
+// in decimal (numbered) or its text alone.
+type sqinnText struct {
+	text     string
+	numbered bool
+}
+
+func (v sqinnText) of(id int) string {
+	if v.numbered {
+		return v.text + strconv.Itoa(id)
+	}
+	return v.text
+}
+
+func (v sqinnText) is(s string, id int, buf *[]byte) bool {
+	if v.numbered {
+		return sqinnNumbered(s, v.text, id, buf)
+	}
+	return s == v.text
+}
+
 // sqinnTextTable is a table of an id and text columns whose values are
-// text(id, column).
-func sqinnTextTable(base string, cols []string, text func(id, col int) string, ddl func(d bench.Dialect) string) sqinnOneTable {
+// vals[column] of the id.
+func sqinnTextTable(base string, cols []string, vals []sqinnText, ddl func(d bench.Dialect) string) sqinnOneTable {
 	return sqinnOneTable{
 		base: base, cols: cols, ddl: ddl,
-		row: func(vals []any, id int) []any {
+		row: func(row []any, id int) []any {
 			for c := range cols {
-				vals = append(vals, text(id, c))
+				row = append(row, vals[c].of(id))
 			}
-			return vals
-		},
-		want: func(id int) []any {
-			v := make([]any, len(cols))
-			for c := range cols {
-				v[c] = text(id, c)
-			}
-			return v
+			return row
 		},
 		dest: func() []any {
 			d := make([]any, len(cols))
@@ -351,9 +403,9 @@ func sqinnTextTable(base string, cols []string, text func(id, col int) string, d
 			}
 			return d
 		},
-		same: func(got, want []any) bool {
+		same: func(got []any, id int, buf *[]byte) bool {
 			for c := range got {
-				if s := got[c].(*sql.NullString); !s.Valid || s.String != want[c].(string) {
+				if s := got[c].(*sql.NullString); !s.Valid || !vals[c].is(s.String, id, buf) {
 					return false
 				}
 			}
@@ -363,9 +415,7 @@ func sqinnTextTable(base string, cols []string, text func(id, col int) string, d
 }
 
 func sqinnCarsTable() sqinnOneTable {
-	return sqinnTextTable("cars", []string{"company", "model"}, func(id, col int) string {
-		return fmt.Sprintf([]string{"Company %d", "Model %d"}[col], id)
-	}, func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
+	return sqinnTextTable("cars", []string{"company", "model"}, []sqinnText{{"Company ", true}, {"Model ", true}}, func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
 }
 
 // sqinnPlantName returns the large test's name: "Name " repeated to at
@@ -374,7 +424,7 @@ func sqinnPlantName(size int) string { return strings.Repeat("Name ", (size+4)/5
 
 func sqinnPlantsTable(size int) sqinnOneTable {
 	name := sqinnPlantName(size)
-	return sqinnTextTable("plants", []string{"name"}, func(int, int) string { return name }, func(d bench.Dialect) string {
+	return sqinnTextTable("plants", []string{"name"}, []sqinnText{{name, false}}, func(d bench.Dialect) string {
 		if d.DB == bench.MariaDB {
 			return "name TEXT"
 		}
@@ -383,7 +433,7 @@ func sqinnPlantsTable(size int) sqinnOneTable {
 }
 
 func sqinnBooksTable() sqinnOneTable {
-	return sqinnTextTable("books", []string{"name"}, func(id, _ int) string { return fmt.Sprintf("Book %d", id) },
+	return sqinnTextTable("books", []string{"name"}, []sqinnText{{"Book ", true}},
 		func(d bench.Dialect) string { return "name " + sqinnVarchar(d) })
 }
 
@@ -393,7 +443,7 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleInsert", Whole: true, Ops: sqinnUsers, Unit: "rows", Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.insert(d) + "` through one statement prepared in one transaction (sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
+				return "`" + t.insert(d) + "` through one statement prepared in one transaction (crawshaw: bound with its typed calls; sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
 			Begin: sqinnInsertRun(t),
@@ -463,9 +513,8 @@ func sqinnConcurrent() []bench.Workload {
 			Begin: func(e bench.Env) (bench.Run, error) {
 				q, rows := t.query(e.Dialect), e.Scaled(sqinnBooks)
 				readers := make([]*sqinnReader, n)
-				readers[0] = t.reader(rows)
-				for k := 1; k < n; k++ { // the expected values are shared
-					readers[k] = t.readerOf(readers[0].want)
+				for k := range readers {
+					readers[k] = t.reader(rows)
 				}
 				errs := make([]error, n)
 				clients := bench.NewClients(n)

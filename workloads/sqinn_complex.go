@@ -61,7 +61,7 @@ func sqinnComplex() []bench.Workload {
 			Name: "SqinnComplexInsert", Whole: true, Ops: sqinnLocations, Unit: "locations", Smoke: sqinnComplexSmoke,
 			Describe: func(d bench.Dialect) string {
 				return "200 profiles, then 20,000 devices, then 200,000 locations (`" + sqinnComplexInsertSQL(d, "locations") +
-					"`), each table in a transaction of its own through one prepared statement (sqinn: all its rows in one Exec request), keys and names formatted in the timed loop; " +
+					"`), each table in a transaction of its own through one prepared statement (crawshaw: bound with its typed calls; sqinn: all its rows in one Exec request), keys and names formatted in the timed loop (a parent's key once for its children); " +
 					"one operation is one location (with its device every 10 and profile every 1,000), commits timed; tables recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(sqinnComplexTables...),
@@ -98,18 +98,37 @@ func sqinnComplex() []bench.Workload {
 // Keys and names of the complex test's rows, by index from 0: location L
 // belongs to device L/10, device D to profile D/100.
 func sqinnProfileKey(p int) (id, name string) {
-	return fmt.Sprintf("profile_%d", p), fmt.Sprintf("Profile %d", p)
+	return sqinnProfileID(p), fmt.Sprintf("Profile %d", p)
 }
+
+func sqinnProfileID(p int) string { return fmt.Sprintf("profile_%d", p) }
 
 func sqinnDeviceKey(dev int) (id, name string) {
 	p, d := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile
-	return fmt.Sprintf("device_%d_%d", p, d), fmt.Sprintf("Device %d %d", p, d)
+	return sqinnDeviceID(dev), fmt.Sprintf("Device %d %d", p, d)
+}
+
+func sqinnDeviceID(dev int) string {
+	return fmt.Sprintf("device_%d_%d", dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile)
 }
 
 func sqinnLocationKey(loc int) (id, name string) {
 	dev, l := loc/sqinnLocationsPerDevice, loc%sqinnLocationsPerDevice
 	p, d := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile
 	return fmt.Sprintf("location_%d_%d_%d", p, d, l), fmt.Sprintf("Location %d %d %d", p, d, l)
+}
+
+// sqinnParent returns a function of a parent's index (a profile's, a
+// device's) that formats its id with format once and returns it again for
+// the children that follow it.
+func sqinnParent(format func(int) string) func(int) string {
+	last, id := -1, ""
+	return func(k int) string {
+		if k != last {
+			last, id = k, format(k)
+		}
+		return id
+	}
 }
 
 // sqinnComplexInsert begins a run whose Batch(first, n) inserts locations
@@ -129,7 +148,7 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 	// many rows in one call (sqinn's Exec, as the published sqinn program
 	// inserts) all the rows go in one call; elsewhere one prepared
 	// statement runs per row.
-	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any) error {
+	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any, bind func(b bench.ParamBinder, k int) error) error {
 		q := sqinnComplexInsertSQL(d, base)
 		if whole {
 			if err := t.begin(e.Conn); err != nil {
@@ -147,6 +166,20 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 		if err := t.begin(e.Conn, q); err != nil {
 			return err
 		}
+		// Where the statement binds with typed calls (crawshaw, as the
+		// published crawshaw program binds) each row goes through them;
+		// elsewhere its values go in one Exec (mattn's stmt.Exec).
+		if typed, ok := t.stmts[0].(bench.BoundExecer); ok {
+			for k := from; k < to; k++ {
+				if err := bind(typed, k); err != nil {
+					return fmt.Errorf("insert into %s: %w", d.Table(base), err)
+				}
+				if err := typed.ExecBound(); err != nil {
+					return fmt.Errorf("insert into %s: %w", d.Table(base), err)
+				}
+			}
+			return t.commit()
+		}
 		args := make([]any, 0, nparams)
 		for k := from; k < to; k++ {
 			if err := t.stmts[0].Exec(add(args[:0], k)...); err != nil {
@@ -159,6 +192,10 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 	return bench.Run{
 		Batch: func(first, n int) error {
 			end := first + n
+			// A device's profile id and a location's device id, formatted
+			// once per parent, as the published programs format them in
+			// their outer loops.
+			profileID, deviceID := sqinnParent(sqinnProfileID), sqinnParent(sqinnDeviceID)
 			profiles := (end + perProfile - 1) / perProfile
 			devices := (end + sqinnLocationsPerDevice - 1) / sqinnLocationsPerDevice
 			// The published programs' values: formatted keys and names, the
@@ -166,6 +203,9 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			err := table("profiles", 3, profilesIn, profiles, func(vals []any, p int) []any {
 				id, name := sqinnProfileKey(p)
 				return append(vals, id, name, p%2)
+			}, func(b bench.ParamBinder, p int) error {
+				id, name := sqinnProfileKey(p)
+				return bindAll(b.BindText(1, id), b.BindText(2, name), b.BindInt64(3, int64(p%2)), nil)
 			})
 			if err != nil {
 				return err
@@ -173,8 +213,12 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			profilesIn = profiles
 			err = table("devices", 4, devicesIn, devices, func(vals []any, dev int) []any {
 				id, name := sqinnDeviceKey(dev)
-				pid, _ := sqinnProfileKey(dev / sqinnDevicesPerProfile)
+				pid := profileID(dev / sqinnDevicesPerProfile)
 				return append(vals, id, pid, name, dev%sqinnDevicesPerProfile%2)
+			}, func(b bench.ParamBinder, dev int) error {
+				id, name := sqinnDeviceKey(dev)
+				pid := profileID(dev / sqinnDevicesPerProfile)
+				return bindAll(b.BindText(1, id), b.BindText(2, pid), b.BindText(3, name), b.BindInt64(4, int64(dev%sqinnDevicesPerProfile%2)))
 			})
 			if err != nil {
 				return err
@@ -182,8 +226,12 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			devicesIn = devices
 			return table("locations", 4, first, end, func(vals []any, loc int) []any {
 				id, name := sqinnLocationKey(loc)
-				did, _ := sqinnDeviceKey(loc / sqinnLocationsPerDevice)
+				did := deviceID(loc / sqinnLocationsPerDevice)
 				return append(vals, id, did, name, loc%sqinnLocationsPerDevice%2)
+			}, func(b bench.ParamBinder, loc int) error {
+				id, name := sqinnLocationKey(loc)
+				did := deviceID(loc / sqinnLocationsPerDevice)
+				return bindAll(b.BindText(1, id), b.BindText(2, did), b.BindText(3, name), b.BindInt64(4, int64(loc%sqinnLocationsPerDevice%2)))
 			})
 		},
 		End: func() error {
@@ -201,15 +249,18 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 }
 
 // sqinnComplexReader checks one read of the join: every location exactly
-// once, with its device and profile, against values computed before the
-// run. The rows come in the order of the names under the database's
+// once, with its device and profile, against the values written, computed
+// from the location's key as each row is checked (no table of them is
+// held, which would cost the garbage collector's marking during the timed
+// read; the published programs hold none). The rows come in the order of the names under the database's
 // collation, which differs between databases, so each row is found by its
 // key (parsed, not looked up) rather than by its position. The columns
 // scan into the published mattn program's sql.NullString and
 // sql.NullInt32.
 type sqinnComplexReader struct {
-	locs, devs, profs [][2]string // id and name, by index
+	locations         int
 	seen              []bool
+	buf               []byte
 	n                 int
 	lid, ldev, lname  sql.NullString
 	did, dprof, dname sql.NullString
@@ -221,19 +272,7 @@ type sqinnComplexReader struct {
 }
 
 func newSqinnComplexReader(locations int) *sqinnComplexReader {
-	r := &sqinnComplexReader{locs: make([][2]string, locations), seen: make([]bool, locations)}
-	devices := (locations + sqinnLocationsPerDevice - 1) / sqinnLocationsPerDevice
-	profiles := (devices + sqinnDevicesPerProfile - 1) / sqinnDevicesPerProfile
-	r.devs, r.profs = make([][2]string, devices), make([][2]string, profiles)
-	for i := range r.locs {
-		r.locs[i][0], r.locs[i][1] = sqinnLocationKey(i)
-	}
-	for i := range r.devs {
-		r.devs[i][0], r.devs[i][1] = sqinnDeviceKey(i)
-	}
-	for i := range r.profs {
-		r.profs[i][0], r.profs[i][1] = sqinnProfileKey(i)
-	}
+	r := &sqinnComplexReader{locations: locations, seen: make([]bool, locations)}
 	r.dest = []any{&r.lid, &r.ldev, &r.lname, &r.lact, &r.did, &r.dprof, &r.dname, &r.dact, &r.pid, &r.pname, &r.pact}
 	r.rowFn, r.nextFn = r.row, r.next // bound once: a method value allocates
 	return r
@@ -247,6 +286,20 @@ func (r *sqinnComplexReader) read(c bench.Conn, q string) error {
 		return r.check(wq.QueryWhole(q, r.dest, r.nextFn, 0, 1))
 	}
 	return r.check(bench.QueryCached(c, q, r.rowFn, 0, 1)) // crawshaw: conn.Prep, as published
+}
+
+// sqinnKeyIs reports whether s is prefix followed by nums in decimal,
+// joined by sep, formatting them in buf: no allocation.
+func sqinnKeyIs(s string, buf *[]byte, prefix string, sep byte, nums ...int) bool {
+	b := append((*buf)[:0], prefix...)
+	for i, n := range nums {
+		if i > 0 {
+			b = append(b, sep)
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	*buf = b
+	return s == string(b)
 }
 
 // sqinnLocationIndex parses "location_P_D_L" into its index.
@@ -294,19 +347,21 @@ func (r *sqinnComplexReader) next() error {
 		}
 	}
 	loc, ok := sqinnLocationIndex(r.lid.String)
-	if !ok || loc >= len(r.locs) || r.seen[loc] {
+	if !ok || loc >= r.locations || r.seen[loc] {
 		return fmt.Errorf("row %d: location %q unknown or read twice", r.n, r.lid.String)
 	}
 	r.seen[loc] = true
 	dev := loc / sqinnLocationsPerDevice
-	p := dev / sqinnDevicesPerProfile
+	p, d, l := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile, loc%sqinnLocationsPerDevice
+	b := &r.buf
 	switch {
-	case r.lname.String != r.locs[loc][1] || r.ldev.String != r.devs[dev][0] || r.lact.Int32 != int32(loc%sqinnLocationsPerDevice%2):
+	case !sqinnKeyIs(r.lid.String, b, "location_", '_', p, d, l) || !sqinnKeyIs(r.lname.String, b, "Location ", ' ', p, d, l) ||
+		!sqinnKeyIs(r.ldev.String, b, "device_", '_', p, d) || r.lact.Int32 != int32(l%2):
 		return fmt.Errorf("wrong location %s: (%q, %q, %d)", r.lid.String, r.ldev.String, r.lname.String, r.lact.Int32)
-	case r.did.String != r.devs[dev][0] || r.dname.String != r.devs[dev][1] || r.dprof.String != r.profs[p][0] ||
-		r.dact.Int32 != int32(dev%sqinnDevicesPerProfile%2):
+	case !sqinnKeyIs(r.did.String, b, "device_", '_', p, d) || !sqinnKeyIs(r.dname.String, b, "Device ", ' ', p, d) ||
+		!sqinnKeyIs(r.dprof.String, b, "profile_", '_', p) || r.dact.Int32 != int32(d%2):
 		return fmt.Errorf("wrong device %s of location %s: (%q, %q, %d)", r.did.String, r.lid.String, r.dprof.String, r.dname.String, r.dact.Int32)
-	case r.pid.String != r.profs[p][0] || r.pname.String != r.profs[p][1] || r.pact.Int32 != int32(p%2):
+	case !sqinnKeyIs(r.pid.String, b, "profile_", '_', p) || !sqinnKeyIs(r.pname.String, b, "Profile ", ' ', p) || r.pact.Int32 != int32(p%2):
 		return fmt.Errorf("wrong profile %s of location %s: (%q, %d)", r.pid.String, r.lid.String, r.pname.String, r.pact.Int32)
 	}
 	return nil
@@ -320,8 +375,8 @@ func (r *sqinnComplexReader) check(err error) error {
 	if err != nil {
 		return err
 	}
-	if n != len(r.locs) {
-		return fmt.Errorf("read %d locations, want %d", n, len(r.locs))
+	if n != r.locations {
+		return fmt.Errorf("read %d locations, want %d", n, r.locations)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ package native
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -107,10 +108,16 @@ func (c *conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
 	return c.once(query, args, func(s Stmt) error { return first(s, fn) })
 }
 
+// Prepare compiles query; where the adapter binds with typed calls
+// (Binder) the statement offers them (bench.BoundExecer), as the library's
+// own statement does.
 func (c *conn) Prepare(query string) (bench.Stmt, error) {
 	s, err := c.d.Compile(query)
 	if err != nil {
 		return nil, err
+	}
+	if b, ok := s.(Binder); ok {
+		return &boundStmt{stmt: stmt{s: s}, b: b}, nil
 	}
 	return &stmt{s: s}, nil
 }
@@ -153,6 +160,30 @@ func (p *stmt) QueryRow(fn bench.RowFunc, args ...any) error {
 }
 
 func (p *stmt) Close() error { return p.s.Finalize() }
+
+// boundStmt is a prepared statement whose adapter binds with typed calls:
+// bench.BoundExecer, each call going straight to the library's, as a
+// program binding per row calls them.
+type boundStmt struct {
+	stmt
+	b Binder
+}
+
+func (p *boundStmt) BindInt64(i int, v int64) error   { return p.b.BindInt64(i, v) }
+func (p *boundStmt) BindFloat(i int, v float64) error { return p.b.BindFloat(i, v) }
+func (p *boundStmt) BindText(i int, v string) error   { return p.b.BindText(i, v) }
+
+// ExecBound steps the statement to its end with what is bound and resets
+// it. How many parameters were bound is not known here, so the next Exec
+// with arguments clears the bindings first.
+func (p *boundStmt) ExecBound() error {
+	p.bound = math.MaxInt
+	err := drain(p.s)
+	if rerr := p.s.Reset(); err == nil {
+		err = rerr
+	}
+	return err
+}
 
 func bindRun(s Stmt, args []any, run func(Stmt) error) error {
 	if len(args) > 0 {
