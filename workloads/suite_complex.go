@@ -83,12 +83,13 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 	usersIn := 0 // users inserted by earlier batches
 	t := &suiteTxInsert{done: true}
 	// table inserts rows [from, to) of one table in a transaction of its own.
-	table := func(q string, from, to int, exec func(s bench.Stmt, k int) error) error {
+	table := func(q string, from, to int, exec func(in suiteInserter, k int) error) error {
 		if err := t.begin(e.Conn, q); err != nil {
 			return err
 		}
+		in := newSuiteInserter(t.stmts[0], d)
 		for k := from; k < to; k++ {
-			if err := exec(t.stmts[0], k); err != nil {
+			if err := exec(in, k); err != nil {
 				return err
 			}
 		}
@@ -129,9 +130,9 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 	if !isWhole {
 		batch = func(first, n int) error {
 			lastUser := (first + n + suiteArticlesPerUser - 1) / suiteArticlesPerUser
-			err := table(qUsers, usersIn, lastUser, func(s bench.Stmt, k int) error {
+			err := table(qUsers, usersIn, lastUser, func(in suiteInserter, k int) error {
 				u := &users[k]
-				if err := s.Exec(int(u.id), u.created.UnixMilli(), u.email, suiteActive(d, u.active)); err != nil {
+				if err := in.user(u.id, u.created.UnixMilli(), u.email, u.active); err != nil {
 					return fmt.Errorf("insert user %d: %w", u.id, err)
 				}
 				return nil
@@ -140,9 +141,9 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 				return err
 			}
 			usersIn = lastUser
-			err = table(qArticles, first, first+n, func(s bench.Stmt, k int) error {
+			err = table(qArticles, first, first+n, func(in suiteInserter, k int) error {
 				a := &articles[k]
-				if err := s.Exec(int(a.id), a.created.UnixMilli(), int(a.userID), a.text); err != nil {
+				if err := in.child(a.id, a.created.UnixMilli(), a.userID, a.text); err != nil {
 					return fmt.Errorf("insert article %d: %w", a.id, err)
 				}
 				return nil
@@ -150,9 +151,9 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 			if err != nil {
 				return err
 			}
-			return table(qComments, first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle, func(s bench.Stmt, k int) error {
+			return table(qComments, first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle, func(in suiteInserter, k int) error {
 				c := &comments[k]
-				if err := s.Exec(int(c.id), c.created.UnixMilli(), int(c.articleID), c.text); err != nil {
+				if err := in.child(c.id, c.created.UnixMilli(), c.articleID, c.text); err != nil {
 					return fmt.Errorf("insert comment %d: %w", c.id, err)
 				}
 				return nil

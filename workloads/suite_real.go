@@ -87,32 +87,45 @@ func realInsert(e bench.Env) (bench.Run, error) {
 		tx        bench.Tx
 		committed = true
 	)
-	// one prepares q in the transaction, executes it once and closes it;
-	// where the target has a whole call, it is one call of one row, as the
-	// published sqinn adapter inserts each (suite_whole.go).
+	// Each row is inserted through a statement prepared for it in the
+	// transaction and closed after it (prepare, then done); where the
+	// target has a whole call, it is one call of one row, as the published
+	// sqinn adapter inserts each (suite_whole.go).
 	rx, isWhole := e.Conn.(bench.RowsExecer)
 	values := make([]any, 0, 4)
-	one := func(q string, args ...any) error {
-		if isWhole {
-			// The ids bind as sqinn's 32-bit int (an int here), active too.
-			values = values[:0]
-			for _, a := range args {
-				if b, ok := a.(bool); ok {
-					a = int(boolInt(b))
-				}
-				values = append(values, a)
-			}
-			return suiteExecRows(rx, q, values)
-		}
+	prepare := func(q string) (suiteInserter, error) {
 		s, err := tx.Prepare(q)
 		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
+			return suiteInserter{}, fmt.Errorf("prepare: %w", err)
 		}
-		if err := s.Exec(args...); err != nil {
-			s.Close()
+		return newSuiteInserter(s, d), nil
+	}
+	done := func(in suiteInserter, err error) error {
+		if cerr := in.s.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	// The ids bind as sqinn's 32-bit int (an int here), active too.
+	insertUser := func(id, created int64, email string) error {
+		if isWhole {
+			return suiteExecRows(rx, qUser, append(values[:0], int(id), created, email, 1))
+		}
+		in, err := prepare(qUser)
+		if err != nil {
 			return err
 		}
-		return s.Close()
+		return done(in, in.user(id, created, email, true))
+	}
+	insertChild := func(q string, id, created, parent int64) error {
+		if isWhole {
+			return suiteExecRows(rx, q, append(values[:0], int(id), created, int(parent), realText))
+		}
+		in, err := prepare(q)
+		if err != nil {
+			return err
+		}
+		return done(in, in.child(id, created, parent, realText))
 	}
 	return bench.Run{
 		Op: func(i int) error {
@@ -123,19 +136,19 @@ func realInsert(e bench.Env) (bench.Run, error) {
 			committed = false
 			uid := int64(i + 1)
 			created := time.UnixMilli(realUserCreated(uid))
-			if err := one(qUser, int(uid), created.UnixMilli(), emails[i], suiteActive(d, true)); err != nil {
+			if err := insertUser(uid, created.UnixMilli(), emails[i]); err != nil {
 				return fmt.Errorf("insert user %d: %w", uid, err)
 			}
 			for k := range realArticlesPerUser {
 				aid := realArticleID(uid, k)
 				created = created.Add(time.Second)
-				if err := one(qArticle, int(aid), created.UnixMilli(), int(uid), realText); err != nil {
+				if err := insertChild(qArticle, aid, created.UnixMilli(), uid); err != nil {
 					return fmt.Errorf("insert article %d: %w", aid, err)
 				}
 				for j := range realCommentsPerArticle {
 					cid := realCommentID(aid, j)
 					created = created.Add(time.Second)
-					if err := one(qComment, int(cid), created.UnixMilli(), int(aid), realText); err != nil {
+					if err := insertChild(qComment, cid, created.UnixMilli(), aid); err != nil {
 						return fmt.Errorf("insert comment %d: %w", cid, err)
 					}
 				}

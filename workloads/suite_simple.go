@@ -82,7 +82,8 @@ func errRows(base string, got, want int64) error {
 // user back. The run's timed region is the published test's: it begins the
 // transaction and prepares the insert (Run.Start), executes it per user
 // with the values the published program binds (id an int, created its
-// integer, made in the timed loop, the email, active a bool on SQLite),
+// integer, made in the timed loop, the email, active a bool on SQLite;
+// typed binds where its adapter binds so: suiteInserter),
 // closes it and commits (Finish). The users are made before the clock
 // starts, as the published simple test does; the large test's (shape.size
 // > 0) emails are each made (strings.Repeat) at the start of the timed
@@ -123,11 +124,19 @@ func suiteInsertUsers(shape userShape) func(bench.Env) (bench.Run, error) {
 				End:    end,
 			}, nil
 		}
+		var in suiteInserter
 		return bench.Run{
-			Start: func() error { makeEmails(); return t.begin(c, q) },
+			Start: func() error {
+				makeEmails()
+				if err := t.begin(c, q); err != nil {
+					return err
+				}
+				in = newSuiteInserter(t.stmts[0], d)
+				return nil
+			},
 			Op: func(i int) error {
 				u := &users[i]
-				return t.stmts[0].Exec(int(u.id), u.created.UnixMilli(), u.email, suiteActive(d, u.active))
+				return in.user(u.id, u.created.UnixMilli(), u.email, u.active)
 			},
 			Finish: t.commit,
 			End:    end,
