@@ -2,6 +2,10 @@ package workloads
 
 import "github.com/sqlbench/sqlbench/bench"
 
+// suiteTypedBindNote ends the description of an insert that binds through
+// suiteInserter.
+const suiteTypedBindNote = "; crawshaw, zombiezen: each value bound with the library's typed call (BindInt64, BindText, BindBool), as their published adapters"
+
 // suiteInserter inserts the go-sqlite-bench suite's rows through one
 // prepared statement, binding as the target's published adapter does:
 // where the statement binds with typed calls (bench.BoundExecer: the

@@ -18,7 +18,7 @@ func suiteComplex() []bench.Workload {
 			Name: "SuiteComplexInsert", Whole: true, Ops: suiteComplexUsers * suiteArticlesPerUser, Unit: "articles",
 			Describe: func(d bench.Dialect) string {
 				return "200 users (every other one active), then 20,000 articles ('article text'), then 400,000 comments ('comment text'), created a minute apart by id, as published, each table in a transaction of its own through one prepared statement " +
-					"(`" + suiteInsert(d, "articles", suiteArticleCols()) + "` and the like), rows generated before the clock starts; one operation is one article (its 20 comments and a user every 100 articles included), commits timed; tables recreated before each run" + suiteWholeInsertNote
+					"(`" + suiteInsert(d, "articles", suiteArticleCols()) + "` and the like), rows generated before the clock starts; one operation is one article (its 20 comments and a user every 100 articles included), commits timed; tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,

@@ -33,7 +33,7 @@ func suiteReal() []bench.Workload {
 			Name: "SuiteRealInsert", Whole: true, Ops: realUsers, Unit: "users",
 			Describe: func(d bench.Dialect) string {
 				return "per operation one user, its 20 articles and their 20 comments each (421 rows) in a transaction of its own, every row through a statement prepared, executed and closed for it (`" +
-					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; tables recreated before each run" + suiteWholeInsertNote
+					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,

@@ -18,7 +18,7 @@ func suiteSimple() []bench.Workload {
 			Name: "SuiteSimpleInsert", Whole: true, Ops: suiteSimpleUsers, Unit: "rows",
 			Describe: func(d bench.Dialect) string {
 				return "`" + suiteInsert(d, "users", suiteUserCols()) + "` through one statement prepared in one transaction, " +
-					"one user (as published: created a minute apart, email user%08d@example.com, active; bound as int, int64, string, bool) per operation, commit timed; the suite's tables (" + describeTypes(d) + ") recreated before each run" + suiteWholeInsertNote
+					"one user (as published: created a minute apart, email user%08d@example.com, active; bound as int, int64, string, bool) per operation, commit timed; the suite's tables (" + describeTypes(d) + ") recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,
