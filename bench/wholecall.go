@@ -55,3 +55,18 @@ type BoundExecer interface {
 	// (an Exec with arguments clears them first).
 	ExecBound() error
 }
+
+// Checkouter is implemented by a Conn whose published program takes the
+// connection from a pool for each call of its database adapter and gives
+// it back after the call (the go-sqlite-bench craw adapter: sqlitex.Pool's
+// Get with a context, which starts a goroutine that watches it for an
+// interrupt, and Put). A workload reproducing such a program calls
+// Checkout where the adapter's call begins and Checkin where it ends, in
+// the clock where the program's are; the connection stays usable between
+// the calls (untimed checks).
+type Checkouter interface {
+	// Checkout takes the connection from its pool.
+	Checkout() error
+	// Checkin gives it back; it does nothing when it is not checked out.
+	Checkin()
+}

@@ -319,8 +319,13 @@ func suiteVerifyUsers(e bench.Env, n int64, shape userShape) error {
 
 // suiteTxInsert is an insert run inside one transaction: statements
 // prepared on the transaction, committed by Finish (timed), rolled back by
-// End if the run failed before.
+// End if the run failed before. Its begin, its insert call (the
+// statements' prepare to their close) and its commit are three calls of
+// the published adapter (Begin, Insert*, Commit), each with the
+// connection taken from its pool where the target's adapter does so
+// (suiteCheckout).
 type suiteTxInsert struct {
+	c     bench.Conn
 	tx    bench.Tx
 	stmts []bench.Stmt
 	done  bool
@@ -332,11 +337,18 @@ func beginTxInsert(c bench.Conn, queries ...string) (*suiteTxInsert, error) {
 }
 
 func (t *suiteTxInsert) begin(c bench.Conn, queries ...string) error {
-	tx, err := bench.Begin(c)
+	tx, err := suiteBegin(c)
 	if err != nil {
 		return err
 	}
-	t.tx, t.stmts, t.done = tx, t.stmts[:0], false
+	t.c, t.tx, t.stmts, t.done = c, tx, t.stmts[:0], false
+	if len(queries) == 0 {
+		return nil
+	}
+	if err := suiteCheckout(c); err != nil { // the insert call, until commit
+		t.abort()
+		return err
+	}
 	for _, q := range queries {
 		s, err := tx.Prepare(q)
 		if err != nil {
@@ -348,7 +360,7 @@ func (t *suiteTxInsert) begin(c bench.Conn, queries ...string) error {
 	return nil
 }
 
-// commit closes the statements and commits.
+// commit closes the statements, which ends the insert call, and commits.
 func (t *suiteTxInsert) commit() error {
 	for _, s := range t.stmts {
 		if err := s.Close(); err != nil {
@@ -356,7 +368,8 @@ func (t *suiteTxInsert) commit() error {
 		}
 	}
 	t.stmts = t.stmts[:0]
-	if err := t.tx.Commit(); err != nil {
+	suiteCheckin(t.c)
+	if err := suiteCommit(t.c, t.tx); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	t.done = true
@@ -372,6 +385,7 @@ func (t *suiteTxInsert) abort() {
 		s.Close()
 	}
 	t.stmts = t.stmts[:0]
+	suiteCheckin(t.c)
 	t.tx.Rollback()
 	t.done = true
 }

@@ -93,9 +93,14 @@ func realInsert(e bench.Env) (bench.Run, error) {
 	// sqinn adapter inserts each (suite_whole.go).
 	rx, isWhole := e.Conn.(bench.RowsExecer)
 	values := make([]any, 0, 4)
+	// Each insert is a call of the published adapter (suiteCheckout).
 	prepare := func(q string) (suiteInserter, error) {
+		if err := suiteCheckout(e.Conn); err != nil {
+			return suiteInserter{}, err
+		}
 		s, err := tx.Prepare(q)
 		if err != nil {
+			suiteCheckin(e.Conn)
 			return suiteInserter{}, fmt.Errorf("prepare: %w", err)
 		}
 		return newSuiteInserter(s, d), nil
@@ -104,6 +109,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 		if cerr := in.s.Close(); err == nil {
 			err = cerr
 		}
+		suiteCheckin(e.Conn)
 		return err
 	}
 	// The ids bind as sqinn's 32-bit int (an int here), active too.
@@ -130,7 +136,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 	return bench.Run{
 		Op: func(i int) error {
 			var err error
-			if tx, err = bench.Begin(e.Conn); err != nil {
+			if tx, err = suiteBegin(e.Conn); err != nil {
 				return err
 			}
 			committed = false
@@ -153,7 +159,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 					}
 				}
 			}
-			if err := tx.Commit(); err != nil {
+			if err := suiteCommit(e.Conn, tx); err != nil {
 				return fmt.Errorf("commit user %d: %w", uid, err)
 			}
 			committed = true

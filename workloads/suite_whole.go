@@ -69,6 +69,10 @@ func (s *userCollect) read(c bench.Conn, q string) error {
 		s.rows = make([]userRec, 0, suiteWholeCap)
 		return wq.QueryWhole(q, s.dest, s.stored)
 	}
+	if err := suiteCheckout(c); err != nil {
+		return err
+	}
+	defer suiteCheckin(c)
 	return bench.QueryCached(c, q, s.rowFn)
 }
 
@@ -109,11 +113,17 @@ func (r *joinRead) read(c bench.Conn, q string, args ...any) error {
 		r.f.comments = make([]commentRec, 0, suiteWholeCap)
 		return wq.QueryWhole(q, r.j.dest, r.stored, args...)
 	}
+	if err := suiteCheckout(c); err != nil {
+		return err
+	}
+	defer suiteCheckin(c)
 	return bench.QueryCached(c, q, r.row, args...)
 }
 
 // The workloads' descriptions end with what sqinn does.
 const (
-	suiteWholeInsertNote = "; sqinn: one Exec request per insert call of the published program (BEGIN and COMMIT one each), as its published adapter"
-	suiteWholeReadNote   = "; sqinn: one Query request per read, as its published adapter"
+	suiteWholeInsertNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each Begin, insert call and Commit, as its published adapter" +
+		"; sqinn: one Exec request per insert call of the published program (BEGIN and COMMIT one each), as its published adapter"
+	suiteWholeReadNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each read, as its published adapter" +
+		"; sqinn: one Query request per read, as its published adapter"
 )

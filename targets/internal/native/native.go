@@ -61,6 +61,19 @@ type Cacher interface {
 // NewConn returns a bench.Conn over d.
 func NewConn(d Driver) bench.Conn { return &conn{d: d} }
 
+// NewPooledConn returns a bench.Conn over d whose connection p takes from
+// its pool and gives back for each call of a published adapter
+// (bench.Checkouter).
+func NewPooledConn(d Driver, p bench.Checkouter) bench.Conn {
+	return &pooledConn{conn: &conn{d: d}, Checkouter: p}
+}
+
+// pooledConn is a conn with its pool's checkout and checkin.
+type pooledConn struct {
+	*conn
+	bench.Checkouter
+}
+
 type conn struct{ d Driver }
 
 func (c *conn) once(query string, args []any, run func(Stmt) error) error {
