@@ -65,6 +65,14 @@ type Spec struct {
 	// Nets lists the transports to a server the target can use; nil means
 	// every one.
 	Nets []string
+	// FreeIn lists the workload families in which the target hands each
+	// call to a goroutine of its own, where a timing goroutine locked to
+	// its thread would turn every such hand-over into a wake-up of another
+	// thread that the published program, a plain Go program, does not make:
+	// --timing-thread auto leaves those cells' timing goroutine free
+	// (crawshaw in the go-sqlite-bench suite, whose sqlitex.Pool starts a
+	// goroutine per Get to watch for an interrupt).
+	FreeIn []string
 	// Caps lists the abilities beyond bench.Conn (for a kind's target,
 	// beyond bench.Handle) the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
@@ -126,7 +134,7 @@ func catalog() []Spec {
 			Module: "zombiezen.com/go/sqlite",
 			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "crawshaw", Package: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
-			Module: "crawshaw.io/sqlite",
+			Module: "crawshaw.io/sqlite", FreeIn: []string{"suite"},
 			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",

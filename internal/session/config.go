@@ -140,7 +140,8 @@ type Config struct {
 	// (protocol.Request.FreeThread; the rule is freeThreadFor's): ThreadLocked for every cell, ThreadFree
 	// for none (a plain Go program's goroutines, as the published programs
 	// ran), ThreadAuto ("" too) for the cells that wait on no network
-	// (SQLite): locking costs a cell that waits on a socket a hand-over
+	// (SQLite) and whose target hands no call to a goroutine of its own
+	// (targets.Spec.FreeIn): locking costs a cell that waits on a socket a hand-over
 	// between two threads per reply, +26-34% per round trip here
 	// (docs/where-time-goes.md), and nothing measurable on SQLite.
 	TimingThread string

@@ -353,7 +353,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	if w.ID() == script.WorkloadName {
 		req.Script = scriptSpec(s.cfg)
 	}
-	req.FreeThread = freeThreadFor(s.cfg.TimingThread, st.Cell.Target.DB) && !st.Cell.Target.JVM
+	req.FreeThread = freeThreadFor(s.cfg.TimingThread, st.Cell.Target, w.Family) && !st.Cell.Target.JVM
 	if s.cfg.CPUProfile != "" && !st.Cell.Target.JVM {
 		req.CPUProfile = filepath.Join(s.cfg.CPUProfile, profileName(st.Cell))
 	}
@@ -538,16 +538,18 @@ func profileName(c Cell) string {
 	}, name) + ".pprof"
 }
 
-// freeThreadFor reports whether a Go cell on db runs its timing goroutine
-// free under the session's --timing-thread mode: "locked" none, "free"
-// all, "auto" (or unset) all but SQLite's, whose cells wait on no socket
-// (locking adds a thread hand-over to every reply from a socket).
-func freeThreadFor(mode string, db bench.DB) bool {
+// freeThreadFor reports whether a Go cell of target t in workload family
+// runs its timing goroutine free under the session's --timing-thread
+// mode: "locked" none, "free" all, "auto" (or unset) all but SQLite's,
+// whose cells wait on no socket (locking adds a thread hand-over to every
+// reply from a socket), unless the target hands its calls to a goroutine
+// of its own in that family (targets.Spec.FreeIn).
+func freeThreadFor(mode string, t targets.Spec, family string) bool {
 	switch mode {
 	case "locked":
 		return false
 	case "free":
 		return true
 	}
-	return db != bench.SQLite
+	return t.DB != bench.SQLite || slices.Contains(t.FreeIn, family)
 }

@@ -468,18 +468,23 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 }
 
 // TestFreeThreadFor: auto (and unset) locks the timing goroutine of
-// SQLite cells only; locked and free apply to every cell.
+// SQLite cells only, but for a target's families that hand calls to a
+// goroutine (FreeIn); locked and free apply to every cell.
 func TestFreeThreadFor(t *testing.T) {
+	sqlite, pg := targets.Spec{Name: "s", DB: bench.SQLite}, targets.Spec{Name: "p", DB: bench.Postgres}
+	pooled := targets.Spec{Name: "c", DB: bench.SQLite, FreeIn: []string{"suite"}}
 	for _, c := range []struct {
-		mode string
-		db   bench.DB
-		want bool
+		mode   string
+		t      targets.Spec
+		family string
+		want   bool
 	}{
-		{"", bench.SQLite, false}, {"auto", bench.SQLite, false}, {"auto", bench.Postgres, true}, {"auto", bench.MariaDB, true},
-		{"locked", bench.Postgres, false}, {"locked", bench.SQLite, false}, {"free", bench.SQLite, true}, {"free", bench.MariaDB, true},
+		{"", sqlite, "classic", false}, {"auto", sqlite, "suite", false}, {"auto", pg, "classic", true},
+		{"auto", pooled, "suite", true}, {"auto", pooled, "classic", false}, {"", pooled, "suite", true},
+		{"locked", pg, "classic", false}, {"locked", pooled, "suite", false}, {"free", sqlite, "classic", true},
 	} {
-		if got := freeThreadFor(c.mode, c.db); got != c.want {
-			t.Errorf("freeThreadFor(%q, %s) = %v, want %v", c.mode, c.db, got, c.want)
+		if got := freeThreadFor(c.mode, c.t, c.family); got != c.want {
+			t.Errorf("freeThreadFor(%q, %s, %s) = %v, want %v", c.mode, c.t.Name, c.family, got, c.want)
 		}
 	}
 }
