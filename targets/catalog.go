@@ -135,7 +135,7 @@ func catalog() []Spec {
 			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "crawshaw", Package: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
 			Module: "crawshaw.io/sqlite", FreeIn: []string{"suite"},
-			Desc:   "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
+			Desc: "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
 		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
 			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)",
