@@ -87,29 +87,7 @@ func TestSqinnInsertsAllocateAsPublished(t *testing.T) {
 			stepReset(t, s)
 		})
 
-		w, _ := bench.LookupWorkload("SqinnSimpleInsert")
-		e := targettest.NewEnv(t, "crawshaw", targettest.SQLite)
-		e.Warm, e.N = 0, n+1 // AllocsPerRun runs the function once more first
-		r, err := w.Begin(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Start(); err != nil {
-			t.Fatal(err)
-		}
-		i := 0
-		got := testing.AllocsPerRun(n, func() {
-			if err := r.Op(i); err != nil {
-				t.Fatal(err)
-			}
-			i++
-		})
-		if err := r.Finish(); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.End(); err != nil { // reads the rows back
-			t.Fatal(err)
-		}
+		got := targettest.OpAllocs(t, "crawshaw", "SqinnSimpleInsert", n) // End reads the rows back
 		t.Logf("a user: %.0f allocations, the published loop %.0f", got, published)
 		if got > published {
 			t.Errorf("a user inserted allocates %.0f times, the published program's loop %.0f", got, published)

@@ -10,7 +10,6 @@ import (
 	"crawshaw.io/sqlite"
 	"crawshaw.io/sqlite/sqlitex"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -89,23 +88,7 @@ func TestGoSQLiteBenchTakesThePoolPerCall(t *testing.T) {
 		exec("COMMIT")
 	})
 
-	w, _ := bench.LookupWorkload("SuiteRealInsert")
-	e := targettest.NewEnv(t, "crawshaw", targettest.SQLite)
-	e.Warm, e.N = 0, users+1 // AllocsPerRun runs the function once more first
-	r, err := w.Begin(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := 0
-	got := testing.AllocsPerRun(users, func() {
-		if err := r.Op(i); err != nil {
-			t.Fatal(err)
-		}
-		i++
-	})
-	if err := r.End(); err != nil { // reads every row back
-		t.Fatal(err)
-	}
+	got := targettest.OpAllocs(t, "crawshaw", "SuiteRealInsert", users) // End reads every row back
 	t.Logf("a user with its 20 articles and 400 comments: %.0f allocations, the published adapter's calls %.0f", got, published)
 	if math.Abs(got-published) > 0.1*published {
 		t.Errorf("a user inserted allocates %.0f times, the published adapter's calls %.0f: want within 10%%", got, published)

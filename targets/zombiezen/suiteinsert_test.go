@@ -8,7 +8,6 @@ import (
 
 	"zombiezen.com/go/sqlite"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -62,29 +61,7 @@ func TestGoSQLiteBenchInsertsAllocateAsPublished(t *testing.T) {
 		id++
 	})
 
-	w, _ := bench.LookupWorkload("SuiteSimpleInsert")
-	e := targettest.NewEnv(t, "zombiezen", targettest.SQLite)
-	e.Warm, e.N = 0, n+1 // AllocsPerRun runs the function once more first
-	r, err := w.Begin(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	i := 0
-	got := testing.AllocsPerRun(n, func() {
-		if err := r.Op(i); err != nil {
-			t.Fatal(err)
-		}
-		i++
-	})
-	if err := r.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.End(); err != nil { // reads every user back
-		t.Fatal(err)
-	}
+	got := targettest.OpAllocs(t, "zombiezen", "SuiteSimpleInsert", n) // End reads every user back
 	t.Logf("a user: %.0f allocations, the published loop %.0f", got, published)
 	if got > published {
 		t.Errorf("a user inserted allocates %.0f times, the published adapter's loop %.0f", got, published)
