@@ -319,13 +319,13 @@ func suiteVerifyUsers(e bench.Env, n int64, shape userShape) error {
 
 // suiteTxInsert is an insert run inside one transaction: statements
 // prepared on the transaction, committed by Finish (timed), rolled back by
-// End if the run failed before. Its begin, its insert call (the
-// statements' prepare to their close) and its commit are three calls of
-// the published adapter (Begin, Insert*, Commit), each with the
-// connection taken from its pool where the target's adapter does so
-// (suiteCheckout).
+// End if the run failed before. For the go-sqlite-bench suite (calls set
+// by suiteCalls) its begin, its insert call (the statements' prepare to
+// their close) and its commit are three calls of the published adapter
+// (Begin, Insert*, Commit), each with the connection taken from its pool
+// where the target's adapter does so.
 type suiteTxInsert struct {
-	c     bench.Conn
+	calls adapterCalls
 	tx    bench.Tx
 	stmts []bench.Stmt
 	done  bool
@@ -337,15 +337,15 @@ func beginTxInsert(c bench.Conn, queries ...string) (*suiteTxInsert, error) {
 }
 
 func (t *suiteTxInsert) begin(c bench.Conn, queries ...string) error {
-	tx, err := suiteBegin(c)
+	tx, err := t.calls.begin(c)
 	if err != nil {
 		return err
 	}
-	t.c, t.tx, t.stmts, t.done = c, tx, t.stmts[:0], false
+	t.tx, t.stmts, t.done = tx, t.stmts[:0], false
 	if len(queries) == 0 {
 		return nil
 	}
-	if err := suiteCheckout(c); err != nil { // the insert call, until commit
+	if err := t.calls.out(); err != nil { // the insert call, until commit
 		t.abort()
 		return err
 	}
@@ -368,8 +368,8 @@ func (t *suiteTxInsert) commit() error {
 		}
 	}
 	t.stmts = t.stmts[:0]
-	suiteCheckin(t.c)
-	if err := suiteCommit(t.c, t.tx); err != nil {
+	t.calls.in()
+	if err := t.calls.commit(t.tx); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	t.done = true
@@ -385,7 +385,7 @@ func (t *suiteTxInsert) abort() {
 		s.Close()
 	}
 	t.stmts = t.stmts[:0]
-	suiteCheckin(t.c)
+	t.calls.in()
 	t.tx.Rollback()
 	t.done = true
 }

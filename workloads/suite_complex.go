@@ -81,7 +81,7 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 		comments[i] = commentRec{id: id, articleID: aid, created: time.UnixMilli(created), text: text}
 	}
 	usersIn := 0 // users inserted by earlier batches
-	t := &suiteTxInsert{done: true}
+	t := &suiteTxInsert{done: true, calls: suiteCalls(e.Conn)}
 	// table inserts rows [from, to) of one table in a transaction of its own.
 	table := func(q string, from, to int, exec func(in suiteInserter, k int) error) error {
 		if err := t.begin(e.Conn, q); err != nil {

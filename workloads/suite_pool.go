@@ -2,41 +2,50 @@ package workloads
 
 import "github.com/sqlbench/sqlbench/bench"
 
-// suiteCheckout marks where a call of the published go-sqlite-bench
-// adapter begins, suiteCheckin where it ends: a target whose published
-// adapter takes its connection from a pool for every call
+// adapterCalls marks the calls of the published go-sqlite-bench adapter
+// on one connection (Begin, Commit, each Insert* and Find*): where the
+// target's adapter takes its connection from a pool for every call
 // (bench.Checkouter: crawshaw, whose craw adapter calls sqlitex.Pool's Get
-// and Put around each Begin, Commit, Insert* and Find*) takes and gives
-// back its connection there; for every other target they do nothing.
-func suiteCheckout(c bench.Conn) error {
-	if p, ok := c.(bench.Checkouter); ok {
-		return p.Checkout()
-	}
-	return nil
+// and Put around each), out takes it and in gives it back; for every other
+// target, and as the zero value (another study's program, which holds its
+// connection), they do nothing.
+type adapterCalls struct{ pool bench.Checkouter }
+
+// suiteCalls returns the adapter calls on c.
+func suiteCalls(c bench.Conn) adapterCalls {
+	p, _ := c.(bench.Checkouter)
+	return adapterCalls{pool: p}
 }
 
-// suiteCheckin ends an adapter call that suiteCheckout began.
-func suiteCheckin(c bench.Conn) {
-	if p, ok := c.(bench.Checkouter); ok {
-		p.Checkin()
+// out begins a call.
+func (a adapterCalls) out() error {
+	if a.pool == nil {
+		return nil
+	}
+	return a.pool.Checkout()
+}
+
+// in ends the call out began.
+func (a adapterCalls) in() {
+	if a.pool != nil {
+		a.pool.Checkin()
 	}
 }
 
-// suiteBegin begins a transaction as the published adapter's Begin call:
-// its connection taken from the pool and given back around the BEGIN.
-func suiteBegin(c bench.Conn) (bench.Tx, error) {
-	if err := suiteCheckout(c); err != nil {
+// begin begins a transaction on c as the adapter's Begin call.
+func (a adapterCalls) begin(c bench.Conn) (bench.Tx, error) {
+	if err := a.out(); err != nil {
 		return nil, err
 	}
-	defer suiteCheckin(c)
+	defer a.in()
 	return bench.Begin(c)
 }
 
-// suiteCommit commits tx on c as the published adapter's Commit call.
-func suiteCommit(c bench.Conn, tx bench.Tx) error {
-	if err := suiteCheckout(c); err != nil {
+// commit commits tx as the adapter's Commit call.
+func (a adapterCalls) commit(tx bench.Tx) error {
+	if err := a.out(); err != nil {
 		return err
 	}
-	defer suiteCheckin(c)
+	defer a.in()
 	return tx.Commit()
 }

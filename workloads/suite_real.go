@@ -93,14 +93,16 @@ func realInsert(e bench.Env) (bench.Run, error) {
 	// sqinn adapter inserts each (suite_whole.go).
 	rx, isWhole := e.Conn.(bench.RowsExecer)
 	values := make([]any, 0, 4)
-	// Each insert is a call of the published adapter (suiteCheckout).
+	// Each insert, as Begin and Commit, is a call of the published
+	// adapter.
+	calls := suiteCalls(e.Conn)
 	prepare := func(q string) (suiteInserter, error) {
-		if err := suiteCheckout(e.Conn); err != nil {
+		if err := calls.out(); err != nil {
 			return suiteInserter{}, err
 		}
 		s, err := tx.Prepare(q)
 		if err != nil {
-			suiteCheckin(e.Conn)
+			calls.in()
 			return suiteInserter{}, fmt.Errorf("prepare: %w", err)
 		}
 		return newSuiteInserter(s, d), nil
@@ -109,7 +111,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 		if cerr := in.s.Close(); err == nil {
 			err = cerr
 		}
-		suiteCheckin(e.Conn)
+		calls.in()
 		return err
 	}
 	// The ids bind as sqinn's 32-bit int (an int here), active too.
@@ -136,7 +138,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 	return bench.Run{
 		Op: func(i int) error {
 			var err error
-			if tx, err = suiteBegin(e.Conn); err != nil {
+			if tx, err = calls.begin(e.Conn); err != nil {
 				return err
 			}
 			committed = false
@@ -159,7 +161,7 @@ func realInsert(e bench.Env) (bench.Run, error) {
 					}
 				}
 			}
-			if err := suiteCommit(e.Conn, tx); err != nil {
+			if err := calls.commit(tx); err != nil {
 				return fmt.Errorf("commit user %d: %w", uid, err)
 			}
 			committed = true

@@ -95,7 +95,7 @@ func suiteInsertUsers(shape userShape) func(bench.Env) (bench.Run, error) {
 			return bench.Run{}, err
 		}
 		users := suiteUserRecs(e.Warm+e.N, shape)
-		d, c, q, t := e.Dialect, e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()), &suiteTxInsert{}
+		d, c, q, t := e.Dialect, e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()), &suiteTxInsert{calls: suiteCalls(e.Conn)}
 		makeEmails := func() {
 			if shape.size > 0 {
 				for i := range users {

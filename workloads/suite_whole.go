@@ -69,10 +69,11 @@ func (s *userCollect) read(c bench.Conn, q string) error {
 		s.rows = make([]userRec, 0, suiteWholeCap)
 		return wq.QueryWhole(q, s.dest, s.stored)
 	}
-	if err := suiteCheckout(c); err != nil {
+	calls := suiteCalls(c)
+	if err := calls.out(); err != nil {
 		return err
 	}
-	defer suiteCheckin(c)
+	defer calls.in()
 	return bench.QueryCached(c, q, s.rowFn)
 }
 
@@ -113,10 +114,11 @@ func (r *joinRead) read(c bench.Conn, q string, args ...any) error {
 		r.f.comments = make([]commentRec, 0, suiteWholeCap)
 		return wq.QueryWhole(q, r.j.dest, r.stored, args...)
 	}
-	if err := suiteCheckout(c); err != nil {
+	calls := suiteCalls(c)
+	if err := calls.out(); err != nil {
 		return err
 	}
-	defer suiteCheckin(c)
+	defer calls.in()
 	return bench.QueryCached(c, q, r.row, args...)
 }
 
