@@ -55,7 +55,10 @@ func (c *cell) endHeld() error {
 	if h == nil || h.r.End == nil {
 		return nil
 	}
-	return h.r.End()
+	if err := h.r.End(); err != nil {
+		return fmt.Errorf("end the run held from slice %d: %w", h.slice, err)
+	}
+	return nil
 }
 
 // Serve answers requests until In ends or ctx is done, then closes every cell.
@@ -354,7 +357,7 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		c.held = nil
 	} else {
 		if err := c.endHeld(); err != nil {
-			return bench.Sample{}, fmt.Errorf("end the run held from slice %d: %w", req.Slice-1, err)
+			return bench.Sample{}, err
 		}
 		var err error
 		if r, err = c.w.Begin(e); err != nil {
