@@ -242,9 +242,7 @@ func first(s Stmt, fn bench.RowFunc) error {
 // Binder is the typed bind calls the libraries share; parameters are
 // 1-based.
 type Binder interface {
-	BindInt64(param int, v int64) error
-	BindFloat(param int, v float64) error
-	BindText(param int, v string) error
+	bench.ParamBinder
 	BindBytes(param int, v []byte) error
 	BindNull(param int) error
 }
