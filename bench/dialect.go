@@ -116,8 +116,14 @@ const (
 	DefaultSQLiteSync    = "FULL"
 )
 
+// SQLiteSyncDriver, as the synchronous level, sets none: each driver keeps
+// the level it sets itself, as the Sqinn-Go suite's published programs ran
+// (mattn's database/sql driver sets NORMAL on every connection it opens;
+// crawshaw, sqinn and the other libraries leave SQLite's default, FULL).
+const SQLiteSyncDriver = "DRIVER"
+
 // Setup returns the PRAGMA statements of s, foreign keys on and a busy
-// timeout of 5 s included.
+// timeout of 5 s included; with SQLiteSyncDriver no synchronous level.
 func (s SQLiteSettings) Setup() []string {
 	j, y := s.Journal, s.Sync
 	if j == "" {
@@ -126,12 +132,11 @@ func (s SQLiteSettings) Setup() []string {
 	if y == "" {
 		y = DefaultSQLiteSync
 	}
-	return []string{
-		"PRAGMA journal_mode=" + j,
-		"PRAGMA synchronous=" + y,
-		"PRAGMA foreign_keys=ON",
-		"PRAGMA busy_timeout=5000",
+	setup := []string{"PRAGMA journal_mode=" + j}
+	if y != SQLiteSyncDriver {
+		setup = append(setup, "PRAGMA synchronous="+y)
 	}
+	return append(setup, "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000")
 }
 
 // ParseSQLiteJournal checks a journal mode (delete, truncate, persist,
@@ -140,10 +145,10 @@ func ParseSQLiteJournal(s string) (string, error) {
 	return oneOf("journal mode", s, "DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL", "OFF")
 }
 
-// ParseSQLiteSync checks a synchronous level (off, normal, full, extra; any
-// case) and returns it upper case.
+// ParseSQLiteSync checks a synchronous level (off, normal, full, extra, or
+// driver: SQLiteSyncDriver; any case) and returns it upper case.
 func ParseSQLiteSync(s string) (string, error) {
-	return oneOf("synchronous level", s, "OFF", "NORMAL", "FULL", "EXTRA")
+	return oneOf("synchronous level", s, "OFF", "NORMAL", "FULL", "EXTRA", SQLiteSyncDriver)
 }
 
 func oneOf(what, s string, valid ...string) (string, error) {

@@ -249,6 +249,29 @@ func TestSQLiteSettingsReachEveryTarget(t *testing.T) {
 	}
 }
 
+// TestSQLiteSyncDriverLeavesEachDriversOwn runs with --sqlite-sync driver,
+// as the Sqinn-Go study's programs ran: no synchronous level is set, so
+// mattn's connections read back the NORMAL its driver sets and
+// zombiezen's SQLite's default, FULL, and the header says so.
+func TestSQLiteSyncDriverLeavesEachDriversOwn(t *testing.T) {
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code := Main(context.Background(), []string{"run", "--targets", "mattn,zombiezen", "--workloads", "SimpleQueryRow",
+		"--quick", "--count", "1", "--sqlite-sync", "driver", "-o", out, "--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	_, cfg := readRuns(t, out)
+	if got := cfg.GetConfig("sqlite-synchronous"); !strings.HasPrefix(got, "each driver's own") {
+		t.Errorf("config sqlite-synchronous = %q, want each driver's own", got)
+	}
+	for target, want := range map[string]string{"mattn": "synchronous=1", "zombiezen": "synchronous=2"} {
+		if got := cfg.GetConfig(target + "-sqlite-session"); !strings.Contains(got, want) {
+			t.Errorf("config %s-sqlite-session = %q, want %s", target, got, want)
+		}
+	}
+}
+
 // hasColumn reports whether a text table in out has a column headed name
 // (a target's name as --targets takes it): a header line, one starting
 // with "workload", with name as one of its fields.

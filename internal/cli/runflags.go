@@ -51,7 +51,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.Var(v["sqlite-journal"], "sqlite-journal", "SQLite journal mode: delete, truncate, persist, memory, wal or off")
-	fs.Var(v["sqlite-sync"], "sqlite-sync", "SQLite synchronous level: off, normal, full or extra")
+	fs.Var(v["sqlite-sync"], "sqlite-sync", "SQLite synchronous level: off, normal, full, extra, or driver (none set: each driver's own, mattn NORMAL, the others FULL)")
 	for name, val := range v {
 		if fs.Lookup(name) != nil && val.Choices() != nil {
 			if name == "db" || name == "targets" || name == "workloads" || name == "net" {

@@ -79,13 +79,19 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", s.ID, err)
 	}
+	sqlite := bench.SQLiteSettings{Journal: bench.DefaultSQLiteJournal, Sync: bench.DefaultSQLiteSync}
+	if s.Plan.SQLiteSync != "" {
+		if sqlite.Sync, err = bench.ParseSQLiteSync(s.Plan.SQLiteSync); err != nil {
+			return nil, fmt.Errorf("study %s: %w", s.ID, err)
+		}
+	}
 	p := &studyPlan{Study: s, Gaps: slices.Clone(s.Unavailable)}
 	cfg := session.Config{
 		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
 		Nets: s.Plan.Nets, CPUs: s.CPUs(), Study: s.ID, ColdJVM: s.Plan.Warmup == 0 && !opts.JITWarmup,
 		Out: opts.Out, Force: opts.Force, Cache: opts.Cache, DSNs: opts.DSNs, AllowRemote: opts.AllowRemote,
-		Command: opts.Command, TimingThread: session.ThreadFree, IdleLatency: opts.IdleLatency,
+		Command: opts.Command, TimingThread: session.ThreadFree, IdleLatency: opts.IdleLatency, SQLite: sqlite,
 	}
 	if opts.LockThread {
 		cfg.TimingThread = session.ThreadLocked

@@ -51,6 +51,18 @@ func TestPlansFollowTheStudies(t *testing.T) {
 		if q, _ := newStudyPlan(studyOptions{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
 			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
 		}
+		// The SQLite settings are the published suite's but where the
+		// study's programs set no synchronous level (sqinn-go).
+		wantSync := bench.DefaultSQLiteSync
+		if s.ID == "sqinn-go" {
+			wantSync = bench.SQLiteSyncDriver
+		}
+		if cfg.SQLite.Sync != wantSync || cfg.SQLite.Journal != bench.DefaultSQLiteJournal {
+			t.Errorf("%s: SQLite settings %+v, want journal %s and synchronous %s", s.ID, cfg.SQLite, bench.DefaultSQLiteJournal, wantSync)
+		}
+		if got := strings.Contains(studyConditions(p), "own synchronous level"); got != (wantSync == bench.SQLiteSyncDriver) {
+			t.Errorf("%s: conditions %q name the drivers' own synchronous level: %v", s.ID, studyConditions(p), got)
+		}
 		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {
 			t.Errorf("%s: profile %q, want %q", s.ID, cfg.Profile, want)
 		}

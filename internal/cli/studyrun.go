@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
@@ -127,6 +128,9 @@ func studyConditions(p *studyPlan) string {
 	}
 	if len(p.Study.Plan.Nets) > 0 {
 		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))
+	}
+	if p.Config.SQLite.Sync == bench.SQLiteSyncDriver {
+		parts = append(parts, "each SQLite driver at its own synchronous level")
 	}
 	return ", " + strings.Join(parts, ", ")
 }

@@ -161,7 +161,7 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			c.SQLite.Journal, err = bench.ParseSQLiteJournal(s)
 			return err
 		}},
-		"sqlite-sync": {text: strings.ToLower(c.SQLite.Sync), typ: "string", choices: func() []string { return []string{"off", "normal", "full", "extra"} }, set: func(s string) (err error) {
+		"sqlite-sync": {text: strings.ToLower(c.SQLite.Sync), typ: "string", choices: func() []string { return []string{"off", "normal", "full", "extra", "driver"} }, set: func(s string) (err error) {
 			c.SQLite.Sync, err = bench.ParseSQLiteSync(s)
 			return err
 		}},

@@ -31,6 +31,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 			k, v, _ := strings.Cut(strings.TrimPrefix(q, "PRAGMA "), "=")
 			w.SetConfig("sqlite-"+strings.ReplaceAll(k, "_", "-"), v)
 		}
+		if cfg.SQLite.Sync == bench.SQLiteSyncDriver {
+			w.SetConfig("sqlite-synchronous", "each driver's own (its -sqlite-session line)")
+		}
 	}
 	for _, kv := range dbs.config() {
 		w.SetConfig(kv[0], kv[1])

@@ -122,6 +122,10 @@ type Setup struct {
 	// made of, spread over the session (session.Config.Slices).
 	Count  int `json:"count"`
 	Slices int `json:"slices"`
+	// SQLiteSync is the SQLite synchronous level the study's programs ran
+	// at (bench.ParseSQLiteSync; "driver" where they set none and each
+	// driver kept its own); empty: sqlbench's default, FULL.
+	SQLiteSync string `json:"sqlite_sync,omitempty"`
 	// Note says how the study's method maps onto sqlbench's.
 	Note string `json:"note,omitempty"`
 }
