@@ -70,3 +70,18 @@ type Checkouter interface {
 	// Checkin gives it back; it does nothing when it is not checked out.
 	Checkin()
 }
+
+// Holder is implemented by a Conn whose published program takes the
+// connection from a pool once and holds it for a whole test (the Sqinn-Go
+// craw program: sqlitex.Pool's Get(nil), which gives the connection an
+// interrupt channel, watched by a goroutine, but no tracer, and Put when
+// the test is done). A workload reproducing such a program calls Hold
+// where the program's Get is and Release where its Put is: outside the
+// clock for a test on one connection, inside it where the program's
+// goroutines take theirs in the timed region.
+type Holder interface {
+	// Hold takes the connection from its pool without a context.
+	Hold() error
+	// Release gives it back; it does nothing when it is not held.
+	Release()
+}

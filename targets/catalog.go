@@ -73,6 +73,13 @@ type Spec struct {
 	// (crawshaw in the go-sqlite-bench suite, whose sqlitex.Pool starts a
 	// goroutine per Get to watch for an interrupt).
 	FreeIn []string
+	// Piped marks a target whose every call waits on a process of its own
+	// over a pipe (sqinn: SQLite in a sqinn process), as a server's target
+	// waits on its socket: a timing goroutine locked to its thread turns
+	// every reply into a hand-over between two threads, which doubled the
+	// runner's CPU a sqinn many/N=10 read here (docs/reproduce.md), so
+	// --timing-thread auto leaves its cells' timing goroutine free.
+	Piped bool
 	// Caps lists the abilities beyond bench.Conn (for a kind's target,
 	// beyond bench.Handle) the target has; workloads
 	// that need one (bench.Workload.Needs) run only on targets that have it.
@@ -154,7 +161,7 @@ func catalog() []Spec {
 				"BulkInsert/shape=16x32/path=multirow/args=string": bvincParams,
 			}},
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
-			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH",
+			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH", Piped: true,
 			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
 				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use; " +
 				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the rows, one Query per read"},

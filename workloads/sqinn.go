@@ -44,7 +44,13 @@ import (
 // rows of a table into one slice and inserts them with one sqinn Exec
 // request, and reads each query with one sqinn Query request that returns
 // every row; where the target has those calls (bench.RowsExecer and
-// bench.WholeQuerier: sqinn) the workloads make them.
+// bench.WholeQuerier: sqinn) the workloads make them. The crawshaw program
+// takes its connection from a sqlitex.Pool with Get(nil) before its clock
+// starts and puts it back when its test is done, and its concurrent test
+// opens a pool of N connections before its clock, from which each
+// goroutine takes one and puts it back in the timed region; where the
+// target's connection is held so (bench.Holder: crawshaw) the workloads
+// do the same (sqinnHeld, sqinnConcurrentRun).
 const (
 	sqinnFamily = "sqinn"
 	// Table sizes of the published suite.
@@ -320,6 +326,37 @@ func bindAll(e1, e2, e3, e4 error) error {
 	return nil
 }
 
+// sqinnHeld returns begin with the cell's connection held from before the
+// run until its End where the published program holds its connection for a
+// test (bench.Holder: the Sqinn-Go craw program takes it from its
+// sqlitex.Pool with Get(nil) before its clock starts and puts it back when
+// the test is done); elsewhere it returns begin's run as it is.
+func sqinnHeld(begin func(bench.Env) (bench.Run, error)) func(bench.Env) (bench.Run, error) {
+	return func(e bench.Env) (bench.Run, error) {
+		h, ok := e.Conn.(bench.Holder)
+		if !ok {
+			return begin(e)
+		}
+		if err := h.Hold(); err != nil {
+			return bench.Run{}, err
+		}
+		r, err := begin(e)
+		if err != nil {
+			h.Release()
+			return r, err
+		}
+		end := r.End
+		r.End = func() error {
+			defer h.Release()
+			if end == nil {
+				return nil
+			}
+			return end()
+		}
+		return r, nil
+	}
+}
+
 // sqinnReadRun begins a run whose operation reads the whole table of rows
 // rows (times --scale unless fixed).
 func sqinnReadRun(t sqinnOneTable, rows int, fixed bool) func(bench.Env) (bench.Run, error) {
@@ -446,7 +483,7 @@ func sqinnSimple() []bench.Workload {
 				return "`" + t.insert(d) + "` through one statement prepared in one transaction (crawshaw: bound with its typed calls; sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
-			Begin: sqinnInsertRun(t),
+			Begin: sqinnHeld(sqinnInsertRun(t)),
 		},
 		{
 			Name: "SqinnSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnSmoke,
@@ -455,7 +492,7 @@ func sqinnSimple() []bench.Workload {
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnUsers)) },
 			Teardown: sqinnDropper(t.base),
-			Begin:    sqinnReadRun(t, sqinnUsers, false),
+			Begin:    sqinnHeld(sqinnReadRun(t, sqinnUsers, false)),
 		},
 	}
 }
@@ -471,7 +508,7 @@ func sqinnMany() []bench.Workload {
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, n) },
 			Teardown: sqinnDropper(t.base),
-			Begin:    sqinnReadRun(t, n, true),
+			Begin:    sqinnHeld(sqinnReadRun(t, n, true)),
 		})
 	}
 	return ws
@@ -488,11 +525,11 @@ func sqinnLarge() []bench.Workload {
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, sqinnPlants) },
 			Teardown: sqinnDropper(t.base),
-			Begin: func(e bench.Env) (bench.Run, error) {
+			Begin: sqinnHeld(func(e bench.Env) (bench.Run, error) {
 				r, err := sqinnReadRun(t, sqinnPlants, true)(e)
 				r.BytesPerOp = float64(sqinnPlants * len(sqinnPlantName(size)))
 				return r, err
-			},
+			}),
 		})
 	}
 	return ws
@@ -506,39 +543,86 @@ func sqinnConcurrent() []bench.Workload {
 			Name: "SqinnConcurrent", Keys: "goroutines=" + strconv.Itoa(n), Ops: 2, Unit: "rounds", ScaledData: true, Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(n) + " goroutines at once each open a connection of their own, run `" + t.query(d) +
-					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row into sql.Null types and checking it, and close it; one operation is one round"
+					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row into sql.Null types and checking it, and close it" +
+					" (crawshaw: each takes one of " + strconv.Itoa(n) + " connections opened before the clock from its sqlitex.Pool and puts it back, as published); one operation is one round"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnBooks)) },
 			Teardown: sqinnDropper(t.base),
-			Begin: func(e bench.Env) (bench.Run, error) {
-				q, rows := t.query(e.Dialect), e.Scaled(sqinnBooks)
-				readers := make([]*sqinnReader, n)
-				for k := range readers {
-					readers[k] = t.reader(rows)
-				}
-				errs := make([]error, n)
-				clients := bench.NewClients(n)
-				return bench.Run{Clients: clients, Op: func(int) error {
-					clients.Go(func(k int) {
-						// The published program opens the connection
-						// inside the timed region.
-						c, err := e.Open(e.Ctx, 0)
-						if err != nil {
-							errs[k] = fmt.Errorf("goroutine %d: open: %w", k, err)
-							return
-						}
-						err = readers[k].read(c, q)
-						errs[k] = errors.Join(err, c.Close())
-						if errs[k] != nil {
-							errs[k] = fmt.Errorf("goroutine %d: %w", k, errs[k])
-						}
-					})
-					err := errors.Join(errs...)
-					clear(errs)
-					return err
-				}}, nil
-			},
+			Begin:    func(e bench.Env) (bench.Run, error) { return sqinnConcurrentRun(e, t, n) },
 		})
 	}
 	return ws
+}
+
+// sqinnConcurrentRun begins a run of the concurrent test with n goroutines.
+// The published mattn and sqinn programs open each goroutine's connection
+// (a sql.DB, a sqinn process) inside the timed region and close it there;
+// the crawshaw program opens a sqlitex.Pool of n connections before its
+// clock starts, and each goroutine takes one with Get(nil) and puts it back
+// inside the timed region. Where the cell's connection is held so
+// (bench.Holder), the run opens the n connections before the clock and
+// each goroutine holds and releases its own in the round; elsewhere each
+// goroutine opens and closes its own in the round.
+func sqinnConcurrentRun(e bench.Env, t sqinnOneTable, n int) (bench.Run, error) {
+	q, rows := t.query(e.Dialect), e.Scaled(sqinnBooks)
+	readers := make([]*sqinnReader, n)
+	for k := range readers {
+		readers[k] = t.reader(rows)
+	}
+	var pooled []bench.Conn // the connections held in the round, if any
+	if _, ok := e.Conn.(bench.Holder); ok {
+		for k := range n {
+			c, err := e.Open(e.Ctx, 0)
+			if err == nil {
+				if _, ok := c.(bench.Holder); !ok {
+					err = errors.Join(errors.New("not held from a pool as the cell's connection is"), c.Close())
+				}
+			}
+			if err != nil {
+				return bench.Run{}, errors.Join(fmt.Errorf("open connection %d: %w", k, err), closeAll(pooled))
+			}
+			pooled = append(pooled, c)
+		}
+	}
+	read := func(k int) error {
+		if pooled != nil {
+			c := pooled[k]
+			h := c.(bench.Holder)
+			if err := h.Hold(); err != nil {
+				return err
+			}
+			defer h.Release()
+			return readers[k].read(c, q)
+		}
+		c, err := e.Open(e.Ctx, 0)
+		if err != nil {
+			return fmt.Errorf("open: %w", err)
+		}
+		return errors.Join(readers[k].read(c, q), c.Close())
+	}
+	errs := make([]error, n)
+	clients := bench.NewClients(n)
+	r := bench.Run{Clients: clients, Op: func(int) error {
+		clients.Go(func(k int) {
+			if err := read(k); err != nil {
+				errs[k] = fmt.Errorf("goroutine %d: %w", k, err)
+			}
+		})
+		err := errors.Join(errs...)
+		clear(errs)
+		return err
+	}}
+	if pooled != nil {
+		r.End = func() error { return closeAll(pooled) }
+	}
+	return r, nil
+}
+
+// closeAll closes every connection of cs.
+func closeAll(cs []bench.Conn) error {
+	var errs []error
+	for _, c := range cs {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }

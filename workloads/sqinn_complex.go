@@ -65,7 +65,7 @@ func sqinnComplex() []bench.Workload {
 					"one operation is one location (with its device every 10 and profile every 1,000), commits timed; tables recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(sqinnComplexTables...),
-			Begin: sqinnComplexInsert,
+			Begin: sqinnHeld(sqinnComplexInsert),
 		},
 		{
 			Name: "SqinnComplexQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnComplexSmoke,
@@ -86,11 +86,11 @@ func sqinnComplex() []bench.Workload {
 				return nil
 			},
 			Teardown: sqinnDropper(sqinnComplexTables...),
-			Begin: func(e bench.Env) (bench.Run, error) {
+			Begin: sqinnHeld(func(e bench.Env) (bench.Run, error) {
 				c, q := e.Conn, sqinnComplexQuery(e.Dialect)
 				r := newSqinnComplexReader(e.Scaled(sqinnProfiles) * sqinnDevicesPerProfile * sqinnLocationsPerDevice)
 				return bench.Run{Op: func(int) error { return r.read(c, q) }}, nil
-			},
+			}),
 		},
 	}
 }

@@ -140,7 +140,8 @@ type Config struct {
 	// (protocol.Request.FreeThread; the rule is freeThreadFor's): ThreadLocked for every cell, ThreadFree
 	// for none (a plain Go program's goroutines, as the published programs
 	// ran), ThreadAuto ("" too) for the cells that wait on no network
-	// (SQLite) and whose target hands no call to a goroutine of its own
+	// (SQLite), on no process of their own (targets.Spec.Piped: sqinn) and
+	// whose target hands no call to a goroutine of its own
 	// (targets.Spec.FreeIn): locking costs a cell that waits on a socket a hand-over
 	// between two threads per reply, +26-34% per round trip here
 	// (docs/where-time-goes.md), and nothing measurable on SQLite.

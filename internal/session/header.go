@@ -51,7 +51,7 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		h.TimingThread = "locked (Go timing goroutines locked to a thread; time divided)"
 	default:
 		// Fits 100 columns after "timing-thread: " (benchstat prints it).
-		h.TimingThread = "auto (locked, time divided, on SQLite but crawshaw's suite cells; free on a socket)"
+		h.TimingThread = "auto (locked, time divided, on SQLite but sqinn, crawshaw's suite; free on a socket)"
 	}
 	if cfg.IdleLatency == IdleLow {
 		h.IdleLatency = IdleLowSetting

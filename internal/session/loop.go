@@ -542,8 +542,9 @@ func profileName(c Cell) string {
 // runs its timing goroutine free under the session's --timing-thread
 // mode: "locked" none, "free" all, "auto" (or unset) all but SQLite's,
 // whose cells wait on no socket (locking adds a thread hand-over to every
-// reply from a socket), unless the target hands its calls to a goroutine
-// of its own in that family (targets.Spec.FreeIn).
+// reply from a socket), unless the target waits on a process of its own
+// over a pipe (targets.Spec.Piped: sqinn) or hands its calls to a
+// goroutine of its own in that family (targets.Spec.FreeIn).
 func freeThreadFor(mode string, t targets.Spec, family string) bool {
 	switch mode {
 	case "locked":
@@ -551,5 +552,5 @@ func freeThreadFor(mode string, t targets.Spec, family string) bool {
 	case "free":
 		return true
 	}
-	return t.DB != bench.SQLite || slices.Contains(t.FreeIn, family)
+	return t.DB != bench.SQLite || t.Piped || slices.Contains(t.FreeIn, family)
 }

@@ -469,10 +469,12 @@ func TestDeclarationsCheckEveryTargetAgainstItsRunner(t *testing.T) {
 
 // TestFreeThreadFor: auto (and unset) locks the timing goroutine of
 // SQLite cells only, but for a target's families that hand calls to a
-// goroutine (FreeIn); locked and free apply to every cell.
+// goroutine (FreeIn) and a target that waits on its own process over a
+// pipe (Piped); locked and free apply to every cell.
 func TestFreeThreadFor(t *testing.T) {
 	sqlite, pg := targets.Spec{Name: "s", DB: bench.SQLite}, targets.Spec{Name: "p", DB: bench.Postgres}
 	pooled := targets.Spec{Name: "c", DB: bench.SQLite, FreeIn: []string{"suite"}}
+	piped := targets.Spec{Name: "q", DB: bench.SQLite, Piped: true}
 	for _, c := range []struct {
 		mode   string
 		t      targets.Spec
@@ -482,9 +484,29 @@ func TestFreeThreadFor(t *testing.T) {
 		{"", sqlite, "classic", false}, {"auto", sqlite, "suite", false}, {"auto", pg, "classic", true},
 		{"auto", pooled, "suite", true}, {"auto", pooled, "classic", false}, {"", pooled, "suite", true},
 		{"locked", pg, "classic", false}, {"locked", pooled, "suite", false}, {"free", sqlite, "classic", true},
+		{"auto", piped, "sqinn", true}, {"", piped, "classic", true}, {"locked", piped, "sqinn", false},
 	} {
 		if got := freeThreadFor(c.mode, c.t, c.family); got != c.want {
 			t.Errorf("freeThreadFor(%q, %s, %s) = %v, want %v", c.mode, c.t.Name, c.family, got, c.want)
+		}
+	}
+}
+
+// TestSqinnRunsFreeUnderAuto: the catalogue's sqinn target, whose every
+// call waits on its sqinn process over a pipe, runs its timing goroutine
+// free under auto in every family it runs, as a socket target does; the
+// other SQLite targets stay locked in the Sqinn-Go suite.
+func TestSqinnRunsFreeUnderAuto(t *testing.T) {
+	for _, name := range []string{"sqinn", "mattn", "crawshaw"} {
+		spec, ok := targets.Lookup(name)
+		if !ok {
+			t.Fatalf("no %s in the catalogue", name)
+		}
+		for _, family := range []string{"classic", "suite", "sqinn"} {
+			want := name == "sqinn" || (name == "crawshaw" && family == "suite")
+			if got := freeThreadFor(ThreadAuto, spec, family); got != want {
+				t.Errorf("auto: %s in %s free = %v, want %v", name, family, got, want)
+			}
 		}
 	}
 }

@@ -34,18 +34,31 @@ func open(dsn string) (*pooled, error) {
 // pooled is the pool's connection, taken from it and given back per
 // published adapter call (bench.Checkouter), as the go-sqlite-bench craw
 // adapter does: Get with a context (context.TODO(): a cancel context, a
-// tracer and a goroutine that watches it for an interrupt) and Put.
+// tracer and a goroutine that watches it for an interrupt) and Put; or
+// held for a test (bench.Holder), as the Sqinn-Go craw program does: Get
+// without a context (a cancel context and its goroutine, no tracer) and
+// Put.
 type pooled struct {
 	*sqlite.Conn
 	pool *sqlitex.Pool
 	out  bool // checked out
 }
 
-func (p *pooled) Checkout() error {
+// Checkout takes the connection from the pool with context.TODO().
+func (p *pooled) Checkout() error { return p.get(context.TODO()) }
+
+// Hold takes the connection from the pool with a nil context.
+func (p *pooled) Hold() error { return p.get(nil) }
+
+// Release puts the connection back, as Checkin.
+func (p *pooled) Release() { p.Checkin() }
+
+// get takes the connection from the pool with ctx (nil or not).
+func (p *pooled) get(ctx context.Context) error {
 	if p.out {
 		return errors.New("crawshaw: connection checked out twice")
 	}
-	if c := p.pool.Get(context.TODO()); c != p.Conn {
+	if c := p.pool.Get(ctx); c != p.Conn {
 		return errors.New("crawshaw: the pool gave another connection")
 	}
 	p.out = true

@@ -55,8 +55,11 @@ func CachedQueries(t *testing.T, target string) {
 // adapters of the SQLite suites do (conn.Prepare): n operations make n
 // QueryCached calls inside the clock and nothing else, the concurrent
 // workload (named concurrent, its client count in its key as key=N) one
-// a client, each on its own connection.
-func ReadsFromTheCache(t *testing.T, target, family, concurrent, key string) {
+// a client, each on its own connection: opened in the round, or, where
+// pooled, opened before the clock and held from its pool in the round
+// (Hold and Release, bench.Holder), as the published program takes its
+// connections from a pool opened beforehand.
+func ReadsFromTheCache(t *testing.T, target, family, concurrent, key string, pooled bool) {
 	const n = 3
 	for _, w := range bench.Workloads() {
 		if w.Family != family || strings.HasSuffix(w.Name, "Insert") {
@@ -69,7 +72,10 @@ func ReadsFromTheCache(t *testing.T, target, family, concurrent, key string) {
 				if _, err := fmt.Sscanf(w.Keys, key+"=%d", &clients); err != nil {
 					t.Fatalf("%s: no %s= in its keys %q", w.ID(), key, w.Keys)
 				}
-				want["QueryCached"] = clients * n
+				want = map[string]int{"QueryCached": clients * n, "Open": clients * n}
+				if pooled {
+					want = map[string]int{"QueryCached": clients * n, "Hold": clients * n, "Release": clients * n}
+				}
 			}
 			if got := CountInClock(t, target, SQLite, w, n).Calls; !maps.Equal(got, want) {
 				t.Errorf("%d operations made %v inside the clock, the published adapter %v", n, got, want)

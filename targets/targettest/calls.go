@@ -25,20 +25,33 @@ type Calls struct {
 }
 
 // Count makes e's connection, and every connection e.Open makes, count
-// their calls into a new Calls.
+// their calls into a new Calls; e.Open counts itself as "Open" (the
+// session settings it applies are not counted). A connection held from a
+// pool (bench.Holder) stays one, its calls counted as "Hold" and
+// "Release".
 func Count(e *bench.Env) *Calls {
 	c := &Calls{n: map[string]int{}, dests: map[string]bool{}, args: map[string]bool{}}
-	e.Conn = countConn{e.Conn, c}
+	e.Conn = c.wrap(e.Conn)
 	if open := e.Open; open != nil {
 		e.Open = func(ctx context.Context, pool int) (bench.Conn, error) {
+			c.add("Open")
 			cc, err := open(ctx, pool)
 			if err != nil {
 				return nil, err
 			}
-			return countConn{cc, c}, nil
+			return c.wrap(cc), nil
 		}
 	}
 	return c
+}
+
+// wrap returns conn counting its calls into c.
+func (c *Calls) wrap(conn bench.Conn) bench.Conn {
+	cc := countConn{conn, c}
+	if h, ok := conn.(bench.Holder); ok {
+		return countHolder{cc, h}
+	}
+	return cc
 }
 
 // Reset forgets what was counted so far.
@@ -141,6 +154,22 @@ func (cc countConn) BeginTx() (bench.Tx, error) {
 	return countTx{tx, cc.c}, nil
 }
 
+// countHolder is a countConn of a connection held from a pool.
+type countHolder struct {
+	countConn
+	h bench.Holder
+}
+
+func (ch countHolder) Hold() error {
+	ch.c.add("Hold")
+	return ch.h.Hold()
+}
+
+func (ch countHolder) Release() {
+	ch.c.add("Release")
+	ch.h.Release()
+}
+
 type countTx struct {
 	bench.Tx
 	c *Calls
@@ -220,6 +249,21 @@ type ClockedCalls struct {
 // are before the clock and not counted); it fails t if the run fails.
 func CountInClock(t testing.TB, target string, where Where, w bench.Workload, n int) ClockedCalls {
 	t.Helper()
+	return CountRun(t, target, where, w, n).Clock
+}
+
+// RunCalls are the calls of one run of a workload, by where they were made:
+// in its Begin, inside the clock, in its End.
+type RunCalls struct {
+	Begin, End map[string]int
+	Clock      ClockedCalls
+}
+
+// CountRun sets w up on target at where, runs n operations (no warm-up)
+// and counts the calls of the run's Begin, of its n timed operations and
+// of its End apart; it fails t if the run fails.
+func CountRun(t testing.TB, target string, where Where, w bench.Workload, n int) RunCalls {
+	t.Helper()
 	e := NewEnv(t, target, where)
 	setUp(t, w, e)
 	c := Count(&e)
@@ -228,17 +272,21 @@ func CountInClock(t testing.TB, target string, where Where, w bench.Workload, n 
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Reset() // what Begin did runs before the clock
+	var rc RunCalls
+	rc.Begin, _ = c.Snapshot()
+	c.Reset()
 	_, err = bench.Measure(r, 0, n, bench.NewLatencyHistogram())
 	calls, dests := c.Snapshot()
-	args := c.ExecArgs()
+	rc.Clock = ClockedCalls{Calls: calls, Dests: dests, Args: c.ExecArgs()}
+	c.Reset()
 	if r.End != nil {
 		if eerr := r.End(); err == nil {
 			err = eerr
 		}
 	}
+	rc.End, _ = c.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ClockedCalls{Calls: calls, Dests: dests, Args: args}
+	return rc
 }

@@ -61,17 +61,25 @@ type Cacher interface {
 // NewConn returns a bench.Conn over d.
 func NewConn(d Driver) bench.Conn { return &conn{d: d} }
 
-// NewPooledConn returns a bench.Conn over d whose connection p takes from
-// its pool and gives back for each call of a published adapter
-// (bench.Checkouter).
-func NewPooledConn(d Driver, p bench.Checkouter) bench.Conn {
-	return &pooledConn{conn: &conn{d: d}, Checkouter: p}
+// Pool is a connection of a pool, taken from it and given back for each
+// call of a published adapter (bench.Checkouter) or held for a whole test
+// (bench.Holder).
+type Pool interface {
+	bench.Checkouter
+	bench.Holder
 }
 
-// pooledConn is a conn with its pool's checkout and checkin.
+// NewPooledConn returns a bench.Conn over d whose connection p takes from
+// its pool and gives back, as a published program does.
+func NewPooledConn(d Driver, p Pool) bench.Conn {
+	return &pooledConn{conn: &conn{d: d}, Pool: p}
+}
+
+// pooledConn is a conn with its pool's checkout and checkin, hold and
+// release.
 type pooledConn struct {
 	*conn
-	bench.Checkouter
+	Pool
 }
 
 type conn struct{ d Driver }

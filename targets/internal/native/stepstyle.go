@@ -43,7 +43,7 @@ type StepStmt[T comparable] interface {
 
 // RegisterStep registers target name over a step-style library: open opens
 // a connection on the target's DSN (one taken from a pool per published
-// adapter call where it is a bench.Checkouter), and null is the library's
+// adapter call or per test where it is a Pool), and null is the library's
 // column type of NULL. Simple calls compile with PrepareTransient and step; prepared
 // statements are compiled once and reset per use (see the package comment);
 // bench.QueryCached goes through the library's own statement cache
@@ -55,7 +55,7 @@ func RegisterStep[C StepConn[S], S StepStmt[T], T comparable](name string, open 
 			return nil, err
 		}
 		d := stepDriver[C, S, T]{c: c, null: null, cached: map[string]*stepStmt[S, T]{}}
-		if p, ok := any(c).(bench.Checkouter); ok {
+		if p, ok := any(c).(Pool); ok {
 			return NewPooledConn(d, p), nil
 		}
 		return NewConn(d), nil
