@@ -52,9 +52,9 @@ func TestPlansFollowTheStudies(t *testing.T) {
 			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
 		}
 		// The SQLite settings are the published suite's but where the
-		// study's programs set no synchronous level (sqinn-go).
+		// study's programs set no synchronous level (sqinn-go, dbi-2023).
 		wantSync := bench.DefaultSQLiteSync
-		if s.ID == "sqinn-go" {
+		if s.ID == "sqinn-go" || s.ID == "dbi-2023" {
 			wantSync = bench.SQLiteSyncDriver
 		}
 		if cfg.SQLite.Sync != wantSync || cfg.SQLite.Journal != bench.DefaultSQLiteJournal {
