@@ -98,7 +98,7 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
 		{[]string{"run", "--sqlite-journal", "fast"}, `--sqlite-journal: unknown SQLite journal mode "fast" (valid: delete, truncate, persist, memory, wal, off)`},
-		{[]string{"run", "--sqlite-sync", "always"}, `--sqlite-sync: unknown SQLite synchronous level "always" (valid: off, normal, full, extra)`},
+		{[]string{"run", "--sqlite-sync", "always"}, `--sqlite-sync: unknown SQLite synchronous level "always" (valid: off, normal, full, extra, driver)`},
 		{[]string{"run", "--workloads", "SimpleDo"}, "nothing to run: none of the workloads runs on the selected databases"},
 		{[]string{"run", "--workloads", "TCPSend/size=1024"}, "nothing to run: none of the workloads runs on the selected databases"},
 		{[]string{"run", "--db", "loopback", "--workloads", "classic"}, "nothing to run: none of the workloads runs on the selected databases"},
