@@ -116,6 +116,12 @@ const (
 	DefaultSQLiteSync    = "FULL"
 )
 
+// DefaultSQLiteSettings returns the default settings spelled out (the
+// published SQLite driver suite's journal mode and synchronous level).
+func DefaultSQLiteSettings() SQLiteSettings {
+	return SQLiteSettings{Journal: DefaultSQLiteJournal, Sync: DefaultSQLiteSync}
+}
+
 // SQLiteSyncDriver, as the synchronous level, sets none: each driver keeps
 // the level it sets itself, as the Sqinn-Go suite's published programs ran
 // (mattn's database/sql driver sets NORMAL on every connection it opens;

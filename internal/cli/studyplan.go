@@ -79,7 +79,7 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", s.ID, err)
 	}
-	sqlite := bench.SQLiteSettings{Journal: bench.DefaultSQLiteJournal, Sync: bench.DefaultSQLiteSync}
+	sqlite := bench.DefaultSQLiteSettings()
 	if s.Plan.SQLiteSync != "" {
 		if sqlite.Sync, err = bench.ParseSQLiteSync(s.Plan.SQLiteSync); err != nil {
 			return nil, fmt.Errorf("study %s: %w", s.ID, err)

@@ -86,7 +86,7 @@ func Defaults() *Config {
 		DBs: []bench.DB{bench.SQLite}, Count: DefaultCount, Slices: DefaultSlices, Scale: DefaultScale,
 		Warmup: DefaultWarmup, Timeout: DefaultTimeout, Cache: DefaultCache(), Nets: []string{"tcp", "unix"},
 		Profile: servers.ProfileDurable, Pin: DefaultPin, TimingThread: ThreadAuto,
-		SQLite: bench.SQLiteSettings{Journal: bench.DefaultSQLiteJournal, Sync: bench.DefaultSQLiteSync},
+		SQLite: bench.DefaultSQLiteSettings(),
 	}
 }
 
