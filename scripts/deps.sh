@@ -5,11 +5,12 @@
 # system services are not used), galera-4 and rsync (the Galera cluster)
 # and Chromium, in which the tests open the
 # HTML report. With SQLBENCH_SQINN=1 (scripts/test; scripts/sqlbench when
-# its arguments name sqinn), where sqinn's sources are beside the
-# repository (../shared/sqinn, with its build.sh) and SQINN_PATH is not
-# set, it also installs SQLite's headers and library, builds the sqinn
-# program into bin/sqinn and exports SQINN_PATH, so that the sqinn target
-# runs. Sourced, from the repository's root, by scripts/sqlbench and
+# its arguments name sqinn) and SQINN_PATH not set, it also installs
+# SQLite's headers and library and has scripts/sqinn obtain the sqinn
+# program (from its cache, sources beside the repository, or its public
+# repository), exporting SQINN_PATH; where it cannot be had, the sqinn
+# target and tests are skipped with one line, or, with
+# SQLBENCH_REQUIRE_SQINN=1 (.ci/run), the script fails. Sourced, from the repository's root, by scripts/sqlbench and
 # scripts/test.
 set -euo pipefail
 
@@ -40,22 +41,36 @@ if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven)
 	command -v chromium >/dev/null || need+=(chromium)
 fi
-sqinn_build=""
-if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ] && [ -f ../shared/sqinn/build.sh ]; then
-	sqinn_build=../shared/sqinn/build.sh
-	{ [ -e /usr/include/sqlite3.h ] && compgen -G '/usr/lib/*/libsqlite3.so' >/dev/null; } || need+=(libsqlite3-dev)
+sqinn=0
+if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ]; then
+	sqinn=1
+	# scripts/sqinn builds the program against the system SQLite unless
+	# its cache already holds it.
+	sqinn_cached=${XDG_CACHE_HOME:-$HOME/.cache}/sqlbench/sqinn-v1.1.27/sqinn
+	[ -x "$sqinn_cached" ] || { [ -e /usr/include/sqlite3.h ] && compgen -G '/usr/lib/*/libsqlite3.so' >/dev/null; } ||
+		need+=(libsqlite3-dev)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	echo "sqlbench: installing ${need[*]}" >&2
 	apt_install "${need[@]}"
 fi
-if [ -n "$sqinn_build" ]; then
-	# Rebuilt only when a source is newer than the binary (about a second).
-	if [ ! -x bin/sqinn ] || [ -n "$(find ../shared/sqinn -type f -newer bin/sqinn -print -quit)" ]; then
-		mkdir -p bin
-		bash "$sqinn_build" bin >/dev/null 2>bin/.sqinn-build.log ||
-			{ cat bin/.sqinn-build.log >&2; echo "sqlbench: building sqinn failed" >&2; exit 1; }
+if [ "$sqinn" = 1 ]; then
+	# Where sqinn cannot be had (no sources beside the repository and its
+	# public repository out of reach), its tests skip with one line, unless
+	# SQLBENCH_REQUIRE_SQINN=1 (.ci/run) makes that a failure.
+	sqinn_err=$(mktemp)
+	if SQINN_PATH=$(scripts/sqinn 2>"$sqinn_err"); then
+		export SQINN_PATH
+	else
+		status=$?
+		unset SQINN_PATH
+		reason=$(tail -n 1 "$sqinn_err")
+		if [ "${SQLBENCH_REQUIRE_SQINN:-0}" = 1 ]; then
+			echo "sqlbench: $reason (SQLBENCH_REQUIRE_SQINN=1: required)" >&2
+			exit 1
+		fi
+		[ "$status" = 3 ] || echo "sqlbench: building sqinn failed: $reason" >&2
+		echo "sqlbench: the sqinn target and its tests are skipped: $reason" >&2
 	fi
-	SQINN_PATH=$(pwd)/bin/sqinn
-	export SQINN_PATH
+	rm -f "$sqinn_err"
 fi

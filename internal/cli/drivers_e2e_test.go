@@ -173,7 +173,7 @@ func TestRunQuickOnSqinn(t *testing.T) {
 			t.Fatalf("SQINN_PATH is set but unusable: %v", err)
 		}
 	}
-	testenv.Need(t, "the sqinn program (set SQINN_PATH; README.md says how to build it)", err)
+	testenv.NeedSqinn(t, err)
 	version, err := exec.Command(path, "version").Output()
 	if err != nil {
 		t.Fatalf("%s version: %v", path, err)

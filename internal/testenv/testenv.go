@@ -50,3 +50,27 @@ func Programs(t testing.TB, names ...string) {
 type notOnPath []string
 
 func (n notOnPath) Error() string { return strings.Join(n, ", ") + " not on PATH" }
+
+// SqinnEnv is the variable that makes a missing sqinn program a failure.
+// SQLBENCH_SERVERS does not: sqinn is built from its public C source, which
+// a plain clone may not reach (no registry ships it), so scripts/test skips
+// the sqinn tests there while .ci/run, which has the sources beside the
+// repository, sets SqinnEnv=1.
+const SqinnEnv = "SQLBENCH_REQUIRE_SQINN"
+
+// SqinnHow says how to get the sqinn program, for skip and failure lines.
+const SqinnHow = "scripts/sqinn builds it from github.com/cvilsmeier/sqinn v1.1.27; then set SQINN_PATH to the path it prints"
+
+// NeedSqinn skips t with one line saying why and how to enable it, or fails
+// it when SqinnEnv=1, if missing (the error of finding the sqinn program)
+// is not nil.
+func NeedSqinn(t testing.TB, missing error) {
+	t.Helper()
+	if missing == nil {
+		return
+	}
+	if os.Getenv(SqinnEnv) == "1" {
+		t.Fatalf("needs the sqinn program: %v (%s=1: required; %s)", missing, SqinnEnv, SqinnHow)
+	}
+	t.Skipf("needs the sqinn program: %v (%s; %s=1 makes this a failure)", missing, SqinnHow, SqinnEnv)
+}

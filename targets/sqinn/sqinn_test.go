@@ -14,17 +14,16 @@ import (
 )
 
 // needSqinn fails the test when $SQINN_PATH is set but names no executable,
-// and skips it (fails it under testenv's strict rule, as in scripts/test,
-// which builds sqinn) when neither $SQINN_PATH nor PATH has sqinn: no
-// registry this project uses ships the program (a C program; README.md says
-// how to build it).
+// and skips it (fails it with SQLBENCH_REQUIRE_SQINN=1, as in .ci/run) when
+// neither $SQINN_PATH nor PATH has sqinn: no registry ships the program (a
+// C program that scripts/sqinn builds from its public source).
 func needSqinn(t *testing.T) {
 	t.Helper()
 	_, err := sqinn.Executable()
 	if err != nil && os.Getenv(sqinn.PathEnv) != "" {
 		t.Fatalf("%s is set but unusable: %v", sqinn.PathEnv, err)
 	}
-	testenv.Need(t, "the sqinn program (README.md: build it from github.com/cvilsmeier/sqinn v1.1.27 and set "+sqinn.PathEnv+")", err)
+	testenv.NeedSqinn(t, err)
 }
 
 func TestExecutableSaysWhatIsMissing(t *testing.T) {
