@@ -30,13 +30,14 @@ type PublishedRow struct {
 	// of the sides' cells, Settle the runs estimated to settle an
 	// inconclusive verdict (-1: more than MaxSettleRuns, 0: none), Cause
 	// the study's known or likely cause of a disagreement.
+	Verdict string
+	Runs    int
+	Settle  int
+	Cause   string
+
 	// Resolution is the band about the published ratio within which the
 	// measured one agrees (0: CrossMachineTolerance).
 	Resolution float64
-	Verdict    string
-	Runs       int
-	Settle     int
-	Cause      string
 }
 
 // PublishedTable is a reproduced study's comparisons, published beside
@@ -44,6 +45,7 @@ type PublishedRow struct {
 type PublishedTable struct {
 	Study *studies.Study
 	Rows  []PublishedRow
+
 	// Resolution is the rows' (Report.StudyResolution; 0:
 	// CrossMachineTolerance).
 	Resolution float64
