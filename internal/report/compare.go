@@ -35,10 +35,11 @@ type Change struct {
 	// the change (of its logarithm, 0 to 1) that the shift accounts for.
 	// Without a usable shift they are Delta, P and 0.
 	Beyond, BeyondP, ShiftShare float64
-	// Lo and Hi bound New's median over Old's: the percentile bootstrap
-	// at Confidence that the unpaired ratio tables use (infinite with
-	// fewer than 2 runs a side or a zero median), from which a change
-	// that is not significant is called equivalent or undecided (Kind).
+	// Lo and Hi bound New's median over Old's, for a change that is not
+	// significant: the percentile bootstrap at Confidence that the
+	// unpaired ratio tables use, from which it is called equivalent or
+	// undecided (Kind). Infinite for a significant change, with fewer
+	// than 2 runs a side, or from an old median of zero.
 	Lo, Hi float64
 }
 
@@ -106,7 +107,10 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 			ch.Delta = ch.New/ch.Old - 1
 		}
 		ch.Worse = c.worse(ch.Delta)
-		ch.Lo, ch.Hi = changeInterval(ov, nv)
+		ch.Lo, ch.Hi = math.Inf(-1), math.Inf(1)
+		if !ch.Significant { // only a change the test does not find needs it (Kind)
+			ch.Lo, ch.Hi = changeInterval(ov, nv)
+		}
 		c.Changes = append(c.Changes, ch)
 		oldSamples, newRuns = append(oldSamples, os), append(newRuns, nv)
 		if ch.Old > 0 && ch.New > 0 {
