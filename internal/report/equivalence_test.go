@@ -196,7 +196,7 @@ func compareRuns(name string, base, spread float64) []*benchfmt.Result {
 func TestCompareVerdicts(t *testing.T) {
 	var old, new []*benchfmt.Result
 	for _, c := range []struct {
-		name           string
+		name            string
 		old, new, noise float64
 	}{
 		{"Up/db=sqlite/driver=mattn/api=sql", 1000, 1500, 0.01},
