@@ -360,7 +360,7 @@ func (c *Comparison) table(w io.Writer) error {
 		fmt.Fprintln(w, note)
 	}
 	if c.Unit == "ops/s" || c.Unit == "ns/op" {
-		fmt.Fprintf(w, "%s: %s at resolution %s\n", c.Unit, c.Decisions(), FormatResolution(c.resolution()))
+		fmt.Fprintf(w, "%s: %s at %s\n", c.Unit, c.Decisions(), FormatResolution(c.resolution()))
 	}
 	return nil
 }

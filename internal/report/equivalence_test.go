@@ -110,7 +110,7 @@ func TestRatioTablesGiveEveryVerdict(t *testing.T) {
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"faster", "slower", "equivalent", "undecided, ~", "3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at resolution ±5%"} {
+	for _, w := range []string{"faster", "slower", "equivalent", "undecided, ~", "3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
 		if !strings.Contains(text.String(), w) {
 			t.Errorf("the text lacks %q:\n%s", w, text.String())
 		}
@@ -173,7 +173,7 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 	if err := Markdown(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"resolution ±50% (between 0.667× and 1.500×", "| equivalent |", "4 of 4 decided: 1 faster, 1 slower, 2 equivalent; 0 undecided at resolution ±50%"} {
+	for _, w := range []string{"resolution ±50% (between 0.667× and 1.500×", "| equivalent |", "4 of 4 decided: 1 faster, 1 slower, 2 equivalent; 0 undecided at ±50%"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("the Markdown lacks %q:\n%s", w, b.String())
 		}
@@ -220,7 +220,7 @@ func TestCompareVerdicts(t *testing.T) {
 	if err := cs.Text(&b, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"verdict", "equivalent", "undecided, ~", "ops/s: 3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at resolution ±5%"} {
+	for _, w := range []string{"verdict", "equivalent", "undecided, ~", "ops/s: 3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("the text lacks %q:\n%s", w, b.String())
 		}

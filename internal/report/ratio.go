@@ -230,7 +230,7 @@ func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 			g.Rows = append(g.Rows, append(cells, label(q.Verdict(p))))
 			d.Add(q.Kind(p))
 		}
-		g.Notes = append(g.Notes, fmt.Sprintf("%s at resolution %s", d, FormatResolution(p)))
+		g.Notes = append(g.Notes, fmt.Sprintf("%s at %s", d, FormatResolution(p)))
 		out = append(out, g)
 	}
 	return out

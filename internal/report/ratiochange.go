@@ -116,7 +116,7 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 				"faster or slower only where the two intervals do not overlap; equivalent where the",
 				fmt.Sprintf("change's interval (new's bounds over old's) lies within the resolution %s:", FormatResolution(p)),
 				"no change that matters; else undecided, ~N runs: the runs per cell likely to decide it;",
-				fmt.Sprintf("%s at resolution %s", d, FormatResolution(p))}
+				fmt.Sprintf("%s at %s", d, FormatResolution(p))}
 		}
 		if err := writeGridTextWithin(w, gr, width); err != nil {
 			return err

@@ -50,7 +50,7 @@ func TestRatioChangesCancelTheMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower", "equivalent",
-		"2 of 2 decided: 0 faster, 1 slower, 1 equivalent; 0 undecided at resolution ±5%"} {
+		"2 of 2 decided: 0 faster, 1 slower, 1 equivalent; 0 undecided at ±5%"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, b.String())
 		}

@@ -50,7 +50,7 @@ func Text(w io.Writer, r *Report) error {
 		}
 	}
 	if d, ok := r.RatioDecisions(); ok && r.ratioTables() > 1 {
-		fmt.Fprint(w, WrapText(fmt.Sprintf("\nratio comparisons, every table: %s at resolution %s", d, FormatResolution(r.resolution())),
+		fmt.Fprint(w, WrapText(fmt.Sprintf("\nratio comparisons, every table: %s at %s", d, FormatResolution(r.resolution())),
 			prose, "  "))
 	}
 	if note := r.BaselineNote(); note != "" {
