@@ -35,11 +35,11 @@ type Change struct {
 	// the change (of its logarithm, 0 to 1) that the shift accounts for.
 	// Without a usable shift they are Delta, P and 0.
 	Beyond, BeyondP, ShiftShare float64
-	// Lo and Hi bound New's median over Old's, for a change that is not
-	// significant: the percentile bootstrap at Confidence that the
-	// unpaired ratio tables use, from which it is called equivalent or
-	// undecided (Kind). Infinite for a significant change, with fewer
-	// than 2 runs a side, or from an old median of zero.
+	// Lo and Hi bound New's median over Old's: the percentile bootstrap
+	// at Confidence that the unpaired ratio tables use, from which a
+	// change the test does not find significant is called equivalent or
+	// undecided (Kind). Infinite with fewer than 2 runs a side or from an
+	// old median of zero.
 	Lo, Hi float64
 }
 
@@ -107,10 +107,7 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 			ch.Delta = ch.New/ch.Old - 1
 		}
 		ch.Worse = c.worse(ch.Delta)
-		ch.Lo, ch.Hi = math.Inf(-1), math.Inf(1)
-		if !ch.Significant { // only a change the test does not find needs it (Kind)
-			ch.Lo, ch.Hi = changeInterval(ov, nv)
-		}
+		ch.Lo, ch.Hi = changeInterval(ov, nv)
 		c.Changes = append(c.Changes, ch)
 		oldSamples, newRuns = append(oldSamples, os), append(newRuns, nv)
 		if ch.Old > 0 && ch.New > 0 {
@@ -300,6 +297,12 @@ func (c *Comparison) Undecidable() []Change {
 	return out
 }
 
+// IntervalString formats the change's interval (Lo, Hi): "0.97–1.04×",
+// or "-" without one.
+func (ch Change) IntervalString() string {
+	return FormatRatioInterval(Ratio{Lo: ch.Lo, Hi: ch.Hi})
+}
+
 // DeltaString formats the change as benchstat does (benchmath's
 // FormatDelta): "~" when not significant, else the signed percentage ("?"
 // from an old median of 0).
@@ -333,25 +336,25 @@ func (c *Comparison) Text(w io.Writer) error {
 // the change and the p-value, then the geometric mean.
 func (c *Comparison) table(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
-	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); verdict: equivalent when not\n", Alpha)
-	fmt.Fprintf(w, "  significant and the change's bootstrap interval lies within the resolution %s\n", FormatResolution(c.resolution()))
+	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); new÷old: the bootstrap interval of\n", Alpha)
+	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n", FormatResolution(c.resolution()))
 	f := MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if oldN > 0 {
-		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\tverdict\t\n", c.OldLabel, oldN, c.NewLabel, newN)
+		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, oldN, c.NewLabel, newN)
 	} else {
-		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\tverdict\t\n", c.OldLabel, c.NewLabel)
+		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, c.NewLabel)
 	}
 	for _, ch := range c.Changes {
 		o, n := f(ch.Old), f(ch.New)
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t\n", ch.Name, o, n, ch.DeltaString(), ch.P, c.Verdict(ch))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", ch.Name, o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
 	}
 	if c.GeoOld > 0 {
-		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
+		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write comparison: %w", err)

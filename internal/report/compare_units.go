@@ -306,15 +306,15 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		}
 		worse, better := c.counts()
 		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
-		fmt.Fprintf(w, "| cell | %s | %s | change | p | verdict |\n|---|--:|--:|--:|--:|---|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
 		f := MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
-				mdEscape(c.Verdict(ch)))
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+				ch.IntervalString(), mdEscape(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
