@@ -294,7 +294,7 @@ func TestResolutionFlag(t *testing.T) {
 	if code := Main(context.Background(), []string{"compare", "--resolution", "0.5", "testdata/old.txt", "testdata/new.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
 		t.Fatalf("compare: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "resolution ±50%") || !strings.Contains(out.String(), "verdict") {
+	if !strings.Contains(out.String(), "within ±50%") || !strings.Contains(out.String(), "decided:") {
 		t.Errorf("compare --resolution 0.5:\n%s", out.String())
 	}
 	for _, args := range [][]string{
