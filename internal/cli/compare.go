@@ -28,7 +28,10 @@ func compareCommand(env Env) *cobra.Command {
 		Long: `Compare prints, for every cell two results files have in common and every
 unit they record (ops/s, ns/op, B/op, allocs/op, latency percentiles, ...), the
 change of its median and whether it is significant (Mann-Whitney U test), with
-the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
+the geometric mean of the medians, and a verdict: faster or slower (better or
+worse) where the change is significant, equivalent where it is not and the
+bootstrap interval of new÷old lies within --resolution (no change that
+matters), else undecided. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
 comment.
 
