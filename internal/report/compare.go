@@ -175,11 +175,16 @@ func (c *Comparison) Kind(ch Change) string {
 // runs per side that would likely decide it (settleRuns).
 func (c *Comparison) Verdict(ch Change) string {
 	k := c.Kind(ch)
-	settle := 0
-	if k == Undecided && ch.Old > 0 && ch.New > 0 {
-		settle = settleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, min(ch.OldN, ch.NewN), c.resolution())
+	n := min(ch.OldN, ch.NewN)
+	if k != Undecided || n < 2 || !(ch.Old > 0 && ch.New > 0) {
+		return verdictText(k, 0, n)
 	}
-	return verdictText(k, settle, min(ch.OldN, ch.NewN))
+	// An interval that excludes 1 where the test finds no change has no
+	// estimate: the two disagree, and more runs settle which.
+	if settle := settleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution()); settle != 0 || !hasInterval(ch.Lo, ch.Hi) {
+		return verdictText(k, settle, n)
+	}
+	return Undecided
 }
 
 // Decisions counts the comparison's verdicts (Kind): better counts as

@@ -278,7 +278,7 @@ func TestPublishedResolution(t *testing.T) {
 			t.Errorf("resolution %g: %s, want %s", c.res, row.Verdict, c.want)
 		}
 	}
-	if got := (&PublishedRow{Verdict: VerdictInconclusive, Settle: 40}).VerdictText(); got != "undecided: ~40 runs" {
+	if got := (&PublishedRow{Verdict: VerdictInconclusive, Settle: 40}).VerdictText(); got != "undecided, ~40 runs" {
 		t.Errorf("VerdictText = %q", got)
 	}
 	if !strings.Contains(VerdictNoteAt(0.1), "the resolution ±10%") || !strings.Contains(VerdictNoteAt(0), "the resolution ±30%") {

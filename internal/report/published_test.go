@@ -256,7 +256,7 @@ func TestVerdictTextAndCause(t *testing.T) {
 	for what, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
 		// The cause's first words, wherever the line wraps after them.
 		cause := "[1] likely cause (many/query/N=1000 zombie / mattn): " + strings.Join(strings.Fields(many.Cause)[:3], " ")
-		for _, want := range []string{"disagrees [1]", cause, "undecided: ~", "±30%"} {
+		for _, want := range []string{"disagrees [1]", cause, "undecided, ~", "±30%"} {
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
 				t.Errorf("%s lacks %q:\n%s", what, want, out)
 			}

@@ -113,13 +113,13 @@ func (row *PublishedRow) VerdictText() string {
 	}
 	switch {
 	case row.Settle > 0:
-		return fmt.Sprintf("undecided: ~%d runs", row.Settle)
+		return fmt.Sprintf("undecided, ~%d runs", row.Settle)
 	case row.Settle < 0:
-		return fmt.Sprintf("undecided: >%d runs", MaxSettleRuns)
+		return fmt.Sprintf("undecided, >%d runs", MaxSettleRuns)
 	case row.Runs < 2:
-		return "undecided: 1 run"
+		return "undecided, 1 run"
 	}
-	return "undecided: no interval"
+	return "undecided, no interval"
 }
 
 // VerdictNote says how the verdicts are reached at the default resolution
