@@ -73,8 +73,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's idle driver picks them) or low (hold " + wake.DMALatencyPath +
 	" at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs root; recorded as idle-latency)"
 
-// resolutionUsage is the help of run's, report's and compare's
-// --resolution.
+// resolutionUsage is the help of run's and report's --resolution.
 const resolutionUsage = "the smallest relative difference that matters, a fraction or a percentage: a ratio whose whole interval lies within it " +
 	"(between 1/(1+P) and 1+P) is equivalent; one whose interval holds 1 and reaches past it, undecided (docs/methodology.md)"
 
@@ -85,8 +84,10 @@ type resolutionFlag struct {
 	text string
 }
 
+// String is the flag's text as given, or its default.
 func (f *resolutionFlag) String() string { return f.text }
 
+// Set parses s (report.ParseResolution) into the bound value.
 func (f *resolutionFlag) Set(s string) error {
 	v, err := report.ParseResolution(s)
 	if err != nil {
@@ -96,6 +97,7 @@ func (f *resolutionFlag) Set(s string) error {
 	return nil
 }
 
+// Type names the flag's kind of value in the help.
 func (f *resolutionFlag) Type() string { return "string" }
 
 // checkBaseline refuses a --baseline that names no target of the

@@ -158,7 +158,7 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			c.Baseline = s
 			return nil
 		}},
-		"resolution": {text: report.FormatResolution(report.ResolutionOr(c.Resolution, report.DefaultResolution))[len("±"):],
+		"resolution": {text: strings.TrimPrefix(report.FormatResolution(report.ResolutionOr(c.Resolution, report.DefaultResolution)), "±"),
 			typ: "string", set: func(s string) (err error) {
 				c.Resolution, err = report.ParseResolution(s)
 				return err
