@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -234,6 +235,78 @@ func TestReportBaseline(t *testing.T) {
 		errb.Reset()
 		code := Main(context.Background(), args, fakeEnv(&out, &errb))
 		if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), `--baseline: no target "nosuch"`) {
+			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}
+
+// TestResolutionFlag: --resolution reaches report's JSON and Markdown
+// (the resolution and each ratio's verdict), compare's table, and a bad
+// value is one line and exit 2 on every command that takes it.
+func TestResolutionFlag(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	env := fakeEnv(&out, &errb)
+	env.Dir = dir
+	abs, err := filepath.Abs("testdata/results.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := Main(context.Background(), []string{"report", "--resolution", "40%", "--format", "json,markdown", "-o", "r", abs}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Resolution float64 `json:"resolution"`
+		Cells      []struct {
+			Ratio *struct {
+				Verdict    string  `json:"verdict"`
+				Resolution float64 `json:"resolution"`
+			} `json:"ratio"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ratios := 0
+	for _, c := range doc.Cells {
+		if c.Ratio != nil {
+			ratios++
+			if c.Ratio.Resolution != 0.4 || c.Ratio.Verdict == "" {
+				t.Errorf("a ratio in the JSON: %+v", *c.Ratio)
+			}
+		}
+	}
+	if doc.Resolution != 0.4 || ratios == 0 {
+		t.Errorf("JSON resolution %g, %d ratios", doc.Resolution, ratios)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "r.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "resolution ±40% (between 0.714× and 1.400×") || !strings.Contains(string(md), "decided:") {
+		t.Errorf("the Markdown does not carry --resolution 40%%:\n%s", md)
+	}
+	out.Reset()
+	if code := Main(context.Background(), []string{"compare", "--resolution", "0.5", "testdata/old.txt", "testdata/new.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("compare: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "within ±50%") || !strings.Contains(out.String(), "decided:") {
+		t.Errorf("compare --resolution 0.5:\n%s", out.String())
+	}
+	for _, args := range [][]string{
+		{"report", "--resolution", "0", "testdata/results.txt"},
+		{"compare", "--resolution", "150%", "testdata/old.txt", "testdata/new.txt"},
+		{"run", "--resolution", "abc", "--dry-run"},
+		{"reproduce", "sqinn-go", "--resolution", "-5%", "--dry-run"},
+	} {
+		out.Reset()
+		errb.Reset()
+		code := Main(context.Background(), args, fakeEnv(&out, &errb))
+		if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), "--resolution") {
 			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
 	}

@@ -28,7 +28,10 @@ func compareCommand(env Env) *cobra.Command {
 		Long: `Compare prints, for every cell two results files have in common and every
 unit they record (ops/s, ns/op, B/op, allocs/op, latency percentiles, ...), the
 change of its median and whether it is significant (Mann-Whitney U test), with
-the geometric mean of the medians. OLD and NEW are paths, or label=path pairs
+the geometric mean of the medians, and a verdict: faster or slower (better or
+worse) where the change is significant, equivalent where it is not and the
+bootstrap interval of new÷old lies within --resolution (no change that
+matters), else undecided. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
 comment.
 
@@ -60,6 +63,9 @@ timed before each pass), how much faster the CPU itself ran.`,
 	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
 	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
+	c.Flags().Var(&resolutionFlag{p: &o.resolution, text: "5%"}, "resolution", "the smallest change of a median that matters, a fraction or "+
+		"a percentage: a change that is not significant and whose interval lies within it is equivalent (no change that matters), "+
+		"else undecided; with --baseline, the same for each ratio's change (docs/methodology.md)")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
 		if err := compareIdle(c); err != nil {
@@ -74,6 +80,7 @@ timed before each pass), how much faster the CPU itself ran.`,
 type compareOptions struct {
 	failOver, format, baseline string
 	md, allowDifferent         bool
+	resolution                 float64
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
@@ -128,6 +135,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		}
 	}
 	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
+	cs.SetResolution(o.resolution)
 	if cs.Compared() == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
 	}
@@ -155,7 +163,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		wakeOut = env.Stderr // the Markdown stays a pull-request comment
 	}
 	if o.baseline != "" {
-		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth()); err != nil {
+		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth(), o.resolution); err != nil {
 			return err
 		}
 	}
@@ -266,13 +274,13 @@ func recordedFact(rs []*benchfmt.Result, key string) string {
 // as run --baseline does, side by side with the change of each ratio: a
 // target's standing against a baseline both sessions ran, which the
 // machine's shift between the sessions does not move.
-func writeRatioChanges(w io.Writer, baseline string, changes []report.RatioChange, oldLabel, newLabel string, width int) error {
+func writeRatioChanges(w io.Writer, baseline string, changes []report.RatioChange, oldLabel, newLabel string, width int, p float64) error {
 	fmt.Fprintln(w)
 	if len(changes) == 0 {
 		fmt.Fprintf(w, "no ratio to %s in both files: their other targets differ\n", baseline)
 		return nil
 	}
-	if err := report.WriteRatioChanges(w, oldLabel, newLabel, changes, width); err != nil {
+	if err := report.WriteRatioChanges(w, oldLabel, newLabel, changes, width, report.ResolutionOr(p, report.DefaultResolution)); err != nil {
 		return fmt.Errorf("write the ratio changes: %w", err)
 	}
 	return nil

@@ -33,21 +33,23 @@ first results file without its extension).`,
 	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
 	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
+	var resolution float64
+	fs.Var(&resolutionFlag{p: &resolution, text: "5%"}, "resolution", resolutionUsage)
 	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
 	c.RunE = func(c *cobra.Command, paths []string) error {
 		if err := reportIdle(c, *format); err != nil {
 			return err
 		}
-		return writeReport(paths, *format, *out, *baseline, env)
+		return writeReport(paths, *format, *out, *baseline, resolution, env)
 	}
 	return c
 }
 
 // writeReport writes the report of the results files paths in the formats
 // asked for, its ratio tables against baseline ("" for each table's first
-// target).
-func writeReport(paths []string, format, out, baseline string, env Env) error {
+// target) at resolution (0: report.DefaultResolution).
+func writeReport(paths []string, format, out, baseline string, resolution float64, env Env) error {
 	if len(paths) == 0 {
 		return usagef("report: name at least one results file")
 	}
@@ -70,7 +72,7 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
-	r.Baseline, r.Width = baseline, env.tableWidth()
+	r.Baseline, r.Resolution, r.Width = baseline, resolution, env.tableWidth()
 	r.Partial = partialNote(paths)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)

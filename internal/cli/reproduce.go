@@ -26,8 +26,11 @@ one, it runs that study's drivers, workloads and conditions (what this machine
 and build can run; the rest is named with the reason), starting servers as run
 does, and prints each of the study's headline comparisons: the published ratio,
 the measured one with its confidence interval, and a verdict (agrees, disagrees
-with its likely cause where known, or inconclusive with the runs that would
-settle it; see docs/reproduce.md). "all" reproduces every study in turn, each
+with its likely cause where known, or undecided with the runs that would
+settle it; see docs/reproduce.md). A measured ratio agrees when its whole
+interval lies within --resolution of the published one (default 30%, for the
+other machine, OS, Go and driver versions): the equivalence verdict of the
+measured ratio over the published one. "all" reproduces every study in turn, each
 into its own results file. --dry-run shows the cells, passes and estimated
 time without running anything. The results file records the study, so
 sqlbench report rebuilds the table.`,
@@ -64,6 +67,9 @@ sqlbench report rebuilds the table.`,
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	fs.StringVar(&idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
+	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution", "the band about each published ratio, a fraction or a percentage, "+
+		"within which the measured ratio's whole interval agrees with it (the measured over the published ratio is equivalent to 1); "+
+		"the default is for the other machine, OS, Go and driver versions (docs/reproduce.md)")
 	quietFlag(c, env)
 	wideFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {

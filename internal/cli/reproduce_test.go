@@ -176,7 +176,7 @@ func TestReproduceAllGoesOn(t *testing.T) {
 		if !strings.Contains(out.String(), "=== "+s.ID+"\n") || !strings.Contains(out.String(), "  "+s.Source.URL+"\n") {
 			t.Errorf("%s: no table or no public address:\n%s", s.ID, out.String())
 		}
-		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 inconclusive", s.ID, len(s.Comparisons()))
+		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 undecided", s.ID, len(s.Comparisons()))
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
@@ -195,11 +195,11 @@ func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
 		{Verdict: report.VerdictInconclusive},
 		{Verdict: report.VerdictNotMeasured},
 	}
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 inconclusive"; got != want {
+	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 	rows[2].Cause = "the versions"
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 inconclusive"; got != want {
+	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 }

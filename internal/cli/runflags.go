@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/link"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
@@ -48,6 +49,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Var(v["timing-thread"], "timing-thread", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division); auto: locked on SQLite, free where it waits on a socket or on sqinn's pipe (locking adds a thread hand-over per round trip) or where its target hands each call to a goroutine of its own (crawshaw in the go-sqlite-bench suite)")
 	fs.Var(v["idle-latency"], "idle-latency", idleLatencyUsage)
 	fs.Var(v["baseline"], "baseline", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
+	fs.Var(v["resolution"], "resolution", resolutionUsage)
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.Var(v["sqlite-journal"], "sqlite-journal", "SQLite journal mode: delete, truncate, persist, memory, wal or off")
@@ -70,6 +72,33 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 // idleLatencyUsage is the help of run's and reproduce's --idle-latency.
 const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's idle driver picks them) or low (hold " + wake.DMALatencyPath +
 	" at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs root; recorded as idle-latency)"
+
+// resolutionUsage is the help of run's and report's --resolution.
+const resolutionUsage = "the smallest relative difference that matters, a fraction or a percentage: a ratio whose whole interval lies within it " +
+	"(between 1/(1+P) and 1+P) is equivalent; one whose interval holds 1 and reaches past it, undecided (docs/methodology.md)"
+
+// resolutionFlag is a --resolution bound to p: set, it must be above 0
+// and below 1 (ParseResolution); unset, p stays 0 (the default).
+type resolutionFlag struct {
+	p    *float64
+	text string
+}
+
+// String is the flag's text as given, or its default.
+func (f *resolutionFlag) String() string { return f.text }
+
+// Set parses s (report.ParseResolution) into the bound value.
+func (f *resolutionFlag) Set(s string) error {
+	v, err := report.ParseResolution(s)
+	if err != nil {
+		return err
+	}
+	*f.p, f.text = v, s
+	return nil
+}
+
+// Type names the flag's kind of value in the help.
+func (f *resolutionFlag) Type() string { return "string" }
 
 // checkBaseline refuses a --baseline that names no target of the
 // catalogue, or a variant (name@version, name+spin=DURATION) of none.

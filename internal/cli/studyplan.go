@@ -49,6 +49,10 @@ type studyOptions struct {
 	// "" leaves it to the kernel, session.IdleLow holds the CPUs out of
 	// deep idle for the session.
 	IdleLatency string
+	// Resolution is the band about each published ratio within which the
+	// measured one agrees (session.Config.StudyResolution; 0 takes
+	// report.CrossMachineTolerance).
+	Resolution float64
 }
 
 // studyPlan is a study's reproduction on this machine.
@@ -108,6 +112,7 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if opts.Count > 0 {
 		cfg.Count = opts.Count
 	}
+	cfg.StudyResolution = opts.Resolution
 	for _, id := range s.Workloads() {
 		if _, ok := bench.LookupWorkload(id); !ok {
 			p.Gaps = append(p.Gaps, studies.Gap{What: "workload " + id, Why: "not available in this build of sqlbench"})

@@ -193,3 +193,29 @@ func TestTCPSendPiecesOutlastTheWakeUp(t *testing.T) {
 		t.Fatal("no plan sends small messages: the test checks nothing")
 	}
 }
+
+// TestReproduceResolution: reproduce's --resolution is the band its
+// published verdicts use, and the table's note names it; without it the
+// cross-machine default.
+func TestReproduceResolution(t *testing.T) {
+	for _, c := range []struct {
+		res  float64
+		want string
+	}{{0.1, "the resolution ±10%"}, {0, "the resolution ±30%"}} {
+		p, err := newStudyPlan(studyOptions{Study: "sqinn-go", Quick: true, Resolution: c.res}, machine())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl := studyTable(p, nil)
+		if p.Config.StudyResolution != c.res || tbl.Resolution != c.res {
+			t.Errorf("--resolution %g: config %g, table %g", c.res, p.Config.StudyResolution, tbl.Resolution)
+		}
+		var b strings.Builder
+		if err := printStudy(&b, p, tbl); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), c.want) {
+			t.Errorf("--resolution %g: the table does not say %q:\n%s", c.res, c.want, b.String())
+		}
+	}
+}

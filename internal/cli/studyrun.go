@@ -44,6 +44,7 @@ func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
 	} else {
 		r = report.New(nil, nil, session.WorkloadInfo)
 	}
+	r.StudyResolution = p.Config.StudyResolution
 	return report.PublishedFor(r, p.Study)
 }
 
@@ -84,7 +85,7 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
 }
 
 // tally counts a table's verdicts: "13 of 26 comparisons measured: 9
-// agree, 2 disagree (1 with no known cause), 3 inconclusive".
+// agree, 2 disagree (1 with no known cause), 3 undecided".
 func tally(t *report.PublishedTable) string {
 	n := map[string]int{}
 	unexplained := 0
@@ -105,7 +106,7 @@ func tally(t *report.PublishedTable) string {
 	if unexplained > 0 {
 		disagree += fmt.Sprintf(" (%d with no known cause)", unexplained)
 	}
-	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d inconclusive", measured, len(t.Rows),
+	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d undecided", measured, len(t.Rows),
 		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"), disagree, n[report.VerdictInconclusive])
 }
 

@@ -17,7 +17,7 @@ import (
 func printOutcome(w io.Writer, out *session.Outcome, width int) error {
 	fmt.Fprintln(w)
 	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline, r.Width = out.Baseline, width
+	r.Baseline, r.Resolution, r.Width = out.Baseline, out.Resolution, width
 	if err := report.Text(w, r); err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/aclements/go-moremath/stats"
@@ -33,6 +35,12 @@ type Change struct {
 	// the change (of its logarithm, 0 to 1) that the shift accounts for.
 	// Without a usable shift they are Delta, P and 0.
 	Beyond, BeyondP, ShiftShare float64
+	// Lo and Hi bound New's median over Old's: the percentile bootstrap
+	// at Confidence that the unpaired ratio tables use, from which a
+	// change the test does not find significant is called equivalent or
+	// undecided (Kind). Infinite with fewer than 2 runs a side or from an
+	// old median of zero.
+	Lo, Hi float64
 }
 
 // Comparison is two sets of results compared cell by cell in one unit.
@@ -42,6 +50,9 @@ type Comparison struct {
 	Unit           string
 	HigherIsBetter bool
 	Changes        []Change
+	// Resolution is the smallest change that matters (0.05: 5% either
+	// way), for the verdicts (Kind); 0 takes DefaultResolution.
+	Resolution float64
 	// GeoOld and GeoNew are the geometric means of the medians of the
 	// cells in both sets; GeoSkipped counts the cells left out of them, a
 	// median of zero (or below) in either set, which no geometric mean
@@ -96,6 +107,7 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 			ch.Delta = ch.New/ch.Old - 1
 		}
 		ch.Worse = c.worse(ch.Delta)
+		ch.Lo, ch.Hi = changeInterval(ov, nv)
 		c.Changes = append(c.Changes, ch)
 		oldSamples, newRuns = append(oldSamples, os), append(newRuns, nv)
 		if ch.Old > 0 && ch.New > 0 {
@@ -118,6 +130,82 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 	}
 	return c
 }
+
+// changeInterval bounds median(nv)/median(ov) by the percentile bootstrap
+// (bootstrapRatio); both all zero is no change, [1, 1]; infinite bounds
+// when either side has fewer than 2 runs or the old median is not above 0.
+func changeInterval(ov, nv []float64) (lo, hi float64) {
+	if len(ov) < 2 || len(nv) < 2 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	if slices.Max(ov) == 0 && slices.Min(ov) == 0 && slices.Max(nv) == 0 && slices.Min(nv) == 0 {
+		return 1, 1
+	}
+	if !(median(ov) > 0) || slices.Min(nv) < 0 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	return bootstrapRatio(nv, ov)
+}
+
+// Kind is the verdict on a change at the comparison's resolution: when
+// the Mann-Whitney U test finds it significant (the rule compare always
+// had), Faster or Slower for ops/s and ns/op, "better" or "worse" in
+// another unit; else Equivalent when its bootstrap interval (Lo, Hi) lies
+// within [1/(1+p), 1+p]: no change that matters; else Undecided.
+func (c *Comparison) Kind(ch Change) string {
+	if ch.Significant && ch.Delta != 0 {
+		speed := c.Unit == "ops/s" || c.Unit == "ns/op"
+		switch {
+		case ch.Worse && speed:
+			return Slower
+		case ch.Worse:
+			return "worse"
+		case speed:
+			return Faster
+		}
+		return "better"
+	}
+	if Classify(ch.Lo, ch.Hi, c.resolution()) == Equivalent {
+		return Equivalent
+	}
+	return Undecided
+}
+
+// Verdict is Kind as the tables print it: an undecided change with the
+// runs per side that would likely decide it (settleRuns).
+func (c *Comparison) Verdict(ch Change) string {
+	k := c.Kind(ch)
+	n := min(ch.OldN, ch.NewN)
+	if k != Undecided || n < 2 || !(ch.Old > 0 && ch.New > 0) {
+		return verdictText(k, 0, n)
+	}
+	// An interval that excludes 1 where the test finds no change has no
+	// estimate: the two disagree, and more runs settle which.
+	if settle := settleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution()); settle != 0 || !hasInterval(ch.Lo, ch.Hi) {
+		return verdictText(k, settle, n)
+	}
+	return Undecided
+}
+
+// Decisions counts the comparison's verdicts (Kind): better counts as
+// faster, worse as slower.
+func (c *Comparison) Decisions() Decisions {
+	var d Decisions
+	for _, ch := range c.Changes {
+		switch k := c.Kind(ch); k {
+		case "better":
+			d.Add(Faster)
+		case "worse":
+			d.Add(Slower)
+		default:
+			d.Add(k)
+		}
+	}
+	return d
+}
+
+// resolution is the comparison's Resolution, or DefaultResolution.
+func (c *Comparison) resolution() float64 { return ResolutionOr(c.Resolution, DefaultResolution) }
 
 // sampleValues groups the values of results by name and unit, names in
 // order of first appearance.
@@ -214,6 +302,12 @@ func (c *Comparison) Undecidable() []Change {
 	return out
 }
 
+// IntervalString formats the change's interval (Lo, Hi): "0.97–1.04×",
+// or "-" without one.
+func (ch Change) IntervalString() string {
+	return FormatRatioInterval(Ratio{Lo: ch.Lo, Hi: ch.Hi})
+}
+
 // DeltaString formats the change as benchstat does (benchmath's
 // FormatDelta): "~" when not significant, else the signed percentage ("?"
 // from an old median of 0).
@@ -247,30 +341,34 @@ func (c *Comparison) Text(w io.Writer) error {
 // the change and the p-value, then the geometric mean.
 func (c *Comparison) table(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
-	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g)\n", Alpha)
+	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); new÷old: the bootstrap interval of\n", Alpha)
+	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n", FormatResolution(c.resolution()))
 	f := MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if oldN > 0 {
-		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\t\n", c.OldLabel, oldN, c.NewLabel, newN)
+		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, oldN, c.NewLabel, newN)
 	} else {
-		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\t\n", c.OldLabel, c.NewLabel)
+		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, c.NewLabel)
 	}
 	for _, ch := range c.Changes {
 		o, n := f(ch.Old), f(ch.New)
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t\n", ch.Name, o, n, ch.DeltaString(), ch.P)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", ch.Name, o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
 	}
 	if c.GeoOld > 0 {
-		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
+		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write comparison: %w", err)
 	}
 	if note := c.geoNote(); note != "" {
 		fmt.Fprintln(w, note)
+	}
+	if c.Unit == "ops/s" || c.Unit == "ns/op" {
+		fmt.Fprintf(w, "%s: %s at %s\n", c.Unit, c.Decisions(), FormatResolution(c.resolution()))
 	}
 	return nil
 }

@@ -24,6 +24,14 @@ type Comparisons struct {
 	Units []*Comparison
 }
 
+// SetResolution sets the resolution of every unit's verdicts
+// (Comparison.Resolution; 0 takes DefaultResolution).
+func (cs *Comparisons) SetResolution(p float64) {
+	for _, c := range cs.Units {
+		c.Resolution = p
+	}
+}
+
 // CompareUnits compares old and new cell by cell in every unit.
 func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparisons {
 	oldOrder, oldVals := sampleValues(old)
@@ -208,6 +216,10 @@ func (cs *Comparisons) Undecidable(th Thresholds) []UnitChange {
 	return out
 }
 
+// resolution is the primary unit's resolution (they are all the same:
+// SetResolution).
+func (cs *Comparisons) resolution() float64 { return cs.Units[0].resolution() }
+
 // Compared returns the number of cells compared in the primary unit.
 func (cs *Comparisons) Compared() int { return len(cs.Units[0].Changes) }
 
@@ -249,7 +261,9 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 // regression.
 func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
-	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`.\n\n", Alpha)
+	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
+		"equivalent when the bootstrap interval of the change lies within the resolution %s (no change that matters), else undecided.\n\n",
+		Alpha, FormatResolution(cs.resolution()))
 	regs := cs.Regressions(th)
 	if len(th) > 0 {
 		if len(regs) == 0 {
@@ -262,8 +276,8 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | geomean | every cell alike |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | equivalent | undecided | geomean | every cell alike |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
 			continue
@@ -276,7 +290,9 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		if c.GeoSkipped > 0 {
 			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, geo, c.shiftCell())
+		d := c.Decisions()
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better,
+			len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo, c.shiftCell())
 	}
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -290,14 +306,15 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		}
 		worse, better := c.counts()
 		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
-		fmt.Fprintf(w, "| cell | %s | %s | change | p |\n|---|--:|--:|--:|--:|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
 		f := MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P)
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+				ch.IntervalString(), mdEscape(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}

@@ -17,7 +17,9 @@ func csvStatColumns() []string {
 // CSV writes the report's records, one row per cell: name, workload,
 // family, unit, db, driver, api, net, target (the catalogue's name), the other keys (k=v joined by '/'),
 // runs, then for each unit measured "<unit> <statistic>" columns (blank
-// where the cell did not measure the unit), then config: the file
+// where the cell did not measure the unit), then the cell's ratio to its
+// table's baseline with its verdict (csvRatioColumns; blank without one),
+// then config: the file
 // configuration as key=value lines joined by "; ". Numbers are written with
 // the precision of the runs (RecordStat).
 func CSV(w io.Writer, r *Report) error {
@@ -30,7 +32,7 @@ func CSV(w io.Writer, r *Report) error {
 			header = append(header, u+" "+s)
 		}
 	}
-	header = append(header, "config")
+	header = append(append(header, csvRatioColumns()...), "config")
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
@@ -50,7 +52,7 @@ func CSV(w io.Writer, r *Report) error {
 		for j, kv := range r.Cells[i].Config {
 			cfg[j] = kv.Key + "=" + kv.Value
 		}
-		if err := cw.Write(append(row, strings.Join(cfg, "; "))); err != nil {
+		if err := cw.Write(append(append(row, ratioCSV(rec.Ratio)...), strings.Join(cfg, "; "))); err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}
 	}

@@ -37,10 +37,10 @@ func label(s string) gridCell { return gridCell{Text: s} }
 
 // familyGrids is the table of one family on one database, its ratios to
 // the baseline (baseline: a target, or "" for the first in catalogue
-// order; ratioGrids) and, when the family asks for it, the table of its
+// order; ratioGrids, at resolution p) and, when the family asks for it, the table of its
 // runs' spread.
-func familyGrids(t *Table, baseline string) []textGrid {
-	out := append([]textGrid{familyGrid(t)}, ratioGrids([]*Table{t}, baseline)...)
+func familyGrids(t *Table, baseline string, p float64) []textGrid {
+	out := append([]textGrid{familyGrid(t)}, ratioGrids([]*Table{t}, baseline, p)...)
 	if t.Spread {
 		out = append(out, spreadGrid(t))
 	}

@@ -49,7 +49,7 @@ func HTML(w io.Writer, r *Report) error {
 	page := htmlPage{
 		Heading: head.String(),
 		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+" Bars are coloured by API: "+apiLegendText()+".",
-			r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline)),
+			r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline, r.resolution())),
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),
 	}
@@ -59,7 +59,7 @@ func HTML(w io.Writer, r *Report) error {
 		hs := htmlSection{ID: sec.ID, Title: sec.Title}
 		switch {
 		case sec.Table != nil:
-			hs.Tables = familyGrids(sec.Table, r.Baseline)
+			hs.Tables = familyGrids(sec.Table, r.Baseline, r.resolution())
 		case sec.ID == "overhead":
 			hs.Text, hs.Tables = overheadText, overheadGrids(r.Overhead())
 		case sec.ID == "floor":

@@ -34,6 +34,10 @@ type PublishedRow struct {
 	Runs    int
 	Settle  int
 	Cause   string
+
+	// Resolution is the band about the published ratio within which the
+	// measured one agrees (0: CrossMachineTolerance).
+	Resolution float64
 }
 
 // PublishedTable is a reproduced study's comparisons, published beside
@@ -41,6 +45,10 @@ type PublishedRow struct {
 type PublishedTable struct {
 	Study *studies.Study
 	Rows  []PublishedRow
+
+	// Resolution is the rows' (Report.StudyResolution; 0:
+	// CrossMachineTolerance).
+	Resolution float64
 	// Memory holds the study's published memory figures (B/op, allocs/op)
 	// beside the measured ones, one row per test and side; empty when the
 	// study published none.
@@ -82,9 +90,9 @@ func (r *Report) Published() []*PublishedTable {
 
 // PublishedFor sets study s's comparisons beside the report's cells.
 func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
-	t := &PublishedTable{Study: s}
+	t := &PublishedTable{Study: s, Resolution: r.StudyResolution}
 	for _, c := range s.Comparisons() {
-		row := PublishedRow{Comparison: c, Verdict: VerdictNotMeasured}
+		row := PublishedRow{Comparison: c, Verdict: VerdictNotMeasured, Resolution: r.StudyResolution}
 		row.NumCell = r.studyCell(s, c.Num, c.Test)
 		row.DenCell = r.studyCell(s, c.Den, c.Test)
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
@@ -231,7 +239,7 @@ func formatMem(v float64) string {
 func PublishedNote(t *PublishedTable) string {
 	s := t.Study
 	return fmt.Sprintf("%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. %s",
-		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNote())
+		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNoteAt(t.Resolution))
 }
 
 // writePublishedMarkdown writes the published-beside-measured section of

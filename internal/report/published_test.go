@@ -256,7 +256,7 @@ func TestVerdictTextAndCause(t *testing.T) {
 	for what, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
 		// The cause's first words, wherever the line wraps after them.
 		cause := "[1] likely cause (many/query/N=1000 zombie / mattn): " + strings.Join(strings.Fields(many.Cause)[:3], " ")
-		for _, want := range []string{"disagrees [1]", cause, "inconclusive: ~", "±30%"} {
+		for _, want := range []string{"disagrees [1]", cause, "undecided, ~", "±30%"} {
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
 				t.Errorf("%s lacks %q:\n%s", what, want, out)
 			}
@@ -344,7 +344,7 @@ func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
 	s, _ := studies.Lookup("mariadb-tcp-http")
 	tbl := PublishedFor(New(nil, nil, nil), s)
 	for i := range tbl.Rows {
-		tbl.Rows[i].Measured, tbl.Rows[i].Lo, tbl.Rows[i].Hi = 123.45, 12.34, 1234.56
+		tbl.Rows[i].Measured, tbl.Rows[i].Lo, tbl.Rows[i].Hi = 12345.67, 1234.56, 123456.78
 		tbl.Rows[i].Verdict, tbl.Rows[i].Settle = VerdictInconclusive, 227
 	}
 	var b bytes.Buffer

@@ -158,7 +158,7 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 	for _, f := range fs {
 		b.WriteString(WrapText(fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text), TextWidth, "    "))
 	}
-	b.WriteString("\n" + WrapText(VerdictNote(), TextWidth, ""))
+	b.WriteString("\n" + WrapText(VerdictNoteAt(t.Resolution), TextWidth, ""))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}

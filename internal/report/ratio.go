@@ -49,38 +49,23 @@ func (q Ratio) Clear() bool {
 	return !math.IsInf(q.Lo, 0) && !math.IsInf(q.Hi, 0) && (q.Lo > 1 || q.Hi < 1)
 }
 
-// Verdict says what the ratio supports: "faster", "slower", or, when its
-// interval holds 1 (no clear difference at its confidence level) or there
-// is none, "≈ unclear" with the runs per cell that would settle it where
-// the interval gives an estimate ("≈ unclear, ~24 runs": see Settle).
-func (q Ratio) Verdict() string {
-	switch {
-	case !q.Clear():
-		switch n := q.Settle(); {
-		case n > 0:
-			return fmt.Sprintf("≈ unclear, ~%d runs", n)
-		case n < 0:
-			return fmt.Sprintf("≈ unclear, >%d runs", MaxSettleRuns)
-		}
-		return "≈ unclear"
-	case q.Lo > 1:
-		return "faster"
-	}
-	return "slower"
-}
+// Kind is the ratio's verdict kind at resolution p (Classify): Faster or
+// Slower when its interval excludes 1, Equivalent when it lies within
+// [1/(1+p), 1+p], else Undecided.
+func (q Ratio) Kind(p float64) string { return Classify(q.Lo, q.Hi, p) }
 
-// Settle estimates the runs per cell (--count) at which the ratio's
-// interval would clear 1, as reproduce's verdicts estimate theirs: the
-// interval narrowing about its median as 1/√runs. It is -1 beyond
-// MaxSettleRuns (a median at or near 1 never clears it), 0 where there is
-// no interval to estimate from or it already clears 1.
-func (q Ratio) Settle() int {
-	if q.Clear() {
-		return 0
-	}
-	_, n := judge(1, q.Lo, q.Ratio, q.Hi, q.N, 0)
-	return n
-}
+// Verdict says what the ratio supports at resolution p: "faster",
+// "slower", "equivalent", or "undecided" with the runs per cell that would
+// settle it where the interval gives an estimate ("undecided, ~24 runs":
+// see Settle).
+func (q Ratio) Verdict(p float64) string { return verdictText(q.Kind(p), q.Settle(p), q.N) }
+
+// Settle estimates the runs per cell (--count) at which an undecided
+// ratio would be decided at resolution p: its interval, narrowing about
+// its median as 1/√runs, excluding 1 or fitting within [1/(1+p), 1+p],
+// whichever comes first (settleRuns). It is -1 beyond MaxSettleRuns, 0
+// where there is no interval to estimate from or the ratio is decided.
+func (q Ratio) Settle(p float64) int { return settleRuns(q.Ratio, q.Lo, q.Hi, q.N, p) }
 
 // BaselineOf returns the baseline target of t: want when t has that
 // column, else, when want is "", the first column in catalogue order (the
@@ -162,6 +147,15 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// medianInPlace returns the median of xs, sorting them.
+func medianInPlace(xs []float64) float64 {
+	slices.Sort(xs)
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+}
+
 // bootstrapRatio is the percentile bootstrap interval at Confidence of
 // median(n) / median(d): each resample draws len(n) runs of n and len(d)
 // of d with replacement, from a generator of a fixed seed.
@@ -177,7 +171,7 @@ func bootstrapRatio(n, d []float64) (lo, hi float64) {
 		for j := range bd {
 			bd[j] = d[rng.IntN(len(d))]
 		}
-		rs[i] = median(bn) / median(bd)
+		rs[i] = medianInPlace(bn) / medianInPlace(bd)
 	}
 	slices.Sort(rs)
 	a := (1 - Confidence) / 2
@@ -196,7 +190,7 @@ func FormatRatioInterval(q Ratio) string {
 // ratioGrids is the ratio table of each family table that has a baseline
 // (Table.BaselineOf of want): per row and target, its ops/s over the
 // baseline's with its interval, how it was computed and the verdict.
-func ratioGrids(tables []*Table, want string) []textGrid {
+func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 	var out []textGrid
 	for _, t := range tables {
 		base, ok := t.BaselineOf(want)
@@ -207,6 +201,7 @@ func ratioGrids(tables []*Table, want string) []textGrid {
 		if len(qs) == 0 {
 			continue
 		}
+		var d Decisions
 		// One way of computing for every row is said once, in the title,
 		// so that the verdicts have the room.
 		how := howLabel(qs[0])
@@ -232,8 +227,10 @@ func ratioGrids(tables []*Table, want string) []textGrid {
 			if how == "" {
 				cells = append(cells, gridCell{Text: howLabel(q)})
 			}
-			g.Rows = append(g.Rows, append(cells, label(q.Verdict())))
+			g.Rows = append(g.Rows, append(cells, label(q.Verdict(p))))
+			d.Add(q.Kind(p))
 		}
+		g.Notes = append(g.Notes, fmt.Sprintf("%s at %s", d, FormatResolution(p)))
 		out = append(out, g)
 	}
 	return out
@@ -256,7 +253,7 @@ func confPct(c float64) string {
 
 // ratioText explains the ratio tables: what the ratio is, how its
 // interval was computed, what the verdict means.
-func ratioText(want string) string {
+func ratioText(want string, p float64) string {
 	base := "the first target of each table in catalogue order (--baseline TARGET picks another)"
 	if want != "" {
 		base = want
@@ -264,5 +261,7 @@ func ratioText(want string) string {
 	return "Each target's operations per second divided by the baseline's, " + base + ", per workload: the median ratio and its confidence interval. " +
 		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios and its interval the distribution-free order-statistic interval of that median (golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
 		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, a fixed seed). " +
-		"faster or slower only when the whole interval lies on one side of 1; else ≈ unclear: no clear difference, with the runs per cell (--count) that would likely settle it, estimated from the interval narrowing as 1/√runs about its median."
+		"faster or slower when the whole interval lies on one side of 1; equivalent when it holds 1 and lies wholly within the resolution " + FormatResolution(p) +
+		" (between " + strconv.FormatFloat(1/(1+p), 'f', 3, 64) + "× and " + strconv.FormatFloat(1+p, 'f', 3, 64) + "×, --resolution sets it): no difference that matters; " +
+		"else undecided, with the runs per cell (--count) that would likely decide it, excluding 1 or fitting within the resolution, whichever comes first, estimated from the interval narrowing as 1/√runs about its median."
 }

@@ -37,11 +37,11 @@ func TestRatiosPairedByPass(t *testing.T) {
 		t.Fatalf("%d ratios, want 2: %+v", len(qs), qs)
 	}
 	m := qs[0]
-	if m.Col != "modernc" || m.How != RatioPaired || m.N != 6 || m.Ratio < 1.0999 || m.Ratio > 1.1001 || !m.Clear() || m.Verdict() != "faster" {
-		t.Errorf("modernc against mattn: %+v %s", m, m.Verdict())
+	if m.Col != "modernc" || m.How != RatioPaired || m.N != 6 || m.Ratio < 1.0999 || m.Ratio > 1.1001 || !m.Clear() || m.Verdict(DefaultResolution) != "faster" {
+		t.Errorf("modernc against mattn: %+v %s", m, m.Verdict(DefaultResolution))
 	}
-	if c := qs[1]; c.Col != "crawshaw" || c.How != RatioPaired || c.Clear() || !strings.HasPrefix(c.Verdict(), "≈") {
-		t.Errorf("crawshaw against mattn, within 2%% both ways: %+v %s", c, c.Verdict())
+	if c := qs[1]; c.Col != "crawshaw" || c.How != RatioPaired || c.Clear() || c.Verdict(DefaultResolution) != "equivalent" {
+		t.Errorf("crawshaw against mattn, within 2%% both ways: %+v %s", c, c.Verdict(DefaultResolution))
 	}
 	// The same runs from two sessions do not pair: the drift swamps the
 	// 10%, and the ratio says so.
@@ -67,7 +67,7 @@ func TestRatioUnpairedClearDifference(t *testing.T) {
 		rs = append(rs, result("Q/db=sqlite/driver=mattn/api=sql", ops), result("Q/db=sqlite/driver=modernc/api=sql", 2*ops+float64(i)))
 	}
 	q := New(rs, nil, nil).Tables()[0].Ratios("mattn")[0]
-	if q.How != RatioUnpaired || !q.Clear() || q.Verdict() != "faster" || q.Lo < 1.9 || q.Hi > 2.1 || q.Ratio < 1.98 || q.Ratio > 2.02 {
+	if q.How != RatioUnpaired || !q.Clear() || q.Verdict(DefaultResolution) != "faster" || q.Lo < 1.9 || q.Hi > 2.1 || q.Ratio < 1.98 || q.Ratio > 2.02 {
 		t.Errorf("twice as fast, no session ids: %+v", q)
 	}
 }
@@ -132,17 +132,19 @@ func TestBaselineTablesInEveryFormat(t *testing.T) {
 func TestUnclearRatioSaysHowManyRunsWouldSettleIt(t *testing.T) {
 	q := Ratio{Ratio: 0.9, Lo: 0.8, Hi: 1.05, N: 6}
 	// ln 0.9 / (ln 0.9 - ln 1.05) = 0.684 of the side above 1 may stay:
-	// 6 / 0.684² = 12.8 runs.
-	if got := q.Settle(); got != 13 {
+	// 6 / 0.684² = 12.8 runs; the median lies outside ±5%, so it can
+	// never fit within it.
+	if got := q.Settle(DefaultResolution); got != 13 {
 		t.Errorf("Settle() = %d, want 13", got)
 	}
-	if got := q.Verdict(); got != "≈ unclear, ~13 runs" {
+	if got := q.Verdict(DefaultResolution); got != "undecided, ~13 runs" {
 		t.Errorf("Verdict() = %q", got)
 	}
-	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(); got != "≈ unclear, >1000 runs" {
-		t.Errorf("a median of 1: %q", got)
+	// A median of 1 never excludes 1; within ±1% it never fits either.
+	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(0.001); got != "undecided, >1000 runs" {
+		t.Errorf("a median of 1 at ±0.1%%: %q", got)
 	}
-	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle() != 0 || got.Verdict() != "slower" {
-		t.Errorf("a clear ratio: settle %d, %q", got.Settle(), got.Verdict())
+	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle(DefaultResolution) != 0 || got.Verdict(DefaultResolution) != "slower" {
+		t.Errorf("a clear ratio: settle %d, %q", got.Settle(DefaultResolution), got.Verdict(DefaultResolution))
 	}
 }

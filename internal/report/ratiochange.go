@@ -20,23 +20,35 @@ type RatioChange struct {
 // Change is New's ratio over Old's, minus 1.
 func (rc RatioChange) Change() float64 { return rc.New.Ratio/rc.Old.Ratio - 1 }
 
-// Verdict says whether the target's standing against the baseline moved:
-// "faster" or "slower" (than the baseline, relative to before) only when
-// the two ratios' intervals do not overlap, else "≈ no change" (no clear change). Two
-// disjoint 95% intervals are a stricter test than 5%: the verdict errs
-// towards no change.
-func (rc RatioChange) Verdict() string {
+// Interval bounds New's ratio over Old's: [New.Lo/Old.Hi, New.Hi/Old.Lo],
+// the quotient of the two intervals (infinite bounds when either has
+// none). It excludes 1 exactly when the two intervals do not overlap.
+func (rc RatioChange) Interval() (lo, hi float64) {
 	o, n := rc.Old, rc.New
-	if math.IsInf(o.Lo, 0) || math.IsInf(o.Hi, 0) || math.IsInf(n.Lo, 0) || math.IsInf(n.Hi, 0) {
-		return "≈ no interval"
+	if !hasInterval(o.Lo, o.Hi) || !hasInterval(n.Lo, n.Hi) {
+		return math.Inf(-1), math.Inf(1)
 	}
-	switch {
-	case n.Lo > o.Hi:
-		return "faster"
-	case n.Hi < o.Lo:
-		return "slower"
-	}
-	return "≈ no change"
+	return n.Lo / o.Hi, n.Hi / o.Lo
+}
+
+// Kind is whether the target's standing against the baseline moved, at
+// resolution p (Classify of Interval): Faster or Slower (than the
+// baseline, relative to before) only when the two ratios' intervals do not
+// overlap, a stricter test than one interval of the change, so the verdict
+// errs towards no change; Equivalent when every value of Interval lies
+// within [1/(1+p), 1+p]: no change that matters; else Undecided.
+func (rc RatioChange) Kind(p float64) string {
+	lo, hi := rc.Interval()
+	return Classify(lo, hi, p)
+}
+
+// Verdict is Kind as the table prints it: an undecided one with the runs
+// per cell, in each session, that would likely decide it (the two
+// intervals narrowing about their medians as 1/√runs; settleRuns).
+func (rc RatioChange) Verdict(p float64) string {
+	lo, hi := rc.Interval()
+	n := min(rc.Old.N, rc.New.N)
+	return verdictText(rc.Kind(p), settleRuns(rc.Change()+1, lo, hi, n, p), n)
 }
 
 // RatioChanges pairs every ratio to baseline of old's tables with its
@@ -69,8 +81,9 @@ func RatioChanges(old, new *Report, baseline string) (out []RatioChange, ok bool
 
 // WriteRatioChanges writes changes as one table per family and database:
 // per workload and target, the ratio to the baseline in each set with its
-// interval, the change and the verdict.
-func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioChange, width int) error {
+// interval, the change and the verdict at resolution p (Kind).
+func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioChange, width int, p float64) error {
+	var d Decisions
 	var g *textGrid
 	var grids []textGrid
 	last := ""
@@ -91,7 +104,8 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 		last = rc.Old.Row
 		g.Rows = append(g.Rows, []gridCell{label(row), label(rc.Old.Col),
 			{Text: ratioWithInterval(rc.Old)}, {Text: ratioWithInterval(rc.New)},
-			{Text: fmt.Sprintf("%+.1f%%", 100*rc.Change())}, label(rc.Verdict())})
+			{Text: fmt.Sprintf("%+.1f%%", 100*rc.Change())}, label(rc.Verdict(p))})
+		d.Add(rc.Kind(p))
 	}
 	if g != nil {
 		grids = append(grids, *g)
@@ -99,7 +113,10 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 	for i, gr := range grids {
 		if i == len(grids)-1 {
 			gr.Notes = []string{"each ratio paired by pass within its session where its runs allow (see run --baseline);",
-				"faster or slower only where the two intervals do not overlap, else ≈ no change"}
+				"faster or slower only where the two intervals do not overlap; equivalent where the",
+				fmt.Sprintf("change's interval (new's bounds over old's) lies within the resolution %s:", FormatResolution(p)),
+				"no change that matters; else undecided, ~N runs: the runs per cell likely to decide it;",
+				fmt.Sprintf("%s at %s", d, FormatResolution(p))}
 		}
 		if err := writeGridTextWithin(w, gr, width); err != nil {
 			return err

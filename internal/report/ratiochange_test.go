@@ -37,19 +37,20 @@ func TestRatioChangesCancelTheMachine(t *testing.T) {
 	}
 	verdicts := map[string]string{}
 	for _, rc := range changes {
-		verdicts[rc.Old.Col] = rc.Verdict()
+		verdicts[rc.Old.Col] = rc.Verdict(DefaultResolution)
 		if rc.Old.How != RatioPaired || rc.New.How != RatioPaired {
 			t.Errorf("%s: ratios not paired by pass: %s, %s", rc.Old.Col, rc.Old.How, rc.New.How)
 		}
 	}
-	if verdicts["modernc"] != "slower" || verdicts["crawshaw"] != "≈ no change" {
-		t.Errorf("verdicts %v: want modernc slower, crawshaw ≈ no change", verdicts)
+	if verdicts["modernc"] != "slower" || verdicts["crawshaw"] != "equivalent" {
+		t.Errorf("verdicts %v: want modernc slower, crawshaw equivalent", verdicts)
 	}
 	var b bytes.Buffer
-	if err := WriteRatioChanges(&b, "old", "new", changes, 100); err != nil {
+	if err := WriteRatioChanges(&b, "old", "new", changes, 100, DefaultResolution); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower", "≈ no change"} {
+	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower", "equivalent",
+		"2 of 2 decided: 0 faster, 1 slower, 1 equivalent; 0 undecided at ±5%"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, b.String())
 		}

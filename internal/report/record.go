@@ -34,6 +34,10 @@ type Record struct {
 	// Config is the file configuration the cell ran under, passwords
 	// redacted.
 	Config map[string]string `json:"config"`
+	// Ratio is the cell's ratio to its table's baseline with its verdict
+	// (the ratio tables'); nil for the baseline itself and a cell of a
+	// table without one.
+	Ratio *RatioRecord `json:"ratio,omitempty"`
 }
 
 // RecordStat is the statistics of one unit of a Record. CILo and CIHi are
@@ -56,11 +60,13 @@ type RecordStat struct {
 // Records returns one Record per cell of the report.
 func (r *Report) Records() []Record {
 	out := make([]Record, 0, len(r.Cells))
+	ratios := r.ratioRecords()
 	for _, c := range r.Cells {
 		rec := Record{Name: c.Name, Workload: c.Workload, Family: c.Family, Unit: c.Unit,
 			DB: c.Keys["db"], Driver: c.Keys["driver"], API: c.Keys["api"], Net: c.Keys["net"],
 			Target: columnOf(c.Keys["driver"], c.Keys["api"]).Name,
-			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values, Config: map[string]string{}}
+			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values, Config: map[string]string{},
+			Ratio: ratios[c.Name]}
 		for unit, s := range c.Stats {
 			d := s.Decimals
 			if d != math.MinInt {

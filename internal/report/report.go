@@ -95,6 +95,15 @@ type Report struct {
 	// tables (Table.Ratios); "" takes the first target of each table in
 	// catalogue order.
 	Baseline string
+	// Resolution is the smallest relative difference of a ratio that
+	// matters (0.05: 5% either way): a ratio whose interval lies within
+	// [1/(1+Resolution), 1+Resolution] is equivalent (Classify). 0 takes
+	// DefaultResolution.
+	Resolution float64
+	// StudyResolution is the resolution of the published-beside-measured
+	// comparisons (the measured ratio over the published one); 0 takes
+	// CrossMachineTolerance.
+	StudyResolution float64
 }
 
 // BaselineNote says when the baseline asked for is in no table, so that

@@ -33,13 +33,14 @@ func Text(w io.Writer, r *Report) error {
 		"*: best in row, its interval clear of every other target's; no mark: a tie",
 		fmt.Sprintf("ratio tables: ops/s ÷ the baseline's (%s), median and interval;", r.baselineLabel()),
 		"  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);",
-		"  unpaired: ratio of the medians, bootstrap interval; ≈ unclear: no clear difference (interval",
-		"  holds 1), ~N runs: the runs per cell (--count) that would likely settle it",
+		"  unpaired: ratio of the medians, bootstrap interval; faster/slower: the interval excludes 1;",
+		fmt.Sprintf("  equivalent: it lies within the resolution %s (--resolution); undecided: neither,", FormatResolution(r.resolution())),
+		"  ~N runs: the runs per cell (--count) that would likely decide it",
 	} {
 		fmt.Fprint(w, WrapText(line, prose, "    "))
 	}
 	for _, t := range r.Tables() {
-		for _, g := range familyGrids(t, r.Baseline) {
+		for _, g := range familyGrids(t, r.Baseline, r.resolution()) {
 			if err := writeGridTextWithin(w, g, r.Width); err != nil {
 				return err
 			}
@@ -47,6 +48,10 @@ func Text(w io.Writer, r *Report) error {
 		if med, worst, ok := tableSpread(t); ok {
 			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, worst.Name), prose, "  "))
 		}
+	}
+	if d, ok := r.RatioDecisions(); ok && r.ratioTables() > 1 {
+		fmt.Fprint(w, WrapText(fmt.Sprintf("\nratio comparisons, every table: %s at %s", d, FormatResolution(r.resolution())),
+			prose, "  "))
 	}
 	if note := r.BaselineNote(); note != "" {
 		fmt.Fprintf(w, "\n%s\n", note)

@@ -10,14 +10,17 @@ import (
 // Verdicts of a published comparison.
 const (
 	// VerdictAgrees: every value of the measured interval lies within
-	// CrossMachineTolerance of the published ratio.
+	// the resolution (PublishedRow.Resolution, by default
+	// CrossMachineTolerance) of the published ratio: the measured ratio
+	// over the published one is equivalent to 1 (Equivalent).
 	VerdictAgrees = "agrees"
 	// VerdictDisagrees: no value of it does (the published ratio lies
 	// outside the interval widened by the tolerance).
 	VerdictDisagrees = "disagrees"
 	// VerdictInconclusive: the interval reaches both inside and outside
-	// the tolerance: too wide to decide.
-	VerdictInconclusive = "inconclusive"
+	// the resolution: too wide to decide; printed as undecided, the word
+	// every comparison uses.
+	VerdictInconclusive = Undecided
 	// VerdictNotMeasured: a side has no results.
 	VerdictNotMeasured = "not measured"
 )
@@ -41,7 +44,8 @@ const MaxSettleRuns = 1000
 func (row *PublishedRow) judge(s *studies.Study) {
 	n := min(len(row.NumCell.OpsRuns), len(row.DenCell.OpsRuns))
 	row.Runs = n
-	row.Verdict, row.Settle = judge(row.Published, row.Lo, row.Measured, row.Hi, n, CrossMachineTolerance)
+	row.Verdict, row.Settle = judge(row.Published, row.Lo, row.Measured, row.Hi, n,
+		ResolutionOr(row.Resolution, CrossMachineTolerance))
 	if row.Verdict == VerdictDisagrees {
 		row.Cause = s.CauseOf(row.Comparison)
 	}
@@ -109,25 +113,30 @@ func (row *PublishedRow) VerdictText() string {
 	}
 	switch {
 	case row.Settle > 0:
-		return fmt.Sprintf("inconclusive: ~%d runs", row.Settle)
+		return fmt.Sprintf("undecided, ~%d runs", row.Settle)
 	case row.Settle < 0:
-		return fmt.Sprintf("inconclusive: >%d runs", MaxSettleRuns)
+		return fmt.Sprintf("undecided, >%d runs", MaxSettleRuns)
 	case row.Runs < 2:
-		return "inconclusive: 1 run"
+		return "undecided, 1 run"
 	}
-	return "inconclusive: no interval"
+	return "undecided, no interval"
 }
 
-// VerdictNote says how the verdicts are reached: the tolerance, with its
-// reason, and how the runs that would settle an inconclusive one are
-// estimated.
-func VerdictNote() string {
-	return fmt.Sprintf("Verdicts: agrees = every value of the measured interval within ±%.0f%% "+
-		"(a factor of %.2f either way) of the published ratio; disagrees = none (the published "+
+// VerdictNote says how the verdicts are reached at the default resolution
+// (CrossMachineTolerance): VerdictNoteAt.
+func VerdictNote() string { return VerdictNoteAt(CrossMachineTolerance) }
+
+// VerdictNoteAt says how the verdicts are reached at resolution tol (0:
+// CrossMachineTolerance): the resolution, with the reason for its default,
+// and how the runs that would settle an undecided one are estimated.
+func VerdictNoteAt(tol float64) string {
+	tol = ResolutionOr(tol, CrossMachineTolerance)
+	return fmt.Sprintf("Verdicts: agrees = equivalent to the published ratio, every value of the measured interval "+
+		"within the resolution %s (a factor of %.2f either way, --resolution) of it; disagrees = none (the published "+
 		"ratio outside the interval widened by that factor), with the likely cause where one is known; "+
-		"inconclusive = the interval crosses that bound, with the runs per cell (--count) at which it "+
+		"undecided = the interval crosses that bound, with the runs per cell (--count) at which it "+
 		"would decide, estimated from the observed interval narrowing as 1/√runs about its median. "+
-		"The tolerance is for the other machine, OS, Go and driver versions: the go-sqlite-bench "+
+		"The default resolution, ±%.0f%%, is for the other machine, OS, Go and driver versions: the go-sqlite-bench "+
 		"program itself, run here, gave single-goroutine ratios within a factor of 1.02-1.29 of its "+
-		"README's (docs/reproduce.md).", 100*CrossMachineTolerance, 1+CrossMachineTolerance)
+		"README's (docs/reproduce.md).", FormatResolution(tol), 1+tol, 100*CrossMachineTolerance)
 }

@@ -150,6 +150,12 @@ type Config struct {
 	// against (report.Report.Baseline); "" takes the first target of each
 	// table in catalogue order. It changes no measurement.
 	Baseline string
+	// Resolution is the smallest relative difference the reports' ratio
+	// comparisons count (report.Report.Resolution; 0 takes
+	// report.DefaultResolution): within it, equivalent. StudyResolution
+	// is that of a reproduced study's published ratios
+	// (report.Report.StudyResolution). Neither changes a measurement.
+	Resolution, StudyResolution float64
 	// Study, when set, is the published study the session reproduces
 	// (package studies), recorded as the results file's reproduce-study
 	// line so that reports set the study's figures beside the measured.

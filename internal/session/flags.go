@@ -10,6 +10,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/pin"
+	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/targets"
 )
@@ -93,7 +94,7 @@ func Defaults() *Config {
 // FlagValues returns the values of the flags that set c's fields named in
 // words, by flag name, each showing the field's value now as its default:
 // db, targets, workloads, net, dsn, profile, cpu, pin, timing-thread,
-// idle-latency, baseline, sqlite-journal and sqlite-sync.
+// idle-latency, baseline, resolution, sqlite-journal and sqlite-sync.
 func (c *Config) FlagValues() map[string]*FlagValue {
 	dbNames := func() []string { return names(bench.KnownDBs()) }
 	return map[string]*FlagValue{
@@ -157,6 +158,11 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			c.Baseline = s
 			return nil
 		}},
+		"resolution": {text: strings.TrimPrefix(report.FormatResolution(report.ResolutionOr(c.Resolution, report.DefaultResolution)), "±"),
+			typ: "string", set: func(s string) (err error) {
+				c.Resolution, err = report.ParseResolution(s)
+				return err
+			}},
 		"sqlite-journal": {text: strings.ToLower(c.SQLite.Journal), typ: "string", choices: func() []string { return []string{"delete", "truncate", "persist", "memory", "wal", "off"} }, set: func(s string) (err error) {
 			c.SQLite.Journal, err = bench.ParseSQLiteJournal(s)
 			return err

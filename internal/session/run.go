@@ -48,6 +48,9 @@ type Outcome struct {
 	// Baseline is the session's Config.Baseline (a resumed session's
 	// from its journal): the ratio tables' baseline.
 	Baseline string
+	// Resolution is the session's Config.Resolution: the ratio
+	// comparisons' (report.Report.Resolution).
+	Resolution float64
 	// Failed lists the cells that failed, in the order they failed, with
 	// the reason (passwords redacted).
 	Failed []report.Failure
@@ -190,7 +193,7 @@ func (s *Session) plan(ctx context.Context) error {
 		}
 		s.replay = s.resume.replay
 	}
-	s.out.Baseline = cfg.Baseline
+	s.out.Baseline, s.out.Resolution = cfg.Baseline, cfg.Resolution
 	scriptTimeout(cfg)
 	p, err := NewPlan(cfg, env)
 	if err != nil {
@@ -391,7 +394,7 @@ func (s *Session) report(err error) error {
 		name := s.results.Name()
 		r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
 		r.Sources = []string{filepath.Base(name)}
-		r.Baseline = s.cfg.Baseline
+		r.Baseline, r.Resolution, r.StudyResolution = s.cfg.Baseline, s.cfg.Resolution, s.cfg.StudyResolution
 		written, werr := report.WriteFiles(r, strings.TrimSuffix(name, filepath.Ext(name)), []string{"markdown", "html"})
 		s.out.Reports = written
 		if werr != nil && err == nil {
