@@ -124,8 +124,20 @@ func (s *Study) CauseOf(c Comparison, lo, hi float64) Explanation {
 // RangeText names the range measured for the cause on c: "0.63-0.74×".
 func (k *Cause) RangeText(c Comparison) string {
 	low, high, _ := k.Range(c)
-	if low == high {
-		return fmt.Sprintf("%.2f×", low)
+	return FormatRange(low, high)
+}
+
+// FormatRange writes a ratio range, "0.63-0.74×", "117-155×", or one ratio
+// when low and high are one: "2.20×".
+func FormatRange(low, high float64) string {
+	f := func(v float64) string {
+		if v >= 10 {
+			return fmt.Sprintf("%.0f", v)
+		}
+		return fmt.Sprintf("%.2f", v)
 	}
-	return fmt.Sprintf("%.2f-%.2f×", low, high)
+	if f(low) == f(high) {
+		return f(low) + "×"
+	}
+	return f(low) + "-" + f(high) + "×"
 }
