@@ -157,7 +157,10 @@ func readMerged(paths []string, w io.Writer) ([]*benchfmt.Result, error) {
 // "" when all finished.
 func partialNote(paths []string) string {
 	var notes []string
-	for _, p := range paths {
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			continue // named twice: said once
+		}
 		jp := session.JournalPath(p)
 		h, recs, err := journal.Read(jp)
 		if err != nil {
