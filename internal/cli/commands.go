@@ -28,6 +28,7 @@ func commands(ctx context.Context, env Env) []*cobra.Command {
 		reportCommand(env),
 		compareCommand(env),
 		reproduceCommand(ctx, env),
+		bisectCommand(ctx, env),
 		cleanCommand(ctx, env),
 		versionCommand(env),
 	}

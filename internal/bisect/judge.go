@@ -1,0 +1,116 @@
+package bisect
+
+import (
+	"fmt"
+	"math"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/report"
+)
+
+// Cells are the three cells of one probe's session, one workload each: the
+// good end, the candidate and the bad end, measured in the same
+// interleaved passes.
+type Cells struct {
+	Good, Candidate, Bad *report.Cell
+}
+
+// ErrEndsAlike is returned (wrapped) when a probe's session shows no
+// difference between the ends in an exact measure: there is nothing to
+// bisect.
+var ErrEndsAlike = fmt.Errorf("the good and the bad end do not differ")
+
+// exactGap is the share of the gap between the ends within which a
+// candidate's median of an exact measure is taken as like the nearer end:
+// equal to it, or nearer to it by a clear margin (within a quarter of the
+// gap, thus at least three times nearer to it than to the other end).
+const exactGap = 0.25
+
+// JudgeExact judges the candidate by a deterministic measure (allocs/op,
+// B/op): like the end whose median it equals, or lies within a quarter of
+// the ends' gap of, else undecided (it changed part of the way: a change
+// in two steps). Ends with equal medians are ErrEndsAlike. The step's
+// ratio is the candidate's over the good end's, the median of the
+// per-pass ratios with its interval.
+func JudgeExact(unit string, c Cells) (Step, error) {
+	g, okg := c.Good.Medians[unit]
+	k, okc := c.Candidate.Medians[unit]
+	b, okb := c.Bad.Medians[unit]
+	if !okg || !okc || !okb {
+		return Step{}, fmt.Errorf("the results hold no %s for every target (a runner that does not measure it)", unit)
+	}
+	if g == b {
+		return Step{}, fmt.Errorf("%w in %s (both %s)", ErrEndsAlike, unit, report.FormatValue(g))
+	}
+	st := Step{Verdict: Undecided, Detail: fmt.Sprintf("%s %s; good %s, bad %s",
+		report.FormatValue(k), unit, report.FormatValue(g), report.FormatValue(b))}
+	gap := math.Abs(b - g)
+	switch {
+	case k == g || math.Abs(k-g) <= exactGap*gap:
+		st.Verdict = LikeGood
+	case k == b || math.Abs(k-b) <= exactGap*gap:
+		st.Verdict = LikeBad
+	}
+	st.Ratio, st.Lo, st.Hi, st.Confidence = pairedRatio(c.Candidate.Values[unit], c.Good.Values[unit])
+	return st, nil
+}
+
+// pairedRatio is the median of num[i]/den[i] with its distribution-free
+// interval (benchmath, as the reports' cells), or the ratio of the
+// medians without one when the runs do not pair.
+func pairedRatio(num, den []float64) (ratio, lo, hi, conf float64) {
+	if len(num) == 0 || len(num) != len(den) {
+		return 0, 0, 0, 0
+	}
+	rs := make([]float64, 0, len(num))
+	for i := range num {
+		if den[i] == 0 {
+			return 0, 0, 0, 0
+		}
+		rs = append(rs, num[i]/den[i])
+	}
+	sample := benchmath.NewSample(rs, &benchmath.DefaultThresholds)
+	sum := benchmath.AssumeNothing.Summary(sample, report.Confidence)
+	if len(rs) >= 2 && (math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0)) {
+		// [min, max] covers the median with probability 1 - 2 * 0.5^n.
+		sum = benchmath.AssumeNothing.Summary(sample, 1-2*math.Pow(0.5, float64(len(rs)))-1e-9)
+	}
+	if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
+		return sum.Center, 0, 0, 0
+	}
+	return sum.Center, sum.Lo, sum.Hi, sum.Confidence
+}
+
+// JudgeTime judges the candidate by its time, from the paired ratios of
+// one session (ops/s over a baseline, report.Ratio): vsGood is the
+// candidate's over the good end's, vsBad over the bad end's, badVsGood the
+// bad end's over the good end's. At resolution p (report.Classify) it is
+// like the good end when equivalent to it and different (faster or
+// slower) from the bad one, like the bad end the other way round, and
+// undecided otherwise, among them when the ends themselves do not differ
+// in this session.
+func JudgeTime(vsGood, vsBad, badVsGood report.Ratio, p float64) Step {
+	kg, kb, ends := vsGood.Kind(p), vsBad.Kind(p), badVsGood.Kind(p)
+	differs := func(k string) bool { return k == report.Faster || k == report.Slower }
+	st := Step{Verdict: Undecided,
+		Detail: fmt.Sprintf("ops/s vs good %s %s, vs bad %s %s; bad vs good %s %s",
+			ratioText(vsGood), kg, ratioText(vsBad), kb, ratioText(badVsGood), ends),
+		Ratio: vsGood.Ratio, Confidence: vsGood.Confidence}
+	if !math.IsInf(vsGood.Lo, 0) && !math.IsInf(vsGood.Hi, 0) {
+		st.Lo, st.Hi = vsGood.Lo, vsGood.Hi
+	}
+	switch {
+	case !differs(ends):
+	case kg == report.Equivalent && differs(kb):
+		st.Verdict = LikeGood
+	case kb == report.Equivalent && differs(kg):
+		st.Verdict = LikeBad
+	}
+	return st
+}
+
+// ratioText is a ratio with its interval: "0.97× [0.91–1.02×]".
+func ratioText(q report.Ratio) string {
+	return report.FormatRatio(q.Ratio) + " [" + report.FormatRatioInterval(q) + "]"
+}
