@@ -135,9 +135,9 @@ func ratio(r, lo, hi float64) report.Ratio {
 func TestJudgeTime(t *testing.T) {
 	slower := ratio(0.8, 0.75, 0.85)
 	for _, c := range []struct {
-		name                    string
+		name                     string
 		vsGood, vsBad, badVsGood report.Ratio
-		want                    string
+		want                     string
 	}{
 		{"like good", ratio(1, 0.98, 1.02), ratio(1.25, 1.2, 1.3), slower, LikeGood},
 		{"like bad", ratio(0.8, 0.76, 0.84), ratio(1, 0.97, 1.03), slower, LikeBad},

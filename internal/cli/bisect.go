@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +117,7 @@ type bisectRun struct {
 	good  bisectEnd
 	bad   bisectEnd
 	cands []bisectEnd // oldest first, the bad end last
-	log   io.Writer
+	steps int         // the steps probed so far
 }
 
 // bisectEnd is an end or a candidate: its name in the output, its
@@ -198,7 +197,7 @@ func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, comman
 		return nil, err
 	}
 	cfg.DSNs = dsns
-	r := &bisectRun{opts: o, unit: unit, spec: spec, base: *cfg, env: env, log: env.session().Log}
+	r := &bisectRun{opts: o, unit: unit, spec: spec, base: *cfg, env: env}
 	if err := r.candidates(ctx); err != nil {
 		return nil, err
 	}
@@ -309,6 +308,7 @@ func (r *bisectRun) check(ctx context.Context) error {
 // while a time verdict is undecided.
 func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 	cand := r.cands[i]
+	r.steps++
 	if err := r.extract(ctx, cand); err != nil {
 		return bisect.Step{}, err
 	}
@@ -316,7 +316,7 @@ func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 	var files []string
 	for count := r.base.Count; ; count *= 2 {
 		n++
-		st, file, err := r.session(ctx, cand, count, i, n)
+		st, file, err := r.session(ctx, cand, count, n)
 		files = append(files, file)
 		st.Candidate, st.Results = cand.label, files
 		if err != nil || st.Verdict != bisect.Undecided || r.unit != "time" || 2*count > r.opts.MaxCount {
@@ -331,11 +331,11 @@ func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 
 // session runs one session of the ends and candidate cand with count runs
 // per cell, its results in the step's file, and judges the candidate.
-func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, i, attempt int) (bisect.Step, string, error) {
+func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, attempt int) (bisect.Step, string, error) {
 	cfg := r.base
 	cfg.Count = count
 	cfg.Targets = []string{r.good.element, cand.element, r.bad.element}
-	name := fmt.Sprintf("step-%02d-%s", i+1, labelFile(cand.label))
+	name := fmt.Sprintf("step-%02d-%s", r.steps, labelFile(cand.label))
 	if attempt > 1 {
 		name += fmt.Sprintf("-%druns", count)
 	}
@@ -366,7 +366,7 @@ func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, i, attem
 		}
 	}
 	if cells[0] == nil || cells[2] == nil {
-		return bisect.Step{}, cfg.Out, fmt.Errorf("step %d: an end did not run (%s): see %s", i+1, whyNot(out, names), cfg.Out)
+		return bisect.Step{}, cfg.Out, fmt.Errorf("step %d: an end did not run (%s): see %s", r.steps, whyNot(out, names), cfg.Out)
 	}
 	if cells[1] == nil {
 		return bisect.Step{Verdict: bisect.Undecided, Detail: "did not run: " + whyNot(out, names[1:2])}, cfg.Out, nil
@@ -435,7 +435,7 @@ func (r *bisectRun) printStep(attempts int, st bisect.Step, count int) {
 	if attempts > 1 {
 		runs += fmt.Sprintf(", %d sessions", attempts)
 	}
-	fmt.Fprintf(r.env.Stdout, "  step: %-12s %-9s %-10s %s (%s)\n         %s\n", r.short(st.Candidate), r.opts.Measure,
+	fmt.Fprintf(r.env.Stdout, "step %d: %s: %s: %s (%s)\n  results: %s\n", r.steps, r.short(st.Candidate),
 		st.Verdict, st.Detail, runs, st.Results[len(st.Results)-1])
 }
 
@@ -506,8 +506,8 @@ func ratioWithInterval(st bisect.Step) string {
 	if st.Lo == 0 && st.Hi == 0 {
 		return report.FormatRatio(st.Ratio) + " (no interval)"
 	}
-	return fmt.Sprintf("%s [%s–%s] (%s confidence)", report.FormatRatio(st.Ratio), report.FormatRatio(st.Lo),
-		report.FormatRatio(st.Hi), fmt.Sprintf("%.1f%%", 100*st.Confidence))
+	return fmt.Sprintf("%s [%.2f–%s] (%.1f%% confidence)", report.FormatRatio(st.Ratio), st.Lo,
+		report.FormatRatio(st.Hi), 100*st.Confidence)
 }
 
 // noCulprit is a bisection that ended without naming a culprit: exit
