@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +68,8 @@ results file is kept in the -o directory (docs/versions.md).
 
 Exit status: 0 a culprit was found; 1 none was (out of steps, undecided
 candidates); 2 bad input.`,
-		Example: `  sqlbench bisect --target mattn --good v1.14.22 --bad v1.14.52 --workload PreparedQueryRow --measure allocs/op
+		Example: `  sqlbench bisect --target mattn --good v1.14.22 --bad v1.14.52 \
+      --workload PreparedQueryRow --measure allocs/op
   sqlbench bisect --target mattn --checkout ~/src/go-sqlite3 --good v1.14.22 --bad master \
       --workload SimpleQueryRow --measure time --count 10`,
 		Args: noArgs,
@@ -171,6 +173,9 @@ func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, comman
 		return nil, usagef("bisect: --target %s: not a Go driver module sqlbench builds at other versions", o.Target)
 	}
 	exact := unit != "time"
+	if err := bisectIdle(c, exact, spec); err != nil {
+		return nil, err
+	}
 	switch {
 	case o.Count == 0 && exact:
 		o.Count = session.QuickCount
@@ -215,6 +220,33 @@ func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, comman
 		return nil, usagef("bisect: -o %s exists (--force writes into it)", r.dir)
 	}
 	return r, nil
+}
+
+// bisectIdle refuses a flag given on c that would do nothing: --force
+// without -o, --max-count and --resolution for an exact measure, --dsn
+// for a target without a server, --quick with --scale.
+func bisectIdle(c *cobra.Command, exact bool, spec targets.Spec) error {
+	var idle []string
+	why := map[string]string{}
+	for flag, does := range map[string]struct {
+		nothing bool
+		why     string
+	}{
+		"force":      {!set(c, "output"), "only for an -o directory"},
+		"max-count":  {exact, "only for --measure time"},
+		"resolution": {exact, "only for --measure time"},
+		"dsn":        {!spec.DB.SQL() || spec.DB == bench.SQLite, "only for a target of a server"},
+		"quick":      {set(c, "scale"), "does nothing with --scale"},
+	} {
+		if does.nothing && set(c, flag) {
+			idle, why[flag] = append(idle, flag), does.why
+		}
+	}
+	if len(idle) == 0 {
+		return nil
+	}
+	slices.Sort(idle)
+	return usagef("bisect: --%s: %s", idle[0], why[idle[0]])
 }
 
 // candidates lists the releases or commits to search and the ends.
@@ -325,7 +357,8 @@ func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 			}
 			return st, err
 		}
-		fmt.Fprintf(r.env.Stdout, "  %s: undecided at %d runs (%s); again with %d\n", cand.label, count, st.Detail, 2*count)
+		fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf("step %d: %s: undecided at %d runs (%s); again with %d runs",
+			r.steps, r.short(cand.label), count, st.Detail, 2*count), report.TextWidth, "    "))
 	}
 }
 
@@ -435,8 +468,8 @@ func (r *bisectRun) printStep(attempts int, st bisect.Step, count int) {
 	if attempts > 1 {
 		runs += fmt.Sprintf(", %d sessions", attempts)
 	}
-	fmt.Fprintf(r.env.Stdout, "step %d: %s: %s: %s (%s)\n  results: %s\n", r.steps, r.short(st.Candidate),
-		st.Verdict, st.Detail, runs, st.Results[len(st.Results)-1])
+	fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf("step %d: %s: %s: %s (%s)", r.steps, r.short(st.Candidate),
+		st.Verdict, st.Detail, runs), report.TextWidth, "    ")+"  results: "+st.Results[len(st.Results)-1]+"\n")
 }
 
 // short is a candidate's label without a commit's subject.
@@ -452,7 +485,9 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	fmt.Fprintf(&b, "bisect %s, %s, %s, good %s, bad %s\n", r.opts.Target, r.opts.Workload, r.opts.Measure, r.good.label, r.bad.label)
 	fmt.Fprintf(&b, "path (%d steps):\n", len(o.Steps))
 	for k, st := range o.Steps {
-		fmt.Fprintf(&b, "  %d. %-40s %-10s %s\n     %s\n", k+1, st.Candidate, st.Verdict, st.Detail, strings.Join(st.Results, ", "))
+		b.WriteString(report.WrapText(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
+			report.TextWidth, "       "))
+		fmt.Fprintf(&b, "     %s\n", strings.Join(st.Results, ", "))
 	}
 	lastGood := r.good.label
 	if o.LastGood >= 0 {
@@ -461,7 +496,8 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	var err error
 	if o.Found {
 		culprit := r.cands[o.FirstBad].label
-		fmt.Fprintf(&b, "culprit: %s (first like the bad end; the one before it, %s, is like the good end)\n", culprit, lastGood)
+		b.WriteString(report.WrapText(fmt.Sprintf("culprit: %s (first like the bad end; the one before it, %s, is like the good end)",
+			culprit, lastGood), report.TextWidth, "  "))
 		if st, ok := stepOf(o, o.FirstBad); ok {
 			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(st))
 		} else {
@@ -472,7 +508,8 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 		if o.OutOfSteps {
 			why = fmt.Sprintf("out of steps (--max-steps %d)", r.opts.MaxSteps)
 		}
-		fmt.Fprintf(&b, "no culprit: %s; the first change lies after %s, at or before %s\n", why, lastGood, r.cands[o.FirstBad].label)
+		b.WriteString(report.WrapText(fmt.Sprintf("no culprit: %s; the first change lies after %s, at or before %s",
+			why, lastGood, r.cands[o.FirstBad].label), report.TextWidth, "  "))
 		err = noCulprit{"bisect: no culprit: " + why}
 	}
 	fmt.Fprintf(&b, "every step's results: %s\n", r.dir)

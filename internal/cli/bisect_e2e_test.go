@@ -132,6 +132,10 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"--target", "mattn", "--good", "v1.14.22"}, "--bad is required"},
 		{[]string{"--target", "mattn", "--checkout", repo, "--good", "a", "--bad", "b"}, "no go.mod there"},
 		{[]string{"--target", "jdbc-postgres", "--good", "42.7.2", "--bad", "42.7.3"}, "not a Go driver module"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--force"}, "--force: only for an -o directory"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--resolution", "10%"}, "--resolution: only for --measure time"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--dsn", "postgres=postgres://u:pw@127.0.0.1/db"},
+			"--dsn: only for a target of a server"},
 	} {
 		var out, errb bytes.Buffer
 		env := fakeEnv(&out, &errb)
@@ -139,8 +143,21 @@ func TestBisectBadInput(t *testing.T) {
 		env.Dir = t.TempDir()
 		code := Main(context.Background(), append(append([]string{}, base...), c.args...), env)
 		msg := strings.TrimSpace(errb.String())
-		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) {
+		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) || strings.Contains(msg, "pw@") {
 			t.Errorf("%v: exit %d, %q; want exit %d and one line saying %q", c.args, code, msg, ExitUsage, c.want)
+		}
+	}
+}
+
+// TestBisectHelpFits: bisect's help fits 100 columns, as every command's.
+func TestBisectHelpFits(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"bisect", "--help"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("a line of %d columns: %q", n, l)
 		}
 	}
 }
