@@ -87,7 +87,7 @@ candidates); 2 bad input.`,
 	fs.IntVar(&o.Count, "count", 0, "timed runs per cell of each step (default 5 for allocs/op and B/op, 10 for time)")
 	fs.IntVar(&o.MaxCount, "max-count", 0, "time: an undecided step is run again with twice the runs, up to this many (default 4 × --count)")
 	fs.Float64Var(&o.Scale, "scale", session.DefaultScale, "multiplies the workload's operation count")
-	fs.BoolVar(&o.Quick, "quick", false, fmt.Sprintf("smoke-sized steps: --scale %g unless given", session.QuickScale))
+	fs.BoolVar(&o.Quick, "quick", false, fmt.Sprintf("smoke-sized steps: --scale %g unless given, --slices %d", session.QuickScale, session.QuickSlices))
 	fs.Var(&resolutionFlag{p: &o.Resolution, text: "5%"}, "resolution", resolutionUsage)
 	fs.StringVarP(&o.Out, "output", "o", "", "directory for every step's results file (default results/bisect-<time>); an existing one is refused unless --force")
 	fs.BoolVar(&o.Force, "force", false, "write into an existing -o directory")
@@ -224,7 +224,7 @@ func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, comman
 
 // bisectIdle refuses a flag given on c that would do nothing: --force
 // without -o, --max-count and --resolution for an exact measure, --dsn
-// for a target without a server, --quick with --scale.
+// for a target without a server.
 func bisectIdle(c *cobra.Command, exact bool, spec targets.Spec) error {
 	var idle []string
 	why := map[string]string{}
@@ -236,7 +236,6 @@ func bisectIdle(c *cobra.Command, exact bool, spec targets.Spec) error {
 		"max-count":  {exact, "only for --measure time"},
 		"resolution": {exact, "only for --measure time"},
 		"dsn":        {!spec.DB.SQL() || spec.DB == bench.SQLite, "only for a target of a server"},
-		"quick":      {set(c, "scale"), "does nothing with --scale"},
 	} {
 		if does.nothing && set(c, flag) {
 			idle, why[flag] = append(idle, flag), does.why
