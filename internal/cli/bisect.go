@@ -509,6 +509,12 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 		}
 		b.WriteString(report.WrapText(fmt.Sprintf("no culprit: %s; the first change lies after %s, at or before %s",
 			why, lastGood, r.cands[o.FirstBad].label), report.TextWidth, "  "))
+		if r.unit == "time" {
+			b.WriteString(report.WrapText(fmt.Sprintf("  a time verdict needs the candidate's interval within --resolution (%s) of "+
+				"one end and clear of the other; where the ends differ by far more (bad vs good, in each step), a --resolution "+
+				"of a fraction of that difference decides with fewer runs", report.FormatResolution(
+				report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), report.TextWidth, "    "))
+		}
 		err = noCulprit{"bisect: no culprit: " + why}
 	}
 	fmt.Fprintf(&b, "every step's results: %s\n", r.dir)
