@@ -486,7 +486,7 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	for k, st := range o.Steps {
 		b.WriteString(report.WrapText(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
 			report.TextWidth, "       "))
-		fmt.Fprintf(&b, "     %s\n", strings.Join(st.Results, ", "))
+		fmt.Fprintf(&b, "     %s\n", strings.Join(st.Results, "\n     "))
 	}
 	lastGood := r.good.label
 	if o.LastGood >= 0 {
