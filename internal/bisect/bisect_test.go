@@ -34,7 +34,8 @@ func TestSearchFindsEveryPosition(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !o.Found || o.FirstBad != culprit || o.LastGood != culprit-1 {
-				t.Fatalf("n=%d culprit=%d: found=%v first bad %d last good %d", n, culprit, o.Found, o.FirstBad, o.LastGood)
+				t.Fatalf("n=%d culprit=%d: found=%v first bad %d last good %d",
+					n, culprit, o.Found, o.FirstBad, o.LastGood)
 			}
 			if limit := bits.Len(uint(n)); len(o.Steps) > limit {
 				t.Errorf("n=%d culprit=%d: %d steps, more than %d", n, culprit, len(o.Steps), limit)
@@ -74,7 +75,8 @@ func TestSearchBudget(t *testing.T) {
 		t.Errorf("range (%d, %d] does not hold 7", o.LastGood, o.FirstBad)
 	}
 	boom := errors.New("boom")
-	if _, err := Search(context.Background(), 5, 0, func(context.Context, int) (Step, error) { return Step{}, boom }); !errors.Is(err, boom) {
+	failing := func(context.Context, int) (Step, error) { return Step{}, boom }
+	if _, err := Search(context.Background(), 5, 0, failing); !errors.Is(err, boom) {
 		t.Errorf("a probe's error: %v", err)
 	}
 }
@@ -117,7 +119,8 @@ func TestJudgeExact(t *testing.T) {
 		}
 	}
 	st, _ := JudgeExact("allocs/op", Cells{Good: good, Candidate: bad, Bad: bad})
-	if want := 13.2 / 21.1; math.Abs(st.Ratio-want) > 1e-9 || math.Abs(st.Lo-want) > 1e-9 || math.Abs(st.Hi-want) > 1e-9 {
+	want := 13.2 / 21.1
+	if math.Abs(st.Ratio-want) > 1e-9 || math.Abs(st.Lo-want) > 1e-9 || math.Abs(st.Hi-want) > 1e-9 {
 		t.Errorf("ratio %g [%g, %g], want %g exactly", st.Ratio, st.Lo, st.Hi, want)
 	}
 	if _, err := JudgeExact("allocs/op", Cells{Good: good, Candidate: good, Bad: good}); !errors.Is(err, ErrEndsAlike) {
@@ -158,7 +161,9 @@ func TestBetween(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0] != "v1.14.22" || got[1] != "v1.14.23" {
 		t.Fatalf("between v1.14.10 and v1.14.23: %v, %v", got, err)
 	}
-	for _, c := range [][2]string{{"v1.14.23", "v1.14.23"}, {"v1.14.24", "v1.14.9"}, {"v1.14.99", "v1.14.24"}, {"v1.14.9", "v1.15.0"}} {
+	bad := [][2]string{{"v1.14.23", "v1.14.23"}, {"v1.14.24", "v1.14.9"},
+		{"v1.14.99", "v1.14.24"}, {"v1.14.9", "v1.15.0"}}
+	for _, c := range bad {
 		var ie InputError
 		if _, err := between("m", list, c[0], c[1]); !errors.As(err, &ie) {
 			t.Errorf("good %s bad %s: %v, want an InputError", c[0], c[1], err)

@@ -36,7 +36,8 @@ func gitRepo(t *testing.T, n int) (string, []string) {
 		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nconst N = "+strconv.Itoa(i)+"\n"), 0o644); err != nil {
+		src := []byte("package m\n\nconst N = " + strconv.Itoa(i) + "\n")
+		if err := os.WriteFile(filepath.Join(dir, "a.go"), src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		run("add", "-A")

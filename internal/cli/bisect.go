@@ -80,20 +80,27 @@ candidates); 2 bad input.`,
 	fs.StringVar(&o.Target, "target", "", "the catalogue target whose driver is bisected (sqlbench list)")
 	fs.StringVar(&o.Good, "good", "", "the good end: a release (v1.14.22), or with --checkout a commit, tag or branch")
 	fs.StringVar(&o.Bad, "bad", "", "the bad end, after --good")
-	fs.StringVar(&o.Checkout, "checkout", "", "a git checkout of the driver's module: bisect its commits instead of releases")
-	fs.StringVar(&o.Workload, "workload", "", "the workload that changed: one workload (name or ID) of one cell per target")
+	fs.StringVar(&o.Checkout, "checkout", "",
+		"a git checkout of the driver's module: bisect its commits instead of releases")
+	fs.StringVar(&o.Workload, "workload", "",
+		"the workload that changed: one workload (name or ID) of one cell per target")
 	fs.StringVar(&o.Measure, "measure", "", "the measure that changed: allocs/op, B/op (exact), or time (ns/op, ops/s)")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "probe at most this many candidates (default: as many as the search needs)")
 	fs.IntVar(&o.Count, "count", 0, "timed runs per cell of each step (default 5 for allocs/op and B/op, 10 for time)")
-	fs.IntVar(&o.MaxCount, "max-count", 0, "time: an undecided step is run again with twice the runs, up to this many (default 4 × --count)")
+	fs.IntVar(&o.MaxCount, "max-count", 0,
+		"time: an undecided step is run again with twice the runs, up to this many (default 4 × --count)")
 	fs.Float64Var(&o.Scale, "scale", session.DefaultScale, "multiplies the workload's operation count")
-	fs.BoolVar(&o.Quick, "quick", false, fmt.Sprintf("smoke-sized steps: --scale %g unless given, --slices %d", session.QuickScale, session.QuickSlices))
+	fs.BoolVar(&o.Quick, "quick", false, fmt.Sprintf("smoke-sized steps: --scale %g unless given, --slices %d",
+		session.QuickScale, session.QuickSlices))
 	fs.Var(&resolutionFlag{p: &o.Resolution, text: "5%"}, "resolution", resolutionUsage)
-	fs.StringVarP(&o.Out, "output", "o", "", "directory for every step's results file (default results/bisect-<time>); an existing one is refused unless --force")
+	fs.StringVarP(&o.Out, "output", "o", "", "directory for every step's results file (default "+
+		"results/bisect-<time>); an existing one is refused unless --force")
 	fs.BoolVar(&o.Force, "force", false, "write into an existing -o directory")
-	fs.StringVar(&o.Cache, "cache", o.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory)")
+	fs.StringVar(&o.Cache, "cache", o.Cache,
+		"where built runner binaries are kept (default: sqlbench/runners in the user cache directory)")
 	fs.Lookup("cache").DefValue = ""
-	fs.StringArrayVar(&o.DSNs, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
+	fs.StringArrayVar(&o.DSNs, "dsn", nil,
+		"use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	quietFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		err := runBisect(ctx, c, o, commandLine(c, args), env)
@@ -155,15 +162,18 @@ func runBisect(ctx context.Context, c *cobra.Command, o bisectOptions, command [
 
 // newBisectRun reads the flags into a bisectRun; bad input is an error
 // naming it.
-func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, command []string, env Env) (*bisectRun, error) {
-	for _, f := range [][2]string{{"target", o.Target}, {"good", o.Good}, {"bad", o.Bad}, {"workload", o.Workload}, {"measure", o.Measure}} {
+func newBisectRun(ctx context.Context, c *cobra.Command, o bisectOptions, command []string,
+	env Env) (*bisectRun, error) {
+	for _, f := range [][2]string{{"target", o.Target}, {"good", o.Good}, {"bad", o.Bad},
+		{"workload", o.Workload}, {"measure", o.Measure}} {
 		if f[1] == "" {
 			return nil, usagef("bisect: --%s is required", f[0])
 		}
 	}
 	unit, ok := bisectMeasures[o.Measure]
 	if !ok {
-		return nil, usagef("bisect: --measure %q: unknown measure (valid: allocs/op, B/op, ns/op, ops/s, time)", o.Measure)
+		return nil, usagef("bisect: --measure %q: unknown measure (valid: allocs/op, B/op, ns/op, ops/s, time)",
+			o.Measure)
 	}
 	spec, ok := targets.Lookup(o.Target)
 	if !ok {
@@ -279,7 +289,8 @@ func (r *bisectRun) candidates(ctx context.Context) error {
 		return err
 	}
 	commit := func(c bisect.Commit) bisectEnd {
-		return bisectEnd{label: c.Short() + " " + c.Subject, element: o.Target + "@" + filepath.Join(r.src, c.Short()), commit: &c}
+		el := o.Target + "@" + filepath.Join(r.src, c.Short())
+		return bisectEnd{label: c.Short() + " " + c.Subject, element: el, commit: &c}
 	}
 	r.good = commit(goodEnd)
 	for _, c := range list {
@@ -330,7 +341,8 @@ func (r *bisectRun) check(ctx context.Context) error {
 		cells[st.Cell.Name()] = true
 	}
 	if len(cells) != 2 {
-		return usagef("bisect: --workload %s is %d cells per target here; name one workload of one cell", r.opts.Workload, len(cells)/2)
+		return usagef("bisect: --workload %s is %d cells per target here; name one workload of one cell",
+			r.opts.Workload, len(cells)/2)
 	}
 	return os.MkdirAll(r.dir, 0o755)
 }
@@ -356,7 +368,8 @@ func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 			}
 			return st, err
 		}
-		fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf("step %d: %s: undecided at %d runs (%s); again with %d runs",
+		fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf(
+			"step %d: %s: undecided at %d runs (%s); again with %d runs",
 			r.steps, r.short(cand.label), count, st.Detail, 2*count), report.TextWidth, "    "))
 	}
 }
@@ -398,7 +411,8 @@ func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, attempt 
 		}
 	}
 	if cells[0] == nil || cells[2] == nil {
-		return bisect.Step{}, cfg.Out, fmt.Errorf("step %d: an end did not run (%s): see %s", r.steps, whyNot(out, names), cfg.Out)
+		return bisect.Step{}, cfg.Out, fmt.Errorf("step %d: an end did not run (%s): see %s",
+			r.steps, whyNot(out, names), cfg.Out)
 	}
 	if cells[1] == nil {
 		return bisect.Step{Verdict: bisect.Undecided, Detail: "did not run: " + whyNot(out, names[1:2])}, cfg.Out, nil
@@ -417,7 +431,8 @@ func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, attempt 
 		return report.Ratio{}
 	}
 	p := report.ResolutionOr(r.opts.Resolution, report.DefaultResolution)
-	return bisect.JudgeTime(ratio(names[1], names[0]), ratio(names[1], names[2]), ratio(names[2], names[0]), p), cfg.Out, nil
+	st := bisect.JudgeTime(ratio(names[1], names[0]), ratio(names[1], names[2]), ratio(names[2], names[0]), p)
+	return st, cfg.Out, nil
 }
 
 // variantElement reports whether target t is the one --targets element el
@@ -481,7 +496,8 @@ func (r *bisectRun) short(label string) string {
 // both beside the steps' results as bisect.txt.
 func (r *bisectRun) conclude(o bisect.Outcome) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bisect %s, %s, %s, good %s, bad %s\n", r.opts.Target, r.opts.Workload, r.opts.Measure, r.good.label, r.bad.label)
+	fmt.Fprintf(&b, "bisect %s, %s, %s, good %s, bad %s\n",
+		r.opts.Target, r.opts.Workload, r.opts.Measure, r.good.label, r.bad.label)
 	fmt.Fprintf(&b, "path (%d steps):\n", len(o.Steps))
 	for k, st := range o.Steps {
 		b.WriteString(report.WrapText(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
@@ -495,7 +511,8 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	var err error
 	if o.Found {
 		culprit := r.cands[o.FirstBad].label
-		b.WriteString(report.WrapText(fmt.Sprintf("culprit: %s (first like the bad end; the one before it, %s, is like the good end)",
+		b.WriteString(report.WrapText(fmt.Sprintf(
+			"culprit: %s (first like the bad end; the one before it, %s, is like the good end)",
 			culprit, lastGood), report.TextWidth, "  "))
 		if st, ok := stepOf(o, o.FirstBad); ok {
 			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(st))
@@ -510,10 +527,12 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 		b.WriteString(report.WrapText(fmt.Sprintf("no culprit: %s; the first change lies after %s, at or before %s",
 			why, lastGood, r.cands[o.FirstBad].label), report.TextWidth, "  "))
 		if r.unit == "time" {
-			b.WriteString(report.WrapText(fmt.Sprintf("  a time verdict needs the candidate's interval within --resolution (%s) of "+
-				"one end and clear of the other; where the ends differ by far more (bad vs good, in each step), a --resolution "+
-				"of a fraction of that difference decides with fewer runs", report.FormatResolution(
-				report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), report.TextWidth, "    "))
+			b.WriteString(report.WrapText(fmt.Sprintf(
+				"  a time verdict needs the candidate's interval within --resolution (%s) of "+
+					"one end and clear of the other; where the ends differ by far more (bad vs good, in each step), "+
+					"a --resolution "+
+					"of a fraction of that difference decides with fewer runs", report.FormatResolution(
+					report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), report.TextWidth, "    "))
 		}
 		err = noCulprit{"bisect: no culprit: " + why}
 	}

@@ -31,7 +31,8 @@ func TestBisectFindsTheCommit(t *testing.T) {
 	}
 	pinned := pinnedVersion(t, "zombiezen.com/go/sqlite")
 	repo := filepath.Join(t.TempDir(), "zombiezen")
-	if err := os.CopyFS(repo, os.DirFS(filepath.Join(strings.TrimSpace(string(gomodcache)), "zombiezen.com/go/sqlite@"+pinned))); err != nil {
+	cached := filepath.Join(strings.TrimSpace(string(gomodcache)), "zombiezen.com/go/sqlite@"+pinned)
+	if err := os.CopyFS(repo, os.DirFS(cached)); err != nil {
 		t.Fatal(err)
 	}
 	git := func(args ...string) string {
@@ -73,7 +74,8 @@ func TestBisectFindsTheCommit(t *testing.T) {
 		if !strings.Contains(s, reset) {
 			t.Fatalf("no Stmt.Reset in zombiezen %s's sqlite.go", pinned)
 		}
-		return strings.Replace(s, reset, reset+"\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n", 1) +
+		alloc := "\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n"
+		return strings.Replace(s, reset, reset+alloc, 1) +
 			"\nvar bisectSink *[64]byte\n"
 	})
 	culprit := commit("allocate in Reset")
@@ -88,16 +90,19 @@ func TestBisectFindsTheCommit(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	out := stdout.String()
-	if !regexp.MustCompile(`(?m)^culprit: ` + culprit + ` allocate in Reset \(first like the bad end`).MatchString(out) {
+	found := regexp.MustCompile(`(?m)^culprit: ` + culprit + ` allocate in Reset \(first like the bad end`)
+	if !found.MatchString(out) {
 		t.Errorf("no culprit %s in:\n%s", culprit, out)
 	}
-	if !regexp.MustCompile(`(?m)^  allocs/op over ` + good + `.*'s: 1\.[0-9]+× \[1\.[0-9]+–1\.[0-9]+×\]`).MatchString(out) {
+	ratio := regexp.MustCompile(`(?m)^  allocs/op over ` + good + `.*'s: 1\.[0-9]+× \[1\.[0-9]+–1\.[0-9]+×\]`)
+	if !ratio.MatchString(out) {
 		t.Errorf("no ratio with its interval for the culprit in:\n%s", out)
 	}
 	// Three candidates: the middle one first, then the one the search
 	// still needs.
 	steps := regexp.MustCompile(`(?m)^  \d\. (\S+) .*?(like good|like bad|undecided)`).FindAllStringSubmatch(out, -1)
-	if len(steps) != 2 || steps[0][1] != harmless || steps[0][2] != "like good" || steps[1][1] != culprit || steps[1][2] != "like bad" {
+	if len(steps) != 2 || steps[0][1] != harmless || steps[0][2] != "like good" ||
+		steps[1][1] != culprit || steps[1][2] != "like bad" {
 		t.Errorf("path %v: want %s like good, then the culprit like bad\n%s", steps, harmless, out)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "step-*.txt"))
@@ -110,7 +115,8 @@ func TestBisectFindsTheCommit(t *testing.T) {
 			t.Errorf("%s: cells %v, want the good end, the candidate and the bad end", f, runs)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "bisect.txt")); err != nil || !strings.Contains(string(b), "culprit: "+culprit) {
+	b, err := os.ReadFile(filepath.Join(dir, "bisect.txt"))
+	if err != nil || !strings.Contains(string(b), "culprit: "+culprit) {
 		t.Errorf("bisect.txt: %v\n%s", err, b)
 	}
 }
@@ -127,14 +133,19 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"--target", "nosuch", "--good", "v1.0.0", "--bad", "v1.0.1"}, `--target "nosuch": unknown target`},
 		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.22"}, "nothing to bisect"},
 		{[]string{"--target", "mattn", "--good", "v1.14.52", "--bad", "v1.14.22"}, "name the older release as --good"},
-		{[]string{"--target", "mattn", "--good", "v1.14.21", "--bad", "v1.14.52"}, "v1.14.21 is not a release the module proxy lists"},
-		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--measure", "furlongs"}, `--measure "furlongs": unknown measure`},
+		{[]string{"--target", "mattn", "--good", "v1.14.21", "--bad", "v1.14.52"},
+			"v1.14.21 is not a release the module proxy lists"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--measure", "furlongs"},
+			`--measure "furlongs": unknown measure`},
 		{[]string{"--target", "mattn", "--good", "v1.14.22"}, "--bad is required"},
 		{[]string{"--target", "mattn", "--checkout", repo, "--good", "a", "--bad", "b"}, "no go.mod there"},
 		{[]string{"--target", "jdbc-postgres", "--good", "42.7.2", "--bad", "42.7.3"}, "not a Go driver module"},
-		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--force"}, "--force: only for an -o directory"},
-		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--resolution", "10%"}, "--resolution: only for --measure time"},
-		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--dsn", "postgres=postgres://u:pw@127.0.0.1/db"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--force"},
+			"--force: only for an -o directory"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52", "--resolution", "10%"},
+			"--resolution: only for --measure time"},
+		{[]string{"--target", "mattn", "--good", "v1.14.22", "--bad", "v1.14.52",
+			"--dsn", "postgres=postgres://u:pw@127.0.0.1/db"},
 			"--dsn: only for a target of a server"},
 	} {
 		var out, errb bytes.Buffer
@@ -143,7 +154,8 @@ func TestBisectBadInput(t *testing.T) {
 		env.Dir = t.TempDir()
 		code := Main(context.Background(), append(append([]string{}, base...), c.args...), env)
 		msg := strings.TrimSpace(errb.String())
-		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) || strings.Contains(msg, "pw@") {
+		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) ||
+			strings.Contains(msg, "pw@") {
 			t.Errorf("%v: exit %d, %q; want exit %d and one line saying %q", c.args, code, msg, ExitUsage, c.want)
 		}
 	}
