@@ -98,12 +98,12 @@ func TestRunPrintsWhatAPersonReads(t *testing.T) {
 	got := stdout.String()
 	words := strings.Join(strings.Fields(got), " ")
 	for _, want := range []string{
-		"verdicts · classic · sqlite, ops/s ÷ mattn's (paired ", " of 21 decided, ",
+		"verdicts, ops/s ÷ mattn's (paired ", " of 21 decided, ",
 		"noise: ops/s varied run to run by ", "the machine alone ",
-		"results: " + out + " (", "next: ", "open the report, every table and chart: " + strings.TrimSuffix(out, ".txt") + ".html",
-		"sqlbench compare " + out + " NEW.txt", "sqlbench compare --fail-over 5% " + out + " NEW.txt",
+		"results: " + out + " (", "next: open the HTML report", "\n  " + strings.TrimSuffix(out, ".txt") + ".html\n",
+		"\n  sqlbench compare " + out + " NEW.txt\n", "\n  sqlbench compare --fail-over 5% " + out + " NEW.txt\n",
 	} {
-		if !strings.Contains(words, want) {
+		if !strings.Contains(words, want) && !strings.Contains(got, want) {
 			t.Errorf("the output lacks %q:\n%s", want, got)
 		}
 	}

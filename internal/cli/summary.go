@@ -125,19 +125,22 @@ func printMachine(w io.Writer, out *session.Outcome) {
 	}
 }
 
-// printNext says what to do next with a session's results: read the HTML
-// report, compare a later run with this one, gate CI on a regression.
+// printNext says what to do next with a session's results: open the
+// HTML report, compare a later run with this one, gate CI on a regression
+// (compare --fail-over). The commands have lines of their own, whole, so
+// that they can be copied.
 func printNext(w io.Writer, out *session.Outcome, v outcomeView) {
 	if out.Runs == 0 || len(out.Reports) == 0 {
 		return // nothing to compare, or the results went to stdout
 	}
-	rel, results := v.rel, v.rel(out.Results)
-	fmt.Fprintln(w, "\nnext:")
+	results := v.rel(out.Results)
+	fmt.Fprint(w, report.WrapText("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
+		"with this one; in CI, fail (exit 1) on a regression of over 5%:", cmp.Or(v.Width, report.TextWidth), "  "))
 	for _, p := range out.Reports {
 		if strings.HasSuffix(p, ".html") {
-			fmt.Fprintf(w, "  open the report, every table and chart: %s\n", rel(p))
+			fmt.Fprintf(w, "  %s\n", v.rel(p))
 		}
 	}
-	fmt.Fprintf(w, "  after a change, run again and compare: sqlbench compare %s NEW.txt\n", results)
-	fmt.Fprintf(w, "  gate CI on a regression (exit 1): sqlbench compare --fail-over 5%% %s NEW.txt\n", results)
+	fmt.Fprintf(w, "  sqlbench compare %s NEW.txt\n", results)
+	fmt.Fprintf(w, "  sqlbench compare --fail-over 5%% %s NEW.txt\n", results)
 }

@@ -102,8 +102,11 @@ func (d *Display) tick(quiet time.Duration) {
 				ev := d.latest
 				what := "starting"
 				if ev.Done > 0 {
-					what = fmt.Sprintf("%s, last %s run %d/%d slice %d/%d", cellsDone(d.cells), ev.Cell, ev.Run, d.count,
+					what = fmt.Sprintf("last %s %s run %d/%d slice %d/%d", ev.Workload, ev.Target, ev.Run, d.count,
 						ev.Slice, ev.Slices)
+				}
+				if d.cells > 0 {
+					what = cellsDone(d.cells) + ", " + what
 				}
 				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
 				d.last = now

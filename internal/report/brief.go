@@ -90,11 +90,12 @@ func verdictLines(t *Table, want string, width int) string {
 	b.WriteString("\n")
 	if base, ok := t.BaselineOf(want); ok {
 		if qs := t.Ratios(base); len(qs) > 0 {
-			b.WriteString(WrapText(fmt.Sprintf("verdicts · %s · %s, ops/s ÷ %s's (%s): %s", t.Family, t.DB, base, howLabel(qs[0]),
-				countVerdicts(qs)), width, "  "))
+			b.WriteString(WrapText(fmt.Sprintf("verdicts, ops/s ÷ %s's (%s): %s", base, howLabel(qs[0]), countVerdicts(qs)),
+				width, "  "))
 		}
 	}
-	b.WriteString("best per workload (its interval clear of every other's), else the targets tied at the top:\n")
+	b.WriteString(WrapText("leaders: the best (its interval clear of every other's), else the targets tied at the top:",
+		width, "  "))
 	left := 0
 	for _, row := range t.Rows {
 		left = max(left, len([]rune(row)))
@@ -199,7 +200,7 @@ func cpuBoundLine(t *Table) (line string, ok bool) {
 		on = fmt.Sprintf("%.0f%%", 100*hi)
 	}
 	return fmt.Sprintf("where the time goes · %s · %s: CPU-bound, every cell's thread on a CPU %s of its time, "+
-		"the rest in the run queue, blocked at most %.0f%% (its table: --details, and the reports)",
+		"the rest in the run queue, blocked at most %.0f%% (the table: --details, the reports)",
 		t.Family, t.DB, on, 100*blocked), true
 }
 
