@@ -130,8 +130,8 @@ func printMachine(w io.Writer, out *session.Outcome) {
 // (compare --fail-over). The commands have lines of their own, whole, so
 // that they can be copied.
 func printNext(w io.Writer, out *session.Outcome, v outcomeView) {
-	if out.Runs == 0 || len(out.Reports) == 0 {
-		return // nothing to compare, or the results went to stdout
+	if out.Runs == 0 || len(out.Reports) == 0 || out.Journal != "" {
+		return // nothing to compare, the results went to stdout, or the session is to be resumed
 	}
 	results := v.rel(out.Results)
 	fmt.Fprint(w, report.WrapText("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
