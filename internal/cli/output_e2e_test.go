@@ -80,7 +80,7 @@ func TestQuietPrintsNoProgress(t *testing.T) {
 func TestRunPrintsWhatAPersonReads(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	env.Dir, env.StdoutWidth = t.TempDir(), 80 // a terminal 80 columns wide
-	out := filepath.Join("results", "r.txt") // as the default results/sqlbench-<time>.txt, said relative to the directory
+	out := filepath.Join("results", "r.txt")   // as the default results/sqlbench-<time>.txt, said relative to the directory
 	args := []string{"run", "--quick", "--db", "sqlite", "--targets", "mattn,modernc,zombiezen,ncruces", "--count", "3",
 		"--slices", "2", "--cache", cache, "-o", out}
 	if code := Main(context.Background(), args, env); code != ExitOK {
