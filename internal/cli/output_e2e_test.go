@@ -98,7 +98,7 @@ func TestRunPrintsWhatAPersonReads(t *testing.T) {
 	got := stdout.String()
 	words := strings.Join(strings.Fields(got), " ")
 	for _, want := range []string{
-		"verdicts, ops/s ÷ mattn's (paired ", " of 21 decided, ",
+		"verdicts of ops/s ÷ mattn's (paired ", " of 21 decided: ",
 		"noise: ops/s varied run to run by ", "the machine alone ",
 		"results: " + out + " (", "next: open the HTML report", "\n  " + strings.TrimSuffix(out, ".txt") + ".html\n",
 		"\n  sqlbench compare " + out + " NEW.txt\n", "\n  sqlbench compare --fail-over 5% " + out + " NEW.txt\n",

@@ -90,7 +90,7 @@ func verdictLines(t *Table, want string, width int) string {
 	b.WriteString("\n")
 	if base, ok := t.BaselineOf(want); ok {
 		if qs := t.Ratios(base); len(qs) > 0 {
-			b.WriteString(WrapText(fmt.Sprintf("verdicts, ops/s ÷ %s's (%s): %s", base, howLabel(qs[0]), countVerdicts(qs)),
+			b.WriteString(WrapText(fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s", base, howLabel(qs[0]), countVerdicts(qs)),
 				width, "  "))
 		}
 	}
@@ -107,7 +107,7 @@ func verdictLines(t *Table, want string, width int) string {
 }
 
 // countVerdicts says how many of qs are decided and how: "30 of 56
-// decided, 18 faster, 12 slower; 26 ≈ unclear" (Ratio.Clear: the
+// decided: 18 faster, 12 slower; 26 ≈ unclear" (Ratio.Clear: the
 // interval lies wholly on one side of 1).
 func countVerdicts(qs []Ratio) string {
 	faster, slower := 0, 0
@@ -119,7 +119,7 @@ func countVerdicts(qs []Ratio) string {
 			slower++
 		}
 	}
-	return fmt.Sprintf("%d of %d decided, %d faster, %d slower; %d ≈ unclear", faster+slower, len(qs), faster, slower,
+	return fmt.Sprintf("%d of %d decided: %d faster, %d slower; %d ≈ unclear", faster+slower, len(qs), faster, slower,
 		len(qs)-faster-slower)
 }
 

@@ -60,7 +60,7 @@ func TestBriefSaysTheVerdictsNotTheDetails(t *testing.T) {
 	words := strings.Join(strings.Fields(got), " ") // lines wrap at 100 columns
 	for _, want := range []string{
 		"no mark: a tie",
-		"verdicts, ops/s ÷ a/sql's (unpaired 95%): 3 of 4 decided, 1 faster, 2 slower; 1 ≈ unclear",
+		"verdicts of ops/s ÷ a/sql's (unpaired 95%), 3 of 4 decided: 1 faster, 2 slower; 1 ≈ unclear",
 		"where the time goes · other · sqlite: CPU-bound, every cell's thread on a CPU 98% of its time",
 	} {
 		if !strings.Contains(words, want) {
