@@ -94,7 +94,7 @@ func verdictLines(t *Table, want string, width int) string {
 				width, "  "))
 		}
 	}
-	b.WriteString(WrapText("leaders: the best (its interval clear of every other's), else the targets tied at the top:",
+	b.WriteString(WrapText("leaders: the best (interval clear of every other's), else those tied at the top:",
 		width, "  "))
 	left := 0
 	for _, row := range t.Rows {
@@ -160,7 +160,7 @@ func rowLeader(t *Table, row string) string {
 		tied = append(tied, cols[i])
 	}
 	if len(tied) == len(cols) {
-		return fmt.Sprintf("tie: every target's interval overlaps the highest median's (%s)", cols[top])
+		return fmt.Sprintf("tie: all %d targets' intervals overlap (%s highest)", len(cols), cols[top])
 	}
 	names := strings.Join(tied[:min(len(tied), tiedNames)], ", ")
 	if len(tied) > tiedNames {
