@@ -96,7 +96,8 @@ func TestBriefShowsATimeTableThatSaysSomething(t *testing.T) {
 }
 
 // TestBriefWritesTheRatioTableOfTwoTargets: where each workload compares
-// two targets, the ratio table is as short as the verdicts and written.
+// two targets, the ratio table is as short as the verdicts and written; a
+// row where every target ties says so.
 func TestBriefWritesTheRatioTableOfTwoTargets(t *testing.T) {
 	var brief bytes.Buffer
 	if err := Brief(&brief, briefReport(t, 0, "a", "b")); err != nil {
@@ -104,5 +105,8 @@ func TestBriefWritesTheRatioTableOfTwoTargets(t *testing.T) {
 	}
 	if got := brief.String(); !strings.Contains(got, "ops/s ÷ a/sql's (baseline)") {
 		t.Errorf("the ratio table of two targets is not written:\n%s", got)
+	}
+	if got := brief.String(); !strings.Contains(got, "\n  Q2  tie: all 2 targets' intervals overlap (b/sql highest)\n") {
+		t.Errorf("a tie of every target is not said so:\n%s", got)
 	}
 }
