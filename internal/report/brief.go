@@ -90,7 +90,13 @@ func verdictLines(t *Table, want string, width int) string {
 	b.WriteString("\n")
 	if base, ok := t.BaselineOf(want); ok {
 		if qs := t.Ratios(base); len(qs) > 0 {
-			b.WriteString(WrapText(fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s", base, howLabel(qs[0]), countVerdicts(qs)),
+			how := howLabel(qs[0])
+			for _, q := range qs {
+				if howLabel(q) != how {
+					how = "paired and unpaired" // the ratio table says which
+				}
+			}
+			b.WriteString(WrapText(fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s", base, how, countVerdicts(qs)),
 				width, "  "))
 		}
 	}
