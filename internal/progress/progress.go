@@ -6,6 +6,7 @@
 package progress
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -24,6 +25,9 @@ type Event struct {
 	// Cell is the cell's benchmark name; Workload and Target its workload's
 	// and target's names.
 	Cell, Workload, Target string
+	// Label is the cell as a person reads it (the target's name for its
+	// keys: SimpleQuery/jdbc-sqlite); "" shows Cell.
+	Label string
 	// Run, Slice and Slices place the step in the cell's runs.
 	Run, Slice, Slices int
 	// Done and Total count steps, skipped ones included.
@@ -97,7 +101,7 @@ func (d *Display) tick(quiet time.Duration) {
 				ev := d.latest
 				what := "starting"
 				if ev.Done > 0 {
-					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Cell, ev.Run, d.count, ev.Slice, ev.Slices)
+					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", cmp.Or(ev.Label, ev.Cell), ev.Run, d.count, ev.Slice, ev.Slices)
 				}
 				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
 				d.last = now
@@ -129,7 +133,7 @@ func (d *Display) Event(ev Event) {
 	if d.bar != nil {
 		if ev.Err != nil {
 			_ = d.bar.Clear()
-			fmt.Fprintf(d.w, "FAIL %s: %v\n", name, ev.Err)
+			fmt.Fprintf(d.w, "FAIL %s: %v\n", cmp.Or(ev.Label, name), ev.Err)
 		}
 		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Workload, ev.Target,
 			ev.Run, d.count, ev.Slice, ev.Slices))
@@ -143,7 +147,7 @@ func (d *Display) Event(ev Event) {
 	if ev.Err != nil {
 		status = fmt.Sprintf("FAIL: %v", ev.Err)
 	}
-	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, status))
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), status))
 	d.last = time.Now()
 }
 

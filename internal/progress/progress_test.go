@@ -119,3 +119,17 @@ func TestLinesFitOffATerminal(t *testing.T) {
 		t.Errorf("the words of the line changed: %q", got)
 	}
 }
+
+// TestLinesNameTheTarget: a finished cell's line names the target as
+// --targets does (Label), not by its result keys.
+func TestLinesNameTheTarget(t *testing.T) {
+	var out lockedBuffer
+	d := newDisplay(&out, 1, 1, false, time.Hour)
+	ev := at(step(1, 5), 5, 5, time.Second)
+	ev.Cell, ev.Label, ev.Finished = "SimpleQuery/db=sqlite/driver=xerial/api=jdbc", "SimpleQuery/jdbc-sqlite", true
+	d.Event(ev)
+	d.Finish()
+	if got := out.String(); !strings.Contains(got, "] SimpleQuery/jdbc-sqlite: 1/1 runs\n") || strings.Contains(got, "xerial") {
+		t.Errorf("finished cell's line: %q, want it to name jdbc-sqlite", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/targets"
@@ -102,7 +103,7 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			for _, name := range strings.Split(s, ",") {
 				db, err := bench.ParseDB(strings.TrimSpace(name))
 				if err != nil {
-					return err
+					return fmt.Errorf("unknown database %q%s", strings.TrimSpace(name), pick.DidYouMean(strings.TrimSpace(name), dbNames()))
 				}
 				c.DBs = append(c.DBs, db)
 			}

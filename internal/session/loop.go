@@ -256,7 +256,7 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := progress.Event{Cell: name, Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
+		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
 			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
 		if _, failed := s.failed[name]; !failed {
 			res, err := s.runStep(ctx, st)
