@@ -332,6 +332,10 @@ type Set struct {
 	Results []*benchfmt.Result
 	// Units is the unit metadata read.
 	Units benchfmt.UnitMetadataMap
+	// Cut, when set, says that the file ended in the middle of a line (a
+	// full disk, a killed process) and that this line was left out: the
+	// results are those of its complete lines.
+	Cut string
 }
 
 // factLine matches a session fact's comment line: "# key: value".
@@ -342,11 +346,20 @@ var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
 // (IsSessionFact), written as comment lines, are given to every result as
 // file configuration, after the configuration lines. Values are rid of
 // float64's noise (12 significant digits), which files of earlier versions
-// and other writers carry; what Write wrote they keep as written.
+// and other writers carry; what Write wrote they keep as written. A last
+// line without its end of line was cut off: it is left out, and Set.Cut
+// says so.
 func Read(r io.Reader, name string) (*Set, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	set := &Set{}
+	if i := bytes.LastIndexByte(b, '\n'); i < len(b)-1 && len(bytes.TrimSpace(b[i+1:])) > 0 {
+		// Every writer ends its lines; one without its end was cut off.
+		set.Cut = fmt.Sprintf("%s ends in the middle of line %d (cut off: a full disk or a killed process?); "+
+			"its results are those of the complete lines before it", name, bytes.Count(b, []byte{'\n'})+1)
+		b = b[:i+1]
 	}
 	var facts []benchfmt.Config
 	for _, line := range strings.Split(string(b), "\n") {
@@ -356,7 +369,6 @@ func Read(r io.Reader, name string) (*Set, error) {
 		}
 	}
 	br := benchfmt.NewReader(bytes.NewReader(b), name)
-	set := &Set{}
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:

@@ -268,3 +268,32 @@ func TestBenchstatComparesTwoSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLeavesOutALineCutOff: a file that ends in the middle of a line
+// (a full disk, a killed process) is read to its last complete line, and
+// Cut says so; a corrupt complete line is still an error, and a file that
+// ends its last line has no Cut.
+func TestReadLeavesOutALineCutOff(t *testing.T) {
+	const whole = "goos: linux\nUnit ns/op better=lower\n" +
+		"BenchmarkA/db=sqlite/driver=mattn/api=sql 100 1000 ns/op 1000000 ops/s\n" +
+		"BenchmarkB/db=sqlite/driver=mattn/api=sql 100 2000 ns/op 500000 ops/s\n"
+	for _, cut := range []int{len(whole) - 1, len(whole) - 8, len(whole) - 30} {
+		set, err := Read(strings.NewReader(whole[:cut]), "r.txt")
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		if len(set.Results) != 1 || set.Results[0].Name.String() != "A/db=sqlite/driver=mattn/api=sql" {
+			t.Errorf("cut at %d: %d results, want the one complete line's", cut, len(set.Results))
+		}
+		if !strings.Contains(set.Cut, "r.txt ends in the middle of line 4") {
+			t.Errorf("cut at %d: Cut = %q", cut, set.Cut)
+		}
+	}
+	set, err := Read(strings.NewReader(whole), "r.txt")
+	if err != nil || len(set.Results) != 2 || set.Cut != "" {
+		t.Errorf("whole file: %d results, Cut %q, %v", len(set.Results), set.Cut, err)
+	}
+	if _, err := Read(strings.NewReader("BenchmarkA 100 x ns/op\nBenchmarkB 100 1"), "r.txt"); err == nil {
+		t.Error("a corrupt complete line was accepted")
+	}
+}

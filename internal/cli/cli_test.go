@@ -246,3 +246,29 @@ func TestReportBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOfAFileCutOff: a results file cut off mid-line is reported
+// from its complete lines, with one warning naming the cut, exit 0; so is
+// it compared.
+func TestReportOfAFileCutOff(t *testing.T) {
+	b, err := os.ReadFile("testdata/results.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.txt")
+	i := bytes.Index(b, []byte("BenchmarkSimpleQueryRow/db=postgres/driver=pq/api=sql/net=unix"))
+	if err := os.WriteFile(cut, b[:i+70], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"report", cut}, {"compare", cut, cut}} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, fakeEnv(&out, &errb))
+		if code != ExitOK || !strings.Contains(out.String(), "SimpleQuery") {
+			t.Errorf("sqlbench %s: exit %d, want 0 and the results:\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+		warn := "warning: " + cut + " ends in the middle of line 33"
+		if n := strings.Count(errb.String(), warn); n != len(args)-1 {
+			t.Errorf("sqlbench %s: %d warnings %q in stderr, want %d:\n%s", strings.Join(args, " "), n, warn, len(args)-1, errb.String())
+		}
+	}
+}

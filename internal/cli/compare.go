@@ -107,11 +107,11 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	oldLabel, oldPath := labelPath(operands[0], "old")
 	newLabel, newPath := labelPath(operands[1], "new")
-	oldRs, err := readResults([]string{oldPath})
+	oldRs, err := readResults([]string{oldPath}, env.Stderr)
 	if err != nil {
 		return err
 	}
-	newRs, err := readResults([]string{newPath})
+	newRs, err := readResults([]string{newPath}, env.Stderr)
 	if err != nil {
 		return err
 	}

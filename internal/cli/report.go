@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 			formats = append(formats, f)
 		}
 	}
-	rs, err := readResults(paths)
+	rs, err := readResults(paths, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -115,13 +116,17 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	return err
 }
 
-// readResults reads results files; any problem is bad input.
-func readResults(paths []string) ([]*benchfmt.Result, error) {
+// readResults reads results files; any problem is bad input. A file cut
+// off mid-line is read to its last complete line, with a warning to warn.
+func readResults(paths []string, warn io.Writer) ([]*benchfmt.Result, error) {
 	var all []*benchfmt.Result
 	for _, path := range paths {
 		set, err := benchfile.ReadFile(path)
 		if err != nil {
 			return nil, usageError{err.Error()}
+		}
+		if set.Cut != "" {
+			fmt.Fprintln(warn, "warning:", set.Cut)
 		}
 		if len(set.Results) == 0 {
 			return nil, usagef("%s holds no results", path)
