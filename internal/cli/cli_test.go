@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,47 @@ func TestListGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	golden.Check(t, "list.golden", out.Bytes())
+}
+
+// TestListNarrows: list prints one kind of entry when named (targets,
+// workloads), and with --db only those of that database, in text, JSON
+// and Markdown.
+func TestListNarrows(t *testing.T) {
+	run := func(args ...string) string {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), append([]string{"list"}, args...), fakeEnv(&out, &errb)); code != ExitOK {
+			t.Fatalf("list %v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	all := run()
+	for _, c := range []struct {
+		args         []string
+		want, absent []string
+	}{
+		{[]string{"targets"}, []string{"TARGET ", "jdbc-sqlite ", "pgx-native "}, []string{"WORKLOAD ", "SimpleQuery "}},
+		{[]string{"target", "--db", "sqlite"}, []string{"TARGET ", "mattn ", "jdbc-sqlite "}, []string{"pgx", "mysql", "WORKLOAD "}},
+		{[]string{"workloads"}, []string{"WORKLOAD ", "SimpleQuery ", "TCPSend"}, []string{"TARGET ", "mattn "}},
+		{[]string{"workloads", "--db", "postgres"}, []string{"WORKLOAD ", "SimpleQuery ", "postgres: "}, []string{"TARGET ", "TCPSend", "sqlite: "}},
+		{[]string{"--db", "loopback"}, []string{"TARGET ", "tcp ", "TCPSend"}, []string{"mattn ", "SimpleQuery "}},
+		{[]string{"targets", "--json", "--db", "postgres"}, []string{`"name": "pgx-native"`}, []string{`"workloads"`, `"name": "mattn"`}},
+		{[]string{"workloads", "--markdown", "--db", "sqlite"}, []string{"| `SimpleQuery` |"}, []string{"| target |", "TCPSend"}},
+	} {
+		got := run(c.args...)
+		if len(got) >= len(all) && !slices.Contains(c.args, "--json") {
+			t.Errorf("list %v is no shorter than list (%d bytes, %d)", c.args, len(got), len(all))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("list %v lacks %q:\n%s", c.args, w, got)
+			}
+		}
+		for _, a := range c.absent {
+			if strings.Contains(got, a) {
+				t.Errorf("list %v holds %q:\n%s", c.args, a, got)
+			}
+		}
+	}
 }
 
 func TestListSaysWhyATargetIsUnavailable(t *testing.T) {
@@ -87,7 +129,10 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--workloads", "Suite*,Nope*,-Simple"}, `--workloads: no workload or family matches "Nope*", "-Simple" (valid: all, analytics,`},
 		{[]string{"run", "--workloads", "-all"}, "--workloads: the exclusions leave no workload"},
 		{[]string{"run", "--workloads", "[", "--dry-run"}, `--workloads: no workload or family matches "["`},
-		{[]string{"list", "stray"}, `sqlbench list: unexpected argument "stray"`},
+		{[]string{"list", "stray"}, `list: unknown kind "stray" (valid: targets, workloads)`},
+		{[]string{"list", "targts"}, `list: unknown kind "targts" (did you mean "targets"?)`},
+		{[]string{"list", "targets", "workloads"}, `sqlbench list: unexpected argument "workloads" (name at most one of targets, workloads)`},
+		{[]string{"list", "--db", "sqlit"}, `list: --db: unknown database "sqlit" (did you mean "sqlite"?)`},
 		{[]string{"server"}, "server: missing subcommand (start, stop, status, dsn)"},
 		{[]string{"run", "stray"}, `unexpected argument "stray"`},
 		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=bench:s3cretpw@tcp(127.0.0.1:1)/bench"}, "cannot reach the mariadb server at 127.0.0.1:1: connect: connection refused"},
