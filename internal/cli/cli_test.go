@@ -317,3 +317,26 @@ func TestReportOfAFileCutOff(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOfAGoTestBenchFile: report on a plain go test -bench file says
+// in one line what it can show, then each benchmark's medians, never an
+// ops/s table of a target named "/"; other formats are bad input naming
+// benchstat.
+func TestReportOfAGoTestBenchFile(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"report", "testdata/gotest-bench.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := out.String()
+	_, table, _ := strings.Cut(got, "\n")
+	if !strings.HasPrefix(got, "not sqlbench results: medians per benchmark only;") || !strings.Contains(table, "Foo-2  ") ||
+		!strings.Contains(table, "ns/op      1,075 ") || strings.Contains(table, "ops/s") || strings.Contains(table, " / ") {
+		t.Errorf("report of a go test -bench file:\n%s", got)
+	}
+	out.Reset()
+	code := Main(context.Background(), []string{"report", "--format", "csv", "testdata/gotest-bench.txt"}, fakeEnv(&out, &errb))
+	if code != ExitUsage || !strings.Contains(errb.String(), "report: --format csv: not sqlbench results") ||
+		!strings.Contains(errb.String(), "benchstat") {
+		t.Errorf("report --format csv of a go test -bench file: exit %d, %s", code, errb.String())
+	}
+}

@@ -69,6 +69,9 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if report.Plain(rs) {
+		return plainReport(rs, formats, env)
+	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
 	r.Baseline, r.Width = baseline, env.tableWidth()
@@ -114,6 +117,17 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 		return usageError{err.Error()} // the -o the user gave cannot be written
 	}
 	return err
+}
+
+// plainReport reports results without sqlbench's keys (a plain go test
+// -bench file): in text, one line on what it shows, then each benchmark's
+// medians; any other format is bad input, which names benchstat.
+func plainReport(rs []*benchfmt.Result, formats []string, env Env) error {
+	if others := slices.DeleteFunc(slices.Clone(formats), func(f string) bool { return f == "text" }); len(others) > 0 {
+		return usagef("report: --format %s: %s", others[0], report.PlainNote)
+	}
+	fmt.Fprintln(env.Stdout, report.PlainNote)
+	return report.PlainText(env.Stdout, rs)
 }
 
 // readResults reads results files; any problem is bad input. A file cut
