@@ -232,7 +232,7 @@ func TestReportWritesEveryFormat(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, name := range []string{"r.md", "r.html", "r.csv", "r.json", "r-overhead-postgres.png", "r-simplequery-sqlite.png"} {
+	for _, name := range []string{"r.md", "r.html", "r.csv", "r-config.csv", "r.json", "r-overhead-postgres.png", "r-simplequery-sqlite.png"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || len(b) == 0 {
 			t.Errorf("%s: %v, %d bytes", name, err, len(b))

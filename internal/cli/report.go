@@ -24,7 +24,10 @@ func reportCommand(env Env) *cobra.Command {
 		Short: "tables, Markdown, HTML, CSV, JSON and PNG charts from results files",
 		Long: `Report reads one or more results files and writes their report: the text
 tables on stdout, the other formats into files named after -o (default: the
-first results file without its extension).`,
+first results file without its extension). The CSV is tidy, one row per
+cell and unit; the configuration the cells ran under is written once, in
+PREFIX-config.csv. A plain go test -bench file (no sqlbench keys) gets the
+medians of each benchmark in text only.`,
 		Example: `  sqlbench report results/sqlbench-20260101-120000.txt
   sqlbench report --format markdown,html results/a.txt results/b.txt
   sqlbench report --format json -o - results/a.txt > a.json`,
@@ -32,7 +35,7 @@ first results file without its extension).`,
 	fs := c.Flags()
 	fs.SortFlags = false
 	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
-	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
+	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv and PREFIX-config.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
