@@ -67,7 +67,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if wl.Timed && cfg.Script != nil {
 			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
 		}
-		rows = append(rows, [4]string{st.Cell.Name(), ops, strconv.Itoa(st.Slices), col})
+		rows = append(rows, [4]string{st.Cell.Label(), ops, strconv.Itoa(st.Slices), col})
 	}
 	if err := writeCellTable(w, rows); err != nil {
 		return 0, 0, err
