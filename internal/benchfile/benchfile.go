@@ -258,12 +258,25 @@ func (w *Writer) WriteUnits() error {
 // Write writes one result under the current configuration, its values
 // rounded to the precision they were measured with (Precise); r keeps them
 // so, and is given the session facts as configuration, as Read gives them.
-func (w *Writer) Write(r *benchfmt.Result) error {
+func (w *Writer) Write(r *benchfmt.Result) error { return w.WriteTarget(r, "") }
+
+// WriteTarget is Write of a cell of the target named target (as --targets
+// and sqlbench list name it): the line's name carries it as the key
+// target= after db= (WithTarget), so that the file names each cell as the
+// user does; r keeps its name. Read takes the key out again.
+func (w *Writer) WriteTarget(r *benchfmt.Result, target string) error {
 	if err := w.writeFacts(); err != nil {
 		return err
 	}
 	r.Config = append(r.Config[:0:0], w.config...)
-	if err := w.bw.Write(zerosTidied(Precise(r))); err != nil {
+	line := zerosTidied(Precise(r))
+	if target != "" {
+		if line == r {
+			line = r.Clone()
+		}
+		line.Name = benchfmt.Name(WithTarget(string(r.Name), target))
+	}
+	if err := w.bw.Write(line); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	// The result in memory carries the session's facts as Read gives
@@ -348,7 +361,8 @@ var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
 // float64's noise (12 significant digits), which files of earlier versions
 // and other writers carry; what Write wrote they keep as written. A last
 // line without its end of line was cut off: it is left out, and Set.Cut
-// says so.
+// says so. A name's target= key is taken out (WithoutTarget): a cell has
+// the same name in the files of every version.
 func Read(r io.Reader, name string) (*Set, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -373,6 +387,7 @@ func Read(r io.Reader, name string) (*Set, error) {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
 			res := zerosAsWritten(denoise(rec.Clone())) // files of earlier versions carry float64 noise
+			res.Name = benchfmt.Name(WithoutTarget(string(res.Name)))
 			for _, f := range facts {
 				if _, ok := res.ConfigIndex(f.Key); !ok {
 					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys
@@ -400,4 +415,34 @@ func ReadFile(path string) (*Set, error) {
 	}
 	defer f.Close()
 	return Read(f, path)
+}
+
+// TargetKey is the key of a result name that names the cell's target as
+// the user does (target=jdbc-sqlite); the driver= and api= keys stay, for
+// the files of earlier versions and benchstat's grouping.
+const TargetKey = "target"
+
+// WithTarget returns the result name with target=NAME after its db= key
+// (or after its base name when there is none).
+func WithTarget(name, target string) string {
+	parts := strings.Split(name, "/")
+	at := 1
+	for i, p := range parts {
+		if strings.HasPrefix(p, "db=") {
+			at = i + 1
+			break
+		}
+	}
+	at = min(at, len(parts))
+	return strings.Join(slices.Insert(parts, at, TargetKey+"="+target), "/")
+}
+
+// WithoutTarget returns the result name without its target= key.
+func WithoutTarget(name string) string {
+	if !strings.Contains(name, "/"+TargetKey+"=") {
+		return name
+	}
+	parts := strings.Split(name, "/")
+	rest := slices.DeleteFunc(parts[1:], func(p string) bool { return strings.HasPrefix(p, TargetKey+"=") })
+	return strings.Join(append(parts[:1], rest...), "/")
 }

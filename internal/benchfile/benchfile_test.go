@@ -297,3 +297,45 @@ func TestReadLeavesOutALineCutOff(t *testing.T) {
 		t.Error("a corrupt complete line was accepted")
 	}
 }
+
+// TestTargetKey: a cell written with its target's name carries it as the
+// key target= after db=, keeping driver= and api=; Read gives the name back
+// without it, as files of earlier versions have it, and the result in
+// memory keeps its name.
+func TestTargetKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.txt")
+	w, err := Create(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &benchfmt.Result{Name: benchfmt.Name("SimpleQuery/db=sqlite/driver=xerial/api=jdbc/n=10-2"), Iters: 100,
+		Values: []benchfmt.Value{{Value: 1000, Unit: "ns/op"}}}
+	if err := w.WriteTarget(r, "jdbc-sqlite"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "BenchmarkSimpleQuery/db=sqlite/target=jdbc-sqlite/driver=xerial/api=jdbc/n=10-2 ") {
+		t.Errorf("the file does not name the target:\n%s", b)
+	}
+	if r.Name.String() != "SimpleQuery/db=sqlite/driver=xerial/api=jdbc/n=10-2" {
+		t.Errorf("the result in memory is renamed %s", r.Name)
+	}
+	set, err := ReadFile(path)
+	if err != nil || len(set.Results) != 1 || set.Results[0].Name.String() != r.Name.String() {
+		t.Fatalf("read back %v, %v", set, err)
+	}
+	for name, want := range map[string]string{
+		"A/db=x/target=t/driver=d/api=s": "A/db=x/driver=d/api=s", "A/db=x/driver=d": "A/db=x/driver=d", "A": "A",
+		"A/target=mattn+spin=2us/k=1-4": "A/k=1-4",
+	} {
+		if got := WithoutTarget(name); got != want {
+			t.Errorf("WithoutTarget(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if got := WithTarget("A", "t"); got != "A/target=t" {
+		t.Errorf("WithTarget(A) = %q", got)
+	}
+}
