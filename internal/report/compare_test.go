@@ -129,3 +129,21 @@ func TestMeasuredSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestCellLabel: a cell is labelled with its target's name in place of its
+// db=, driver= and api= keys, a variant too; a pair the catalogue lacks
+// keeps its keys.
+func TestCellLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"SimpleQuery/db=sqlite/driver=xerial/api=jdbc":                   "SimpleQuery/jdbc-sqlite",
+		"SimpleQuery/db=mariadb/driver=connectorj/api=jdbc/net=tcp/n=10": "SimpleQuery/jdbc-mysql/net=tcp/n=10",
+		"SimpleQuery/db=postgres/driver=pgx/api=native/net=unix-4":       "SimpleQuery/pgx-native/net=unix-4",
+		"SimpleQuery/db=sqlite/driver=mattn@v1.14.22/api=sql":            "SimpleQuery/mattn@v1.14.22",
+		"R/db=sqlite/driver=a/api=sql":                                   "R/db=sqlite/driver=a/api=sql",
+		"Foo-2":                                                          "Foo-2",
+	} {
+		if got := CellLabel(name); got != want {
+			t.Errorf("CellLabel(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
