@@ -147,3 +147,21 @@ func TestCellLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadLineNamesTheTarget: the run-to-run spread line names its worst
+// cell by its target, not by its driver= and api= keys.
+func TestSpreadLineNamesTheTarget(t *testing.T) {
+	var b strings.Builder
+	if err := Text(&b, fixtureReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	i := strings.Index(text, "run-to-run spread")
+	if i < 0 {
+		t.Fatalf("no spread line:\n%s", b.String())
+	}
+	line, _, _ := strings.Cut(text[i:], ")")
+	if strings.Contains(line, "driver=") {
+		t.Errorf("the spread line names a cell by its keys: %s)", line)
+	}
+}
