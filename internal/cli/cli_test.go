@@ -282,6 +282,14 @@ func TestReportBaseline(t *testing.T) {
 	if s := out.String(); !strings.Contains(s, "classic · postgres · ops/s ÷ pgx's (baseline)") || strings.Contains(s, "÷ pq's") {
 		t.Errorf("--baseline pgx:\n%s", s)
 	}
+	out.Reset()
+	// An alias names the target: modernc's driver/api keys.
+	if code := Main(context.Background(), []string{"report", "--baseline", "modernc/sql", "testdata/results.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "classic · sqlite · ops/s ÷ modernc's (baseline)") {
+		t.Errorf("--baseline modernc/sql:\n%s", s)
+	}
 	for _, args := range [][]string{{"report", "--baseline", "nosuch", "testdata/results.txt"}, {"run", "--baseline", "nosuch", "--dry-run"}} {
 		out.Reset()
 		errb.Reset()

@@ -95,7 +95,8 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.format != "text" && o.format != "markdown" && o.format != "json" {
 		return usagef("compare: --format: want text, markdown or json, got %q", o.format)
 	}
-	if err := checkBaseline(o.baseline); err != nil {
+	var err error
+	if o.baseline, err = checkBaseline(o.baseline); err != nil {
 		return err
 	}
 	var th report.Thresholds

@@ -55,7 +55,8 @@ func writeReport(paths []string, format, out, baseline string, env Env) error {
 	if len(paths) == 0 {
 		return usagef("report: name at least one results file")
 	}
-	if err := checkBaseline(baseline); err != nil {
+	baseline, err := checkBaseline(baseline)
+	if err != nil {
 		return err
 	}
 	var formats []string

@@ -152,8 +152,12 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			return err
 		}},
 		"baseline": {text: c.Baseline, typ: "string", choices: targets.Names, set: func(s string) error {
-			if _, ok := targets.Lookup(s); s != "" && !ok {
+			t, ok := targets.Lookup(s)
+			if s != "" && !ok {
 				return fmt.Errorf("no target %q (sqlbench list names them)", s)
+			}
+			if ok {
+				s = t.Name // an alias (xerial) names the target (jdbc-sqlite)
 			}
 			c.Baseline = s
 			return nil
