@@ -62,7 +62,8 @@ timed before each pass), how much faster the CPU itself ran.`,
 	c.Flags().StringVar(&o.format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
 	c.Flags().BoolVar(&o.json, "json", false, "same as --format json")
-	c.Flags().StringVar(&o.units, "units", "", "compare only these units, comma-separated, in this order: ops/s,ns/op,B/op,allocs/op,p99 ... (default: every unit)")
+	c.Flags().StringVar(&o.units, "units", "",
+		"compare only these units, comma-separated, in this order: ops/s,ns/op,B/op,allocs/op,p99 ... (default: every unit)")
 	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
@@ -189,7 +190,8 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
-			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", report.CellLabel(ch.Name), ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
+			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n",
+				report.CellLabel(ch.Name), ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
 			if ch.ShiftShare > 0 {
 				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n", 100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
 			}

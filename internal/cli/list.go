@@ -73,7 +73,8 @@ var listKinds = []string{"targets", "workloads"}
 // listArgs accepts at most one argument, a kind of listKinds.
 func listArgs(c *cobra.Command, args []string) error {
 	if len(args) > 1 {
-		return usagef("%s: unexpected argument %q (name at most one of %s)", c.CommandPath(), args[1], strings.Join(listKinds, ", "))
+		return usagef("%s: unexpected argument %q (name at most one of %s)",
+			c.CommandPath(), args[1], strings.Join(listKinds, ", "))
 	}
 	return nil
 }

@@ -74,6 +74,6 @@ func allStudiesTotal(total time.Duration, unknown int, lacking []string) string 
 		return fmt.Sprintf("every study: no estimate: no results here for any of the %d cells (of %s); %s",
 			unknown, strings.Join(lacking, ", "), how)
 	}
-	return fmt.Sprintf("every study: at least %s timed; not counted: %d cells with no results here to estimate from (of %s); %s",
-		formatEstimate(total), unknown, strings.Join(lacking, ", "), how)
+	return fmt.Sprintf("every study: at least %s timed; not counted: %d cells with no results here to estimate from "+
+		"(of %s); %s", formatEstimate(total), unknown, strings.Join(lacking, ", "), how)
 }

@@ -43,7 +43,8 @@ sqlbench run --dsn or by hand.`,
 			if len(args) == 0 {
 				return usagef("server: missing subcommand (start, stop, status, dsn)")
 			}
-			return usagef("server: unknown subcommand %q%s", args[0], pick.DidYouMean(args[0], []string{"start", "stop", "status", "dsn"}))
+			return usagef("server: unknown subcommand %q%s", args[0],
+				pick.DidYouMean(args[0], []string{"start", "stop", "status", "dsn"}))
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}

@@ -101,7 +101,8 @@ func (d *Display) tick(quiet time.Duration) {
 				ev := d.latest
 				what := "starting"
 				if ev.Done > 0 {
-					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", cmp.Or(ev.Label, ev.Cell), ev.Run, d.count, ev.Slice, ev.Slices)
+					what = fmt.Sprintf("last %s run %d/%d slice %d/%d",
+						cmp.Or(ev.Label, ev.Cell), ev.Run, d.count, ev.Slice, ev.Slices)
 				}
 				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
 				d.last = now
@@ -147,7 +148,8 @@ func (d *Display) Event(ev Event) {
 	if ev.Err != nil {
 		status = fmt.Sprintf("FAIL: %v", ev.Err)
 	}
-	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), status))
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s",
+		ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), status))
 	d.last = time.Now()
 }
 

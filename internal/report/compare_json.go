@@ -114,12 +114,14 @@ func (cs *Comparisons) JSON(w io.Writer, th Thresholds) error {
 		}
 		for _, ch := range c.Changes {
 			jc.Cells = append(jc.Cells, jsonChange{Cell: ch.Name, Label: CellLabel(ch.Name), Old: ch.Old, New: ch.New,
-				OldN: ch.OldN, NewN: ch.NewN, Delta: number(ch.Delta), P: number(ch.P), Significant: ch.Significant, Worse: ch.Worse})
+				OldN: ch.OldN, NewN: ch.NewN, Delta: number(ch.Delta), P: number(ch.P),
+				Significant: ch.Significant, Worse: ch.Worse})
 		}
 		out.Units = append(out.Units, jc)
 	}
 	for _, r := range cs.Regressions(th) {
-		out.Regressions = append(out.Regressions, jsonRegression{Cell: r.Name, Unit: r.Unit, Delta: r.Delta, P: r.P, Threshold: r.Threshold})
+		out.Regressions = append(out.Regressions,
+			jsonRegression{Cell: r.Name, Unit: r.Unit, Delta: r.Delta, P: r.P, Threshold: r.Threshold})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

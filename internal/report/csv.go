@@ -27,8 +27,8 @@ func CSV(w io.Writer, r *Report) error {
 	units := recordUnits(recs)
 	ids, _ := configIDs(r)
 	cw := csv.NewWriter(w)
-	header := append([]string{"name", "workload", "family", "op_unit", "db", "driver", "api", "net", "target", "keys", "runs",
-		"config", "unit"}, csvStatColumns()...)
+	header := append([]string{"name", "workload", "family", "op_unit", "db", "driver", "api", "net", "target", "keys",
+		"runs", "config", "unit"}, csvStatColumns()...)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}

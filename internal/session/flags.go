@@ -103,7 +103,8 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			for _, name := range strings.Split(s, ",") {
 				db, err := bench.ParseDB(strings.TrimSpace(name))
 				if err != nil {
-					return fmt.Errorf("unknown database %q%s", strings.TrimSpace(name), pick.DidYouMean(strings.TrimSpace(name), dbNames()))
+					name = strings.TrimSpace(name)
+					return fmt.Errorf("unknown database %q%s", name, pick.DidYouMean(name, dbNames()))
 				}
 				c.DBs = append(c.DBs, db)
 			}
