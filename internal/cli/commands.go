@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -57,6 +58,9 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 		SilenceUsage:  true,
 		Version:       session.Version(),
 	}
+	// Cobra's own suggestions (an unknown command below the root) within
+	// two edits; the root's, unknownCommand, use pick.Suggest.
+	root.SuggestionsMinimumDistance = 2
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetContext(ctx)
@@ -108,7 +112,7 @@ func unknownCommand(c *cobra.Command, args []string) error {
 			names = append(names, sub.Name())
 		}
 	}
-	return usagef("unknown command %q (valid: %s)", args[0], strings.Join(names, ", "))
+	return usagef("unknown command %q%s", args[0], pick.DidYouMean(args[0], names))
 }
 
 // flagError turns a flag parsing error into bad input. A long flag typed

@@ -67,7 +67,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if wl.Timed && cfg.Script != nil {
 			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
 		}
-		rows = append(rows, [4]string{st.Cell.Name(), ops, strconv.Itoa(st.Slices), col})
+		rows = append(rows, [4]string{st.Cell.Label(), ops, strconv.Itoa(st.Slices), col})
 	}
 	if err := writeCellTable(w, rows); err != nil {
 		return 0, 0, err
@@ -91,6 +91,10 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	fmt.Fprint(w, "\n"+report.WrapText(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
 		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), report.TextWidth, "  "))
 	switch {
+	case est == nil && unknown == 0 && len(cells) > 0: // every cell a script run for a time (--time)
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("estimated time: %s timed: %d cells x %d runs of --time %s; "+
+			"runner builds, server starts and each cell's set-up come on top", formatEstimate(total), len(cells), cfg.Count,
+			cfg.Script.Time), report.TextWidth, "  "))
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
 		if estErr != nil {

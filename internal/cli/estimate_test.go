@@ -254,13 +254,13 @@ func TestDryRunHonoursCPU(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	got := out.String()
-	for _, want := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql-1 ", "SimpleQuery/db=sqlite/driver=mattn/api=sql-2 ",
+	for _, want := range []string{"SimpleQuery/mattn-1 ", "SimpleQuery/mattn-2 ",
 		"2 cells x 6 runs"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("dry run --cpu 1,2 lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "driver=mattn/api=sql ") || strings.Contains(got, "?") {
+	if strings.Contains(got, "SimpleQuery/mattn ") || strings.Contains(got, "?") {
 		t.Errorf("dry run --cpu 1,2: a cell without -N, or one unestimated:\n%s", got)
 	}
 }

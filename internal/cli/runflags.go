@@ -10,6 +10,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
@@ -101,14 +102,19 @@ func (f *resolutionFlag) Set(s string) error {
 func (f *resolutionFlag) Type() string { return "string" }
 
 // checkBaseline refuses a --baseline that names no target of the
-// catalogue, or a variant (name@version, name+spin=DURATION) of none.
-func checkBaseline(name string) error {
+// catalogue, or a variant (name@version, name+spin=DURATION) of none, and
+// returns it by the target's name (an alias, xerial, is jdbc-sqlite).
+func checkBaseline(name string) (string, error) {
 	base, _, _ := strings.Cut(name, targets.SpinSuffix)
 	base, _, _ = strings.Cut(base, "@")
-	if _, ok := targets.Lookup(base); name != "" && !ok {
-		return usagef("--baseline: no target %q (sqlbench list names them)", name)
+	t, ok := targets.Lookup(base)
+	if name != "" && !ok {
+		return "", usagef("--baseline: no target %q%s", name, pick.DidYouMean(base, targets.Names()))
 	}
-	return nil
+	if ok && t.Name != base {
+		return t.Name + strings.TrimPrefix(name, base), nil
+	}
+	return name, nil
 }
 
 // parseDSNFlags reads --dsn values ("mariadb=DSN", "postgres=DSN"; mysql is

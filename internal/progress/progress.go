@@ -9,6 +9,7 @@
 package progress
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -27,6 +28,9 @@ type Event struct {
 	// Cell is the cell's benchmark name; Workload and Target its workload's
 	// and target's names.
 	Cell, Workload, Target string
+	// Label is the cell as a person reads it (the target's name for its
+	// keys: SimpleQuery/jdbc-sqlite); "" shows Cell.
+	Label string
 	// Run, Slice and Slices place the step in the cell's runs.
 	Run, Slice, Slices int
 	// Done and Total count steps, skipped ones included.
@@ -139,7 +143,7 @@ func (d *Display) Event(ev Event) {
 	if d.bar != nil {
 		if ev.Err != nil {
 			_ = d.bar.Clear()
-			fmt.Fprintf(d.w, "FAIL %s: %v\n", name, ev.Err)
+			fmt.Fprintf(d.w, "FAIL %s: %v\n", cmp.Or(ev.Label, name), ev.Err)
 		}
 		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Workload, ev.Target,
 			ev.Run, d.count, ev.Slice, ev.Slices))
@@ -152,7 +156,7 @@ func (d *Display) Event(ev Event) {
 	if ev.Err == nil {
 		return // counted, said in the next line of the steps done
 	}
-	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: FAIL: %v", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, ev.Err))
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: FAIL: %v", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), ev.Err))
 	d.last = time.Now()
 }
 

@@ -151,3 +151,17 @@ func TestNoBurstOffATerminal(t *testing.T) {
 		t.Errorf("%d lines for %d cells finishing at once, want the failure's and the final one:\n%s", len(lines), cells, out.String())
 	}
 }
+
+// TestLinesNameTheTarget: a failed cell's line names the target as
+// --targets does (Label), not by its result keys.
+func TestLinesNameTheTarget(t *testing.T) {
+	var out lockedBuffer
+	d := newDisplay(&out, 1, 1, false, time.Hour)
+	ev := at(step(1, 5), 5, 5, time.Second)
+	ev.Cell, ev.Label, ev.Err = "SimpleQuery/db=sqlite/driver=xerial/api=jdbc", "SimpleQuery/jdbc-sqlite", errors.New("gone")
+	d.Event(ev)
+	d.Finish()
+	if got := out.String(); !strings.Contains(got, "] SimpleQuery/jdbc-sqlite: FAIL: gone\n") || strings.Contains(got, "xerial") {
+		t.Errorf("failed cell's line: %q, want it to name jdbc-sqlite", got)
+	}
+}

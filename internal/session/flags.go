@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -103,7 +104,8 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			for _, name := range strings.Split(s, ",") {
 				db, err := bench.ParseDB(strings.TrimSpace(name))
 				if err != nil {
-					return err
+					name = strings.TrimSpace(name)
+					return fmt.Errorf("unknown database %q%s", name, pick.DidYouMean(name, dbNames()))
 				}
 				c.DBs = append(c.DBs, db)
 			}
@@ -152,8 +154,12 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			return err
 		}},
 		"baseline": {text: c.Baseline, typ: "string", choices: targets.Names, set: func(s string) error {
-			if _, ok := targets.Lookup(s); s != "" && !ok {
+			t, ok := targets.Lookup(s)
+			if s != "" && !ok {
 				return fmt.Errorf("no target %q (sqlbench list names them)", s)
+			}
+			if ok {
+				s = t.Name // an alias (xerial) names the target (jdbc-sqlite)
 			}
 			c.Baseline = s
 			return nil

@@ -256,7 +256,7 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := progress.Event{Cell: name, Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
+		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
 			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
 		if _, failed := s.failed[name]; !failed {
 			res, err := s.runStep(ctx, st)
@@ -268,7 +268,7 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 				return err // finished slices could no longer be kept: stop
 			}
 			if err == nil && res != nil {
-				if err := s.record(res); err != nil {
+				if err := s.record(res, st.Cell.Target.Name); err != nil {
 					return err // the results file is gone: nothing to go on for
 				}
 				ev.Finished = true
@@ -300,9 +300,10 @@ func (s *Session) passStart(pass int) {
 	}
 }
 
-// record writes a finished run to the results file and keeps it.
-func (s *Session) record(res *benchfmt.Result) error {
-	if err := s.results.Write(res); err != nil {
+// record writes a finished run of a cell of target to the results file
+// (named by target there: benchfile.WriteTarget) and keeps it.
+func (s *Session) record(res *benchfmt.Result, target string) error {
+	if err := s.results.WriteTarget(res, target); err != nil {
 		return err
 	}
 	s.out.Done = append(s.out.Done, res)

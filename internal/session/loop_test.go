@@ -326,6 +326,9 @@ func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
 	if got := steps[2].Cell.FileName(); got != "fake-b-FakeExec-conns-2" {
 		t.Fatalf("FileName = %q", got)
 	}
+	if got := steps[2].Cell.Label(); got != "FakeExec/fake-b/conns=2" {
+		t.Fatalf("Label = %q, want the target's name in place of its keys", got)
+	}
 }
 
 func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {

@@ -219,7 +219,12 @@ func SelectWorkloads(list []string) ([]bench.Workload, error) {
 		if len(sel.Unmatched) > 1 || pick.IsGlob(sel.Unmatched[0]) {
 			what = "no workload or family matches"
 		}
-		return nil, inputf("--workloads: %s %s (valid: all, %s)", what, pick.Quote(sel.Unmatched), strings.Join(workloadNames(all), ", "))
+		valid := append([]string{"all"}, workloadNames(all)...)
+		if what == "unknown workload or family" {
+			return nil, inputf("--workloads: %s %q%s", what, strings.TrimPrefix(sel.Unmatched[0], "-"),
+				pick.DidYouMean(strings.TrimPrefix(sel.Unmatched[0], "-"), valid))
+		}
+		return nil, inputf("--workloads: %s %s (valid: %s)", what, pick.Quote(sel.Unmatched), strings.Join(valid, ", "))
 	}
 	if len(sel.IDs) == 0 {
 		return nil, inputf("--workloads: the exclusions leave no workload")
@@ -244,7 +249,7 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 	var base []string
 	for _, t := range targets.All() {
 		ours := slices.Contains(dbs, t.DB)
-		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours})
+		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours, Aliases: t.Aliases()})
 		if ours {
 			base = append(base, t.Name)
 		}
@@ -252,7 +257,8 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 	sel := pick.Select(list, entries, base)
 	switch {
 	case len(sel.Unmatched) == 1 && !pick.IsGlob(strings.TrimPrefix(sel.Unmatched[0], "-")):
-		return nil, nil, inputf("--targets: unknown target %q (valid: %s)", strings.TrimPrefix(sel.Unmatched[0], "-"), strings.Join(targets.Names(), ", "))
+		name := strings.TrimPrefix(sel.Unmatched[0], "-")
+		return nil, nil, inputf("--targets: unknown target %q%s", name, pick.DidYouMean(name, targets.Names()))
 	case len(sel.Unmatched) > 0:
 		return nil, nil, inputf("--targets: no target of --db %s matches %s (valid: %s)", joinDBs(dbs), pick.Quote(sel.Unmatched), strings.Join(targets.Names(), ", "))
 	case len(sel.IDs) == 0:
