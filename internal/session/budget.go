@@ -139,6 +139,7 @@ const (
 	StopLooks   = "stopped: every planned look done"
 	StopBudget  = "stopped: the next round would not fit in the budget"
 	StopNone    = "stopped: no comparison left that more runs could decide"
+	StopNoRatio = "stopped: no ratio comparison (no table with the baseline beside another target)"
 )
 
 // sequential is a budgeted session's state: the design, the measuring
@@ -216,6 +217,8 @@ func (s *Session) runRounds(ctx context.Context) error {
 		out.Decisions = dec
 		next := k + 1
 		switch {
+		case dec.Total() == 0:
+			out.Stop = StopNoRatio
 		case dec.Undecided == 0:
 			out.Stop = StopDecided
 		case next >= len(d.Sizes):
