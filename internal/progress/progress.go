@@ -147,6 +147,14 @@ func (d *Display) Event(ev Event) {
 	d.last = time.Now()
 }
 
+// Ran counts n runs of cell as done before the display's first step (a
+// budgeted session's next round: its runs go on from those).
+func (d *Display) Ran(cell string, n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.runs[cell] += n
+}
+
 // Finish clears the progress bar, or ends the lines of steps done.
 func (d *Display) Finish() {
 	if d.bar != nil {

@@ -16,6 +16,12 @@ import (
 	"github.com/sqlbench/sqlbench/internal/report"
 )
 
+// budgetMargin is how much longer than its estimate a round may take and
+// still fit: a round runs only when its estimated time, times
+// budgetMargin, fits in what is left of the budget (a loaded machine ran
+// rounds up to a third over their estimates).
+const budgetMargin = 1.3
+
 // DefaultLooks is the looks a budgeted session plans when Config.Looks is
 // 0; MaxLooks the most it takes.
 const (
@@ -206,6 +212,9 @@ func (s *Session) runRounds(ctx context.Context) error {
 		if k > 0 {
 			s.display.Finish()
 			s.display = progress.New(s.env.Log, len(steps), d.Sizes[k], s.env.LogTTY)
+			for cell := range runsOf(steps) {
+				s.display.Ran(cell, d.Sizes[k-1])
+			}
 		}
 		err := s.runSteps(ctx, steps)
 		out.Time, out.Rounds = time.Since(began), k+1
@@ -243,7 +252,7 @@ func (s *Session) runRounds(ctx context.Context) error {
 			est += time.Duration(float64(seq.spent[cell]) / float64(d.Sizes[k]) * float64(add) * overhead)
 		}
 		left := d.Budget - time.Since(began)
-		if est > left {
+		if time.Duration(float64(est)*budgetMargin) > left {
 			out.Stop = StopBudget
 			s.logLook(k, dec, fmt.Sprintf("; the next round (~%s) would not fit in the %s left of the budget",
 				formatDuration(est), formatDuration(max(left, 0))))
@@ -311,6 +320,15 @@ func (s *Session) look() (active map[string]bool, d report.Decisions) {
 func (s *Session) logLook(k int, d report.Decisions, next string) {
 	fmt.Fprintf(s.env.Log, "look %d of %d (%d runs per cell, %s): %s%s\n", k+1, s.seq.design.Looks,
 		s.seq.design.Sizes[k], pct(s.seq.design.Confidence), d, next)
+}
+
+// runsOf is the set of cells of steps, by name.
+func runsOf(steps []Step) map[string]bool {
+	cells := map[string]bool{}
+	for _, st := range steps {
+		cells[st.Cell.Name()] = true
+	}
+	return cells
 }
 
 // lastPass is the last pass of steps (-1 for none).
