@@ -219,3 +219,22 @@ func TestDesign(t *testing.T) {
 		t.Errorf("estimate %q", got)
 	}
 }
+
+// TestBudgetFlagsChecked: --looks without --budget, a negative budget and
+// too many looks are refused, naming the flag.
+func TestBudgetFlagsChecked(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Looks: 3}, "--looks needs --budget"},
+		{Config{Budget: -time.Second}, "--budget must be positive"},
+		{Config{Budget: time.Minute, Looks: MaxLooks + 1}, "--looks must be from 1 to 8"},
+	} {
+		cfg := c.cfg
+		cfg.Count, cfg.Slices, cfg.Scale, cfg.Timeout = 6, 5, 0.1, time.Minute
+		if err := cfg.CheckRanges(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
+		}
+	}
+}
