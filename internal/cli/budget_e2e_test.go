@@ -29,14 +29,15 @@ import (
 func TestBudgetedSessionSpendsRoundsOnTheUndecided(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	code := Main(context.Background(), []string{"run", "--quick", "--slices", "1", "--targets", "mattn,mattn+spin=500us,mattn+spin=1ns",
+	code := Main(context.Background(), []string{"run", "--quick", "--slices", "1",
+		"--targets", "mattn,mattn+spin=500us,mattn+spin=1ns",
 		"--workloads", "SimpleQuery", "--baseline", "mattn", "--resolution", "0.1%", "--budget", "40s",
 		"-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	line := regexp.MustCompile(`(?m)^budget 40s: spent (\S+) in (\d+) rounds?; (\d+) of (\d+) comparisons decided \(4 looks planned, each at 98\.75%; stopped: [^)]+\)$`).
-		FindStringSubmatch(stdout.String())
+	line := regexp.MustCompile(`(?m)^budget 40s: spent (\S+) in (\d+) rounds?; (\d+) of (\d+) comparisons decided ` +
+		`\(4 looks planned, each at 98\.75%; stopped: [^)]+\)$`).FindStringSubmatch(stdout.String())
 	if line == nil {
 		t.Fatalf("no summary line of the budget in:\n%s", stdout)
 	}
@@ -48,7 +49,8 @@ func TestBudgetedSessionSpendsRoundsOnTheUndecided(t *testing.T) {
 		t.Errorf("stderr has not the first look and the second round:\n%s", stderr)
 	}
 	runs, last := readRuns(t, out)
-	const base, slow = "SimpleQuery/db=sqlite/driver=mattn/api=sql", "SimpleQuery/db=sqlite/driver=mattn+spin=500us/api=sql"
+	const base = "SimpleQuery/db=sqlite/driver=mattn/api=sql"
+	const slow = "SimpleQuery/db=sqlite/driver=mattn+spin=500us/api=sql"
 	for name, n := range runs {
 		if !slices.Contains([]int{8, 16, 32, 64}, n) {
 			t.Errorf("%s: %d runs, want a look's size (8, 16, 32, 64)", name, n)
@@ -57,7 +59,8 @@ func TestBudgetedSessionSpendsRoundsOnTheUndecided(t *testing.T) {
 	if runs[slow] != 8 || runs[base] <= 8 {
 		t.Errorf("runs %v: want the 500 µs variant's 8 (decided at the first look), the baseline's more", runs)
 	}
-	for k, want := range map[string]string{report.KeyBudget: "40s", report.KeyLooks: "4", report.KeyLookConfidence: "0.9875"} {
+	for k, want := range map[string]string{report.KeyBudget: "40s", report.KeyLooks: "4",
+		report.KeyLookConfidence: "0.9875"} {
 		if got := last.GetConfig(k); got != want {
 			t.Errorf("results file's %s: %q, want %q", k, got, want)
 		}
@@ -67,10 +70,12 @@ func TestBudgetedSessionSpendsRoundsOnTheUndecided(t *testing.T) {
 	}
 	// report on the file: the looks' confidence, the session's verdicts.
 	var rep, repErr bytes.Buffer
-	if code := Main(context.Background(), []string{"report", "--baseline", "mattn", "--resolution", "0.1%", out}, fakeEnv(&rep, &repErr)); code != ExitOK {
+	args := []string{"report", "--baseline", "mattn", "--resolution", "0.1%", out}
+	if code := Main(context.Background(), args, fakeEnv(&rep, &repErr)); code != ExitOK {
 		t.Fatalf("report: exit %d: %s", code, repErr.String())
 	}
-	if want := line[3] + " of " + line[4] + " decided"; !strings.Contains(rep.String(), want) || !strings.Contains(rep.String(), "paired 98.7%") {
+	want := line[3] + " of " + line[4] + " decided"
+	if !strings.Contains(rep.String(), want) || !strings.Contains(rep.String(), "paired 98.7%") {
 		t.Errorf("report of the file does not say %q at the looks' confidence:\n%s", want, rep.String())
 	}
 }

@@ -104,8 +104,8 @@ func (d Design) Estimate(first time.Duration) string {
 	}
 	all := time.Duration(float64(first) * float64(d.Sizes[len(d.Sizes)-1]) / float64(d.Sizes[0]))
 	bound := min(all, max(first, d.Budget))
-	text := fmt.Sprintf("budgeted estimate: %s for the first stage; at most %s with every look's runs, bounded by the budget: "+
-		"at most %s", formatDuration(first), formatDuration(all), formatDuration(bound))
+	text := fmt.Sprintf("budgeted estimate: %s for the first stage; at most %s with every look's runs, "+
+		"bounded by the budget: at most %s", formatDuration(first), formatDuration(all), formatDuration(bound))
 	if first > d.Budget {
 		text += " (the first stage alone is over the budget: it always runs whole)"
 	}

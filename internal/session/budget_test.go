@@ -75,7 +75,8 @@ func budgetSession(t *testing.T, budget time.Duration, looks int) (*Session, *by
 	s.p = &Plan{Workloads: []bench.Workload{w}}
 	for _, m := range pacedModes {
 		hello.Targets["paced-"+m] = nil
-		s.p.Runnable = append(s.p.Runnable, targets.Spec{Name: "paced-" + m, Driver: m, API: "sql", DB: bench.SQLite, Group: "g"})
+		s.p.Runnable = append(s.p.Runnable,
+			targets.Spec{Name: "paced-" + m, Driver: m, API: "sql", DB: bench.SQLite, Group: "g"})
 	}
 	s.declared = map[string]protocol.Hello{"g": hello}
 	s.planDesign()
@@ -131,7 +132,8 @@ func TestBudgetedRoundsGoToTheUndecided(t *testing.T) {
 		!strings.Contains(log.String(), "round 2: 2 cells, 7 more runs each") {
 		t.Errorf("log %q, want the looks and the rounds", log)
 	}
-	if got := sp.String(); !strings.HasPrefix(got, "budget 1h0m0s: spent ") || !strings.Contains(got, " in 3 rounds; 1 of 2 comparisons decided") {
+	if got := sp.String(); !strings.HasPrefix(got, "budget 1h0m0s: spent ") ||
+		!strings.Contains(got, " in 3 rounds; 1 of 2 comparisons decided") {
 		t.Errorf("summary %q", got)
 	}
 	// The report of the file: the same verdicts, from the looks' data.
@@ -207,7 +209,8 @@ func TestDesign(t *testing.T) {
 		t.Error("a design without a budget")
 	}
 	d, ok := (&Config{Count: 10, Budget: time.Minute}).Design()
-	if !ok || d.Looks != DefaultLooks || math.Abs(d.Confidence-0.9875) > 1e-12 || d.Asked != 0 || d.Sizes[0] != 10 || d.Sizes[3] != 80 {
+	if !ok || d.Looks != DefaultLooks || math.Abs(d.Confidence-0.9875) > 1e-12 || d.Asked != 0 ||
+		d.Sizes[0] != 10 || d.Sizes[3] != 80 {
 		t.Errorf("design %+v, want 4 looks at 98.75%% from 10 runs to 80", d)
 	}
 	d, _ = (&Config{Count: 5, Budget: time.Minute}).Design()
