@@ -79,6 +79,15 @@ func wideFlag(c *cobra.Command, env Env) {
 	}
 }
 
+// detailsFlag defines --details on c, a command that runs sessions (run,
+// reproduce): the outcome with every table and machine fact
+// (printOutcome).
+func detailsFlag(c *cobra.Command, env Env) {
+	if env.details != nil {
+		c.Flags().BoolVar(env.details, "details", false, "after the session, print every table (ratios, memory and latency, where the time goes) and the machine's drift, steal and wake-ups, as the reports and sqlbench report show them (default: the ops/s tables, the verdicts, one line of noise, what to do next)")
+	}
+}
+
 // quietFlag defines --quiet on c, a command that runs sessions (run,
 // reproduce): its log goes nowhere (Env.session).
 func quietFlag(c *cobra.Command, env Env) {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -115,6 +116,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if err != nil {
 		return err
 	}
+	same := sameSessionNote(oldLabel, oldPath, oldRs, newLabel, newPath, newRs)
 	if diffs := report.SettingDifferences(oldRs, newRs); len(diffs) > 0 {
 		more := ""
 		if len(diffs) > 1 {
@@ -150,6 +152,13 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
 			len(cells), cs.Compared(), report.Alpha, ch.Name, ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
 	}
+	if same != "" { // at the top of what compare prints; the Markdown stays a pull-request comment
+		if o.format == "markdown" {
+			fmt.Fprintln(env.Stderr, same)
+		} else {
+			fmt.Fprintln(env.Stdout, same)
+		}
+	}
 	if o.format == "markdown" {
 		err = cs.Markdown(env.Stdout, th)
 	} else {
@@ -184,6 +193,28 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		return errRegression
 	}
 	return nil
+}
+
+// sameSessionNote says, in one line, that old and new hold results of one
+// session (benchfile.SameSession): the same file named twice, a copy, or
+// copies taken at two moments of one session. Their changes are then no
+// measure of anything; "" when they are of two sessions.
+func sameSessionNote(oldLabel, oldPath string, oldRs []*benchfmt.Result,
+	newLabel, newPath string, newRs []*benchfmt.Result) string {
+	o := benchfile.SameSession(oldRs, newRs)
+	if o.Session == "" {
+		return ""
+	}
+	what := fmt.Sprintf("the same %d runs", o.Shared)
+	if o.Shared != o.A || o.Shared != o.B {
+		what = fmt.Sprintf("%d runs in both, of %d in %s and %d in %s", o.Shared, o.A, oldLabel, o.B, newLabel)
+	}
+	files := fmt.Sprintf("%s and %s", oldPath, newPath)
+	if oldPath == newPath {
+		files = fmt.Sprintf("%s (%s and %s)", oldPath, oldLabel, newLabel)
+	}
+	return fmt.Sprintf("note: %s hold one session's runs (%s, %s): this compares a session with itself, not two sessions",
+		files, o.Session, what)
 }
 
 // labelPath splits a label=path operand; a bare path is labelled with def.

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,7 +67,7 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 			formats = append(formats, f)
 		}
 	}
-	rs, err := readResults(paths)
+	rs, err := readMerged(paths, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -133,12 +134,35 @@ func readResults(paths []string) ([]*benchfmt.Result, error) {
 	return all, nil
 }
 
+// readMerged reads results files as readResults does, every run of a
+// session once: a file that repeats runs of one named before it (the same
+// file twice, a copy, a copy taken while its session ran) has them counted
+// once, and a line on w says so.
+func readMerged(paths []string, w io.Writer) ([]*benchfmt.Result, error) {
+	files := make([]benchfile.Named, len(paths))
+	for i, p := range paths {
+		rs, err := readResults([]string{p})
+		if err != nil {
+			return nil, err
+		}
+		files[i] = benchfile.Named{Name: p, Results: rs}
+	}
+	rs, repeats := benchfile.Merge(files)
+	for _, r := range repeats {
+		fmt.Fprintf(w, "report: %s\n", r)
+	}
+	return rs, nil
+}
+
 // partialNote says which of the results files are of a session that did
 // not finish (its journal is still beside it), with how far each got, or
 // "" when all finished.
 func partialNote(paths []string) string {
 	var notes []string
-	for _, p := range paths {
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			continue // named twice: said once
+		}
 		jp := session.JournalPath(p)
 		h, recs, err := journal.Read(jp)
 		if err != nil {

@@ -26,11 +26,12 @@ one, it runs that study's drivers, workloads and conditions (what this machine
 and build can run; the rest is named with the reason), starting servers as run
 does, and prints each of the study's headline comparisons: the published ratio,
 the measured one with its confidence interval, and a verdict (agrees, disagrees
-with its likely cause where known, or undecided with the runs that would
-settle it; see docs/reproduce.md). A measured ratio agrees when its whole
-interval lies within --resolution of the published one (default 30%, for the
-other machine, OS, Go and driver versions): the equivalence verdict of the
-measured ratio over the published one. "all" reproduces every study in turn, each
+with its likely cause where a measured one covers the ratio, else "disagrees —
+no known cause", or undecided with the runs that would settle it; see
+docs/reproduce.md). A measured ratio agrees when its whole interval lies
+within --resolution of the published one (default 30%, for the other machine,
+OS, Go and driver versions): the equivalence verdict of the measured ratio
+over the published one. "all" reproduces every study in turn, each
 into its own results file. --dry-run shows the cells, passes and estimated
 time without running anything. The results file records the study, so
 sqlbench report rebuilds the table.`,
@@ -72,6 +73,7 @@ sqlbench report rebuilds the table.`,
 		"the default is for the other machine, OS, Go and driver versions (docs/reproduce.md)")
 	quietFlag(c, env)
 	wideFlag(c, env)
+	detailsFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
 		if markdown {
 			if len(names) > 0 || dry {
@@ -182,12 +184,12 @@ func reproduceStudy(ctx context.Context, opts studyOptions, env Env) (string, er
 	}
 	out, err := runStudy(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.outcomeView()); perr != nil && err == nil {
 			err = perr
 		}
 	}
 	t := studyTable(p, out)
-	if perr := printStudy(env.Stdout, p, t); perr != nil && err == nil {
+	if perr := printStudy(env.Stdout, p, t, recordedGo(out)); perr != nil && err == nil {
 		err = perr
 	}
 	switch {

@@ -53,8 +53,14 @@ func TestReproduceMarkdownNamesEveryDifference(t *testing.T) {
 		for _, g := range s.Unavailable {
 			want = append(want, g.What+": "+strings.TrimSuffix(g.Why, "."))
 		}
+		want = append(want, "  - Go toolchain: "+goDifference(s, "")+".\n")
 		for _, c := range s.Causes {
 			want = append(want, strings.TrimSuffix(c.Text, "."))
+			if c.Status == studies.Hypothesis {
+				want = append(want, "(hypothesis, not measured: "+c.Unmeasured+"): "+c.Text[:20])
+			} else {
+				want = append(want, "; "+c.Sizes+"; "+c.Date+"): "+c.Text[:20])
+			}
 		}
 		for _, w := range want {
 			if !strings.Contains(sec, w) {
@@ -201,5 +207,18 @@ func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
 	rows[2].Cause = "the versions"
 	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
+	}
+}
+
+// TestGoDifference: each study's heading names the Go it was built with
+// beside the one here, as the results record it.
+func TestGoDifference(t *testing.T) {
+	s, _ := studies.Lookup("sqlbench-2013-win-go1.0.3")
+	if got := goDifference(s, "go1.26.8"); got != "the study's Go 1.0.3; here go1.26.8" {
+		t.Errorf("goDifference = %q", got)
+	}
+	s, _ = studies.Lookup("sqinn-go")
+	if got := goDifference(s, ""); !strings.HasPrefix(got, "not stated by the study; here this machine's toolchain") {
+		t.Errorf("goDifference = %q", got)
 	}
 }

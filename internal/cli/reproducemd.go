@@ -32,13 +32,15 @@ func writeStudiesMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "- **Method:** %s.\n", strings.TrimSuffix(s.Plan.Note, "."))
 		}
 		b.WriteString("- **What differs here (each a choice or what this machine lacks, never a workload doing otherwise):**\n")
+		fmt.Fprintf(&b, "  - Go toolchain: %s.\n", goDifference(s, ""))
 		for _, g := range s.Unavailable {
 			fmt.Fprintf(&b, "  - %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
 		}
 		if len(s.Causes) > 0 {
-			b.WriteString("- **Known causes where a ratio here differs from the published one:**\n")
+			b.WriteString("- **Known causes where a ratio here differs from the published one** (a measured cause " +
+				"applies only where the measured interval reaches the ratios it was measured at; a hypothesis never does):\n")
 			for _, c := range s.Causes {
-				fmt.Fprintf(&b, "  - %s: %s.\n", causeScope(c), strings.TrimSuffix(c.Text, "."))
+				fmt.Fprintf(&b, "  - %s (%s): %s.\n", causeScope(c), causeMeasured(c), strings.TrimSuffix(c.Text, "."))
 			}
 		}
 		b.WriteString("\n")
@@ -103,19 +105,38 @@ func studySetup(s *studies.Study) string {
 	return strings.Join(parts, "; ")
 }
 
+// causeMeasured says what was measured for a cause: "measured here at
+// 0.63-0.74×; SIZES; DATE", with the range of each test or pair where it
+// has several, or "hypothesis, not measured: WHY".
+func causeMeasured(c studies.Cause) string {
+	if c.Status == studies.Hypothesis {
+		return "hypothesis, not measured: " + c.Unmeasured
+	}
+	ranges := []string{studies.FormatRange(c.Low, c.High)}
+	if len(c.Ranges) > 0 {
+		ranges = ranges[:0]
+		for _, r := range c.Ranges {
+			var of []string
+			if r.Test != "" {
+				of = append(of, r.Test)
+			}
+			if r.Pair != [2]string{} {
+				of = append(of, r.Pair[0]+" / "+r.Pair[1])
+			}
+			if len(of) == 0 {
+				of = append(of, "the others")
+			}
+			ranges = append(ranges, strings.Join(of, " ")+" "+studies.FormatRange(r.Low, r.High))
+		}
+	}
+	return fmt.Sprintf("measured here at %s; %s; %s", strings.Join(ranges, ", "), c.Sizes, c.Date)
+}
+
 // causeScope names the comparisons a cause applies to.
 func causeScope(c studies.Cause) string {
 	var pairs []string
 	for _, p := range c.Pairs {
 		pairs = append(pairs, p[0]+" / "+p[1])
-	}
-	switch {
-	case len(c.Tests) == 0 && len(pairs) == 0:
-		return "every comparison"
-	case len(c.Tests) == 0:
-		return strings.Join(pairs, ", ") + " on every test"
-	case len(pairs) == 0:
-		return "every pair on " + strings.Join(c.Tests, ", ")
 	}
 	return strings.Join(pairs, ", ") + " on " + strings.Join(c.Tests, ", ")
 }

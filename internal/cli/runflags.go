@@ -40,7 +40,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
 	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force; - writes the results to stdout, the tables to stderr, and no report")
 	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
-	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache, --allow-remote and --quiet")
+	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache, --allow-remote, --quiet and --details")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so that the help reads the same everywhere
 	fs.Var(v["dsn"], "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")

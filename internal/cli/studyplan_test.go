@@ -211,7 +211,7 @@ func TestReproduceResolution(t *testing.T) {
 			t.Errorf("--resolution %g: config %g, table %g", c.res, p.Config.StudyResolution, tbl.Resolution)
 		}
 		var b strings.Builder
-		if err := printStudy(&b, p, tbl); err != nil {
+		if err := printStudy(&b, p, tbl, ""); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), c.want) {

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -48,10 +50,50 @@ func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
 	return report.PublishedFor(r, p.Study)
 }
 
-// printStudy writes the study's heading and sources, its published-beside-
-// measured table and what of it did not run here, and why, within
-// report.TextWidth columns.
-func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
+// recordedGo returns the Go toolchain the session's results record (their
+// go line: the toolchain that built the runners), "" when none does.
+func recordedGo(out *session.Outcome) string {
+	if out == nil {
+		return ""
+	}
+	return recordedFact(out.Done, "go")
+}
+
+// moduleGo returns the Go version sqlbench's go.mod asks for at least
+// ("1.26.0"), read from the module file embedded with the runner sources;
+// "?" if it has none.
+func moduleGo() string {
+	b, err := fs.ReadFile(sqlbench.RunnerSource(), "go.mod")
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
+
+// goDifference names the Go toolchain the study's programs were built with
+// beside the one here: here, the results' go line (the toolchain that
+// built the runners), else this machine's, not yet recorded.
+func goDifference(s *studies.Study, here string) string {
+	if here == "" {
+		here = "this machine's toolchain, at least the go " + moduleGo() +
+			" go.mod asks for (each results file's go line names it)"
+	}
+	if s.Source.Go == "not stated" {
+		return "not stated by the study; here " + here
+	}
+	return fmt.Sprintf("the study's %s; here %s", s.Source.Go, here)
+}
+
+// printStudy writes the study's heading and sources, the Go toolchain it
+// was built with beside goHere (recordedGo), its published-beside-measured
+// table and what of it did not run here, and why, within report.TextWidth
+// columns.
+func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere string) error {
 	s := p.Study
 	var b strings.Builder
 	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
@@ -63,6 +105,7 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable) error {
 		line("  program: "+s.Source.Program, "    ")
 	}
 	line("  machine: "+s.Source.Machine, "    ")
+	line("  Go: "+goDifference(s, goHere), "    ")
 	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, studyConditions(p)), "  ")
 	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval", "  ")
 	b.WriteString("\n")

@@ -29,11 +29,16 @@ type PublishedRow struct {
 	// Verdict is one of the Verdict constants (see judge); Runs the runs
 	// of the sides' cells, Settle the runs estimated to settle an
 	// inconclusive verdict (-1: more than MaxSettleRuns, 0: none), Cause
-	// the study's known or likely cause of a disagreement.
-	Verdict string
-	Runs    int
-	Settle  int
-	Cause   string
+	// the study's measured cause of a disagreement, when one applies
+	// (studies.Study.CauseOf); else Hypothesis is a hypothesis the study
+	// names for it, and Missed says the measured cause that names it was
+	// measured at other ratios.
+	Verdict    string
+	Runs       int
+	Settle     int
+	Cause      string
+	Hypothesis string
+	Missed     string
 
 	// Resolution is the band about the published ratio within which the
 	// measured one agrees (0: CrossMachineTolerance).

@@ -15,10 +15,13 @@ import (
 const TextWidth = 100
 
 // footnote is a likely cause shared by the disagreeing rows it explains,
-// or the note that the rest of the disagreements have none yet.
+// a hypothesis named for disagreeing rows, or the note that they have no
+// known cause.
 type footnote struct {
 	// N numbers it, from 1.
 	N int
+	// Kind is footCause, footHypothesis or footNone.
+	Kind string
 	// Text is the cause; Labels the comparisons it explains; Rows their
 	// indices in the table.
 	Text   string
@@ -26,44 +29,54 @@ type footnote struct {
 	Rows   []int
 }
 
+// The kinds of footnote.
+const (
+	footCause      = "likely cause"
+	footHypothesis = "hypothesis"
+	footNone       = "disagrees — no known cause"
+)
+
 // unexplained is the footnote of a disagreement the study's data knows no
 // cause for: the program has not been run here beside sqlbench for it.
 const unexplained = "not explained yet: no run of the published program on this machine has " +
 	"given its ratio beside sqlbench's for these; until one does, the difference may be sqlbench's " +
 	"(docs/reproduce.md)"
 
-// Heading is how the footnote begins: "[N] likely cause" or, for the
-// disagreements without one, "[N] no known cause".
+// Heading is how the footnote begins: "[N] likely cause", "[N]
+// hypothesis" or, for the disagreements without either, "[N] disagrees —
+// no known cause".
 func (f footnote) Heading() string {
-	if f.Text == unexplained {
-		return fmt.Sprintf("[%d] no known cause", f.N)
-	}
-	return fmt.Sprintf("[%d] likely cause", f.N)
+	return fmt.Sprintf("[%d] %s", f.N, f.Kind)
 }
 
-// causes returns the table's footnotes: one per distinct known cause of a
-// disagreeing row, in row order, and one for the disagreeing rows without
-// a known cause.
+// causes returns the table's footnotes: one per distinct measured cause
+// of a disagreeing row, hypothesis or reason it has none, in row order.
 func causes(t *PublishedTable) []footnote {
 	var out []footnote
 	for i, row := range t.Rows {
 		if row.Verdict != VerdictDisagrees {
 			continue
 		}
-		text := row.Cause
-		if text == "" {
-			text = unexplained
+		kind, text := footCause, row.Cause
+		switch {
+		case text != "":
+		case row.Hypothesis != "":
+			kind, text = footHypothesis, row.Hypothesis
+		case row.Missed != "":
+			kind, text = footNone, row.Missed
+		default:
+			kind, text = footNone, unexplained
 		}
 		label := row.Test.Name + " " + row.Num.Name + " / " + row.Den.Name
 		found := false
 		for k := range out {
-			if out[k].Text == text {
+			if out[k].Text == text && out[k].Kind == kind {
 				out[k].Labels, out[k].Rows = append(out[k].Labels, label), append(out[k].Rows, i)
 				found = true
 			}
 		}
 		if !found {
-			out = append(out, footnote{N: len(out) + 1, Text: text, Labels: []string{label}, Rows: []int{i}})
+			out = append(out, footnote{N: len(out) + 1, Kind: kind, Text: text, Labels: []string{label}, Rows: []int{i}})
 		}
 	}
 	return out

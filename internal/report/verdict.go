@@ -46,8 +46,21 @@ func (row *PublishedRow) judge(s *studies.Study) {
 	row.Runs = n
 	row.Verdict, row.Settle = judge(row.Published, row.Lo, row.Measured, row.Hi, n,
 		ResolutionOr(row.Resolution, CrossMachineTolerance))
-	if row.Verdict == VerdictDisagrees {
-		row.Cause = s.CauseOf(row.Comparison)
+	if row.Verdict != VerdictDisagrees {
+		return
+	}
+	e := s.CauseOf(row.Comparison, row.Lo, row.Hi)
+	if e.Cause != nil {
+		row.Cause = e.Cause.Text
+		return
+	}
+	if len(e.Hypotheses) > 0 {
+		row.Hypothesis = e.Hypotheses[0].Text
+	}
+	if len(e.Missed) > 0 {
+		k := e.Missed[0]
+		row.Missed = fmt.Sprintf("outside the ratios the study's cause for it was measured at here, %s (%s; %s): "+
+			"the difference is not the one that cause explains, and may be sqlbench's", k.RangeText(row.Comparison), k.Sizes, k.Date)
 	}
 }
 
@@ -106,8 +119,12 @@ func judge(pub, lo, m, hi float64, n int, tol float64) (verdict string, settle i
 }
 
 // VerdictText is the row's verdict as the tables print it: an
-// inconclusive one with the runs that would settle it.
+// inconclusive one with the runs that would settle it, a disagreement no
+// measured cause applies to as "disagrees — no known cause".
 func (row *PublishedRow) VerdictText() string {
+	if row.Verdict == VerdictDisagrees && row.Cause == "" {
+		return VerdictDisagrees + " — no known cause"
+	}
 	if row.Verdict != VerdictInconclusive {
 		return row.Verdict
 	}
@@ -133,7 +150,9 @@ func VerdictNoteAt(tol float64) string {
 	tol = ResolutionOr(tol, CrossMachineTolerance)
 	return fmt.Sprintf("Verdicts: agrees = equivalent to the published ratio, every value of the measured interval "+
 		"within the resolution %s (a factor of %.2f either way, --resolution) of it; disagrees = none (the published "+
-		"ratio outside the interval widened by that factor), with the likely cause where one is known; "+
+		"ratio outside the interval widened by that factor), with the likely cause where a measured one "+
+		"applies (its range measured here reaches the interval), else \"no known cause\", a hypothesis "+
+		"printed as one; "+
 		"undecided = the interval crosses that bound, with the runs per cell (--count) at which it "+
 		"would decide, estimated from the observed interval narrowing as 1/√runs about its median. "+
 		"The default resolution, ±%.0f%%, is for the other machine, OS, Go and driver versions: the go-sqlite-bench "+

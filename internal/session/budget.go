@@ -212,9 +212,6 @@ func (s *Session) runRounds(ctx context.Context) error {
 		if k > 0 {
 			s.display.Finish()
 			s.display = progress.New(s.env.Log, len(steps), d.Sizes[k], s.env.LogTTY)
-			for cell := range runsOf(steps) {
-				s.display.Ran(cell, d.Sizes[k-1])
-			}
 		}
 		err := s.runSteps(ctx, steps)
 		out.Time, out.Rounds = time.Since(began), k+1
@@ -320,15 +317,6 @@ func (s *Session) look() (active map[string]bool, d report.Decisions) {
 func (s *Session) logLook(k int, d report.Decisions, next string) {
 	fmt.Fprintf(s.env.Log, "look %d of %d (%d runs per cell, %s): %s%s\n", k+1, s.seq.design.Looks,
 		s.seq.design.Sizes[k], pct(s.seq.design.Confidence), d, next)
-}
-
-// runsOf is the set of cells of steps, by name.
-func runsOf(steps []Step) map[string]bool {
-	cells := map[string]bool{}
-	for _, st := range steps {
-		cells[st.Cell.Name()] = true
-	}
-	return cells
 }
 
 // lastPass is the last pass of steps (-1 for none).

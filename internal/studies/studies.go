@@ -69,6 +69,9 @@ type Source struct {
 	Date string `json:"date"`
 	// Machine is the machine, operating system and server they ran on.
 	Machine string `json:"machine"`
+	// Go is the Go toolchain the study's Go programs were built with, as
+	// the study states it, or "not stated".
+	Go string `json:"go"`
 }
 
 // Side is one column of a study: a target, running the test's workload or

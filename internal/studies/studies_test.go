@@ -1,6 +1,7 @@
 package studies_test
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -214,19 +215,88 @@ func checkCauses(t *testing.T, s *studies.Study) {
 	}
 }
 
-// TestCauseOf: a cause applies to its tests and pairs only.
-func TestCauseOf(t *testing.T) {
-	s, _ := studies.Lookup("go-sqlite-bench")
-	var many, other string
-	for _, c := range s.Comparisons() {
-		if c.Test.Name == "many/query/N=1000" && c.Num.Name == "zombie" && c.Den.Name == "mattn" {
-			many = s.CauseOf(c)
+// TestCausesAreMeasured: every cause names its tests and pairs, and is
+// either a hypothesis, saying why it is not measured, or measured: a ratio
+// range for every comparison it names, its sizes and its date; and every
+// study says what Go it was built with.
+func TestCausesAreMeasured(t *testing.T) {
+	for _, s := range studies.All() {
+		if s.Source.Go == "" {
+			t.Errorf("%s: no Go toolchain named (\"not stated\" when the study does not say)", s.ID)
 		}
-		if c.Test.Name == "many/query/N=10" && c.Num.Name == "zombie" && c.Den.Name == "mattn" {
-			other = s.CauseOf(c)
+		for i, k := range s.Causes {
+			name := fmt.Sprintf("%s cause %d (%.40s)", s.ID, i, k.Text)
+			if len(k.Tests) == 0 || len(k.Pairs) == 0 {
+				t.Errorf("%s: names %d tests and %d pairs: a cause names both", name, len(k.Tests), len(k.Pairs))
+			}
+			switch k.Status {
+			case studies.Hypothesis:
+				if k.Unmeasured == "" {
+					t.Errorf("%s: a hypothesis without why it is not measured", name)
+				}
+				continue
+			case studies.Measured:
+			default:
+				t.Errorf("%s: status %q, want %q or %q", name, k.Status, studies.Measured, studies.Hypothesis)
+				continue
+			}
+			if k.Sizes == "" || k.Date == "" {
+				t.Errorf("%s: measured, but no sizes (%q) or date (%q)", name, k.Sizes, k.Date)
+			}
+			for _, c := range s.Comparisons() {
+				if !k.Names(c) {
+					continue
+				}
+				if low, high, ok := k.Range(c); !ok || low <= 0 || high < low {
+					t.Errorf("%s: no ratio range for %s %s / %s", name, c.Test.Name, c.Num.Name, c.Den.Name)
+				}
+			}
 		}
 	}
-	if !strings.Contains(many, "published program") || other != "" {
-		t.Errorf("cause of many N=1000 zombie/mattn %q, of N=10 %q (want one, then none)", many, other)
+}
+
+// comparison returns the study's comparison of test, num / den.
+func comparison(t *testing.T, s *studies.Study, test, num, den string) studies.Comparison {
+	t.Helper()
+	for _, c := range s.Comparisons() {
+		if c.Test.Name == test && c.Num.Name == num && c.Den.Name == den {
+			return c
+		}
+	}
+	t.Fatalf("%s: no comparison %s %s / %s", s.ID, test, num, den)
+	return studies.Comparison{}
+}
+
+// TestCauseOf: a measured cause applies to its tests and pairs, and only
+// where the measured interval reaches the range it was measured at; a
+// hypothesis never applies, it is only named.
+func TestCauseOf(t *testing.T) {
+	s, _ := studies.Lookup("go-sqlite-bench")
+	many := comparison(t, s, "many/query/N=1000", "zombie", "mattn") // the program here 2.9-3.4x
+	if e := s.CauseOf(many, 2.5, 3.0); e.Cause == nil || !strings.Contains(e.Cause.Text, "published program") {
+		t.Errorf("many N=1000 zombie/mattn at [2.5, 3.0]: %+v, want the measured cause", e)
+	}
+	e := s.CauseOf(many, 1.9, 2.3)
+	if e.Cause != nil || len(e.Missed) != 1 || e.Missed[0].RangeText(many) != "2.90-3.40×" {
+		t.Errorf("many N=1000 zombie/mattn at [1.9, 2.3], below the range: %+v, want no cause, one missed", e)
+	}
+	if e := s.CauseOf(many, 3.5, 4.0); e.Cause != nil {
+		t.Errorf("many N=1000 zombie/mattn at [3.5, 4.0], above the range: cause %q", e.Cause.Text)
+	}
+	if e := s.CauseOf(comparison(t, s, "many/query/N=10", "zombie", "mattn"), 1, 5); e.Cause != nil || len(e.Missed) > 0 {
+		t.Errorf("many N=10 zombie/mattn: %+v, want nothing: no cause names it", e)
+	}
+	// Ranges test by test: the same cause, another test, another range.
+	conc := comparison(t, s, "concurrent/query/N=4", "craw", "mattn") // 1.39-1.58x
+	if e := s.CauseOf(conc, 1.10, 1.30); e.Cause != nil {
+		t.Errorf("concurrent N=4 craw/mattn at [1.10, 1.30]: cause %q, want none (N=2's range is 1.01-1.47)", e.Cause.Text)
+	}
+	if e := s.CauseOf(conc, 1.50, 1.70); e.Cause == nil {
+		t.Error("concurrent N=4 craw/mattn at [1.50, 1.70]: no cause")
+	}
+	// A hypothesis is named, never the cause, whatever the ratio.
+	sq := comparison(t, s, "many/query/N=10", "sqinn", "mattn")
+	if e := s.CauseOf(sq, 0.01, 100); e.Cause != nil || len(e.Hypotheses) != 1 {
+		t.Errorf("many N=10 sqinn/mattn: %+v, want one hypothesis and no cause", e)
 	}
 }
