@@ -103,9 +103,6 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 		if perr := printOutcome(env.Stdout, out, v); perr != nil && err == nil {
 			err = perr
 		}
-		if out.Spent != nil {
-			fmt.Fprintln(env.Stdout, out.Spent)
-		}
 	}
 	if out.Journal != "" {
 		fmt.Fprintf(env.Stderr, "the session did not finish; every slice it measured is in %s: sqlbench run --resume %s finishes it\n", out.Journal, out.Journal)

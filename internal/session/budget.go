@@ -236,17 +236,19 @@ func (s *Session) runRounds(ctx context.Context) error {
 			s.logLook(k, dec, "")
 			return nil
 		}
-		// The next round's time: each active cell's time per run so far,
-		// times the runs it gets, times this round's share of time
-		// outside the cells' steps (probes, the runners' requests).
-		overhead := 1.0
-		if in := sumDurations(seq.spent) - before; in > 0 {
-			overhead = max(1, float64(time.Since(start))/float64(in))
-		}
+		// The next round's time: each active cell's time per run so far
+		// times the runs it gets, and this round's time outside the
+		// cells' steps (the probes at each pass) per pass times the next
+		// round's passes.
 		add := d.Sizes[next] - d.Sizes[k]
-		var est time.Duration
+		nextSteps := s.round(active, d.Sizes[k], add, lastPass(steps)+1)
+		perPass := time.Duration(0)
+		if n := passes(steps); n > 0 {
+			perPass = max(0, time.Since(start)-(sumDurations(seq.spent)-before)) / time.Duration(n)
+		}
+		est := perPass * time.Duration(passes(nextSteps))
 		for cell := range active {
-			est += time.Duration(float64(seq.spent[cell]) / float64(d.Sizes[k]) * float64(add) * overhead)
+			est += time.Duration(float64(seq.spent[cell]) / float64(d.Sizes[k]) * float64(add))
 		}
 		left := d.Budget - time.Since(began)
 		if time.Duration(float64(est)*budgetMargin) > left {
@@ -257,7 +259,7 @@ func (s *Session) runRounds(ctx context.Context) error {
 		}
 		s.logLook(k, dec, fmt.Sprintf("; round %d: %d cells, %d more runs each, ~%s (%s of the budget left)",
 			next+1, len(active), add, formatDuration(est), formatDuration(left)))
-		steps = s.round(active, d.Sizes[k], add, lastPass(steps)+1)
+		steps = nextSteps
 	}
 }
 
@@ -317,6 +319,15 @@ func (s *Session) look() (active map[string]bool, d report.Decisions) {
 func (s *Session) logLook(k int, d report.Decisions, next string) {
 	fmt.Fprintf(s.env.Log, "look %d of %d (%d runs per cell, %s): %s%s\n", k+1, s.seq.design.Looks,
 		s.seq.design.Sizes[k], pct(s.seq.design.Confidence), d, next)
+}
+
+// passes is the number of passes of steps.
+func passes(steps []Step) int {
+	seen := map[int]bool{}
+	for _, st := range steps {
+		seen[st.Pass] = true
+	}
+	return len(seen)
 }
 
 // lastPass is the last pass of steps (-1 for none).
