@@ -178,6 +178,18 @@ func (s *Session) planDesign() {
 	}
 }
 
+// plannedRuns is the most runs a session whose first schedule has first
+// runs can take: first, or in a budgeted session every look's (the
+// journal's count, which a report of an unfinished session compares the
+// runs begun with).
+func (s *Session) plannedRuns(first int) int {
+	if s.seq == nil {
+		return first
+	}
+	sizes := s.seq.design.Sizes
+	return first / sizes[0] * sizes[len(sizes)-1]
+}
+
 // spend adds d to the measuring time of cell (a budgeted session's).
 func (s *Session) spend(cell string, d time.Duration) {
 	if s.seq != nil {

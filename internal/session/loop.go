@@ -195,7 +195,7 @@ func (s *Session) loop(ctx context.Context) (err error) {
 	for _, st := range s.steps {
 		runs[SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
 	}
-	if err := s.openJournal(len(runs)); err != nil {
+	if err := s.openJournal(s.plannedRuns(len(runs))); err != nil {
 		return err
 	}
 	out.Journal = s.journal.Name()
