@@ -18,8 +18,8 @@ import (
 
 // budgetMargin is how much longer than its estimate a round may take and
 // still fit: a round runs only when its estimated time, times
-// budgetMargin, fits in what is left of the budget (a loaded machine ran
-// rounds up to a third over their estimates).
+// budgetMargin, fits in what is left of the budget (the load of a shared
+// machine changes from one round to the next).
 const budgetMargin = 1.3
 
 // DefaultLooks is the looks a budgeted session plans when Config.Looks is
@@ -146,6 +146,7 @@ const (
 	StopBudget  = "stopped: the next round would not fit in the budget"
 	StopNone    = "stopped: no comparison left that more runs could decide"
 	StopNoRatio = "stopped: no ratio comparison (no table with the baseline beside another target)"
+	StopEnded   = "stopped: the session ended during the round"
 )
 
 // sequential is a budgeted session's state: the design, the measuring
@@ -229,6 +230,7 @@ func (s *Session) runRounds(ctx context.Context) error {
 		out.Time, out.Rounds = time.Since(began), k+1
 		s.out.Spent = out
 		if err != nil {
+			out.Stop = StopEnded
 			return err
 		}
 		active, dec := s.look()
