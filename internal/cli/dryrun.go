@@ -17,7 +17,17 @@ import (
 // dryRun prints what a session of cfg would run — its cells, its passes and
 // its estimated time — without building, starting or writing anything.
 func dryRun(cfg *session.Config, env Env) error {
-	_, _, err := preview(cfg, env)
+	d, budgeted := cfg.Design()
+	if budgeted { // the plan and estimate of the first stage, then the design's
+		first := *cfg
+		first.Count = d.Sizes[0]
+		cfg = &first
+	}
+	total, _, err := preview(cfg, env)
+	if budgeted && err == nil {
+		fmt.Fprint(env.Stdout, report.WrapText(d.String(), report.TextWidth, "  "))
+		fmt.Fprint(env.Stdout, report.WrapText(d.Estimate(total), report.TextWidth, "  "))
+	}
 	return err
 }
 

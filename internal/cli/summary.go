@@ -48,6 +48,9 @@ func printOutcome(w io.Writer, out *session.Outcome, v outcomeView) error {
 	if out.CPUShort != "" {
 		fmt.Fprintf(w, "too few CPUs: %s\n", out.CPUShort)
 	}
+	if out.Spent != nil { // a budgeted session: what it spent and decided
+		fmt.Fprint(w, report.WrapText("\n"+out.Spent.String(), cmp.Or(r.Width, report.TextWidth), "  "))
+	}
 	fmt.Fprintf(w, "\nresults: %s (%d runs)\n", v.rel(out.Results), out.Runs)
 	if len(out.Reports) > 0 {
 		var rs []string

@@ -71,8 +71,16 @@ type Config struct {
 	// or "all"; empty means DefaultWorkloads.
 	Workloads []string
 	// Count is the number of timed runs per cell; Slices the parts each run
-	// is made of, spread over the session.
+	// is made of, spread over the session. With a Budget, Count is the
+	// first stage's runs (raised to the fewest a look needs: Design).
 	Count, Slices int
+	// Budget, when above 0, makes the session budgeted (Design): after a
+	// first stage of Count runs per cell, rounds of more runs go to the
+	// cells of the ratio comparisons still undecided, at most Looks looks
+	// in all (0: DefaultLooks), while the next round's estimated time fits
+	// in what is left of Budget (the measuring time).
+	Budget time.Duration
+	Looks  int
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64

@@ -194,6 +194,12 @@ func (c *Config) CheckRanges() error {
 		return inputf("--warmup must be from 0 to 10, got %g", c.Warmup)
 	case c.Timeout <= 0:
 		return inputf("--timeout must be positive, got %s", c.Timeout)
+	case c.Budget < 0:
+		return inputf("--budget must be positive, got %s", c.Budget)
+	case c.Looks != 0 && c.Budget == 0:
+		return inputf("--looks needs --budget (a session without a budget looks once, at its --count runs)")
+	case c.Looks < 0 || c.Looks > MaxLooks:
+		return inputf("--looks must be from 1 to %d, got %d", MaxLooks, c.Looks)
 	}
 	return nil
 }

@@ -83,6 +83,9 @@ type Outcome struct {
 	// Outcome has results (or failures) to show, even if ctx was
 	// cancelled.
 	Scheduled bool
+	// Spent is what a budgeted session (Config.Budget) spent and decided;
+	// nil for a fixed design.
+	Spent *Spent
 }
 
 // Partial reports whether something planned did not run: a cell failed,
@@ -128,6 +131,7 @@ type Session struct {
 	steps   []Step
 	journal *journal.Writer
 	replay  map[SliceKey]Slice
+	seq     *sequential // a budgeted session's design and looks, or nil
 	// Connections to the runners by group, and the loop's state.
 	dial    func(ctx context.Context, group string) (launcher.Conn, error)
 	conns   map[string]launcher.Conn
@@ -193,6 +197,7 @@ func (s *Session) plan(ctx context.Context) error {
 		}
 		s.replay = s.resume.replay
 	}
+	s.planDesign()
 	s.out.Baseline, s.out.Resolution = cfg.Baseline, cfg.Resolution
 	scriptTimeout(cfg)
 	p, err := NewPlan(cfg, env)
@@ -365,6 +370,7 @@ func (s *Session) header(ctx context.Context) error {
 	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id, s.began); err != nil {
 		return err
 	}
+	s.designLines()
 	if s.resume != nil {
 		if err := s.results.Rename(s.cfg.Out); err != nil {
 			return err
