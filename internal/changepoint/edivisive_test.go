@@ -30,8 +30,8 @@ func series(seed uint64, n, step int, rise, cv float64) []float64 {
 func TestPlantedStepFound(t *testing.T) {
 	const seeds = 200
 	for _, c := range []struct {
-		cv                    float64
-		minNear, minExact     float64
+		cv                     float64
+		minNear, minExact      float64
 		minFound, maxElsewhere float64
 	}{
 		{cv: 0.02, minNear: 0.95, minExact: 0.95, minFound: 0.95, maxElsewhere: 0.05},
