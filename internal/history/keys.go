@@ -69,12 +69,19 @@ func keyOf(r *benchfmt.Result) cellKey {
 			settings = append(settings, line)
 		}
 	}
-	for _, s := range [][]string{machine, settings, target, env} {
+	for _, s := range [][]string{settings, target, env} {
 		slices.Sort(s)
 	}
+	slices.SortFunc(machine, func(a, b string) int { return machineOrder(a) - machineOrder(b) })
 	k.Machine, k.Settings = strings.Join(machine, "\n"), strings.Join(settings, "\n")
 	k.Target, k.Env = strings.Join(target, "\n"), strings.Join(env, "; ")
 	return k
+}
+
+// machineOrder is the place of a machine line's key in machineKeys.
+func machineOrder(line string) int {
+	k, _, _ := strings.Cut(line, ": ")
+	return slices.Index(machineKeys(), k)
 }
 
 // targetLine reports whether key is a line of the driver's build: its
