@@ -182,6 +182,21 @@ func checkStore(t *testing.T, s *Store) {
 			t.Errorf("%s: change points at %v, want %v", sr.Name, at, want)
 		}
 	}
+	var text strings.Builder
+	if err := WriteText(&text, long, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"SimpleQuery/db=sqlite/driver=mattn/api=sql  sec/op  30 sessions, 2026-10-01 to 2026-10-30\n" +
+			"  machine: linux/amd64, AMD EPYC, 2 cores\n",
+		"  s00 to s14 (15 sessions): median ", "  change at s15 (2026-10-16): +",
+		"% (worse), p = 0.005\n  s15 to s29 (15 sessions): median ",
+		"SimpleQuery/db=sqlite/driver=modernc/api=sql  sec/op", "  s00 to s29 (30 sessions): median ", "no change point",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("WriteText: no %q in\n%s", want, text.String())
+		}
+	}
 	ms, err := s.Series(ctx, Filter{Target: "modernc"}, "allocs/op", changepoint.Options{})
 	if err != nil || len(ms) != 3 || !strings.Contains(ms[0].Name, "modernc") {
 		t.Fatalf("modernc's allocs/op: %d series, %v", len(ms), err)

@@ -164,7 +164,7 @@ func SessionID(set *benchfile.Set, content []byte) string {
 			return id
 		}
 	}
-	return "file-" + hashOf(string(content))
+	return "file-" + hashOf(string(content))[:12]
 }
 
 // Record stores the results of one session, read from source, under id

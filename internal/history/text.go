@@ -109,6 +109,9 @@ func machineSummary(lines string) string {
 	}
 	add(m["memory"])
 	add(m["os"])
+	if len(out) == 0 {
+		return "not recorded (a file without sqlbench's header)"
+	}
 	return strings.Join(out, ", ")
 }
 
@@ -137,6 +140,9 @@ func settingsSummary(lines string) string {
 	}
 	if others > 0 {
 		shown = append(shown, fmt.Sprintf("and %d more", others))
+	}
+	if len(shown) == 0 {
+		return "none recorded"
 	}
 	return strings.Join(shown, ", ")
 }
