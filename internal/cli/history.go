@@ -126,7 +126,7 @@ reads it).`,
 		},
 	}
 
-	var unit string
+	var unit, htmlPath string
 	var points bool
 	show := &cobra.Command{
 		Use:   "show [flags]",
@@ -149,12 +149,28 @@ reads it).`,
 				fmt.Fprintf(env.Stderr, "history show: no recorded cell has %s for these filters in %s\n", unit, s.Where())
 				return nil
 			}
-			return history.WriteText(env.Stdout, series, points)
+			if err := history.WriteText(env.Stdout, series, points); err != nil {
+				return err
+			}
+			if htmlPath == "" {
+				return nil
+			}
+			var page bytes.Buffer
+			if err := history.WriteHTML(&page, series); err != nil {
+				return err
+			}
+			if err := os.WriteFile(htmlPath, page.Bytes(), 0o644); err != nil {
+				return usagef("history show: --html %s: %v", htmlPath, unwrapPathError(err))
+			}
+			fmt.Fprintf(env.Stderr, "history show: wrote %s\n", htmlPath)
+			return nil
 		},
 	}
 	filterFlags(show)
 	show.Flags().StringVar(&unit, "unit", "ns/op", "the measure to show, as the results name it (ns/op, allocs/op, B/op, "+
 		"p99-ns/op, ...)")
+	show.Flags().StringVar(&htmlPath, "html", "", "also write the trends, each with a chart of its sessions and "+
+		"its segments' medians, to this HTML file")
 	show.Flags().BoolVar(&points, "points", false, "also list every session's value, target version and Go and kernel versions")
 
 	export := &cobra.Command{

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,6 +43,19 @@ func TestHistoryRecordShowExport(t *testing.T) {
 	}
 	if strings.Contains(out, "SimpleQuery") {
 		t.Errorf("show --workload R shows other workloads:\n%s", out)
+	}
+	page := filepath.Join(t.TempDir(), "trend.html")
+	if _, errOut := run("show", "--workload", "R", "--html", page); !strings.Contains(errOut, "wrote "+page) {
+		t.Errorf("show --html: stderr %q", errOut)
+	}
+	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), "<svg") != 1 ||
+		!strings.Contains(string(b), "<h2>R/db=sqlite/driver=a/api=sql · ns/op</h2>") {
+		t.Errorf("show --html: %d charts, %v; want 1, of R", strings.Count(string(b), "<svg"), err)
+	}
+	var o, e bytes.Buffer
+	if code := Main(context.Background(), []string{"history", "--db", db, "show", "--html", "/proc/version/x.html"},
+		fakeEnv(&o, &e)); code != ExitUsage || !strings.Contains(e.String(), "--html /proc/version/x.html: not a directory") {
+		t.Errorf("show --html into /proc/version: exit %d, stderr %q", code, e.String())
 	}
 	out, errOut := run("export", "--target", "a")
 	set, err := benchfile.Read(strings.NewReader(out), "export")

@@ -197,6 +197,13 @@ func checkStore(t *testing.T, s *Store) {
 			t.Errorf("WriteText: no %q in\n%s", want, text.String())
 		}
 	}
+	var page strings.Builder
+	if err := WriteHTML(&page, long); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page.String(), "<svg"); n != 2 || !strings.Contains(page.String(), "change at s15") {
+		t.Errorf("WriteHTML: %d charts, want 2, and the change at s15", n)
+	}
 	ms, err := s.Series(ctx, Filter{Target: "modernc"}, "allocs/op", changepoint.Options{})
 	if err != nil || len(ms) != 3 || !strings.Contains(ms[0].Name, "modernc") {
 		t.Fatalf("modernc's allocs/op: %d series, %v", len(ms), err)
