@@ -48,7 +48,8 @@ reads it).`,
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
 	var dsn string
-	c.PersistentFlags().StringVar(&dsn, "db", "", "the history database: a PostgreSQL URL (postgres://...) or a SQLite file "+
+	c.PersistentFlags().StringVar(&dsn, "db", "", "the history database: a PostgreSQL URL (postgres://...) "+
+		"or a SQLite file "+
 		"(default: $XDG_DATA_HOME/sqlbench/history.db, else ~/.local/share/sqlbench/history.db)")
 	open := func(ctx context.Context) (*history.Store, error) {
 		path := dsn
@@ -171,7 +172,8 @@ reads it).`,
 		"p99-ns/op, ...)")
 	show.Flags().StringVar(&htmlPath, "html", "", "also write the trends, each with a chart of its sessions and "+
 		"its segments' medians, to this HTML file")
-	show.Flags().BoolVar(&points, "points", false, "also list every session's value, target version and Go and kernel versions")
+	show.Flags().BoolVar(&points, "points", false,
+		"also list every session's value, target version and Go and kernel versions")
 
 	export := &cobra.Command{
 		Use:   "export [flags] > out.txt",

@@ -82,7 +82,8 @@ func series30(t *testing.T, dir string, seed uint64) []string {
 		if i >= 15 {
 			rise = 1.1
 		}
-		paths = append(paths, writeFile(t, dir, fileSpec{id: fmt.Sprintf("s%02d", i), began: t0.Add(time.Duration(i) * 24 * time.Hour),
+		began := t0.Add(time.Duration(i) * 24 * time.Hour)
+		paths = append(paths, writeFile(t, dir, fileSpec{id: fmt.Sprintf("s%02d", i), began: began,
 			cpu: "AMD EPYC", scale: 0.01, mattn: "v1.14.52", count: 3,
 			ns: [2]float64{40000 * rise * (1 + 0.03*rng.NormFloat64()), 50000 * (1 + 0.03*rng.NormFloat64())}}))
 	}

@@ -68,7 +68,10 @@ func trendChart(id string, sr Series) *report.Chart {
 var page = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>sqlbench history</title>
-<style>body{font-family:sans-serif;max-width:60em;margin:auto}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}</style>
+<style>
+body{font-family:sans-serif;max-width:60em;margin:auto}
+pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
+</style>
 </head>
 <body>
 <h1>sqlbench history</h1>
