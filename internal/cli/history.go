@@ -49,7 +49,7 @@ reads it).`,
 	}
 	var dsn string
 	c.PersistentFlags().StringVar(&dsn, "db", "", "the history database: a PostgreSQL URL (postgres://...) "+
-		"or a SQLite file "+
+		"or keyword/value DSN (host=... dbname=...), or a SQLite file "+
 		"(default: $XDG_DATA_HOME/sqlbench/history.db, else ~/.local/share/sqlbench/history.db)")
 	open := func(ctx context.Context) (*history.Store, error) {
 		path := dsn

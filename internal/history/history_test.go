@@ -270,6 +270,14 @@ func TestPostgresStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop()
+	// Over the unix socket, a keyword/value DSN: its password masked too.
+	if s, err := Open(context.Background(), srv.DSN("unix")); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(s.Where(), srv.Password) || !strings.Contains(s.Where(), "host=") {
+		t.Errorf("Where %q shows the password or no host", s.Where())
+	} else {
+		s.Close()
+	}
 	dsn := srv.DSN("tcp")
 	s, err := Open(context.Background(), dsn)
 	if err != nil {
@@ -311,6 +319,17 @@ func TestFilter(t *testing.T) {
 	}
 	if err := (Filter{Target: "["}).Check(); err == nil || !strings.Contains(err.Error(), "--target") {
 		t.Errorf("Check of a bad glob: %v", err)
+	}
+}
+
+func TestIsPostgres(t *testing.T) {
+	for dsn, want := range map[string]bool{
+		"postgres://u@h/db": true, "postgresql://h/db": true, "host=/tmp dbname=x": true, "dbname=x": true,
+		"/home/u/.local/share/sqlbench/history.db": false, "history.db": false, "team=a.db": false,
+	} {
+		if got := IsPostgres(dsn); got != want {
+			t.Errorf("IsPostgres(%q) = %v", dsn, got)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,10 +36,14 @@ type Store struct {
 	where string
 }
 
+// pgKeyword is the start of a libpq keyword/value connection string.
+var pgKeyword = regexp.MustCompile(`^\s*(host|hostaddr|dbname|user|port|service)\s*=`)
+
 // IsPostgres reports whether dsn names a PostgreSQL database (a
-// postgres:// or postgresql:// URL) rather than a SQLite file.
+// postgres:// or postgresql:// URL, or keyword/value pairs starting with
+// host=, dbname=, user=, port= or service=) rather than a SQLite file.
 func IsPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") || pgKeyword.MatchString(dsn)
 }
 
 // DefaultPath is the SQLite history of a user whose environment getenv
