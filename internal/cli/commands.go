@@ -28,6 +28,7 @@ func commands(ctx context.Context, env Env) []*cobra.Command {
 		serverCommand(ctx, env),
 		reportCommand(env),
 		compareCommand(env),
+		historyCommand(env),
 		reproduceCommand(ctx, env),
 		cleanCommand(ctx, env),
 		versionCommand(env),
