@@ -387,17 +387,29 @@ func (s *Sample) divide(wall time.Duration, threads []threadTimes, process time.
 	s.ThreadKnown = true
 }
 
-// TimedOpsSymbol is the symbol of the function that runs a run's timed
-// region, its Start, operations and Finish: what --measure instructions
-// counts (callgrind's --toggle-collect and --dump-after name it).
-const TimedOpsSymbol = "github.com/sqlbench/sqlbench/bench.timedOps"
+// Callgrind's client requests (valgrind/callgrind.h): a tool's requests
+// begin at its two letters, here 'C' and 'T', in the top bytes.
+const (
+	callgrindDumpStats     = 'C'<<24 | 'T'<<16
+	callgrindToggleCollect = callgrindDumpStats + 2
+)
 
-// timedOps calls f, the timed region of a run, in a function of its own
-// that is never inlined, so that a tool counting instructions by function
-// (callgrind) counts exactly the region, once per run.
+// timedOps calls f, the timed region of a run. Under Valgrind's callgrind
+// started with --collect-atstart=no (--measure instructions: the
+// launcher) it turns the thread's counting of instructions on for f alone
+// and then writes the count of f to a file of its own, one per run; on a
+// CPU its requests do nothing. The caller's goroutine is locked to its
+// thread, whose count that is.
 //
 //go:noinline
-func timedOps(f func()) { f() }
+func timedOps(f func()) {
+	callgrindRequest(callgrindToggleCollect)
+	defer func() {
+		callgrindRequest(callgrindToggleCollect)
+		callgrindRequest(callgrindDumpStats)
+	}()
+	f()
+}
 
 // timedRegion runs the timed region of MeasureProbed: r's Start (unless a
 // later slice), its operations, and its Finish (unless an earlier slice).

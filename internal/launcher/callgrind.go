@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
@@ -23,11 +22,13 @@ const InstructionsUnit = "instructions/op"
 
 // CallgrindEnv is the environment a Go runner counted under callgrind
 // runs with, beside its own: no asynchronous preemption (its signals
-// disturb Valgrind's view of the goroutine stacks) and no garbage
+// disturb Valgrind's view of the goroutine stacks), no shrinking of
+// goroutine stacks (a stack that grows again in a timed region is copied,
+// and callgrind takes the move for a return from the region), and no garbage
 // collection but the one each run begins with (a collection's assists
 // fall on the timing thread at times that vary from run to run), unless
 // a run's garbage reaches GOMEMLIMIT.
-var CallgrindEnv = []string{"GODEBUG=asyncpreemptoff=1", "GOGC=off", "GOMEMLIMIT=1GiB"}
+var CallgrindEnv = []string{"GODEBUG=asyncpreemptoff=1,gcshrinkstackoff=1", "GOGC=off", "GOMEMLIMIT=1GiB"}
 
 // Valgrind returns the version of the valgrind on PATH ("valgrind-3.19.0"),
 // or an error saying it is missing.
@@ -44,12 +45,12 @@ func Valgrind() (string, error) {
 }
 
 // CallgrindArgs returns the valgrind command line that runs bin with args
-// under callgrind, counting the instructions of the timed region of each
-// run only (bench.TimedOpsSymbol) and writing each run's count to a file
-// of its own: out.1, out.2, ... in the order of the runs.
+// under callgrind, counting nothing but the timed region of each run (the
+// runner's client requests, bench's timedOps, turn counting on and off
+// around it and write its count) and each run's count to a file of its
+// own: out.1, out.2, ... in the order of the runs.
 func CallgrindArgs(out, bin string, args ...string) []string {
-	return append([]string{"valgrind", "--tool=callgrind", "--quiet",
-		"--toggle-collect=" + bench.TimedOpsSymbol, "--dump-after=" + bench.TimedOpsSymbol,
+	return append([]string{"valgrind", "--tool=callgrind", "--quiet", "--collect-atstart=no",
 		"--dump-instr=no", "--dump-line=no", "--compress-strings=yes",
 		"--callgrind-out-file=" + out, "--", bin}, args...)
 }
