@@ -113,6 +113,12 @@ func (c *Counting) Do(ctx context.Context, req protocol.Request, timeout time.Du
 		reply.Fail = fmt.Sprintf("callgrind counted %d timed regions in one run, want 1", len(counts))
 		return reply, nil
 	}
+	if counts[0] == 0 {
+		// A runner whose timed region makes no client requests, or a
+		// callgrind that ignored them.
+		reply.Fail = "callgrind counted no instructions in the run's timed region"
+		return reply, nil
+	}
 	if !addInstructions(reply.Lines, counts[0]) {
 		reply.Fail = "the run's reply has no result line to add its instructions to"
 	}

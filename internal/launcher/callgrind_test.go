@@ -1,10 +1,18 @@
 package launcher
 
 import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
 // A callgrind output file as callgrind 3.19 writes a dump (--dump-instr=no
@@ -105,4 +113,71 @@ func TestCallgrindArgs(t *testing.T) {
 			t.Errorf("%s: no %q", got, want)
 		}
 	}
+}
+
+// TestCountingDo: a run's reply gets its one count per operation; a run
+// that left no count, two, or a count of nothing fails with the reason; a
+// request that is not a run is left alone; and a failed run stays failed.
+func TestCountingDo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "callgrind.out")
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	// The runner: each request is answered by the next reply of replies,
+	// after the dumps it leaves are written.
+	type answer struct {
+		dumps []string // totals lines of the dumps the request leaves
+		lines []string
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		sc := bufio.NewScanner(stdinR)
+		n := 0
+		for sc.Scan() {
+			a := <-answers
+			for _, d := range a.dumps {
+				n++
+				text := strings.Replace(callgrindDump, "totals: 54241213", d, 1)
+				if err := os.WriteFile(fmt.Sprintf("%s.%d", out, n), []byte(text), 0o644); err != nil {
+					panic(err)
+				}
+			}
+			for _, l := range a.lines {
+				fmt.Fprintln(stdoutW, l)
+			}
+		}
+	}()
+	c := &Counting{Process: newProcess(stdinW, stdoutR), out: out, next: 1}
+	ok := []string{"BenchmarkX 100 5 ns/op", protocol.StatusLine(nil)}
+	run := protocol.Request{Verb: protocol.VerbRun, Target: "t", Workload: "w", N: 100, Run: 1, Slice: 1, Slices: 1}
+	for _, step := range []struct {
+		req  protocol.Request
+		a    answer
+		line string // the reply's first line, when it succeeds
+		fail string
+	}{
+		{run, answer{[]string{"totals: 250000"}, ok}, "BenchmarkX 100 5 ns/op\t2500 instructions/op", ""},
+		{protocol.Request{Verb: protocol.VerbHello}, answer{nil, []string{"runner: go", protocol.StatusLine(nil)}}, "runner: go", ""},
+		{run, answer{nil, ok}, "", "counted 0 timed regions"},
+		{run, answer{[]string{"totals: 1", "totals: 2"}, ok}, "", "counted 2 timed regions"},
+		{run, answer{[]string{"totals: 0"}, ok}, "", "counted no instructions"},
+		{run, answer{[]string{"totals: 9"}, []string{protocol.StatusLine(errors.New("boom"))}}, "", "boom"},
+		{run, answer{[]string{"totals: 300"}, ok}, "BenchmarkX 100 5 ns/op\t3 instructions/op", ""},
+	} {
+		answers <- step.a
+		reply, err := c.Do(context.Background(), step.req, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case step.fail != "" && !strings.Contains(reply.Fail, step.fail):
+			t.Errorf("%s: failure %q, want one saying %q", step.req.Verb, reply.Fail, step.fail)
+		case step.fail == "" && (reply.Fail != "" || len(reply.Lines) == 0 || reply.Lines[0] != step.line):
+			t.Errorf("%s: reply %q (failure %q), want %q", step.req.Verb, reply.Lines, reply.Fail, step.line)
+		}
+	}
+	if left, _ := filepath.Glob(out + ".*"); len(left) != 0 {
+		t.Errorf("counts left behind: %v", left)
+	}
+	stdinW.Close()
 }
