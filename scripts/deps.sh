@@ -40,6 +40,7 @@ if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then
 	command -v rsync >/dev/null || need+=(rsync)
 	{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven)
 	command -v chromium >/dev/null || need+=(chromium)
+	command -v valgrind >/dev/null || need+=(valgrind) # run --measure instructions
 fi
 sqinn=0
 if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ]; then

@@ -44,6 +44,9 @@ func Units() []UnitInfo {
 		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
 		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
 		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
+		// The instructions of a run's timed region per operation, counted
+		// under callgrind (--measure instructions).
+		{Unit: "instructions/op", Better: "lower", Label: "instructions/op", Short: "instructions"},
 		// A spin variant's busy spin per operation (--targets mattn+spin=50us).
 		{Unit: "spin-ns/op", Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}

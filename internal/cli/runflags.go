@@ -52,6 +52,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Var(v["pin"], "pin", "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
 	fs.Var(v["timing-thread"], "timing-thread", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division); auto: locked on SQLite, free where it waits on a socket or on sqinn's pipe (locking adds a thread hand-over per round trip) or where its target hands each call to a goroutine of its own (crawshaw in the go-sqlite-bench suite)")
 	fs.Var(v["idle-latency"], "idle-latency", idleLatencyUsage)
+	fs.Var(v["measure"], "measure", "time, or instructions: also count the instructions each Go cell executes per operation in its timed region under Valgrind's callgrind (instructions/op, deterministic for CI gates; runs ~50x slower; JDBC targets skipped; docs/methodology.md)")
 	fs.Var(v["baseline"], "baseline", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	fs.Var(v["resolution"], "resolution", resolutionUsage)
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")

@@ -176,6 +176,12 @@ type Config struct {
 	// Script, when set, is a script workload (sqlbench run --script) the
 	// session runs beside the Workloads (none unless named, then).
 	Script *script.Spec
+	// Measure is what the session measures beside time: MeasureTime ("" too)
+	// measures time only; MeasureInstructions also counts the instructions
+	// each Go runner executes per operation in a run's timed region, under
+	// Valgrind's callgrind (launcher.StartCounting): every Go cell's timing
+	// goroutine is locked to its thread, and JDBC targets are skipped.
+	Measure string
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
@@ -255,6 +261,12 @@ type InputError struct{ Msg string }
 func (e InputError) Error() string { return e.Msg }
 
 func inputf(format string, args ...any) error { return InputError{fmt.Sprintf(format, args...)} }
+
+// What a session measures (Config.Measure).
+const (
+	MeasureTime         = "time"
+	MeasureInstructions = "instructions"
+)
 
 // Timing-thread modes (Config.TimingThread).
 const (

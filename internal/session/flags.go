@@ -95,7 +95,7 @@ func Defaults() *Config {
 // FlagValues returns the values of the flags that set c's fields named in
 // words, by flag name, each showing the field's value now as its default:
 // db, targets, workloads, net, dsn, profile, cpu, pin, timing-thread,
-// idle-latency, baseline, resolution, sqlite-journal and sqlite-sync.
+// idle-latency, measure, baseline, resolution, sqlite-journal and sqlite-sync.
 func (c *Config) FlagValues() map[string]*FlagValue {
 	dbNames := func() []string { return names(bench.KnownDBs()) }
 	return map[string]*FlagValue{
@@ -152,6 +152,13 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 		"idle-latency": {text: cmp.Or(c.IdleLatency, IdleDefault), typ: "string", choices: func() []string { return []string{IdleDefault, IdleLow} }, set: func(s string) (err error) {
 			c.IdleLatency, err = ParseIdleLatency(s)
 			return err
+		}},
+		"measure": {text: cmp.Or(c.Measure, MeasureTime), typ: "string", choices: func() []string { return []string{MeasureTime, MeasureInstructions} }, set: func(s string) error {
+			if s != MeasureTime && s != MeasureInstructions {
+				return fmt.Errorf("want %s or %s, got %q", MeasureTime, MeasureInstructions, s)
+			}
+			c.Measure = s
+			return nil
 		}},
 		"baseline": {text: c.Baseline, typ: "string", choices: targets.Names, set: func(s string) error {
 			t, ok := targets.Lookup(s)

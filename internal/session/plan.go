@@ -43,6 +43,9 @@ type Plan struct {
 func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	p := &Plan{Skipped: map[string]string{}, DSNs: map[bench.DB]string{}}
 	var err error
+	if err := planInstructions(cfg, env); err != nil {
+		return nil, err
+	}
 	for _, db := range cfg.DBs {
 		if !slices.Contains(p.DBs, db) {
 			p.DBs = append(p.DBs, db)
@@ -127,6 +130,10 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 		specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return !anyRuns(p.Workloads, []targets.Spec{t}) })
 	}
 	for _, t := range specs {
+		if t.JVM && cfg.Measure == MeasureInstructions {
+			p.Skipped[t.Name] = "--measure instructions counts Go runners only"
+			continue
+		}
 		if reason := Unavailable(t, env); reason != "" {
 			p.Skipped[t.Name] = reason
 			continue

@@ -316,6 +316,13 @@ func (s *Session) startRunner(ctx context.Context, group string) (launcher.Conn,
 	if !ok {
 		return nil, fmt.Errorf("no runner was built for group %s", group)
 	}
+	if s.cfg.Measure == MeasureInstructions { // JDBC targets were skipped
+		proc, err := launcher.StartCounting(s.tmp, cmd[0], cmd[1:]...)
+		if err == nil {
+			err = pin.Process(proc.Pid(), s.placement.Runner)
+		}
+		return proc, err
+	}
 	proc, err := launcher.Start(cmd[0], cmd[1:]...)
 	if err == nil {
 		err = pin.Process(proc.Pid(), s.placement.Runner)
