@@ -113,7 +113,7 @@ type Session struct {
 	// from, what each declared (hello) and its targets' info lines.
 	bins     map[string][]string
 	origin   string
-	built    time.Duration // the time building runners took (none when the cache had them)
+	built    time.Duration                // the time building runners took (none when the cache had them)
 	variants map[string]launcher.Resolved // the variant targets, resolved
 	link     *link.Emulator               // the emulated link (--link), or nil
 	declared map[string]protocol.Hello
