@@ -5,36 +5,22 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
 // buildTerm is a dry run's part for the runners a session would build
 // before its first run: those the cache lacks for the current source.
-type buildTerm struct {
-	// runners counts them; took is their estimated time, known when the
-	// cache records the last build of each (launcher.Estimate).
-	runners int
-	took    time.Duration
-	known   bool
-	// variants counts the variant runners, built or found in the cache
-	// only once their module graph is made: not estimated.
-	variants int
-}
+type buildTerm session.Builds
 
 // runnerBuilds looks up, without building, the runners a session of plan p
-// would build first (session.RunnerBuilds) and what the cache's records of
-// their last builds say they take, at the batch's default width.
+// would build first and what the cache's records of their last builds say
+// they take (session.RunnerBuilds).
 func runnerBuilds(cfg *session.Config, p *session.Plan, env Env) buildTerm {
-	jobs, variants, err := session.RunnerBuilds(context.Background(), cfg, p, env.Dir)
+	b, err := session.RunnerBuilds(context.Background(), cfg, p, env.Dir)
 	if err != nil {
 		return buildTerm{} // the session says why it cannot build; nothing to estimate
 	}
-	t := buildTerm{runners: len(jobs), variants: variants}
-	if len(jobs) > 0 {
-		t.took, t.known = launcher.Estimate(cfg.Cache, jobs, launcher.DefaultJobs)
-	}
-	return t
+	return buildTerm(b)
 }
 
 // clause is the term as the estimate's sentence ends with it: "" when
@@ -42,24 +28,24 @@ func runnerBuilds(cfg *session.Config, p *session.Plan, env Env) buildTerm {
 func (t buildTerm) clause() string {
 	s := ""
 	switch {
-	case t.runners > 0 && t.known:
+	case t.Runners > 0 && t.Known:
 		s = fmt.Sprintf(" + %s building %s the cache lacks for this source (one-time; from their last builds here)",
-			formatEstimate(t.took), countRunners(t.runners, ""))
-	case t.runners > 0:
-		s = fmt.Sprintf("; first %s the cache lacks for this source %s built (one-time; no build of them is recorded in "+
-			"the cache to estimate from, not counted)", countRunners(t.runners, ""), isAre(t.runners))
+			formatEstimate(t.Took), countRunners(t.Runners, ""))
+	case t.Runners > 0:
+		s = fmt.Sprintf("; %s the cache lacks for this source %s built first (one-time; no build of them is recorded in "+
+			"the cache to estimate from, not counted)", countRunners(t.Runners, ""), isAre(t.Runners))
 	}
-	if t.variants > 0 {
-		s += fmt.Sprintf("; %s %s built or found in the cache first (not counted)", countRunners(t.variants, "variant "),
-			isAre(t.variants))
+	if t.Variants > 0 {
+		s += fmt.Sprintf("; %s %s built or found in the cache first (not counted)", countRunners(t.Variants, "variant "),
+			isAre(t.Variants))
 	}
 	return s
 }
 
 // counted is what the term adds to the estimated total.
 func (t buildTerm) counted() time.Duration {
-	if t.known {
-		return t.took
+	if t.Known {
+		return t.Took
 	}
 	return 0
 }

@@ -111,7 +111,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		}
 		text += builds.clause()
 		text += "; server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
-		if builds.known {
+		if builds.Known {
 			text = fmt.Sprintf("estimated time: %s: ", formatEstimate(total)) + strings.TrimPrefix(text, "estimated time: ")
 		}
 		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))

@@ -201,10 +201,10 @@ func Recorded(cache, name string) (time.Duration, bool) {
 	return d, err == nil && d > 0
 }
 
-// record keeps the time a build of the runner name took, for Estimate;
+// RecordBuild keeps the time a build of the runner name took, for Estimate;
 // written whole or not at all, and a failure to keep it is not the
 // build's.
-func record(cache, name string, d time.Duration) {
+func RecordBuild(cache, name string, d time.Duration) {
 	path := recordPath(cache, name)
 	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return

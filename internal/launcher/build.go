@@ -126,7 +126,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 		}
 		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out))
 	}
-	record(b.Cache, group, time.Since(began))
+	RecordBuild(b.Cache, group, time.Since(began))
 	return bin, nil
 }
 

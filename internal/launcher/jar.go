@@ -85,7 +85,7 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	if err := os.Rename(filepath.Join(build, "sqlbench-jdbc.jar"), jar); err != nil {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
-	record(b.Cache, JarRecord, time.Since(began))
+	RecordBuild(b.Cache, JarRecord, time.Since(began))
 	return jar, nil
 }
 

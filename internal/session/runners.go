@@ -188,15 +188,44 @@ func downloader(b *launcher.Builder, pending []pendingBuild) func(context.Contex
 	return func(ctx context.Context) (int, error) { return b.Download(ctx, groups) }
 }
 
+// Builds is what a session of a plan would build before its first run
+// (RunnerBuilds).
+type Builds struct {
+	// Runners counts the runners the cache lacks for the current source;
+	// Took is what building them is estimated to take, Known set when the
+	// cache records the last build of each (launcher.Estimate).
+	Runners int
+	Took    time.Duration
+	Known   bool
+	// Variants counts the variant runners, built or found in the cache
+	// only once their module graph is made: not estimated.
+	Variants int
+}
+
 // RunnerBuilds says which runners a session of the plan would build before
-// its first run, without building anything: the jobs of the runners the
-// cache lacks for the current source (the batch's, with no Build), and how
-// many variant runners it would build besides, which are not looked up
-// (each is checked against the cache only once its module graph is made).
-// A runner that cannot be looked up is left out. Nothing is extracted:
-// when the runners would come from sources embedded
-// in sqlbench that are not yet in the cache, every runner is built.
-func RunnerBuilds(ctx context.Context, cfg *Config, p *Plan, dir string) (jobs []launcher.Job, variants int, err error) {
+// its first run, and what that would take, without building anything: the
+// runners the cache lacks for the current source, timed from the cache's
+// records of their last builds at the batch's default width, and how many
+// variant runners it would build besides, which are not looked up. A
+// runner that cannot be looked up (no toolchain) is left out: the session
+// skips its targets at once. Nothing is extracted: when the runners would
+// come from sources embedded in sqlbench that are not yet in the cache,
+// every runner is built.
+func RunnerBuilds(ctx context.Context, cfg *Config, p *Plan, dir string) (Builds, error) {
+	jobs, variants, err := runnerJobs(ctx, cfg, p, dir)
+	if err != nil {
+		return Builds{}, err
+	}
+	out := Builds{Runners: len(jobs), Variants: variants}
+	if len(jobs) > 0 {
+		out.Took, out.Known = launcher.Estimate(cfg.Cache, jobs, launcher.DefaultJobs)
+	}
+	return out, nil
+}
+
+// runnerJobs returns the jobs of the runners RunnerBuilds counts (with no
+// Build) and how many variant runners there are.
+func runnerJobs(ctx context.Context, cfg *Config, p *Plan, dir string) (jobs []launcher.Job, variants int, err error) {
 	seen := map[string]bool{}
 	for _, t := range p.Runnable {
 		if t.Version != "" && !seen[t.Group] {
@@ -232,8 +261,6 @@ func RunnerBuilds(ctx context.Context, cfg *Config, p *Plan, dir string) (jobs [
 		}
 		b.Src, jb.Src = extracted, extracted
 	}
-	// A runner that cannot be looked up (no toolchain) is not built
-	// either: the session skips its targets at once.
 	pending, _, _ = pendingBuilds(ctx, p, b, jb)
 	jobs, _ = buildJobs(pending, b, jb)
 	return jobs, variants, nil
