@@ -161,7 +161,7 @@ func PlanLines(cache string, jobs []Job, bound int) []string {
 		lines = append(lines, fmt.Sprintf("  estimated %s, from the last builds of these runners in %s", round(d), cache))
 	} else {
 		lines = append(lines, "  no build of these runners is recorded in "+cache+" to estimate from: "+
-			"a first build compiles every driver, SQLite's C source included, and takes minutes")
+			"it can take minutes (the first on a machine compiles every driver, SQLite's C source included)")
 	}
 	return lines
 }
