@@ -159,9 +159,9 @@ sqlbench_needs() {
 
 need=()
 declare -A why=([libsqlite3-dev]="building the sqinn program")
-# want PACKAGES... -- WHY: the packages are needed for WHY; the missing
+# deps_want PACKAGES...: the packages are needed for $reason; the missing
 # ones (by the check that follows each call) are installed.
-want() {
+deps_want() {
 	local p
 	for p in "$@"; do why[$p]=$reason; done
 }
@@ -175,20 +175,20 @@ nojava=""
 while IFS=$'\t' read -r what reason; do
 	case $what in
 	cc) reason="a C compiler for $reason"
-		want gcc libc6-dev
+		deps_want gcc libc6-dev
 		command -v gcc >/dev/null || need+=(gcc libc6-dev) ;;
-	mariadb) want mariadb-server
+	mariadb) deps_want mariadb-server
 		{ command -v mariadbd || [ -x /usr/sbin/mariadbd ]; } >/dev/null || need+=(mariadb-server) ;;
-	postgres) want postgresql
+	postgres) deps_want postgresql
 		ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql) ;;
-	galera) want galera-4 rsync
+	galera) deps_want galera-4 rsync
 		compgen -G '/usr/lib/galera*/libgalera_smm.so' >/dev/null || need+=(galera-4)
 		command -v rsync >/dev/null || need+=(rsync) ;;
 	java) reason="a JDK and Maven for $reason"
-		want default-jdk-headless maven
+		deps_want default-jdk-headless maven
 		{ command -v java && command -v mvn; } >/dev/null || need+=(default-jdk-headless maven) ;;
 	chromium) reason="${reason%%,*}, which open the HTML report in it"
-		want chromium
+		deps_want chromium
 		command -v chromium >/dev/null || need+=(chromium) ;;
 	nojava) { command -v java && command -v mvn; } >/dev/null || nojava=$reason ;;
 	esac

@@ -84,11 +84,43 @@ func (b *Batch) Run(ctx context.Context, jobs []Job) map[string]error {
 	began := time.Now()
 	stop := p.start()
 	defer stop()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, bound)
+	build := func(j Job) {
+		defer wg.Done()
+		if !j.Apart {
+			defer func() { <-slots }()
+		}
+		t := time.Now()
+		p.begin(j.Name)
+		err := j.Build(ctx)
+		p.end(j.Name, true)
+		if err != nil {
+			mu.Lock()
+			errs[j.Name] = err
+			mu.Unlock()
+			if ctx.Err() == nil {
+				p.println(fmt.Sprintf("building %s failed after %s (%d of %d)", j.Name, round(time.Since(t)), p.finished(), len(jobs)))
+			}
+			return
+		}
+		p.println(fmt.Sprintf("built %s in %s (%d of %d)", j.Name, round(time.Since(t)), p.finished(), len(jobs)))
+	}
+	// The apart builds (Maven's, which fetches its own) start at once; the
+	// Go builds once their modules are here.
+	for _, j := range jobs {
+		if j.Apart {
+			wg.Add(1)
+			go build(j)
+		}
+	}
 	if b.Download != nil {
-		p.begin("Go modules")
+		const what = "Go modules (downloading)"
+		p.begin(what)
 		t := time.Now()
 		n, err := b.Download(ctx)
-		p.end("Go modules", false)
+		p.end(what, false)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			// The builds say what is missing, each for itself.
@@ -97,39 +129,19 @@ func (b *Batch) Run(ctx context.Context, jobs []Job) map[string]error {
 			p.println(fmt.Sprintf("downloaded %d Go modules in %s", n, round(time.Since(t))))
 		}
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, bound)
-	for _, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if !j.Apart {
-				select {
-				case slots <- struct{}{}:
-					defer func() { <-slots }()
-				case <-ctx.Done():
-					mu.Lock()
-					errs[j.Name] = ctx.Err()
-					mu.Unlock()
-					return
-				}
-			}
-			t := time.Now()
-			p.begin(j.Name)
-			err := j.Build(ctx)
-			p.end(j.Name, true)
-			if err != nil {
-				mu.Lock()
-				errs[j.Name] = err
-				mu.Unlock()
-				if ctx.Err() == nil {
-					p.println(fmt.Sprintf("building %s failed after %s (%d of %d)", j.Name, round(time.Since(t)), p.finished(), len(jobs)))
-				}
-				return
-			}
-			p.println(fmt.Sprintf("built %s in %s (%d of %d)", j.Name, round(time.Since(t)), p.finished(), len(jobs)))
-		}()
+	for _, j := range jobs { // in order, as Estimate places them
+		if j.Apart {
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+			wg.Add(1)
+			go build(j)
+		case <-ctx.Done():
+			mu.Lock()
+			errs[j.Name] = ctx.Err()
+			mu.Unlock()
+		}
 	}
 	wg.Wait()
 	stop()
