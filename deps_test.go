@@ -66,7 +66,8 @@ func TestDepsInstallOnlyWhatTheCommandNeeds(t *testing.T) {
 		{[]string{"reproduce", "sqlbench-2013-osx", "--dsn", "mariadb=u:p@tcp(h)/db"}, nil,
 			[]string{"default-jdk-headless", "maven"}},
 		{nil, []string{"SQLBENCH_SERVERS=1"},
-			[]string{"chromium", "default-jdk-headless", "galera-4", "gcc", "libc6-dev", "mariadb-server", "maven", "postgresql", "rsync"}},
+			[]string{"chromium", "default-jdk-headless", "galera-4", "gcc", "libc6-dev", "mariadb-server", "maven",
+				"postgresql", "rsync"}},
 	} {
 		got, out := depsDry(t, tc.env, tc.args...)
 		if !slices.Equal(got, tc.want) {
@@ -98,7 +99,8 @@ func TestDepsSaysWhyJDBCIsSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatalf("deps.sh run: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "skips without a JDK and Maven: jdbc-sqlite") || strings.Contains(string(out), "maven") {
+	said := strings.Contains(string(out), "skips without a JDK and Maven: jdbc-sqlite")
+	if !said || strings.Contains(string(out), "maven") {
 		t.Errorf("deps.sh run without java: want the jdbc-sqlite skip said and no Maven installed:\n%s", out)
 	}
 }

@@ -19,7 +19,8 @@ func TestRunnerBuildIsASessionFact(t *testing.T) {
 		want time.Duration
 		ok   bool
 	}{
-		{[]benchfmt.Config{{Key: "count", Value: []byte("6")}, {Key: KeyRunnerBuild, Value: []byte("5m12.5s")}}, 5*time.Minute + 12500*time.Millisecond, true},
+		{[]benchfmt.Config{{Key: "count", Value: []byte("6")}, {Key: KeyRunnerBuild, Value: []byte("5m12.5s")}},
+			5*time.Minute + 12500*time.Millisecond, true},
 		{[]benchfmt.Config{{Key: KeyRunnerBuild, Value: []byte("0s")}}, 0, true},
 		{[]benchfmt.Config{{Key: KeyRunnerBuild, Value: []byte("soon")}}, 0, false},
 		{[]benchfmt.Config{{Key: "count", Value: []byte("6")}}, 0, false},

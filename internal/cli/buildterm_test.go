@@ -57,9 +57,10 @@ func TestDryRunCountsABuildOnlyWhereItWouldHappen(t *testing.T) {
 	}
 	// 0.44 s timed + 20 steps x 1 s + 2 s start-up; two runners to build,
 	// nothing recorded.
-	if s := dry(); !strings.Contains(s, "estimated time: 22s: <1s timed,") || !strings.Contains(s, "+ 2s start-up (servers, runners); "+
-		"2 runners the cache lacks for this source are built first (one-time; no build of them is recorded in the cache "+
-		"to estimate from, not counted)") {
+	if s := dry(); !strings.Contains(s, "estimated time: 22s: <1s timed,") ||
+		!strings.Contains(s, "+ 2s start-up (servers, runners); "+
+			"2 runners the cache lacks for this source are built first (one-time; no build of them is recorded in the cache "+
+			"to estimate from, not counted)") {
 		t.Errorf("dry run, empty cache:\n%s", out.String())
 	}
 	// Their last builds: mattn 3 min, purego (modernc) 1 min, side by side.

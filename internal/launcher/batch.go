@@ -101,7 +101,8 @@ func (b *Batch) Run(ctx context.Context, jobs []Job) map[string]error {
 			errs[j.Name] = err
 			mu.Unlock()
 			if ctx.Err() == nil {
-				p.println(fmt.Sprintf("building %s failed after %s (%d of %d)", j.Name, round(time.Since(t)), p.finished(), len(jobs)))
+				p.println(fmt.Sprintf("building %s failed after %s (%d of %d)",
+					j.Name, round(time.Since(t)), p.finished(), len(jobs)))
 			}
 			return
 		}
@@ -167,7 +168,8 @@ func PlanLines(cache string, jobs []Job, bound int) []string {
 			names[i] += " (" + j.Note + ")"
 		}
 	}
-	lines := []string{fmt.Sprintf("building %d runner%s, not in the cache for this source (one-time; later runs reuse them): %s",
+	lines := []string{fmt.Sprintf(
+		"building %d runner%s, not in the cache for this source (one-time; later runs reuse them): %s",
 		len(jobs), plural(len(jobs)), strings.Join(names, ", "))}
 	if d, ok := Estimate(cache, jobs, bound); ok {
 		lines = append(lines, fmt.Sprintf("  estimated %s, from the last builds of these runners in %s", round(d), cache))

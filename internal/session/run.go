@@ -350,7 +350,8 @@ func (s *Session) declare(ctx context.Context) error {
 	if err := s.checkScripts(ctx); err != nil {
 		return err
 	}
-	s.info = append(info, "runner-source: "+s.origin, benchfile.KeyRunnerBuild+": "+s.built.Round(time.Millisecond).String())
+	s.info = append(info, "runner-source: "+s.origin,
+		benchfile.KeyRunnerBuild+": "+s.built.Round(time.Millisecond).String())
 	for _, kv := range variantLines(s.variants) {
 		s.info = append(s.info, kv[0]+": "+kv[1])
 	}

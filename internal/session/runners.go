@@ -149,7 +149,8 @@ func pendingBuilds(ctx context.Context, p *Plan, b *launcher.Builder, jb *launch
 // buildJobs returns the batch's jobs for the pending builds (one for every
 // JDBC group: they share a jar) and the groups each job's runner serves,
 // by job name.
-func buildJobs(pending []pendingBuild, b *launcher.Builder, jb *launcher.JarBuilder) ([]launcher.Job, map[string][]string) {
+func buildJobs(pending []pendingBuild, b *launcher.Builder, jb *launcher.JarBuilder) (
+	[]launcher.Job, map[string][]string) {
 	var jobs []launcher.Job
 	groupsOf := map[string][]string{}
 	const jarName = "the JDBC runner"
