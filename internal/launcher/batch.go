@@ -157,9 +157,10 @@ func (b *Batch) Run(ctx context.Context, jobs []Job) map[string]error {
 	return errs
 }
 
-// PlanLines returns the lines a batch starts with: the runners it builds
-// and, where the cache has the time of each one's last build, what they
-// are estimated to take with bound builds at once (Estimate).
+// PlanLines returns the lines a batch starts with, each within planWidth
+// columns: the runners it builds and, where the cache has the time of each
+// one's last build, what they are estimated to take with bound builds at
+// once (Estimate).
 func PlanLines(cache string, jobs []Job, bound int) []string {
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
@@ -169,15 +170,35 @@ func PlanLines(cache string, jobs []Job, bound int) []string {
 		}
 	}
 	lines := []string{fmt.Sprintf(
-		"building %d runner%s, not in the cache for this source (one-time; later runs reuse them): %s",
-		len(jobs), plural(len(jobs)), strings.Join(names, ", "))}
+		"building %d runner%s the cache lacks for this source (one-time; later runs reuse them):",
+		len(jobs), plural(len(jobs)))}
+	lines = append(lines, wrap(strings.Join(names, ", "), "  ")...)
 	if d, ok := Estimate(cache, jobs, bound); ok {
-		lines = append(lines, fmt.Sprintf("  estimated %s, from the last builds of these runners in %s", round(d), cache))
-	} else {
-		lines = append(lines, "  no build of these runners is recorded in "+cache+" to estimate from: "+
-			"it can take minutes (the first on a machine compiles every driver, SQLite's C source included)")
+		return append(lines, wrap(fmt.Sprintf("estimated %s, from their last builds in %s", round(d), cache), "  ")...)
 	}
-	return lines
+	return append(lines, wrap("no build of them is recorded in "+cache+" to estimate from; it can take minutes "+
+		"(the first on a machine compiles every driver, SQLite's C source included)", "  ")...)
+}
+
+// planWidth bounds the plan's lines.
+const planWidth = 100
+
+// wrap breaks text at spaces into lines of at most planWidth columns, each
+// starting with indent (a word longer than that keeps its own line).
+func wrap(text, indent string) []string {
+	var lines []string
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if line != indent && len(line)+1+len(w) > planWidth {
+			lines = append(lines, line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // Estimate returns what building jobs would take, bound at once (apart jobs

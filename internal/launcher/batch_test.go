@@ -50,13 +50,18 @@ func TestBatchSaysWhatItBuilds(t *testing.T) {
 	}
 	out := log.String()
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	plan := "building 3 runners, not in the cache for this source (one-time; later runs reuse them): " +
-		"mattn (cgo), purego, bvinc (cgo)"
-	if lines[0] != plan || !strings.Contains(lines[1], "no build of these runners is recorded in "+cache) {
+	plan := "building 3 runners the cache lacks for this source (one-time; later runs reuse them):\n" +
+		"  mattn (cgo), purego, bvinc (cgo)\n  no build of them is recorded in " + cache + " to estimate from;"
+	if !strings.HasPrefix(out, plan) {
 		t.Errorf("plan lines:\n%s", out)
 	}
-	if lines[2] != "downloaded 42 Go modules in 0s" {
-		t.Errorf("downloads: %q, want one line", lines[2])
+	if !strings.Contains(out, "\ndownloaded 42 Go modules in 0s\n") {
+		t.Errorf("downloads: want one line:\n%s", out)
+	}
+	for _, l := range lines {
+		if len(l) > planWidth {
+			t.Errorf("a line of %d columns: %s", len(l), l)
+		}
 	}
 	for _, want := range []string{"built purego in ", "building bvinc failed after ", "building: mattn ",
 		"s (2 of 3 done)\n",
@@ -125,7 +130,8 @@ func TestBatchRunsBoundBuildsAtOnce(t *testing.T) {
 // them; no estimate while one is unrecorded.
 func TestEstimateFromRecords(t *testing.T) {
 	cache := t.TempDir()
-	jobs := []Job{{Record: "mattn"}, {Record: "purego"}, {Record: "crawshaw"}, {Record: JarRecord, Apart: true}}
+	jobs := []Job{{Name: "mattn", Record: "mattn"}, {Record: "purego"}, {Record: "crawshaw"},
+		{Record: JarRecord, Apart: true}}
 	if _, ok := Estimate(cache, jobs, 2); ok {
 		t.Error("an estimate with nothing recorded")
 	}
@@ -148,7 +154,7 @@ func TestEstimateFromRecords(t *testing.T) {
 		t.Errorf("one at a time: %v, want 6m0s", d)
 	}
 	lines := PlanLines(cache, jobs[:1], 2)
-	if len(lines) != 2 || lines[1] != "  estimated 3m0s, from the last builds of these runners in "+cache {
+	if len(lines) != 3 || lines[1] != "  mattn" || lines[2] != "  estimated 3m0s, from their last builds in "+cache {
 		t.Errorf("plan lines %q", lines)
 	}
 }
