@@ -204,7 +204,7 @@ if [ "${SQLBENCH_DEPS_DRY:-0}" = 1 ]; then
 	[ -z "$nojava" ] || echo "skips without a JDK and Maven: $nojava"
 	exit 0
 fi
-[ -z "$nojava" ] || echo "sqlbench: not installing a JDK and Maven for $nojava (skipped without them; name it in --targets to have them installed)" >&2
+# (Without a JDK the session says once that it skips $nojava, and how to add it.)
 sqinn_build=""
 if [ "${SQLBENCH_SQINN:-0}" = 1 ] && [ -z "${SQINN_PATH:-}" ] && [ -f ../shared/sqinn/build.sh ]; then
 	sqinn_build=../shared/sqinn/build.sh
