@@ -189,7 +189,8 @@ func (w *Writer) SetConfig(key, value string) {
 // sessions of the same settings on the same machine without changing what
 // they measure.
 func sessionFacts() []string {
-	return []string{"session-id", "began", "started", "finished", "sqlbench", "sqlbench-command", "runner-source", "cpuprofile",
+	return []string{"session-id", "began", "started", "finished", "sqlbench", "sqlbench-command", "runner-source",
+		KeyRunnerBuild, "cpuprofile",
 		"link-rtt", "link-cpu"} // the link's measured round trip and its proxy's CPU (run --link)
 }
 

@@ -205,7 +205,8 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01"}
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01",
+		"--cache", t.TempDir()} // no build recorded there to add
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

@@ -119,6 +119,7 @@ type Session struct {
 	// from, what each declared (hello) and its targets' info lines.
 	bins     map[string][]string
 	origin   string
+	built    time.Duration                // the time building runners took (none when the cache had them)
 	variants map[string]launcher.Resolved // the variant targets, resolved
 	link     *link.Emulator               // the emulated link (--link), or nil
 	declared map[string]protocol.Hello
@@ -289,7 +290,7 @@ func (s *Session) open(ctx context.Context) error {
 // build builds one runner per group and chooses the session's id: a
 // resumed session keeps its own, after dropping the tables it left.
 func (s *Session) build(ctx context.Context) error {
-	s.bins, s.origin = buildRunners(ctx, s.cfg, s.p, s.variants, s.env.Dir, s.env.Log)
+	s.bins, s.origin, s.built = buildRunners(ctx, s.cfg, s.p, s.variants, s.env.Dir, s.env.Log, s.env.LogTTY)
 	if s.dial == nil {
 		s.dial = s.startRunner
 	}
@@ -364,7 +365,8 @@ func (s *Session) declare(ctx context.Context) error {
 	if err := s.checkScripts(ctx); err != nil {
 		return err
 	}
-	s.info = append(info, "runner-source: "+s.origin)
+	s.info = append(info, "runner-source: "+s.origin,
+		benchfile.KeyRunnerBuild+": "+s.built.Round(time.Millisecond).String())
 	for _, kv := range variantLines(s.variants) {
 		s.info = append(s.info, kv[0]+": "+kv[1])
 	}
