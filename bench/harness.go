@@ -263,32 +263,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	start := time.Now()
 	var err error
 	done := n
-	if r.Start != nil && !o.Continued {
-		if err = timeSerial(r.Start); err != nil {
-			err = fmt.Errorf("start: %w", err)
-		}
-	}
-	switch {
-	case err != nil:
-	case r.Batch != nil:
-		err = r.Batch(first, n)
-	case r.Parallel != nil && r.Duration > 0:
-		done, err = runParallelFor(r.Parallel, first, n, hs, threads, start.Add(r.Duration))
-		if err == nil && done == 0 {
-			err = fmt.Errorf("no operation finished within %v", r.Duration)
-		}
-	case r.Parallel != nil:
-		err = runParallel(r.Parallel, first, n, hs, threads)
-	case r.Op != nil:
-		err = sequential(r.Op, first, n, h, r.Timer)
-	default:
-		err = errors.New("run has no operations")
-	}
-	if err == nil && r.Finish != nil && !o.Continues {
-		if err = timeSerial(r.Finish); err != nil {
-			err = fmt.Errorf("finish: %w", err)
-		}
-	}
+	timedOps(func() {
+		done, err = timedRegion(r, first, n, h, hs, threads, start, o, timeSerial)
+	})
 	if r.Timer != nil {
 		// A run that ended paused: its last pause ends where the clock
 		// does, not after the readings below (the memory statistics, the
@@ -408,6 +385,66 @@ func (s *Sample) divide(wall time.Duration, threads []threadTimes, process time.
 	s.Blocked = s.Elapsed - s.OnCPU - s.RunQueue
 	s.BackgroundCPU = max(process-used, 0)
 	s.ThreadKnown = true
+}
+
+// Callgrind's client requests (valgrind/callgrind.h): a tool's requests
+// begin at its two letters, here 'C' and 'T', in the top bytes.
+const (
+	callgrindDumpStats     = 'C'<<24 | 'T'<<16
+	callgrindToggleCollect = callgrindDumpStats + 2
+)
+
+// timedOps calls f, the timed region of a run. Under Valgrind's callgrind
+// started with --collect-atstart=no (--measure instructions: the
+// launcher) it turns the thread's counting of instructions on for f alone
+// and then writes the count of f to a file of its own, one per run; on a
+// CPU its requests do nothing. The caller's goroutine is locked to its
+// thread, whose count that is.
+//
+//go:noinline
+func timedOps(f func()) {
+	callgrindRequest(callgrindToggleCollect)
+	defer func() {
+		callgrindRequest(callgrindToggleCollect)
+		callgrindRequest(callgrindDumpStats)
+	}()
+	f()
+}
+
+// timedRegion runs the timed region of MeasureProbed: r's Start (unless a
+// later slice), its operations, and its Finish (unless an earlier slice).
+// It returns the operations done.
+func timedRegion(r Run, first, n int, h *hdrhistogram.Histogram, hs []*hdrhistogram.Histogram,
+	threads []threadTimes, start time.Time, o Options, timeSerial func(func() error) error) (int, error) {
+	var err error
+	done := n
+	if r.Start != nil && !o.Continued {
+		if err = timeSerial(r.Start); err != nil {
+			err = fmt.Errorf("start: %w", err)
+		}
+	}
+	switch {
+	case err != nil:
+	case r.Batch != nil:
+		err = r.Batch(first, n)
+	case r.Parallel != nil && r.Duration > 0:
+		done, err = runParallelFor(r.Parallel, first, n, hs, threads, start.Add(r.Duration))
+		if err == nil && done == 0 {
+			err = fmt.Errorf("no operation finished within %v", r.Duration)
+		}
+	case r.Parallel != nil:
+		err = runParallel(r.Parallel, first, n, hs, threads)
+	case r.Op != nil:
+		err = sequential(r.Op, first, n, h, r.Timer)
+	default:
+		err = errors.New("run has no operations")
+	}
+	if err == nil && r.Finish != nil && !o.Continues {
+		if err = timeSerial(r.Finish); err != nil {
+			err = fmt.Errorf("finish: %w", err)
+		}
+	}
+	return done, err
 }
 
 // sequential is the loop of a plain run; it adds nothing to an unsampled

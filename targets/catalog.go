@@ -282,14 +282,37 @@ func (s Spec) BuildGroup() string {
 // All returns every target in display order.
 func All() []Spec { return catalog() }
 
-// Lookup returns the target called name.
+// Lookup returns the target called name, or one of its Aliases.
 func Lookup(name string) (Spec, bool) {
-	for _, s := range catalog() {
+	all := catalog()
+	for _, s := range all {
 		if s.Name == name {
 			return s, true
 		}
 	}
+	for _, s := range all {
+		if slices.Contains(s.aliases(all), name) {
+			return s, true
+		}
+	}
 	return Spec{}, false
+}
+
+// Aliases returns the other names a user sees for the target and may type
+// for it: its driver key where that names no other target (xerial for
+// jdbc-sqlite, go-sql-driver for mysql), and its driver and API keys as a
+// result name writes them (driver=xerial/api=jdbc) and shortened
+// (xerial/jdbc).
+func (s Spec) Aliases() []string { return s.aliases(catalog()) }
+
+func (s Spec) aliases(all []Spec) []string {
+	var out []string
+	if s.Driver != s.Name && !slices.ContainsFunc(all, func(o Spec) bool {
+		return o.Name == s.Driver || (o.Driver == s.Driver && o.Name != s.Name)
+	}) {
+		out = append(out, s.Driver)
+	}
+	return append(out, s.Driver+"/"+s.API, "driver="+s.Driver+"/api="+s.API)
 }
 
 // Names returns every target name, sorted.
@@ -329,8 +352,8 @@ func Select(list string, dbs []bench.DB) ([]Spec, error) {
 		if !wantDB[s.DB] {
 			return nil, fmt.Errorf("target %q speaks %s, which is not among the selected databases", name, s.DB)
 		}
-		if !seen[name] {
-			seen[name] = true
+		if !seen[s.Name] {
+			seen[s.Name] = true
 			out = append(out, s)
 		}
 	}

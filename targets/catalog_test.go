@@ -2,6 +2,7 @@ package targets
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +86,34 @@ func TestRunsOver(t *testing.T) {
 	any, _ := Lookup("mysql")
 	if !tcpOnly.RunsOver("tcp") || tcpOnly.RunsOver("unix") || !any.RunsOver("unix") || !any.RunsOver("") {
 		t.Error("RunsOver does not follow Nets")
+	}
+}
+
+// TestAliases: the names a user sees for a target in result names and
+// other tools select it, where they name no other target.
+func TestAliases(t *testing.T) {
+	for alias, want := range map[string]string{
+		"xerial": "jdbc-sqlite", "connectorj": "jdbc-mysql", "pgjdbc": "jdbc-postgres", "mariadb-java": "jdbc-mariadb",
+		"go-sql-driver": "mysql", "driver=xerial/api=jdbc": "jdbc-sqlite", "pgx/native": "pgx-native",
+		"ncruces/sql": "ncruces", "mattn": "mattn",
+	} {
+		if s, ok := Lookup(alias); !ok || s.Name != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", alias, s.Name, ok, want)
+		}
+	}
+	for _, s := range All() {
+		for _, a := range s.Aliases() {
+			if o, ok := Lookup(a); !ok || o.Name != s.Name {
+				t.Errorf("alias %q of %s looks up %q", a, s.Name, o.Name)
+			}
+		}
+	}
+	mymysql, _ := Lookup("mymysql-native")
+	if slices.Contains(mymysql.Aliases(), "mymysql") {
+		t.Error("mymysql-native has the alias mymysql, another target's name")
+	}
+	got, err := Select("xerial,jdbc-sqlite", []bench.DB{bench.SQLite})
+	if err != nil || len(got) != 1 || got[0].Name != "jdbc-sqlite" {
+		t.Errorf("Select(xerial,jdbc-sqlite) = %v, %v", got, err)
 	}
 }

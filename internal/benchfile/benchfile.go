@@ -44,6 +44,9 @@ func Units() []UnitInfo {
 		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
 		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
 		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
+		// The instructions of a run's timed region per operation, counted
+		// under callgrind (--measure instructions).
+		{Unit: "instructions/op", Better: "lower", Label: "instructions/op", Short: "instructions"},
 		// A spin variant's busy spin per operation (--targets mattn+spin=50us).
 		{Unit: "spin-ns/op", Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}
@@ -186,7 +189,8 @@ func (w *Writer) SetConfig(key, value string) {
 // sessions of the same settings on the same machine without changing what
 // they measure.
 func sessionFacts() []string {
-	return []string{"session-id", "began", "started", "finished", "sqlbench", "sqlbench-command", "runner-source", "cpuprofile",
+	return []string{"session-id", "began", "started", "finished", "sqlbench", "sqlbench-command", "runner-source",
+		KeyRunnerBuild, "cpuprofile",
 		"link-rtt", "link-cpu"} // the link's measured round trip and its proxy's CPU (run --link)
 }
 
@@ -258,12 +262,25 @@ func (w *Writer) WriteUnits() error {
 // Write writes one result under the current configuration, its values
 // rounded to the precision they were measured with (Precise); r keeps them
 // so, and is given the session facts as configuration, as Read gives them.
-func (w *Writer) Write(r *benchfmt.Result) error {
+func (w *Writer) Write(r *benchfmt.Result) error { return w.WriteTarget(r, "") }
+
+// WriteTarget is Write of a cell of the target named target (as --targets
+// and sqlbench list name it): the line's name carries it as the key
+// target= after db= (WithTarget), so that the file names each cell as the
+// user does; r keeps its name. Read takes the key out again.
+func (w *Writer) WriteTarget(r *benchfmt.Result, target string) error {
 	if err := w.writeFacts(); err != nil {
 		return err
 	}
 	r.Config = append(r.Config[:0:0], w.config...)
-	if err := w.bw.Write(zerosTidied(Precise(r))); err != nil {
+	line := zerosTidied(Precise(r))
+	if target != "" {
+		if line == r {
+			line = r.Clone()
+		}
+		line.Name = benchfmt.Name(WithTarget(string(r.Name), target))
+	}
+	if err := w.bw.Write(line); err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	// The result in memory carries the session's facts as Read gives
@@ -332,6 +349,10 @@ type Set struct {
 	Results []*benchfmt.Result
 	// Units is the unit metadata read.
 	Units benchfmt.UnitMetadataMap
+	// Cut, when set, says that the file ended in the middle of a line (a
+	// full disk, a killed process) and that this line was left out: the
+	// results are those of its complete lines.
+	Cut string
 }
 
 // factLine matches a session fact's comment line: "# key: value".
@@ -342,11 +363,21 @@ var factLine = regexp.MustCompile(`^# ([a-z][^\sA-Z:]*): (.*)$`)
 // (IsSessionFact), written as comment lines, are given to every result as
 // file configuration, after the configuration lines. Values are rid of
 // float64's noise (12 significant digits), which files of earlier versions
-// and other writers carry; what Write wrote they keep as written.
+// and other writers carry; what Write wrote they keep as written. A last
+// line without its end of line was cut off: it is left out, and Set.Cut
+// says so. A name's target= key is taken out (WithoutTarget): a cell has
+// the same name in the files of every version.
 func Read(r io.Reader, name string) (*Set, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	set := &Set{}
+	if i := bytes.LastIndexByte(b, '\n'); i < len(b)-1 && len(bytes.TrimSpace(b[i+1:])) > 0 {
+		// Every writer ends its lines; one without its end was cut off.
+		set.Cut = fmt.Sprintf("%s ends in the middle of line %d (cut off: a full disk or a killed process?); "+
+			"its results are those of the complete lines before it", name, bytes.Count(b, []byte{'\n'})+1)
+		b = b[:i+1]
 	}
 	var facts []benchfmt.Config
 	for _, line := range strings.Split(string(b), "\n") {
@@ -356,11 +387,11 @@ func Read(r io.Reader, name string) (*Set, error) {
 		}
 	}
 	br := benchfmt.NewReader(bytes.NewReader(b), name)
-	set := &Set{}
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.Result:
 			res := zerosAsWritten(denoise(rec.Clone())) // files of earlier versions carry float64 noise
+			res.Name = benchfmt.Name(WithoutTarget(string(res.Name)))
 			for _, f := range facts {
 				if _, ok := res.ConfigIndex(f.Key); !ok {
 					res.SetConfig(f.Key, string(f.Value)) // keeps the result's index of keys
@@ -388,4 +419,34 @@ func ReadFile(path string) (*Set, error) {
 	}
 	defer f.Close()
 	return Read(f, path)
+}
+
+// TargetKey is the key of a result name that names the cell's target as
+// the user does (target=jdbc-sqlite); the driver= and api= keys stay, for
+// the files of earlier versions and benchstat's grouping.
+const TargetKey = "target"
+
+// WithTarget returns the result name with target=NAME after its db= key
+// (or after its base name when there is none).
+func WithTarget(name, target string) string {
+	parts := strings.Split(name, "/")
+	at := 1
+	for i, p := range parts {
+		if strings.HasPrefix(p, "db=") {
+			at = i + 1
+			break
+		}
+	}
+	at = min(at, len(parts))
+	return strings.Join(slices.Insert(parts, at, TargetKey+"="+target), "/")
+}
+
+// WithoutTarget returns the result name without its target= key.
+func WithoutTarget(name string) string {
+	if !strings.Contains(name, "/"+TargetKey+"=") {
+		return name
+	}
+	parts := strings.Split(name, "/")
+	rest := slices.DeleteFunc(parts[1:], func(p string) bool { return strings.HasPrefix(p, TargetKey+"=") })
+	return strings.Join(append(parts[:1], rest...), "/")
 }

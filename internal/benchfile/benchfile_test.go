@@ -268,3 +268,74 @@ func TestBenchstatComparesTwoSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLeavesOutALineCutOff: a file that ends in the middle of a line
+// (a full disk, a killed process) is read to its last complete line, and
+// Cut says so; a corrupt complete line is still an error, and a file that
+// ends its last line has no Cut.
+func TestReadLeavesOutALineCutOff(t *testing.T) {
+	const whole = "goos: linux\nUnit ns/op better=lower\n" +
+		"BenchmarkA/db=sqlite/driver=mattn/api=sql 100 1000 ns/op 1000000 ops/s\n" +
+		"BenchmarkB/db=sqlite/driver=mattn/api=sql 100 2000 ns/op 500000 ops/s\n"
+	for _, cut := range []int{len(whole) - 1, len(whole) - 8, len(whole) - 30} {
+		set, err := Read(strings.NewReader(whole[:cut]), "r.txt")
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		if len(set.Results) != 1 || set.Results[0].Name.String() != "A/db=sqlite/driver=mattn/api=sql" {
+			t.Errorf("cut at %d: %d results, want the one complete line's", cut, len(set.Results))
+		}
+		if !strings.Contains(set.Cut, "r.txt ends in the middle of line 4") {
+			t.Errorf("cut at %d: Cut = %q", cut, set.Cut)
+		}
+	}
+	set, err := Read(strings.NewReader(whole), "r.txt")
+	if err != nil || len(set.Results) != 2 || set.Cut != "" {
+		t.Errorf("whole file: %d results, Cut %q, %v", len(set.Results), set.Cut, err)
+	}
+	if _, err := Read(strings.NewReader("BenchmarkA 100 x ns/op\nBenchmarkB 100 1"), "r.txt"); err == nil {
+		t.Error("a corrupt complete line was accepted")
+	}
+}
+
+// TestTargetKey: a cell written with its target's name carries it as the
+// key target= after db=, keeping driver= and api=; Read gives the name back
+// without it, as files of earlier versions have it, and the result in
+// memory keeps its name.
+func TestTargetKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.txt")
+	w, err := Create(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &benchfmt.Result{Name: benchfmt.Name("SimpleQuery/db=sqlite/driver=xerial/api=jdbc/n=10-2"), Iters: 100,
+		Values: []benchfmt.Value{{Value: 1000, Unit: "ns/op"}}}
+	if err := w.WriteTarget(r, "jdbc-sqlite"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "BenchmarkSimpleQuery/db=sqlite/target=jdbc-sqlite/driver=xerial/api=jdbc/n=10-2 ") {
+		t.Errorf("the file does not name the target:\n%s", b)
+	}
+	if r.Name.String() != "SimpleQuery/db=sqlite/driver=xerial/api=jdbc/n=10-2" {
+		t.Errorf("the result in memory is renamed %s", r.Name)
+	}
+	set, err := ReadFile(path)
+	if err != nil || len(set.Results) != 1 || set.Results[0].Name.String() != r.Name.String() {
+		t.Fatalf("read back %v, %v", set, err)
+	}
+	for name, want := range map[string]string{
+		"A/db=x/target=t/driver=d/api=s": "A/db=x/driver=d/api=s", "A/db=x/driver=d": "A/db=x/driver=d", "A": "A",
+		"A/target=mattn+spin=2us/k=1-4": "A/k=1-4",
+	} {
+		if got := WithoutTarget(name); got != want {
+			t.Errorf("WithoutTarget(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if got := WithTarget("A", "t"); got != "A/target=t" {
+		t.Errorf("WithTarget(A) = %q", got)
+	}
+}

@@ -229,6 +229,25 @@ func (h Header) ScaleOf(name string) float64 {
 	return h.Scale
 }
 
+// KeyRunnerBuild is the session fact of the time the session spent
+// building runners before its first run ("0s" when the cache had them
+// all): part of the time from Began to Started that a later session of
+// the same runners does not spend.
+const KeyRunnerBuild = "runner-build"
+
+// RunnerBuild returns the time a session spent building runners, from its
+// configuration lines (KeyRunnerBuild); false when they have none (files
+// of earlier versions) or it does not parse.
+func RunnerBuild(cfg []benchfmt.Config) (time.Duration, bool) {
+	for _, c := range cfg {
+		if c.Key == KeyRunnerBuild {
+			d, err := time.ParseDuration(string(c.Value))
+			return d, err == nil && d >= 0
+		}
+	}
+	return 0, false
+}
+
 // timeFormat is how a header writes a time: RFC 3339 in UTC, to the
 // millisecond (files of earlier versions have seconds, which parse too).
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"

@@ -30,7 +30,7 @@ func sessionPair(t *testing.T, flags ...string) (a, b string) {
 	for _, name := range []string{"old.txt", "new.txt"} {
 		env, stdout, stderr, cache, _ := realEnv(t)
 		out := filepath.Join(dir, name)
-		args := append([]string{"run", "--quick", "--slices", "1", "-o", out, "--cache", cache}, flags...)
+		args := append([]string{"run", "--quick", "--slices", "1", "-o", out, "--cache", cache, "--details"}, flags...)
 		if code := Main(context.Background(), args, env); code != ExitOK {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}

@@ -60,10 +60,18 @@ type Env struct {
 	quiet *bool
 	// wide is the --wide flag of the commands that print tables.
 	wide *bool
+	// details is the --details flag of the commands that run sessions.
+	details *bool
 }
 
 // isWide reports whether --wide was given.
 func (env Env) isWide() bool { return env.wide != nil && *env.wide }
+
+// outcomeView is how a session's outcome is printed: within the tables'
+// width, with every detail when --details was given.
+func (env Env) outcomeView() outcomeView {
+	return outcomeView{Width: env.tableWidth(), Details: env.details != nil && *env.details, Dir: env.Dir}
+}
 
 // width is the columns output fits in: the terminal's, or
 // report.TextWidth when stdout is not a terminal.
@@ -96,7 +104,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
-	env.quiet, env.wide = new(bool), new(bool)
+	env.quiet, env.wide, env.details = new(bool), new(bool), new(bool)
 	root := newRoot(ctx, env, args)
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, root.UsageString())

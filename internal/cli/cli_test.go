@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,47 @@ func TestListGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	golden.Check(t, "list.golden", out.Bytes())
+}
+
+// TestListNarrows: list prints one kind of entry when named (targets,
+// workloads), and with --db only those of that database, in text, JSON
+// and Markdown.
+func TestListNarrows(t *testing.T) {
+	run := func(args ...string) string {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), append([]string{"list"}, args...), fakeEnv(&out, &errb)); code != ExitOK {
+			t.Fatalf("list %v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	all := run()
+	for _, c := range []struct {
+		args         []string
+		want, absent []string
+	}{
+		{[]string{"targets"}, []string{"TARGET ", "jdbc-sqlite ", "pgx-native "}, []string{"WORKLOAD ", "SimpleQuery "}},
+		{[]string{"target", "--db", "sqlite"}, []string{"TARGET ", "mattn ", "jdbc-sqlite "}, []string{"pgx", "mysql", "WORKLOAD "}},
+		{[]string{"workloads"}, []string{"WORKLOAD ", "SimpleQuery ", "TCPSend"}, []string{"TARGET ", "mattn "}},
+		{[]string{"workloads", "--db", "postgres"}, []string{"WORKLOAD ", "SimpleQuery ", "postgres: "}, []string{"TARGET ", "TCPSend", "sqlite: "}},
+		{[]string{"--db", "loopback"}, []string{"TARGET ", "tcp ", "TCPSend"}, []string{"mattn ", "SimpleQuery "}},
+		{[]string{"targets", "--json", "--db", "postgres"}, []string{`"name": "pgx-native"`}, []string{`"workloads"`, `"name": "mattn"`}},
+		{[]string{"workloads", "--markdown", "--db", "sqlite"}, []string{"| `SimpleQuery` |"}, []string{"| target |", "TCPSend"}},
+	} {
+		got := run(c.args...)
+		if len(got) >= len(all) && !slices.Contains(c.args, "--json") {
+			t.Errorf("list %v is no shorter than list (%d bytes, %d)", c.args, len(got), len(all))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("list %v lacks %q:\n%s", c.args, w, got)
+			}
+		}
+		for _, a := range c.absent {
+			if strings.Contains(got, a) {
+				t.Errorf("list %v holds %q:\n%s", c.args, a, got)
+			}
+		}
+	}
 }
 
 func TestListSaysWhyATargetIsUnavailable(t *testing.T) {
@@ -67,6 +109,14 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"rn"}, `unknown command "rn" (did you mean "run"?)`},
+		{[]string{"help", "compar"}, `unknown command "compar" (did you mean "compare"?)`},
+		{[]string{"server", "strt"}, `server: unknown subcommand "strt" (did you mean "start"?)`},
+		{[]string{"run", "--targets", "matn"}, `--targets: unknown target "matn" (did you mean "mattn"?)`},
+		{[]string{"run", "--targets", "mattn,-zombiezn"}, `--targets: unknown target "zombiezn" (did you mean "zombiezen"?)`},
+		{[]string{"run", "--targets", "matn@v1.14.22"}, `--targets: matn@v1.14.22: unknown target "matn" (did you mean "mattn"?)`},
+		{[]string{"run", "--workloads", "SimpleQury"}, `--workloads: unknown workload or family "SimpleQury" (did you mean "SimpleQuery"?)`},
+		{[]string{"run", "--db", "sqlit"}, `--db: unknown database "sqlit" (did you mean "sqlite"?)`},
 		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: bvinc, crawshaw, eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-postgres, jdbc-sqlite, mattn, modernc, mymysql, mymysql-native, mysql, mysql-interp, ncruces, ncruces-native, pgx, pgx-native, pq, sqinn, tcp, zombiezen)`},
 		{[]string{"run", "--workloads", "SimpleQuery,Nope"}, `--workloads: unknown workload or family "Nope" (valid: all, analytics, bulk, classic,`},
 		{[]string{"run", "--db", "oracle"}, `--db: unknown database "oracle"`},
@@ -80,7 +130,10 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--workloads", "Suite*,Nope*,-Simple"}, `--workloads: no workload or family matches "Nope*", "-Simple" (valid: all, analytics,`},
 		{[]string{"run", "--workloads", "-all"}, "--workloads: the exclusions leave no workload"},
 		{[]string{"run", "--workloads", "[", "--dry-run"}, `--workloads: no workload or family matches "["`},
-		{[]string{"list", "stray"}, `sqlbench list: unexpected argument "stray"`},
+		{[]string{"list", "stray"}, `list: unknown kind "stray" (valid: targets, workloads)`},
+		{[]string{"list", "targts"}, `list: unknown kind "targts" (did you mean "targets"?)`},
+		{[]string{"list", "targets", "workloads"}, `sqlbench list: unexpected argument "workloads" (name at most one of targets, workloads)`},
+		{[]string{"list", "--db", "sqlit"}, `list: --db: unknown database "sqlit" (did you mean "sqlite"?)`},
 		{[]string{"server"}, "server: missing subcommand (start, stop, status, dsn)"},
 		{[]string{"run", "stray"}, `unexpected argument "stray"`},
 		{[]string{"run", "--db", "mariadb", "--dsn", "mariadb=bench:s3cretpw@tcp(127.0.0.1:1)/bench"}, "cannot reach the mariadb server at 127.0.0.1:1: connect: connection refused"},
@@ -180,7 +233,7 @@ func TestReportWritesEveryFormat(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, name := range []string{"r.md", "r.html", "r.csv", "r.json", "r-overhead-postgres.png", "r-simplequery-sqlite.png"} {
+	for _, name := range []string{"r.md", "r.html", "r.csv", "r-config.csv", "r.json", "r-overhead-postgres.png", "r-simplequery-sqlite.png"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || len(b) == 0 {
 			t.Errorf("%s: %v, %d bytes", name, err, len(b))
@@ -229,6 +282,14 @@ func TestReportBaseline(t *testing.T) {
 	}
 	if s := out.String(); !strings.Contains(s, "classic · postgres · ops/s ÷ pgx's (baseline)") || strings.Contains(s, "÷ pq's") {
 		t.Errorf("--baseline pgx:\n%s", s)
+	}
+	out.Reset()
+	// An alias names the target: modernc's driver/api keys.
+	if code := Main(context.Background(), []string{"report", "--baseline", "modernc/sql", "testdata/results.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "classic · sqlite · ops/s ÷ modernc's (baseline)") {
+		t.Errorf("--baseline modernc/sql:\n%s", s)
 	}
 	for _, args := range [][]string{{"report", "--baseline", "nosuch", "testdata/results.txt"}, {"run", "--baseline", "nosuch", "--dry-run"}} {
 		out.Reset()
@@ -309,5 +370,54 @@ func TestResolutionFlag(t *testing.T) {
 		if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), "--resolution") {
 			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
+	}
+}
+
+// TestReportOfAFileCutOff: a results file cut off mid-line is reported
+// from its complete lines, with one warning naming the cut, exit 0; so is
+// it compared.
+func TestReportOfAFileCutOff(t *testing.T) {
+	b, err := os.ReadFile("testdata/results.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.txt")
+	i := bytes.Index(b, []byte("BenchmarkSimpleQueryRow/db=postgres/driver=pq/api=sql/net=unix"))
+	if err := os.WriteFile(cut, b[:i+70], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"report", cut}, {"compare", cut, cut}} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, fakeEnv(&out, &errb))
+		if code != ExitOK || !strings.Contains(out.String(), "SimpleQuery") {
+			t.Errorf("sqlbench %s: exit %d, want 0 and the results:\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+		warn := "warning: " + cut + " ends in the middle of line 33"
+		if n := strings.Count(errb.String(), warn); n != len(args)-1 {
+			t.Errorf("sqlbench %s: %d warnings %q in stderr, want %d:\n%s", strings.Join(args, " "), n, warn, len(args)-1, errb.String())
+		}
+	}
+}
+
+// TestReportOfAGoTestBenchFile: report on a plain go test -bench file says
+// in one line what it can show, then each benchmark's medians, never an
+// ops/s table of a target named "/"; other formats are bad input naming
+// benchstat.
+func TestReportOfAGoTestBenchFile(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"report", "testdata/gotest-bench.txt"}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := out.String()
+	_, table, _ := strings.Cut(got, "\n")
+	if !strings.HasPrefix(got, "not sqlbench results: medians per benchmark only;") || !strings.Contains(table, "Foo-2  ") ||
+		!strings.Contains(table, "ns/op      1,075 ") || strings.Contains(table, "ops/s") || strings.Contains(table, " / ") {
+		t.Errorf("report of a go test -bench file:\n%s", got)
+	}
+	out.Reset()
+	code := Main(context.Background(), []string{"report", "--format", "csv", "testdata/gotest-bench.txt"}, fakeEnv(&out, &errb))
+	if code != ExitUsage || !strings.Contains(errb.String(), "report: --format csv: not sqlbench results") ||
+		!strings.Contains(errb.String(), "benchstat") {
+		t.Errorf("report --format csv of a go test -bench file: exit %d, %s", code, errb.String())
 	}
 }

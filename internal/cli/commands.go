@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -27,6 +28,7 @@ func commands(ctx context.Context, env Env) []*cobra.Command {
 		serverCommand(ctx, env),
 		reportCommand(env),
 		compareCommand(env),
+		historyCommand(env),
 		reproduceCommand(ctx, env),
 		bisectCommand(ctx, env),
 		cleanCommand(ctx, env),
@@ -58,6 +60,9 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 		SilenceUsage:  true,
 		Version:       session.Version(),
 	}
+	// Cobra's own suggestions (an unknown command below the root) within
+	// two edits; the root's, unknownCommand, use pick.Suggest.
+	root.SuggestionsMinimumDistance = 2
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetContext(ctx)
@@ -77,6 +82,15 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 func wideFlag(c *cobra.Command, env Env) {
 	if env.wide != nil {
 		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider than the terminal, or 100 columns when not one, is split into parts of as many targets as fit)")
+	}
+}
+
+// detailsFlag defines --details on c, a command that runs sessions (run,
+// reproduce): the outcome with every table and machine fact
+// (printOutcome).
+func detailsFlag(c *cobra.Command, env Env) {
+	if env.details != nil {
+		c.Flags().BoolVar(env.details, "details", false, "after the session, print every table (ratios, memory and latency, where the time goes) and the machine's drift, steal and wake-ups, as the reports and sqlbench report show them (default: the ops/s tables, the verdicts, one line of noise, what to do next)")
 	}
 }
 
@@ -100,7 +114,7 @@ func unknownCommand(c *cobra.Command, args []string) error {
 			names = append(names, sub.Name())
 		}
 	}
-	return usagef("unknown command %q (valid: %s)", args[0], strings.Join(names, ", "))
+	return usagef("unknown command %q%s", args[0], pick.DidYouMean(args[0], names))
 }
 
 // flagError turns a flag parsing error into bad input. A long flag typed

@@ -34,7 +34,8 @@ worse) where the change is significant, equivalent where it is not and the
 bootstrap interval of new÷old lies within --resolution (no change that
 matters), else undecided. OLD and NEW are paths, or label=path pairs
 that name the columns. --format markdown writes a table for a pull-request
-comment.
+comment, --format json (--json) one JSON object; --units narrows to the
+units named.
 
 Two sessions differ even when nothing changed: the machine moves every cell.
 Per unit, compare takes the median of the cells' changes as the shift they
@@ -57,12 +58,16 @@ timed before each pass), how much faster the CPU itself ran.`,
 		Example: `  sqlbench compare results/before.txt results/after.txt
   sqlbench compare main=results/main.txt pr=results/pr.txt
   sqlbench compare --fail-over 5% results/main.txt results/pr.txt   # exit 1 on a regression over 5%
-  sqlbench compare --fail-over ops/s=5%,B/op=10% --format markdown main.txt pr.txt`,
+  sqlbench compare --fail-over ops/s=5%,B/op=10% --format markdown main.txt pr.txt
+  sqlbench compare --units ns/op,allocs/op --json old.txt new.txt | jq '.units[].cells[]'`,
 	}
 	o := compareOptions{}
 	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
-	c.Flags().StringVar(&o.format, "format", "text", "output: text or markdown (for a pull-request comment)")
+	c.Flags().StringVar(&o.format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
+	c.Flags().BoolVar(&o.json, "json", false, "same as --format json")
+	c.Flags().StringVar(&o.units, "units", "",
+		"compare only these units, comma-separated, in this order: ops/s,ns/op,B/op,allocs/op,p99 ... (default: every unit)")
 	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
 	c.Flags().Var(&resolutionFlag{p: &o.resolution, text: "5%"}, "resolution", "the smallest change of a median that matters, a fraction or "+
 		"a percentage: a change that is not significant and whose interval lies within it is equivalent (no change that matters), "+
@@ -79,9 +84,9 @@ timed before each pass), how much faster the CPU itself ran.`,
 
 // compareOptions are compare's flags.
 type compareOptions struct {
-	failOver, format, baseline string
-	md, allowDifferent         bool
-	resolution                 float64
+	failOver, format, baseline, units string
+	md, json, allowDifferent          bool
+	resolution                        float64
 }
 
 // compareFiles compares two results files (or label=path pairs) cell by
@@ -93,10 +98,14 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.md {
 		o.format = "markdown"
 	}
-	if o.format != "text" && o.format != "markdown" {
-		return usagef("compare: --format: want text or markdown, got %q", o.format)
+	if o.json {
+		o.format = "json"
 	}
-	if err := checkBaseline(o.baseline); err != nil {
+	if o.format != "text" && o.format != "markdown" && o.format != "json" {
+		return usagef("compare: --format: want text, markdown or json, got %q", o.format)
+	}
+	var err error
+	if o.baseline, err = checkBaseline(o.baseline); err != nil {
 		return err
 	}
 	var th report.Thresholds
@@ -108,11 +117,11 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	oldLabel, oldPath := labelPath(operands[0], "old")
 	newLabel, newPath := labelPath(operands[1], "new")
-	oldRs, err := readResults([]string{oldPath})
+	oldRs, err := readResults([]string{oldPath}, env.Stderr)
 	if err != nil {
 		return err
 	}
-	newRs, err := readResults([]string{newPath})
+	newRs, err := readResults([]string{newPath}, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -144,32 +153,45 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if th, err = cs.Resolve(th); err != nil {
 		return usagef("compare: --fail-over: %v", err)
 	}
+	if o.units != "" {
+		if cs, err = cs.Only(strings.Split(o.units, ",")); err != nil {
+			return usagef("compare: --units: %v", err)
+		}
+		for unit := range th {
+			if cs.Unit(unit) == nil {
+				return usagef("compare: --fail-over gates %s, which --units leaves out", unit)
+			}
+		}
+	}
 	if few := cs.Undecidable(th); len(few) > 0 {
 		ch, cells := few[0], map[string]bool{}
 		for _, f := range few {
 			cells[f.Name] = true
 		}
 		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
-			len(cells), cs.Compared(), report.Alpha, ch.Name, ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
+			len(cells), cs.Compared(), report.Alpha, report.CellLabel(ch.Name), ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
 	}
-	if same != "" { // at the top of what compare prints; the Markdown stays a pull-request comment
-		if o.format == "markdown" {
+	if same != "" { // at the top of what compare prints; the Markdown stays a pull-request comment, the JSON one object
+		if o.format != "text" {
 			fmt.Fprintln(env.Stderr, same)
 		} else {
 			fmt.Fprintln(env.Stdout, same)
 		}
 	}
-	if o.format == "markdown" {
+	switch o.format {
+	case "markdown":
 		err = cs.Markdown(env.Stdout, th)
-	} else {
+	case "json":
+		err = cs.JSON(env.Stdout, th)
+	default:
 		err = cs.Text(env.Stdout, th)
 	}
 	if err != nil {
 		return err
 	}
 	wakeOut := env.Stdout
-	if o.format == "markdown" {
-		wakeOut = env.Stderr // the Markdown stays a pull-request comment
+	if o.format != "text" {
+		wakeOut = env.Stderr // the Markdown stays a pull-request comment, the JSON one object
 	}
 	if o.baseline != "" {
 		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth(), o.resolution); err != nil {
@@ -185,7 +207,8 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	}
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
-			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n", ch.Name, ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
+			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n",
+				report.CellLabel(ch.Name), ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
 			if ch.ShiftShare > 0 {
 				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n", 100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
 			}

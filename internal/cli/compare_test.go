@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,12 +45,12 @@ func TestComparePerUnitThresholds(t *testing.T) {
 	}{
 		{[]string{"compare", old, new}, ExitOK, []string{"ops/s (higher is better)", "B/op (lower is better)", "allocs/op", "p99-ns/op (lower is better)", "widgets/op (lower is better)", "+20.00%", "-30.00%", "+50.00%"}},
 		{[]string{"compare", "--fail-over", "5%", old, new}, ExitOK, nil}, // ops/s did not change
-		{[]string{"compare", "--fail-over", "ops/s=5%,B/op=10%", old, new}, ExitPartial, []string{"regression: R/db=sqlite/driver=mattn/api=sql B/op +20.00%"}},
+		{[]string{"compare", "--fail-over", "ops/s=5%,B/op=10%", old, new}, ExitPartial, []string{"regression: R/mattn B/op +20.00%"}},
 		{[]string{"compare", "--fail-over", "ops/s=5%,B/op=25%", old, new}, ExitOK, nil},
 		{[]string{"compare", "--fail-over", "p99=5%", old, new}, ExitOK, nil}, // an improvement
 		{[]string{"compare", "--fail-over", "widgets/op=40%", old, new}, ExitPartial, []string{"widgets/op +50.00%"}},
 		{[]string{"compare", "--md", "--fail-over", "B/op=10%", "base=" + old, "head=" + new}, ExitPartial,
-			[]string{"## sqlbench: base → head", "**1 significant regression(s) beyond the thresholds** (B/op 10%)", "<details open><summary>B/op (lower is better): 1 worse, 0 better</summary>", "| `R/db=sqlite/driver=mattn/api=sql` | 1,003 n=6 | 1,203 n=6 | **+20.00%** |", "<details><summary>p99-ns/op (lower is better): 0 worse, 1 better</summary>", "| 50.12µs n=6 | 35.09µs n=6 | -30.00% |"}},
+			[]string{"## sqlbench: base → head", "**1 significant regression(s) beyond the thresholds** (B/op 10%)", "<details open><summary>B/op (lower is better): 1 worse, 0 better</summary>", "| `R/mattn` | 1,003 n=6 | 1,203 n=6 | **+20.00%** |", "<details><summary>p99-ns/op (lower is better): 0 worse, 1 better</summary>", "| 50.12µs n=6 | 35.09µs n=6 | -30.00% |"}},
 		{[]string{"compare", "--format", "markdown", old, new}, ExitOK, []string{"| ops/s | higher | 1 | 0 | 0 | 1 |", "| B/op | lower | 1 | 1 | 0 | 0 | 0 | 0 | +20.00% |"}},
 	} {
 		var out, errb bytes.Buffer
@@ -85,7 +87,7 @@ func TestCompareBadThresholds(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"compare", "--format", "pdf", old, new}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `--format: want text or markdown, got "pdf"`) {
+	if code := Main(context.Background(), []string{"compare", "--format", "pdf", old, new}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `--format: want text, markdown or json, got "pdf"`) {
 		t.Errorf("--format pdf: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -181,5 +183,63 @@ func TestCompareNotesWakeups(t *testing.T) {
 	old, new = settingFiles(t, head, near+"idle-latency: "+session.IdleLowSetting+"\n")
 	if code := Main(context.Background(), []string{"compare", "--fail-over", "5%", old, new}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), "idle-latency: none against low") {
 		t.Errorf("one side under --idle-latency low: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestCompareUnitsAndJSON: --units narrows compare to the units named, in
+// their order; --json (--format json) writes one JSON object whose cells
+// name the target as --targets does; a unit neither file holds, or a
+// gated unit --units leaves out, is bad input.
+func TestCompareUnitsAndJSON(t *testing.T) {
+	old, new := unitFiles(t)
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"compare", "--units", "B/op,p99", old, new}, fakeEnv(&out, &errb)); code != ExitOK {
+		t.Fatalf("compare --units: exit %d: %s", code, errb.String())
+	}
+	text := out.String()
+	if !strings.HasPrefix(text, "B/op (lower is better)") || !strings.Contains(text, "p99-ns/op (lower is better)") ||
+		strings.Contains(text, "ops/s (") || strings.Contains(text, "allocs/op") || strings.Contains(text, "widgets/op") {
+		t.Errorf("compare --units B/op,p99 printed:\n%s", text)
+	}
+	for _, args := range [][]string{{"--json"}, {"--format", "json"}} {
+		out.Reset()
+		errb.Reset()
+		args = append(args, "--units", "ns/op,B/op", "--fail-over", "B/op=10%", old, new)
+		if code := Main(context.Background(), append([]string{"compare"}, args...), fakeEnv(&out, &errb)); code != ExitPartial {
+			t.Fatalf("compare %v: exit %d, want 1 (a B/op regression): %s", args, code, errb.String())
+		}
+		var got struct {
+			Units []struct {
+				Unit  string
+				Cells []struct {
+					Cell, Label string
+					Delta       float64
+				}
+			}
+			Regressions []struct{ Cell, Unit string }
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("compare %v: not JSON (%v):\n%s", args, err, out.String())
+		}
+		if len(got.Units) != 2 || got.Units[0].Unit != "ns/op" || got.Units[1].Unit != "B/op" ||
+			got.Units[1].Cells[0].Label != "R/mattn" || got.Units[1].Cells[0].Cell != "R/db=sqlite/driver=mattn/api=sql" ||
+			math.Abs(got.Units[1].Cells[0].Delta-0.2) > 1e-9 || len(got.Regressions) != 1 || got.Regressions[0].Unit != "B/op" {
+			t.Errorf("compare %v: %+v", args, got)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--units", "bogus/op"}, `compare: --units: no unit "bogus/op" in the results (they hold ops/s, ns/op,`},
+		{[]string{"--units", "ns/op", "--fail-over", "B/op=5%"}, "compare: --fail-over gates B/op, which --units leaves out"},
+		{[]string{"--format", "xml"}, `compare: --format: want text, markdown or json, got "xml"`},
+	} {
+		out.Reset()
+		errb.Reset()
+		code := Main(context.Background(), append(append([]string{"compare"}, c.args...), old, new), fakeEnv(&out, &errb))
+		if code != ExitUsage || !strings.Contains(errb.String(), c.want) || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("compare %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errb.String(), c.want)
+		}
 	}
 }

@@ -63,8 +63,8 @@ func TestDryRunPrintsThePlanAndWritesNothing(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"SimpleQuery/db=sqlite/driver=mattn/api=sql ",
-		"SimpleQueryRow/db=sqlite/driver=modernc/api=sql ",
+		"SimpleQuery/mattn ",
+		"SimpleQueryRow/modernc ",
 		"4 cells x 6 runs (+10% warm-up each), each run in up to 3 slices: 18 passes, 72 steps",
 		"estimated time: ",
 		"from each cell's median ns/op in",

@@ -17,7 +17,17 @@ import (
 // dryRun prints what a session of cfg would run — its cells, its passes and
 // its estimated time — without building, starting or writing anything.
 func dryRun(cfg *session.Config, env Env) error {
-	_, _, err := preview(cfg, env)
+	d, budgeted := cfg.Design()
+	if budgeted { // the plan and estimate of the first stage, then the design's
+		first := *cfg
+		first.Count = d.Sizes[0]
+		cfg = &first
+	}
+	total, _, err := preview(cfg, env)
+	if budgeted && err == nil {
+		fmt.Fprint(env.Stdout, report.WrapText(d.String(), report.TextWidth, "  "))
+		fmt.Fprint(env.Stdout, report.WrapText(d.Estimate(total), report.TextWidth, "  "))
+	}
 	return err
 }
 
@@ -67,7 +77,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if wl.Timed && cfg.Script != nil {
 			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
 		}
-		rows = append(rows, [4]string{st.Cell.Name(), ops, strconv.Itoa(st.Slices), col})
+		rows = append(rows, [4]string{st.Cell.Label(), ops, strconv.Itoa(st.Slices), col})
 	}
 	if err := writeCellTable(w, rows); err != nil {
 		return 0, 0, err
@@ -90,24 +100,39 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	}
 	fmt.Fprint(w, "\n"+report.WrapText(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
 		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), report.TextWidth, "  "))
+	builds := runnerBuilds(cfg, p, env) // the one-time builds: counted only where they would happen
 	switch {
+	case est == nil && unknown == 0 && len(cells) > 0: // every cell a script run for a time (--time)
+		fmt.Fprint(w, report.WrapText(fmt.Sprintf("estimated time: %s timed: %d cells x %d runs of --time %s; "+
+			"runner builds, server starts and each cell's set-up come on top", formatEstimate(total), len(cells), cfg.Count,
+			cfg.Script.Time), report.TextWidth, "  "))
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
 		if estErr != nil {
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
 		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
+		if c := builds.clause(); c != "" {
+			fmt.Fprint(w, report.WrapText("runner builds:"+strings.TrimPrefix(strings.TrimPrefix(c, ";"), " +"),
+				report.TextWidth, "  "))
+		}
 	case !est.overhead:
-		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(total), est.source)
+		timed := total
+		total += builds.counted()
+		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(timed), est.source)
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
-		text += "; runner builds, server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
+		text += builds.clause()
+		text += "; server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
+		if builds.Known {
+			text = fmt.Sprintf("estimated time: %s: ", formatEstimate(total)) + strings.TrimPrefix(text, "estimated time: ")
+		}
 		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
 	default:
 		overhead := time.Duration(len(steps)) * est.perStep
 		timed := total
-		total += overhead + est.setUp
+		total += overhead + est.setUp + builds.counted()
 		there := "there"
 		if est.sessions > 1 {
 			there = fmt.Sprintf("the median of %d sessions of these cells", est.sessions)
@@ -116,6 +141,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 			"(%s each beyond their operations, %s: requests, cell set-ups, probes) + %s start-up (servers, runners)",
 			formatEstimate(total), formatEstimate(timed), est.source, formatEstimate(overhead), len(steps),
 			est.perStep.Round(time.Millisecond), there, formatEstimate(est.setUp))
+		text += builds.clause()
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
 		}

@@ -32,8 +32,9 @@ type estimate struct {
 	// there beyond its operations: the request and its answer, the heap
 	// collected before the slice, a cell's set-up on its first step, the
 	// machine probes of each pass, spread over the steps; setUp is the time
-	// before the first run (servers started, runners built or found in
-	// the cache, each runner's hello). Both are zero (and overhead false)
+	// before the first run (servers started, runners found in the cache,
+	// each runner's hello), less the file's runner builds (runner-build):
+	// a dry run counts those only where they would happen (buildTerm). Both are zero (and overhead false)
 	// for a file without the began, started and finished lines.
 	perStep, setUp time.Duration
 	overhead       bool
@@ -183,6 +184,9 @@ func estimateFrom(path string) (*estimate, error) {
 		return nil, usageError{fmt.Sprintf("%s: no results of workloads in this catalogue to estimate from", path)}
 	}
 	if setUp, runs, ok := h.Elapsed(); ok && fileSteps > 0 {
+		if built, ok := benchfile.RunnerBuild(set.Results[0].Config); ok {
+			setUp = max(0, setUp-built) // a one-time build is counted only where it would happen (buildTerm)
+		}
 		est.setUp, est.perStep, est.overhead, est.sessions = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true, 1
 	}
 	return est, nil

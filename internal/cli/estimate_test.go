@@ -205,7 +205,8 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01"}
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01",
+		"--cache", t.TempDir()} // no build recorded there to add
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -254,13 +255,13 @@ func TestDryRunHonoursCPU(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	got := out.String()
-	for _, want := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql-1 ", "SimpleQuery/db=sqlite/driver=mattn/api=sql-2 ",
+	for _, want := range []string{"SimpleQuery/mattn-1 ", "SimpleQuery/mattn-2 ",
 		"2 cells x 6 runs"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("dry run --cpu 1,2 lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "driver=mattn/api=sql ") || strings.Contains(got, "?") {
+	if strings.Contains(got, "SimpleQuery/mattn ") || strings.Contains(got, "?") {
 		t.Errorf("dry run --cpu 1,2: a cell without -N, or one unestimated:\n%s", got)
 	}
 }

@@ -3,10 +3,13 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/targets"
@@ -18,38 +21,119 @@ import (
 // --scale 1 run.
 func listCommand(env Env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "list [flags]",
+		Use:   "list [targets|workloads] [flags]",
 		Short: "show every target and workload, and which targets this machine can run",
 		Long: `List prints every target (a driver through one API) with whether this machine
 can run it and why not, and every workload with its operations per run and
 what it does on each database. With results of this machine to extrapolate
-from, it estimates each workload's --scale 1 run time.`,
+from, it estimates each workload's --scale 1 run time. "list targets" or
+"list workloads" prints one kind only; --db the targets and workloads of
+one database.`,
 		Example: `  sqlbench list
+  sqlbench list targets --db sqlite
+  sqlbench list workloads --db postgres
   sqlbench list --json | jq '.targets[] | select(.available) | .name'
   sqlbench list --markdown > catalogue.md
   sqlbench list --estimate results/sqlbench-20260101-120000.txt`,
-		Args: noArgs,
+		Args:      listArgs,
+		ValidArgs: listKinds,
 	}
 	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
 	asJSON := c.Flags().Bool("json", false, "print the targets and workloads as JSON, with availability and reasons")
 	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this machine's availability) as Markdown tables")
-	c.RunE = func(c *cobra.Command, _ []string) error {
+	db := c.Flags().String("db", "", "only the targets and workloads of this database: "+strings.Join(dbNames(), ", "))
+	complete(c, "db", dbNames)
+	c.RunE = func(c *cobra.Command, args []string) error {
 		if err := listIdle(c); err != nil {
 			return err
 		}
+		f, err := newListFilter(args, *db)
+		if err != nil {
+			return err
+		}
 		if *asMarkdown {
-			return listMarkdown(env.Stdout)
+			return listMarkdown(env.Stdout, f)
 		}
 		est, err := findEstimate(*from, env)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return listJSON(est, env)
+			return listJSON(est, env, f)
 		}
-		return listText(est, env)
+		return listText(est, env, f)
 	}
 	return c
+}
+
+// listKinds are the kinds of entry list prints, each of which it can print
+// alone.
+var listKinds = []string{"targets", "workloads"}
+
+// listArgs accepts at most one argument, a kind of listKinds.
+func listArgs(c *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return usagef("%s: unexpected argument %q (name at most one of %s)",
+			c.CommandPath(), args[1], strings.Join(listKinds, ", "))
+	}
+	return nil
+}
+
+// listFilter is what list prints: every kind, or one (kind); every
+// database, or one (db).
+type listFilter struct {
+	kind string
+	db   bench.DB
+}
+
+// newListFilter reads list's argument, if any, and its --db value.
+func newListFilter(args []string, db string) (listFilter, error) {
+	var f listFilter
+	if len(args) == 1 {
+		kind := strings.TrimSuffix(args[0], "s") + "s" // target or targets
+		if !slices.Contains(listKinds, kind) {
+			return f, usagef("list: unknown kind %q%s", args[0], pick.DidYouMean(args[0], listKinds))
+		}
+		f.kind = kind
+	}
+	if db != "" {
+		d, err := bench.ParseDB(db)
+		if err != nil {
+			return f, usagef("list: --db: unknown database %q%s", db, pick.DidYouMean(db, dbNames()))
+		}
+		f.db = d
+	}
+	return f, nil
+}
+
+// dbNames are the databases (and kinds of target) --db takes.
+func dbNames() []string {
+	var names []string
+	for _, d := range bench.KnownDBs() {
+		names = append(names, string(d))
+	}
+	return names
+}
+
+// targets reports whether list prints the targets, workloads whether it
+// prints the workloads.
+func (f listFilter) targets() bool   { return f.kind == "" || f.kind == "targets" }
+func (f listFilter) workloads() bool { return f.kind == "" || f.kind == "workloads" }
+
+// target reports whether list prints target t.
+func (f listFilter) target(t targets.Spec) bool { return f.targets() && (f.db == "" || t.DB == f.db) }
+
+// workload reports whether list prints workload w.
+func (f listFilter) workload(w bench.Workload) bool {
+	return f.workloads() && (f.db == "" || w.RunsOn(f.db))
+}
+
+// dbs are the databases whose descriptions of a workload list prints.
+func (f listFilter) dbs() []bench.DB {
+	if f.db != "" {
+		return []bench.DB{f.db}
+	}
+	return bench.KnownDBs()
 }
 
 // findEstimate reads the estimate of a --scale 1 run from the results file
@@ -67,11 +151,31 @@ func findEstimate(from string, env Env) (*estimate, error) {
 }
 
 // listText prints the catalogue as tables within the output's width.
-func listText(est *estimate, env Env) error {
+func listText(est *estimate, env Env, f listFilter) error {
+	if f.targets() {
+		if err := listTargetsText(env, f); err != nil {
+			return err
+		}
+	}
+	if !f.workloads() {
+		return nil
+	}
+	if f.targets() {
+		fmt.Fprintln(env.Stdout)
+	}
+	return listWorkloadsText(est, env, f)
+}
+
+// listTargetsText prints list's table of targets, why those unavailable
+// here are, and which cannot run scripts.
+func listTargetsText(env Env, f listFilter) error {
 	width := env.width()
 	rows := [][]string{{"TARGET", "DB", "API", "AVAILABLE", "DESCRIPTION"}}
 	var why []string
 	for _, t := range targets.All() {
+		if !f.target(t) {
+			continue
+		}
 		avail := "yes"
 		if reason := session.Unavailable(t, env.session()); reason != "" {
 			avail = "no (see below)"
@@ -88,16 +192,25 @@ func listText(est *estimate, env Env) error {
 			fmt.Fprint(env.Stdout, report.WrapText("  "+w, width, "    "))
 		}
 	}
-	listScriptRefusals(env.Stdout)
-	fmt.Fprintln(env.Stdout)
+	listScriptRefusals(env.Stdout, f)
+	return nil
+}
+
+// listWorkloadsText prints list's table of workloads and the estimate of a
+// --scale 1 run.
+func listWorkloadsText(est *estimate, env Env, f listFilter) error {
+	width := env.width()
 	head := []string{"WORKLOAD", "FAMILY", "OPS/RUN AT SCALE 1"}
 	if est != nil {
 		head = append(head, "EST. AT SCALE 1")
 	}
-	rows = [][]string{append(head, "DESCRIPTION")}
+	rows := [][]string{append(head, "DESCRIPTION")}
 	for _, w := range bench.Workloads() {
+		if !f.workload(w) {
+			continue
+		}
 		first, prev := true, ""
-		for _, db := range bench.KnownDBs() {
+		for _, db := range f.dbs() {
 			if !w.RunsOn(db) {
 				continue
 			}

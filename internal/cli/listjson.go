@@ -10,8 +10,10 @@ import (
 
 // catalogJSON is sqlbench list --json: the catalogue for programs.
 type catalogJSON struct {
-	Targets   []targetJSON   `json:"targets"`
-	Workloads []workloadJSON `json:"workloads"`
+	// Targets and Workloads are what list prints (list targets: no
+	// workloads).
+	Targets   []targetJSON   `json:"targets,omitempty"`
+	Workloads []workloadJSON `json:"workloads,omitempty"`
 	// EstimateFrom is the results file the estimates come from, if any.
 	EstimateFrom string `json:"estimate_from,omitempty"`
 }
@@ -49,16 +51,22 @@ type workloadJSON struct {
 }
 
 // listJSON prints the catalogue as JSON.
-func listJSON(est *estimate, env Env) error {
+func listJSON(est *estimate, env Env, f listFilter) error {
 	var c catalogJSON
 	for _, t := range targets.All() {
+		if !f.target(t) {
+			continue
+		}
 		reason := session.Unavailable(t, env.session())
 		c.Targets = append(c.Targets, targetJSON{Name: t.Name, DB: string(t.DB), Driver: t.Driver, API: t.API, Module: t.Module,
 			Available: reason == "", Reason: reason, Description: t.Desc, NoScripts: t.Refuses[targets.ScriptWorkload]})
 	}
 	for _, w := range bench.Workloads() {
+		if !f.workload(w) {
+			continue
+		}
 		j := workloadJSON{ID: w.ID(), Name: w.Name, Family: w.Family, Ops: w.Ops, Unit: w.Unit, Descriptions: map[string]string{}}
-		for _, db := range bench.KnownDBs() {
+		for _, db := range f.dbs() {
 			if w.RunsOn(db) {
 				j.Databases = append(j.Databases, string(db))
 				j.Descriptions[string(db)] = w.Describe(bench.DialectOf(db))

@@ -13,16 +13,29 @@ import (
 // listMarkdown prints the catalogue as Markdown tables, the targets and
 // then the workloads, for documentation: what sqlbench knows, not what this
 // machine can run (sqlbench list says that).
-func listMarkdown(w io.Writer) error {
-	fmt.Fprintln(w, "| target | db | api | driver module | what it is |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+func listMarkdown(w io.Writer, f listFilter) error {
+	if f.targets() {
+		fmt.Fprintln(w, "| target | db | api | driver module | what it is |")
+		fmt.Fprintln(w, "|---|---|---|---|---|")
+	}
 	for _, t := range targets.All() {
+		if !f.target(t) {
+			continue
+		}
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", t.Name, t.DB, t.API, t.Module, cellText(t.Desc))
 	}
-	fmt.Fprintln(w)
+	if !f.workloads() {
+		return nil
+	}
+	if f.targets() {
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "| workload | family | ops/run at scale 1 | what it does |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, wl := range bench.Workloads() {
+		if !f.workload(wl) {
+			continue
+		}
 		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", wl.ID(), wl.Family, report.Thousands(float64(wl.Ops)), wl.Unit, cellText(describeAll(wl)))
 	}
 	return nil

@@ -24,7 +24,10 @@ func reportCommand(env Env) *cobra.Command {
 		Short: "tables, Markdown, HTML, CSV, JSON and PNG charts from results files",
 		Long: `Report reads one or more results files and writes their report: the text
 tables on stdout, the other formats into files named after -o (default: the
-first results file without its extension).`,
+first results file without its extension). The CSV is tidy, one row per
+cell and unit; the configuration the cells ran under is written once, in
+PREFIX-config.csv. A plain go test -bench file (no sqlbench keys) gets the
+medians of each benchmark in text only.`,
 		Example: `  sqlbench report results/sqlbench-20260101-120000.txt
   sqlbench report --format markdown,html results/a.txt results/b.txt
   sqlbench report --format json -o - results/a.txt > a.json`,
@@ -32,7 +35,7 @@ first results file without its extension).`,
 	fs := c.Flags()
 	fs.SortFlags = false
 	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
-	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
+	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv and PREFIX-config.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
 	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	var resolution float64
 	fs.Var(&resolutionFlag{p: &resolution, text: "5%"}, "resolution", resolutionUsage)
@@ -54,7 +57,8 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 	if len(paths) == 0 {
 		return usagef("report: name at least one results file")
 	}
-	if err := checkBaseline(baseline); err != nil {
+	baseline, err := checkBaseline(baseline)
+	if err != nil {
 		return err
 	}
 	var formats []string
@@ -70,6 +74,9 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 	rs, err := readMerged(paths, env.Stderr)
 	if err != nil {
 		return err
+	}
+	if report.Plain(rs) {
+		return plainReport(rs, formats, env)
 	}
 	r := report.New(rs, nil, session.WorkloadInfo)
 	r.Sources = paths
@@ -118,13 +125,28 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 	return err
 }
 
-// readResults reads results files; any problem is bad input.
-func readResults(paths []string) ([]*benchfmt.Result, error) {
+// plainReport reports results without sqlbench's keys (a plain go test
+// -bench file): in text, one line on what it shows, then each benchmark's
+// medians; any other format is bad input, which names benchstat.
+func plainReport(rs []*benchfmt.Result, formats []string, env Env) error {
+	if others := slices.DeleteFunc(slices.Clone(formats), func(f string) bool { return f == "text" }); len(others) > 0 {
+		return usagef("report: --format %s: %s", others[0], report.PlainNote)
+	}
+	fmt.Fprintln(env.Stdout, report.PlainNote)
+	return report.PlainText(env.Stdout, rs)
+}
+
+// readResults reads results files; any problem is bad input. A file cut
+// off mid-line is read to its last complete line, with a warning to warn.
+func readResults(paths []string, warn io.Writer) ([]*benchfmt.Result, error) {
 	var all []*benchfmt.Result
 	for _, path := range paths {
 		set, err := benchfile.ReadFile(path)
 		if err != nil {
 			return nil, usageError{err.Error()}
+		}
+		if set.Cut != "" {
+			fmt.Fprintln(warn, "warning:", set.Cut)
 		}
 		if len(set.Results) == 0 {
 			return nil, usagef("%s holds no results", path)
@@ -141,7 +163,7 @@ func readResults(paths []string) ([]*benchfmt.Result, error) {
 func readMerged(paths []string, w io.Writer) ([]*benchfmt.Result, error) {
 	files := make([]benchfile.Named, len(paths))
 	for i, p := range paths {
-		rs, err := readResults([]string{p})
+		rs, err := readResults([]string{p}, w)
 		if err != nil {
 			return nil, err
 		}

@@ -73,6 +73,7 @@ sqlbench report rebuilds the table.`,
 		"the default is for the other machine, OS, Go and driver versions (docs/reproduce.md)")
 	quietFlag(c, env)
 	wideFlag(c, env)
+	detailsFlag(c, env)
 	c.RunE = func(c *cobra.Command, names []string) error {
 		if markdown {
 			if len(names) > 0 || dry {
@@ -183,7 +184,7 @@ func reproduceStudy(ctx context.Context, opts studyOptions, env Env) (string, er
 	}
 	out, err := runStudy(ctx, p, env.session())
 	if out != nil && out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
+		if perr := printOutcome(env.Stdout, out, env.outcomeView()); perr != nil && err == nil {
 			err = perr
 		}
 	}

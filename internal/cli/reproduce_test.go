@@ -95,7 +95,7 @@ func TestReproduceDryRun(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"published: https://github.com/cvilsmeier/sqinn-go-bench/blob/8bbb4e0/README.md",
-		"dry run: nothing is built, started or written", "SqinnMany/db=sqlite/driver=crawshaw/api=native/n=1000",
+		"dry run: nothing is built, started or written", "SqinnMany/crawshaw/n=1000",
 		"26 cells x 5 runs", "not reproduced: Windows 10"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("dry run lacks %q:\n%s", want, out.String())

@@ -43,23 +43,37 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 func reproduceAllDryRun(opts studyOptions, ids []string, env Env) error {
 	var total time.Duration
 	var lacking []string
+	unknown := 0
 	for _, id := range ids {
 		o := opts
 		o.Study = id
 		fmt.Fprintf(env.Stdout, "\n=== %s\n", id)
-		d, unknown, err := reproduceDryRun(o, env)
+		d, n, err := reproduceDryRun(o, env)
 		if err != nil {
 			return err
 		}
 		total += d
-		if unknown > 0 {
+		if n > 0 {
 			lacking = append(lacking, id)
+			unknown += n
 		}
 	}
-	text := fmt.Sprintf("every study: %s timed, estimated", formatEstimate(total))
-	if len(lacking) > 0 {
-		text += " without the cells no results here estimate, in " + strings.Join(lacking, ", ")
-	}
-	fmt.Fprint(env.Stdout, "\n"+report.WrapText(text, report.TextWidth, "  "))
+	fmt.Fprint(env.Stdout, "\n"+report.WrapText(allStudiesTotal(total, unknown, lacking), report.TextWidth, "  "))
 	return nil
+}
+
+// allStudiesTotal is the last line of reproduce all --dry-run: the sum of
+// the studies' timed estimates, or what it lacks: unknown cells, in the
+// studies lacking, have no results here to estimate from.
+func allStudiesTotal(total time.Duration, unknown int, lacking []string) string {
+	const how = "run `sqlbench run --quick --workloads all` once to estimate them"
+	switch {
+	case unknown == 0:
+		return fmt.Sprintf("every study: %s timed", formatEstimate(total))
+	case total == 0:
+		return fmt.Sprintf("every study: no estimate: no results here for any of the %d cells (of %s); %s",
+			unknown, strings.Join(lacking, ", "), how)
+	}
+	return fmt.Sprintf("every study: at least %s timed; not counted: %d cells with no results here to estimate from "+
+		"(of %s); %s", formatEstimate(total), unknown, strings.Join(lacking, ", "), how)
 }

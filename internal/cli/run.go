@@ -53,6 +53,7 @@ whether the session would see a regression of that size (docs/versions.md).`,
 	cfg := defineRun(c, &quick, &dry, &sf)
 	quietFlag(c, env)
 	wideFlag(c, env)
+	detailsFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg.Command = commandLine(c, args)
 		if err := checkRun(c, cfg, quick, env); err != nil {
@@ -97,7 +98,9 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 		}
 	}
 	if out.Scheduled {
-		if perr := printOutcome(env.Stdout, out, env.tableWidth()); perr != nil && err == nil {
+		v := env.outcomeView()
+		v.Next = true
+		if perr := printOutcome(env.Stdout, out, v); perr != nil && err == nil {
 			err = perr
 		}
 	}
@@ -118,7 +121,7 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 func checkRun(c *cobra.Command, cfg *session.Config, quick bool, env Env) error {
 	if cfg.Resume != "" {
 		for _, name := range setFlags(c) {
-			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" && name != "quiet" {
+			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" && name != "quiet" && name != "details" {
 				return usagef("--resume takes the session's own settings from its journal: drop --%s", name)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/link"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/wake"
@@ -27,7 +28,10 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Var(v["db"], "db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
 	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs, -exclusions, name@version or name@./checkout, name+spin=DURATION (default: every target of the databases; see sqlbench list)")
 	fs.Var(v["workloads"], "workloads", "workloads to run, comma-separated: families, names or IDs, globs, -exclusions, or all (default: "+session.DefaultWorkloads+"; see sqlbench list)")
-	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell")
+	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell (with --budget: the first stage's, raised to the fewest a look needs)")
+	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still undecided: a first stage of --count runs, "+
+		"then rounds of more runs for the cells of undecided ratio comparisons, each followed by a look (docs/methodology.md, Budgeted sessions)")
+	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("with --budget: the looks planned, each at confidence 1-5%%/looks (default %d)", session.DefaultLooks))
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&cfg.Warmup, "warmup", cfg.Warmup, "untimed operations before each run, as a fraction of the run")
@@ -37,7 +41,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
 	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... when taken); an existing one is refused unless --force; - writes the results to stdout, the tables to stderr, and no report")
 	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
-	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache, --allow-remote and --quiet")
+	fs.StringVar(&cfg.Resume, "resume", "", "finish the interrupted session of this journal (results/<name>.journal): the same plan, only the slices it lacks; takes no other flag but --dsn, --cache, --allow-remote, --quiet and --details")
 	fs.StringVar(&cfg.Cache, "cache", cfg.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so that the help reads the same everywhere
 	fs.Var(v["dsn"], "dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server")
@@ -48,6 +52,7 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Var(v["pin"], "pin", "CPU placement of server and runner: none (wherever the scheduler puts them, as the published studies ran), same (one CPU for both) or split (apart)")
 	fs.Var(v["timing-thread"], "timing-thread", "locked: each Go cell's timing goroutine keeps one OS thread for the run, whose time is divided into on CPU, run queue and blocked; free: it moves between threads as in a plain Go program (no division); auto: locked on SQLite, free where it waits on a socket or on sqinn's pipe (locking adds a thread hand-over per round trip) or where its target hands each call to a goroutine of its own (crawshaw in the go-sqlite-bench suite)")
 	fs.Var(v["idle-latency"], "idle-latency", idleLatencyUsage)
+	fs.Var(v["measure"], "measure", "time, or instructions: also count the instructions each Go cell executes per operation in its timed region under Valgrind's callgrind (instructions/op, deterministic for CI gates; runs ~50x slower; JDBC targets skipped; docs/methodology.md)")
 	fs.Var(v["baseline"], "baseline", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
 	fs.Var(v["resolution"], "resolution", resolutionUsage)
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of each cell's timed runs (Go runners; go tool pprof opens it) into this directory")
@@ -101,14 +106,19 @@ func (f *resolutionFlag) Set(s string) error {
 func (f *resolutionFlag) Type() string { return "string" }
 
 // checkBaseline refuses a --baseline that names no target of the
-// catalogue, or a variant (name@version, name+spin=DURATION) of none.
-func checkBaseline(name string) error {
+// catalogue, or a variant (name@version, name+spin=DURATION) of none, and
+// returns it by the target's name (an alias, xerial, is jdbc-sqlite).
+func checkBaseline(name string) (string, error) {
 	base, _, _ := strings.Cut(name, targets.SpinSuffix)
 	base, _, _ = strings.Cut(base, "@")
-	if _, ok := targets.Lookup(base); name != "" && !ok {
-		return usagef("--baseline: no target %q (sqlbench list names them)", name)
+	t, ok := targets.Lookup(base)
+	if name != "" && !ok {
+		return "", usagef("--baseline: no target %q%s", name, pick.DidYouMean(base, targets.Names()))
 	}
-	return nil
+	if ok && t.Name != base {
+		return t.Name + strings.TrimPrefix(name, base), nil
+	}
+	return name, nil
 }
 
 // parseDSNFlags reads --dsn values ("mariadb=DSN", "postgres=DSN"; mysql is

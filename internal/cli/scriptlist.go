@@ -9,9 +9,12 @@ import (
 
 // listScriptRefusals prints the targets that cannot run a script workload
 // (sqlbench run --script), with why.
-func listScriptRefusals(w io.Writer) {
+func listScriptRefusals(w io.Writer, f listFilter) {
 	var lines []string
 	for _, t := range targets.All() {
+		if !f.target(t) {
+			continue
+		}
 		if why := t.Refuses[targets.ScriptWorkload]; why != "" {
 			lines = append(lines, "  "+t.Name+": "+why)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
@@ -42,7 +43,8 @@ sqlbench run --dsn or by hand.`,
 			if len(args) == 0 {
 				return usagef("server: missing subcommand (start, stop, status, dsn)")
 			}
-			return usagef("server: unknown subcommand %q (valid: start, stop, status, dsn)", args[0])
+			return usagef("server: unknown subcommand %q%s", args[0],
+				pick.DidYouMean(args[0], []string{"start", "stop", "status", "dsn"}))
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}

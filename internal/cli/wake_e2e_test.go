@@ -16,7 +16,7 @@ import (
 // TestRunIdleLatencyLowIsHeldAndRecorded runs a small loopback session
 // with --idle-latency low on a stand-in for the kernel's device: the
 // session writes a 32-bit 0 to it, records the regime as a setting, times
-// the wake-ups before each pass and prints them in the summary.
+// the wake-ups before each pass and prints them in the summary's details.
 func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	dev := filepath.Join(t.TempDir(), "cpu_dma_latency")
@@ -26,7 +26,7 @@ func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	env.DMALatency = dev
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--quick", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
-		"--count", "2", "--slices", "2", "--idle-latency", "low", "-o", out, "--cache", cache}, env)
+		"--count", "2", "--slices", "2", "--idle-latency", "low", "-o", out, "--cache", cache, "--details"}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

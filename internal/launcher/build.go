@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // ModulePath is the import path of the sqlbench module; FindSource looks for
@@ -86,20 +87,30 @@ func DefaultCache() string {
 	return filepath.Join(os.TempDir(), "sqlbench-runners")
 }
 
-// Build returns the path of the runner binary for group, building it first
-// if the cache has none for the current source.
-func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, error) {
+// Cached returns the path the runner binary of group has in the cache for
+// the current source and Go version, and whether it is there: whether
+// Build would build it. It builds nothing.
+func (b *Builder) Cached(ctx context.Context, group string) (bin string, ok bool, err error) {
 	ver, err := exec.CommandContext(ctx, b.goCmd(), "env", "GOVERSION").Output()
 	if err != nil {
-		return "", fmt.Errorf("building the Go runners needs the Go toolchain (%s): %w", b.goCmd(), err)
+		return "", false, fmt.Errorf("building the Go runners needs the Go toolchain (%s): %w", b.goCmd(), err)
 	}
 	key, err := sourceKey(b.Src, group, strings.TrimSpace(string(ver)))
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	bin := filepath.Join(b.Cache, fmt.Sprintf("sqlbench-runner-%s-%s", group, key))
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
+	bin = filepath.Join(b.Cache, fmt.Sprintf("sqlbench-runner-%s-%s", group, key))
+	_, err = os.Stat(bin)
+	return bin, err == nil, nil
+}
+
+// Build returns the path of the runner binary for group, building it first
+// if the cache has none for the current source. A build's time is kept in
+// the cache (Recorded).
+func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, error) {
+	bin, ok, err := b.Cached(ctx, group)
+	if err != nil || ok {
+		return bin, err
 	}
 	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
 		return "", fmt.Errorf("runner cache: %w", err)
@@ -107,6 +118,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 	if b.Log != nil {
 		fmt.Fprintf(b.Log, "building runner %q%s (first use, or its source changed)...\n", group, from(b.Origin))
 	}
+	began := time.Now()
 	out, err := b.compile(ctx, bin, cgo, "-tags", "sqlbench_"+group)
 	if err != nil {
 		if out == "" { // the cache, or a cancelled build
@@ -114,6 +126,7 @@ func (b *Builder) Build(ctx context.Context, group string, cgo bool) (string, er
 		}
 		return "", fmt.Errorf("build runner %q: %v: %s", group, err, lastLine(out))
 	}
+	RecordBuild(b.Cache, group, time.Since(began))
 	return bin, nil
 }
 
@@ -217,4 +230,29 @@ func lastLine(s string) string {
 		}
 	}
 	return "no output"
+}
+
+// Download fetches the Go modules the runners of groups are built from
+// (go list -deps of the runner package with their tags), keeping the go
+// command's output rather than showing it, and returns how many modules
+// it downloaded: none when the module cache has them all.
+func (b *Builder) Download(ctx context.Context, groups []string) (int, error) {
+	tags := make([]string, len(groups))
+	for i, g := range groups {
+		tags[i] = "sqlbench_" + g
+	}
+	cmd := exec.CommandContext(ctx, b.goCmd(), "list", "-deps", "-tags", strings.Join(tags, ","), RunnerPackage)
+	cmd.Dir = b.Src
+	cmd.Env = buildEnv()
+	var out bytes.Buffer
+	cmd.Stderr = &out
+	err := cmd.Run()
+	n := strings.Count(out.String(), "go: downloading ")
+	if err != nil {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		return n, fmt.Errorf("go list: %s", lastLine(out.String()))
+	}
+	return n, nil
 }

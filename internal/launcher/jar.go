@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // JDBCDir is the JDBC runner's Maven module, relative to the source root.
@@ -48,18 +49,9 @@ func (b *JarBuilder) java() string {
 // Maven Central into its local repository on first use; later builds need
 // no network.
 func (b *JarBuilder) Build(ctx context.Context) (string, error) {
-	// java -version writes to stderr.
-	ver, err := exec.CommandContext(ctx, b.java(), "-version").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("a JDK is needed to run the JDBC runner: %w", err)
-	}
-	key, err := jarKey(filepath.Join(b.Src, JDBCDir), string(ver))
-	if err != nil {
-		return "", err
-	}
-	jar := filepath.Join(b.Cache, "sqlbench-runner-jdbc-"+key+".jar")
-	if _, err := os.Stat(jar); err == nil {
-		return jar, nil
+	jar, ok, err := b.Cached(ctx)
+	if err != nil || ok {
+		return jar, err
 	}
 	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
 		return "", fmt.Errorf("runner cache: %w", err)
@@ -81,6 +73,7 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-Dstyle.color=never", "-f", filepath.Join(b.Src, JDBCDir, "pom.xml"),
 		"-DskipTests", "-Dsqlbench.buildDir="+build, "package")
 	cmd.Dir = filepath.Join(b.Src, JDBCDir)
+	began := time.Now()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -92,7 +85,30 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	if err := os.Rename(filepath.Join(build, "sqlbench-jdbc.jar"), jar); err != nil {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
+	RecordBuild(b.Cache, JarRecord, time.Since(began))
 	return jar, nil
+}
+
+// JarRecord is the name the JDBC runner's build time is kept under in the
+// cache (Recorded).
+const JarRecord = "jdbc"
+
+// Cached returns the path the runner jar has in the cache for the current
+// source and JDK, and whether it is there: whether Build would build it.
+// It builds nothing.
+func (b *JarBuilder) Cached(ctx context.Context) (jar string, ok bool, err error) {
+	// java -version writes to stderr.
+	ver, err := exec.CommandContext(ctx, b.java(), "-version").CombinedOutput()
+	if err != nil {
+		return "", false, fmt.Errorf("a JDK is needed to run the JDBC runner: %w", err)
+	}
+	key, err := jarKey(filepath.Join(b.Src, JDBCDir), string(ver))
+	if err != nil {
+		return "", false, err
+	}
+	jar = filepath.Join(b.Cache, "sqlbench-runner-jdbc-"+key+".jar")
+	_, err = os.Stat(jar)
+	return jar, err == nil, nil
 }
 
 // SmokeJITWarmup is the system property a smoke run (--quick) starts the

@@ -19,10 +19,19 @@ func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
 	}
 	b := &Builder{Src: src, Cache: t.TempDir()}
 	ctx := context.Background()
+	if _, ok, err := b.Cached(ctx, "none"); ok || err != nil {
+		t.Fatalf("Cached before any build: %v, %v; want false", ok, err)
+	}
 	// The runner with no group tag links no targets: quick to build.
 	bin, err := b.Build(ctx, "none", false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cached, ok, err := b.Cached(ctx, "none"); !ok || err != nil || cached != bin {
+		t.Errorf("Cached after the build: %s, %v, %v; want %s", cached, ok, err, bin)
+	}
+	if d, ok := Recorded(b.Cache, "none"); !ok || d <= 0 {
+		t.Errorf("the build's time was not recorded: %v, %v", d, ok)
 	}
 	st, err := os.Stat(bin)
 	if err != nil {

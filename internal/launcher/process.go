@@ -62,7 +62,11 @@ func newProcess(stdin io.WriteCloser, stdout io.Reader) *Process {
 // Start starts the runner binary bin (with args) in its own process group,
 // so that a Ctrl-C in the terminal reaches only the orchestrator.
 func Start(bin string, args ...string) (*Process, error) {
-	cmd := exec.Command(bin, args...)
+	return start(exec.Command(bin, args...))
+}
+
+// start starts cmd as Start does.
+func start(cmd *exec.Cmd) (*Process, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

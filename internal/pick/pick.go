@@ -17,6 +17,9 @@ type Entry struct {
 	ID    string
 	Names []string
 	Exact bool
+	// Aliases are other names that select the entry when typed whole,
+	// never matched by a glob (jdbc-sqlite's xerial).
+	Aliases []string
 }
 
 // Selection is what a list selected.
@@ -92,6 +95,10 @@ func match(pat string, entries []Entry) ([]string, bool) {
 	var ids []string
 	for _, e := range entries {
 		if glob && e.Exact {
+			continue
+		}
+		if !glob && slices.Contains(e.Aliases, pat) {
+			ids = appendNew(ids, e.ID)
 			continue
 		}
 		if slices.ContainsFunc(e.Names, func(n string) bool {

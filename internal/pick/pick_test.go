@@ -11,7 +11,7 @@ func TestSelect(t *testing.T) {
 		{ID: "a/y", Names: []string{"fam1", "a", "a/y"}},
 		{ID: "ab", Names: []string{"fam2", "ab", "ab"}},
 		{ID: "b", Names: []string{"fam2", "b", "b"}},
-		{ID: "other", Names: []string{"other"}, Exact: true},
+		{ID: "other", Names: []string{"other"}, Exact: true, Aliases: []string{"alias"}},
 	}
 	base := []string{"b"}
 	for _, c := range []struct {
@@ -31,6 +31,8 @@ func TestSelect(t *testing.T) {
 		{[]string{" -ab ", ""}, []string{"b"}, false, nil},
 		{[]string{"o*"}, []string{"b"}, false, []string{"o*"}}, // an Exact entry is never matched by a glob
 		{[]string{"other"}, []string{"other"}, true, nil},
+		{[]string{"alias"}, []string{"other"}, true, nil},
+		{[]string{"ali*"}, []string{"b"}, false, []string{"ali*"}}, // an alias is never matched by a glob
 		{[]string{"nope", "z*", "-q", "["}, []string{"b"}, false, []string{"nope", "z*", "-q", "["}},
 	} {
 		sel := Select(c.list, entries, base)

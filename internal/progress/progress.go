@@ -1,11 +1,15 @@
 // Package progress shows a session's progress on stderr: a progress bar
 // (github.com/schollz/progressbar) with the current cell, run, elapsed time
-// and ETA on a terminal; otherwise one plain line per finished cell, and a
-// line of the steps done at least every 10 seconds in between (a cell
-// finishes only in the session's last pass).
+// and ETA on a terminal, updated in place; otherwise a line of the steps and
+// cells done every 10 seconds, a line for each cell that fails as it
+// fails, and one line at the end. Cells finish together in the session's
+// last pass (each run is sliced over the whole session), so a line per
+// finished cell would come in a burst at the end: off a terminal they are
+// counted instead.
 package progress
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -24,6 +28,9 @@ type Event struct {
 	// Cell is the cell's benchmark name; Workload and Target its workload's
 	// and target's names.
 	Cell, Workload, Target string
+	// Label is the cell as a person reads it (the target's name for its
+	// keys: SimpleQuery/jdbc-sqlite); "" shows Cell.
+	Label string
 	// Run, Slice and Slices place the step in the cell's runs.
 	Run, Slice, Slices int
 	// Done and Total count steps, skipped ones included.
@@ -45,6 +52,8 @@ type Display struct {
 
 	mu      sync.Mutex
 	runs    map[string]int
+	cells   int           // the cells finished or failed
+	events  int           // the events taken
 	last    time.Time     // when the last line was written (off a terminal)
 	started time.Time     // when the display was made
 	latest  Event         // the last event
@@ -97,7 +106,11 @@ func (d *Display) tick(quiet time.Duration) {
 				ev := d.latest
 				what := "starting"
 				if ev.Done > 0 {
-					what = fmt.Sprintf("last %s run %d/%d slice %d/%d", ev.Cell, ev.Run, d.count, ev.Slice, ev.Slices)
+					what = fmt.Sprintf("last %s %s run %d/%d slice %d/%d", ev.Workload, ev.Target, ev.Run, d.count,
+						ev.Slice, ev.Slices)
+				}
+				if d.cells > 0 {
+					what = cellsDone(d.cells) + ", " + what
 				}
 				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
 				d.last = now
@@ -121,6 +134,7 @@ func (d *Display) Event(ev Event) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.latest = ev
+	d.events++
 	name := ev.Cell
 	if ev.Finished {
 		d.runs[name]++
@@ -129,37 +143,57 @@ func (d *Display) Event(ev Event) {
 	if d.bar != nil {
 		if ev.Err != nil {
 			_ = d.bar.Clear()
-			fmt.Fprintf(d.w, "FAIL %s: %v\n", name, ev.Err)
+			fmt.Fprintf(d.w, "FAIL %s: %v\n", cmp.Or(ev.Label, name), ev.Err)
 		}
 		d.bar.Describe(fmt.Sprintf("%s %s run %d/%d slice %d/%d", ev.Workload, ev.Target,
 			ev.Run, d.count, ev.Slice, ev.Slices))
 		_ = d.bar.Add(1)
 		return
 	}
-	if !cellDone {
-		return
+	if cellDone {
+		d.cells++
 	}
-	status := fmt.Sprintf("%d/%d runs", d.runs[name], d.count)
-	if ev.Err != nil {
-		status = fmt.Sprintf("FAIL: %v", ev.Err)
+	if ev.Err == nil {
+		return // counted, said in the next line of the steps done
 	}
-	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: %s", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), name, status))
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: FAIL: %v", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), ev.Err))
 	d.last = time.Now()
 }
 
-// Finish clears the progress bar, or ends the lines of steps done.
+// cellsDone is "N cells done" (finished or failed).
+func cellsDone(n int) string {
+	if n == 1 {
+		return "1 cell done"
+	}
+	return fmt.Sprintf("%d cells done", n)
+}
+
+// Finish clears the progress bar, or ends the lines of steps done with
+// one of the steps and cells done in all (when there was a step).
 func (d *Display) Finish() {
 	if d.bar != nil {
 		_ = d.bar.Finish()
 		return
 	}
-	if d.stop != nil {
-		select {
-		case <-d.stop:
-		default:
-			close(d.stop)
+	if d.stop == nil {
+		return
+	}
+	select {
+	case <-d.stop:
+		return // finished before
+	default:
+		close(d.stop)
+	}
+	<-d.done
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if ev := d.latest; d.events > 0 {
+		runs := 0
+		for _, n := range d.runs {
+			runs += n
 		}
-		<-d.done
+		writeLine(d.w, fmt.Sprintf("[%d/%d %s] %s, %d runs written", ev.Done, ev.Total, ev.Elapsed.Round(time.Second),
+			cellsDone(d.cells), runs))
 	}
 }
 

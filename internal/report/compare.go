@@ -327,10 +327,10 @@ func (c *Comparison) Text(w io.Writer) error {
 	}
 	fmt.Fprintln(w, c.shiftNote())
 	for _, n := range c.OnlyOld {
-		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, n)
+		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, CellLabel(n))
 	}
 	for _, n := range c.OnlyNew {
-		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, n)
+		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, CellLabel(n))
 	}
 	return nil
 }
@@ -356,7 +356,7 @@ func (c *Comparison) table(w io.Writer) error {
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", ch.Name, o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
 	}
 	if c.GeoOld > 0 {
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))

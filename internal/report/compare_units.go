@@ -246,10 +246,10 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 	}
 	c := cs.Units[0]
 	for _, n := range c.OnlyOld {
-		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, n)
+		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, CellLabel(n))
 	}
 	for _, n := range c.OnlyNew {
-		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, n)
+		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, CellLabel(n))
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		} else {
 			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n", len(regs), thresholdList(th))
 			for _, r := range regs {
-				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", r.Name, r.Unit, MeasureOf(r.Unit).Format(r.Old), MeasureOf(r.Unit).Format(r.New), r.DeltaString(), r.P)
+				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", CellLabel(r.Name), r.Unit, MeasureOf(r.Unit).Format(r.Old), MeasureOf(r.Unit).Format(r.New), r.DeltaString(), r.P)
 			}
 			fmt.Fprintln(w)
 		}
@@ -313,7 +313,7 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(ch.Name), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
 				ch.IntervalString(), mdEscape(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
@@ -322,10 +322,10 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range c.OnlyOld {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.OldLabel), mdEscape(n))
+			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.OldLabel), mdEscape(CellLabel(n)))
 		}
 		for _, n := range c.OnlyNew {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.NewLabel), mdEscape(n))
+			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.NewLabel), mdEscape(CellLabel(n)))
 		}
 	}
 	return nil

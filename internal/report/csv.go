@@ -14,46 +14,39 @@ func csvStatColumns() []string {
 	return []string{"n", "median", "mean", "min", "max", "stddev", "ci_lo", "ci_hi", "confidence"}
 }
 
-// CSV writes the report's records, one row per cell: name, workload,
-// family, unit, db, driver, api, net, target (the catalogue's name), the other keys (k=v joined by '/'),
-// runs, then for each unit measured "<unit> <statistic>" columns (blank
-// where the cell did not measure the unit), then the cell's ratio to its
-// table's baseline with its verdict (csvRatioColumns; blank without one),
-// then config: the file
-// configuration as key=value lines joined by "; ". Numbers are written with
-// the precision of the runs (RecordStat).
+// CSV writes the report's records tidy: one row per cell and unit measured
+// (a unit the cell did not measure has no row). Columns: name, workload,
+// family, op_unit (what an operation is: "queries"), db, driver, api, net,
+// target (the catalogue's name), the other keys (k=v joined by '/'), runs,
+// config (the number of the configuration the cell ran under, whose
+// key=value lines ConfigCSV writes once), unit, then the statistics of
+// csvStatColumns, then the cell's ops/s ratio to its table's baseline with
+// its verdict (csvRatioColumns; blank without one), on each of its rows.
+// Numbers are written with the precision of the runs (RecordStat).
 func CSV(w io.Writer, r *Report) error {
 	recs := r.Records()
 	units := recordUnits(recs)
+	ids, _ := configIDs(r)
 	cw := csv.NewWriter(w)
-	header := []string{"name", "workload", "family", "unit", "db", "driver", "api", "net", "target", "keys", "runs"}
-	for _, u := range units {
-		for _, s := range csvStatColumns() {
-			header = append(header, u+" "+s)
-		}
-	}
-	header = append(append(header, csvRatioColumns()...), "config")
+	header := append([]string{"name", "workload", "family", "op_unit", "db", "driver", "api", "net", "target", "keys",
+		"runs", "config", "unit"}, csvStatColumns()...)
+	header = append(header, csvRatioColumns()...)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	for i, rec := range recs {
-		row := []string{rec.Name, rec.Workload, rec.Family, rec.Unit, rec.DB, rec.Driver, rec.API, rec.Net, rec.Target,
-			otherKeys(rec.Keys), strconv.Itoa(rec.Runs)}
+		cell := []string{rec.Name, rec.Workload, rec.Family, rec.Unit, rec.DB, rec.Driver, rec.API, rec.Net, rec.Target,
+			otherKeys(rec.Keys), strconv.Itoa(rec.Runs), strconv.Itoa(ids[i])}
 		for _, u := range units {
 			st, ok := rec.Stats[u]
 			if !ok {
-				row = append(row, make([]string, len(csvStatColumns()))...)
 				continue
 			}
-			row = append(row, strconv.Itoa(st.N), num(st.Median), num(st.Mean), num(st.Min), num(st.Max),
+			row := append(slices.Clone(cell), u, strconv.Itoa(st.N), num(st.Median), num(st.Mean), num(st.Min), num(st.Max),
 				num(st.StdDev), optNum(st.CILo), optNum(st.CIHi), num(st.Confidence))
-		}
-		cfg := make([]string, len(r.Cells[i].Config))
-		for j, kv := range r.Cells[i].Config {
-			cfg[j] = kv.Key + "=" + kv.Value
-		}
-		if err := cw.Write(append(append(row, ratioCSV(rec.Ratio)...), strings.Join(cfg, "; "))); err != nil {
-			return fmt.Errorf("write csv: %w", err)
+			if err := cw.Write(append(row, ratioCSV(rec.Ratio)...)); err != nil {
+				return fmt.Errorf("write csv: %w", err)
+			}
 		}
 	}
 	cw.Flush()
@@ -61,6 +54,43 @@ func CSV(w io.Writer, r *Report) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// ConfigCSV writes, once each, the configurations CSV's config column
+// numbers: rows of config (the number), key and value, in the order the
+// file configuration lists them (passwords masked as in every report).
+func ConfigCSV(w io.Writer, r *Report) error {
+	_, configs := configIDs(r)
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"config", "key", "value"}); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	for i, cfg := range configs {
+		for _, kv := range cfg {
+			if err := cw.Write([]string{strconv.Itoa(i + 1), kv.Key, kv.Value}); err != nil {
+				return fmt.Errorf("write csv: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return nil
+}
+
+// configIDs numbers the distinct configurations of the report's cells
+// from 1, in order of first appearance: each cell's number (ids, in the
+// order of r.Cells) and the configurations.
+func configIDs(r *Report) (ids []int, configs [][]Config) {
+	for _, c := range r.Cells {
+		i := slices.IndexFunc(configs, func(cfg []Config) bool { return slices.Equal(cfg, c.Config) })
+		if i < 0 {
+			configs, i = append(configs, c.Config), len(configs)
+		}
+		ids = append(ids, i+1)
+	}
+	return ids, configs
 }
 
 // otherKeys joins the keys other than db, driver, api and net, sorted.

@@ -41,8 +41,13 @@ func (e *FileError) Error() string { return fmt.Sprintf("report file %s: %v", e.
 // Unwrap returns the cause.
 func (e *FileError) Unwrap() error { return e.Err }
 
+// ConfigSuffix ends the name of the CSV's sidecar (PREFIX-config.csv): the
+// configurations its config column numbers (ConfigCSV).
+const ConfigSuffix = "-config.csv"
+
 // WriteFiles writes r into files named after prefix, one per format
-// (PREFIX.md, PREFIX.html ...; one PREFIX-<chart>.png per chart for png),
+// (PREFIX.md, PREFIX.html ...; one PREFIX-<chart>.png per chart for png;
+// for csv PREFIX.csv and its sidecar PREFIX-config.csv),
 // and returns the paths written. A file that cannot be written is a
 // *FileError.
 func WriteFiles(r *Report, prefix string, formats []string) ([]string, error) {
@@ -73,6 +78,17 @@ func WriteFiles(r *Report, prefix string, formats []string) ([]string, error) {
 			return written, err
 		}
 		written = append(written, path)
+		if f == "csv" { // the configurations the CSV's config column numbers, once each
+			buf.Reset()
+			if err := ConfigCSV(&buf, r); err != nil {
+				return written, err
+			}
+			path := prefix + ConfigSuffix
+			if err := writeWhole(path, buf.Bytes()); err != nil {
+				return written, err
+			}
+			written = append(written, path)
+		}
 	}
 	return written, nil
 }

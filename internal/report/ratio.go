@@ -112,6 +112,9 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 	if len(n.OpsRuns) == 0 || len(d.OpsRuns) == 0 || slices.Min(d.OpsRuns) <= 0 || slices.Min(n.OpsRuns) < 0 {
 		return Ratio{}, false
 	}
+	if conf := max(lookConfidence(n), lookConfidence(d)); conf > 0 {
+		return sequentialRatio(n, d, conf), true // a budgeted session's, at its looks' confidence
+	}
 	if paired(n, d) {
 		ratios := make([]float64, len(n.OpsRuns))
 		for i := range ratios {
@@ -157,9 +160,13 @@ func medianInPlace(xs []float64) float64 {
 }
 
 // bootstrapRatio is the percentile bootstrap interval at Confidence of
+// median(n) / median(d) (bootstrapRatioAt).
+func bootstrapRatio(n, d []float64) (lo, hi float64) { return bootstrapRatioAt(n, d, Confidence) }
+
+// bootstrapRatioAt is the percentile bootstrap interval at conf of
 // median(n) / median(d): each resample draws len(n) runs of n and len(d)
 // of d with replacement, from a generator of a fixed seed.
-func bootstrapRatio(n, d []float64) (lo, hi float64) {
+func bootstrapRatioAt(n, d []float64, conf float64) (lo, hi float64) {
 	n, d = slices.Sorted(slices.Values(n)), slices.Sorted(slices.Values(d)) // whatever order the runs came in
 	rng := rand.New(rand.NewPCG(bootstrapSeed, uint64(len(n))<<32|uint64(len(d))))
 	rs := make([]float64, bootstrapResamples)
@@ -174,7 +181,7 @@ func bootstrapRatio(n, d []float64) (lo, hi float64) {
 		rs[i] = medianInPlace(bn) / medianInPlace(bd)
 	}
 	slices.Sort(rs)
-	a := (1 - Confidence) / 2
+	a := (1 - conf) / 2
 	return rs[int(math.Floor(a*float64(len(rs))))], rs[int(math.Ceil((1-a)*float64(len(rs))))-1]
 }
 

@@ -50,44 +50,84 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCSVRoundTrip: the CSV is tidy, one row per cell and unit with its
+// statistics, and the configuration once, in the sidecar ConfigCSV writes,
+// numbered by the rows' config column.
 func TestCSVRoundTrip(t *testing.T) {
 	r := fixtureReport(t)
-	var buf bytes.Buffer
+	var buf, cfgBuf bytes.Buffer
 	if err := CSV(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := ConfigCSV(&cfgBuf, r); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := r.Records()
-	if len(rows) != len(recs)+1 {
-		t.Fatalf("%d rows for %d cells", len(rows), len(recs))
+	cfgRows, err := csv.NewReader(&cfgBuf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
 	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i
 	}
-	for i, rec := range recs {
-		row := rows[i+1]
-		if row[col["name"]] != rec.Name || row[col["db"]] != rec.DB || row[col["target"]] != rec.Target ||
-			row[col["runs"]] != strconv.Itoa(rec.Runs) {
-			t.Errorf("row %d: %v, want %s", i, row[:10], rec.Name)
+	configs := map[string]map[string]string{}
+	for _, row := range cfgRows[1:] {
+		if configs[row[0]] == nil {
+			configs[row[0]] = map[string]string{}
 		}
+		configs[row[0]][row[1]] = row[2]
+	}
+	recs := r.Records()
+	byCellUnit := map[[2]string][]string{}
+	for _, row := range rows[1:] {
+		if len(row) != len(rows[0]) {
+			t.Fatalf("row %v has %d columns, the header %d", row, len(row), len(rows[0]))
+		}
+		key := [2]string{row[col["name"]], row[col["unit"]]}
+		if byCellUnit[key] != nil {
+			t.Errorf("two rows for %v", key)
+		}
+		byCellUnit[key] = row
+	}
+	units := 0
+	for _, rec := range recs {
+		units += len(rec.Stats)
 		for unit, st := range rec.Stats {
+			row := byCellUnit[[2]string{rec.Name, unit}]
+			if row == nil {
+				t.Errorf("no row for %s %s", rec.Name, unit)
+				continue
+			}
+			if row[col["db"]] != rec.DB || row[col["target"]] != rec.Target || row[col["runs"]] != strconv.Itoa(rec.Runs) ||
+				row[col["op_unit"]] != rec.Unit {
+				t.Errorf("row %v, want %s", row[:12], rec.Name)
+			}
 			for stat, want := range map[string]float64{"median": st.Median, "mean": st.Mean, "min": st.Min, "max": st.Max, "stddev": st.StdDev, "confidence": st.Confidence} {
-				got, err := strconv.ParseFloat(row[col[unit+" "+stat]], 64)
+				got, err := strconv.ParseFloat(row[col[stat]], 64)
 				if err != nil || got != want {
-					t.Errorf("%s %s %s: csv %q, want %v", rec.Name, unit, stat, row[col[unit+" "+stat]], want)
+					t.Errorf("%s %s %s: csv %q, want %v", rec.Name, unit, stat, row[col[stat]], want)
 				}
 			}
-			if lo, _ := strconv.ParseFloat(row[col[unit+" ci_lo"]], 64); st.CILo != nil && lo != *st.CILo {
+			if lo, _ := strconv.ParseFloat(row[col["ci_lo"]], 64); st.CILo != nil && lo != *st.CILo {
 				t.Errorf("%s %s ci_lo: csv %v, want %v", rec.Name, unit, lo, *st.CILo)
 			}
+			if cfg := configs[row[col["config"]]]; cfg["kernel"] != "6.1.0-test" || !reflect.DeepEqual(cfg, rec.Config) {
+				t.Errorf("%s: config %s is %v, want %v", rec.Name, row[col["config"]], cfg, rec.Config)
+			}
 		}
-		if !strings.Contains(row[col["config"]], "kernel=6.1.0-test") || strings.Contains(row[col["config"]], "hunter2secret") {
-			t.Errorf("config column %q", row[col["config"]])
-		}
+	}
+	if len(rows)-1 != units {
+		t.Errorf("%d rows for %d cells' %d units", len(rows)-1, len(recs), units)
+	}
+	if strings.Contains(buf.String(), "kernel") || strings.Contains(cfgBuf.String(), "hunter2secret") {
+		t.Error("the configuration is in the rows, or the password in the configuration")
+	}
+	if n := strings.Count(cfgBuf.String(), "\n"); n > 2*len(recs[0].Config)+1 {
+		t.Errorf("the configuration is written %d lines for %d keys: not once", n, len(recs[0].Config))
 	}
 }
 
@@ -100,9 +140,9 @@ func TestMissingUnitIsBlankNotZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := csv.NewReader(&buf).ReadAll()
-	for i, h := range rows[0] {
-		if strings.HasPrefix(h, "ops/s") {
-			t.Errorf("column %q for a unit nobody measured (value %q)", h, rows[1][i])
+	for _, row := range rows[1:] {
+		if row[12] != rs[0].Values[0].Unit {
+			t.Errorf("a row for %q, a unit nobody measured: %v", row[12], row)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func Text(w io.Writer, r *Report) error {
 			}
 		}
 		if med, worst, ok := tableSpread(t); ok {
-			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, worst.Name), prose, "  "))
+			fmt.Fprint(w, WrapText(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, CellLabel(worst.Name)), prose, "  "))
 		}
 	}
 	if d, ok := r.RatioDecisions(); ok && r.ratioTables() > 1 {

@@ -61,6 +61,38 @@ func columnOf(driver, api string) column {
 	return column{Name: driver + "/" + api, Rank: math.MaxInt, API: api}
 }
 
+// CellLabel returns a cell's benchmark name as a person reads it: its
+// db=, driver= and api= keys replaced by the target's name as --targets
+// and sqlbench list name it (SimpleQuery/db=sqlite/driver=xerial/api=jdbc
+// is SimpleQuery/jdbc-sqlite). A name whose driver and api the catalogue
+// does not know is returned as it is.
+func CellLabel(name string) string {
+	parts := strings.Split(name, "/")
+	var driver, api string
+	for _, p := range parts {
+		if v, ok := strings.CutPrefix(p, "driver="); ok {
+			driver = v
+		} else if v, ok := strings.CutPrefix(p, "api="); ok {
+			api = v
+		}
+	}
+	c := columnOf(driver, api)
+	if driver == "" || api == "" || c.Rank == math.MaxInt {
+		return name
+	}
+	var out []string
+	for _, p := range parts {
+		switch {
+		case strings.HasPrefix(p, "db="), strings.HasPrefix(p, "api="):
+		case strings.HasPrefix(p, "driver="):
+			out = append(out, c.Name)
+		default:
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "/")
+}
+
 // variantCut returns where a variant's suffix begins in a driver key or
 // target name (its '@' or '+'), or -1: no catalogue name holds either.
 func variantCut(name string) int { return strings.IndexAny(name, "@+") }

@@ -71,8 +71,16 @@ type Config struct {
 	// or "all"; empty means DefaultWorkloads.
 	Workloads []string
 	// Count is the number of timed runs per cell; Slices the parts each run
-	// is made of, spread over the session.
+	// is made of, spread over the session. With a Budget, Count is the
+	// first stage's runs (raised to the fewest a look needs: Design).
 	Count, Slices int
+	// Budget, when above 0, makes the session budgeted (Design): after a
+	// first stage of Count runs per cell, rounds of more runs go to the
+	// cells of the ratio comparisons still undecided, at most Looks looks
+	// in all (0: DefaultLooks), while the next round's estimated time fits
+	// in what is left of Budget (the measuring time).
+	Budget time.Duration
+	Looks  int
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64
@@ -168,6 +176,12 @@ type Config struct {
 	// Script, when set, is a script workload (sqlbench run --script) the
 	// session runs beside the Workloads (none unless named, then).
 	Script *script.Spec
+	// Measure is what the session measures beside time: MeasureTime ("" too)
+	// measures time only; MeasureInstructions also counts the instructions
+	// each Go runner executes per operation in a run's timed region, under
+	// Valgrind's callgrind (launcher.StartCounting): every Go cell's timing
+	// goroutine is locked to its thread, and JDBC targets are skipped.
+	Measure string
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but
@@ -247,6 +261,12 @@ type InputError struct{ Msg string }
 func (e InputError) Error() string { return e.Msg }
 
 func inputf(format string, args ...any) error { return InputError{fmt.Sprintf(format, args...)} }
+
+// What a session measures (Config.Measure).
+const (
+	MeasureTime         = "time"
+	MeasureInstructions = "instructions"
+)
 
 // Timing-thread modes (Config.TimingThread).
 const (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -94,7 +95,7 @@ func Defaults() *Config {
 // FlagValues returns the values of the flags that set c's fields named in
 // words, by flag name, each showing the field's value now as its default:
 // db, targets, workloads, net, dsn, profile, cpu, pin, timing-thread,
-// idle-latency, baseline, resolution, sqlite-journal and sqlite-sync.
+// idle-latency, measure, baseline, resolution, sqlite-journal and sqlite-sync.
 func (c *Config) FlagValues() map[string]*FlagValue {
 	dbNames := func() []string { return names(bench.KnownDBs()) }
 	return map[string]*FlagValue{
@@ -103,7 +104,8 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			for _, name := range strings.Split(s, ",") {
 				db, err := bench.ParseDB(strings.TrimSpace(name))
 				if err != nil {
-					return err
+					name = strings.TrimSpace(name)
+					return fmt.Errorf("unknown database %q%s", name, pick.DidYouMean(name, dbNames()))
 				}
 				c.DBs = append(c.DBs, db)
 			}
@@ -151,9 +153,20 @@ func (c *Config) FlagValues() map[string]*FlagValue {
 			c.IdleLatency, err = ParseIdleLatency(s)
 			return err
 		}},
+		"measure": {text: cmp.Or(c.Measure, MeasureTime), typ: "string", choices: func() []string { return []string{MeasureTime, MeasureInstructions} }, set: func(s string) error {
+			if s != MeasureTime && s != MeasureInstructions {
+				return fmt.Errorf("want %s or %s, got %q", MeasureTime, MeasureInstructions, s)
+			}
+			c.Measure = s
+			return nil
+		}},
 		"baseline": {text: c.Baseline, typ: "string", choices: targets.Names, set: func(s string) error {
-			if _, ok := targets.Lookup(s); s != "" && !ok {
+			t, ok := targets.Lookup(s)
+			if s != "" && !ok {
 				return fmt.Errorf("no target %q (sqlbench list names them)", s)
+			}
+			if ok {
+				s = t.Name // an alias (xerial) names the target (jdbc-sqlite)
 			}
 			c.Baseline = s
 			return nil
@@ -188,6 +201,12 @@ func (c *Config) CheckRanges() error {
 		return inputf("--warmup must be from 0 to 10, got %g", c.Warmup)
 	case c.Timeout <= 0:
 		return inputf("--timeout must be positive, got %s", c.Timeout)
+	case c.Budget < 0:
+		return inputf("--budget must be positive, got %s", c.Budget)
+	case c.Looks != 0 && c.Budget == 0:
+		return inputf("--looks needs --budget (a session without a budget looks once, at its --count runs)")
+	case c.Looks < 0 || c.Looks > MaxLooks:
+		return inputf("--looks must be from 1 to %d, got %d", MaxLooks, c.Looks)
 	}
 	return nil
 }

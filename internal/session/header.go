@@ -63,6 +63,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)"
 	}
 	h.Write(w)
+	if cfg.Measure == MeasureInstructions {
+		w.SetConfig("measure", measureLine())
+	}
 	for _, kv := range scriptConfig(cfg) {
 		w.SetConfig(kv[0], kv[1])
 	}

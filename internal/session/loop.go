@@ -168,7 +168,10 @@ func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []st
 // runnable target over each of its transports and GOMAXPROCS values, as far
 // as its runner declares it (Placement.Runs) and Config.Cells allows,
 // interleaved (Schedule).
-func (s *Session) schedule() []Step {
+func (s *Session) schedule() []Step { return s.scheduleN(s.cfg.Count) }
+
+// scheduleN is schedule with count runs per cell.
+func (s *Session) scheduleN(count int) []Step {
 	var places []Placement
 	for _, t := range s.p.Runnable {
 		for _, n := range s.dbs.netsFor(t) {
@@ -177,7 +180,7 @@ func (s *Session) schedule() []Step {
 			}
 		}
 	}
-	return slices.DeleteFunc(Schedule(s.p.Workloads, places, s.cfg.Count, s.cfg.Slices), func(st Step) bool {
+	return slices.DeleteFunc(Schedule(s.p.Workloads, places, count, s.cfg.Slices), func(st Step) bool {
 		return !s.cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
 	})
 }
@@ -192,7 +195,7 @@ func (s *Session) loop(ctx context.Context) (err error) {
 	for _, st := range s.steps {
 		runs[SliceKey{Cell: st.Cell.Name(), Run: st.Run}] = true
 	}
-	if err := s.openJournal(len(runs)); err != nil {
+	if err := s.openJournal(s.plannedRuns(len(runs))); err != nil {
 		return err
 	}
 	out.Journal = s.journal.Name()
@@ -209,7 +212,7 @@ func (s *Session) loop(ctx context.Context) (err error) {
 	own, partner := wake.CrossCPU()
 	s.wakes = &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
 	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
-	err = s.runSteps(ctx, s.steps)
+	err = s.runSchedule(ctx)
 	s.display.Finish()
 	s.closeRunners()
 	// Session facts: comment lines the results file gets on Close.
@@ -256,10 +259,12 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := progress.Event{Cell: name, Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
+		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
 			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
 		if _, failed := s.failed[name]; !failed {
+			began := time.Now()
 			res, err := s.runStep(ctx, st)
+			s.spend(name, time.Since(began))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -268,7 +273,7 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 				return err // finished slices could no longer be kept: stop
 			}
 			if err == nil && res != nil {
-				if err := s.record(res); err != nil {
+				if err := s.record(res, st.Cell.Target.Name); err != nil {
 					return err // the results file is gone: nothing to go on for
 				}
 				ev.Finished = true
@@ -300,9 +305,10 @@ func (s *Session) passStart(pass int) {
 	}
 }
 
-// record writes a finished run to the results file and keeps it.
-func (s *Session) record(res *benchfmt.Result) error {
-	if err := s.results.Write(res); err != nil {
+// record writes a finished run of a cell of target to the results file
+// (named by target there: benchfile.WriteTarget) and keeps it.
+func (s *Session) record(res *benchfmt.Result, target string) error {
+	if err := s.results.WriteTarget(res, target); err != nil {
 		return err
 	}
 	s.out.Done = append(s.out.Done, res)

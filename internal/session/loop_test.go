@@ -183,9 +183,9 @@ func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
 	w, _ := bench.LookupWorkload("FakeExec")
 	steps := Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 4, 1)
 	before := setups.Load()
-	// A progress display off a terminal says nothing until a cell ends:
-	// its line counts the steps done, and the results file holds every
-	// run finished by then.
+	// A progress display off a terminal says nothing within its quiet
+	// period but its line at the end, which counts the steps, cells and
+	// runs done; the results file holds every run finished by then.
 	var log bytes.Buffer
 	s.display = progress.New(&log, len(steps), 4, false)
 	err := s.runSteps(context.Background(), steps)
@@ -198,8 +198,9 @@ func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
 	if out.Runs != 8 || len(got) != 8 || len(out.Done) != 8 || len(out.Failed) != 0 {
 		t.Fatalf("runs=%d results=%d failed=%v, want 8 runs and no failures", out.Runs, len(got), out.Failed)
 	}
-	if !strings.Contains(log.String(), "[7/8 ") || !strings.Contains(log.String(), "[8/8 ") || !strings.Contains(log.String(), ": 4/4 runs\n") {
-		t.Errorf("progress lines %q, want each cell's 4/4 runs at steps 7 and 8", log.String())
+	if got := log.String(); !strings.HasPrefix(got, "[8/8 ") || !strings.HasSuffix(got, "] 2 cells done, 8 runs written\n") ||
+		strings.Count(got, "\n") != 1 {
+		t.Errorf("progress lines %q, want one: 8/8 steps, 2 cells, 8 runs", got)
 	}
 	for i, r := range got {
 		if want := steps[i].Cell.Name(); r.Name.String() != want || r.Iters != 100 {
@@ -324,6 +325,9 @@ func TestScheduleHonoursNeedsAndNamesKeys(t *testing.T) {
 	}
 	if got := steps[2].Cell.FileName(); got != "fake-b-FakeExec-conns-2" {
 		t.Fatalf("FileName = %q", got)
+	}
+	if got := steps[2].Cell.Label(); got != "FakeExec/fake-b/conns=2" {
+		t.Fatalf("Label = %q, want the target's name in place of its keys", got)
 	}
 }
 

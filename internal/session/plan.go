@@ -43,6 +43,9 @@ type Plan struct {
 func NewPlan(cfg *Config, env Host) (*Plan, error) {
 	p := &Plan{Skipped: map[string]string{}, DSNs: map[bench.DB]string{}}
 	var err error
+	if err := planInstructions(cfg, env); err != nil {
+		return nil, err
+	}
 	for _, db := range cfg.DBs {
 		if !slices.Contains(p.DBs, db) {
 			p.DBs = append(p.DBs, db)
@@ -127,6 +130,10 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 		specs = slices.DeleteFunc(specs, func(t targets.Spec) bool { return !anyRuns(p.Workloads, []targets.Spec{t}) })
 	}
 	for _, t := range specs {
+		if t.JVM && cfg.Measure == MeasureInstructions {
+			p.Skipped[t.Name] = "--measure instructions counts Go runners only"
+			continue
+		}
 		if reason := Unavailable(t, env); reason != "" {
 			p.Skipped[t.Name] = reason
 			continue
@@ -219,7 +226,12 @@ func SelectWorkloads(list []string) ([]bench.Workload, error) {
 		if len(sel.Unmatched) > 1 || pick.IsGlob(sel.Unmatched[0]) {
 			what = "no workload or family matches"
 		}
-		return nil, inputf("--workloads: %s %s (valid: all, %s)", what, pick.Quote(sel.Unmatched), strings.Join(workloadNames(all), ", "))
+		valid := append([]string{"all"}, workloadNames(all)...)
+		if what == "unknown workload or family" {
+			return nil, inputf("--workloads: %s %q%s", what, strings.TrimPrefix(sel.Unmatched[0], "-"),
+				pick.DidYouMean(strings.TrimPrefix(sel.Unmatched[0], "-"), valid))
+		}
+		return nil, inputf("--workloads: %s %s (valid: %s)", what, pick.Quote(sel.Unmatched), strings.Join(valid, ", "))
 	}
 	if len(sel.IDs) == 0 {
 		return nil, inputf("--workloads: the exclusions leave no workload")
@@ -244,7 +256,7 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 	var base []string
 	for _, t := range targets.All() {
 		ours := slices.Contains(dbs, t.DB)
-		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours})
+		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours, Aliases: t.Aliases()})
 		if ours {
 			base = append(base, t.Name)
 		}
@@ -252,7 +264,8 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 	sel := pick.Select(list, entries, base)
 	switch {
 	case len(sel.Unmatched) == 1 && !pick.IsGlob(strings.TrimPrefix(sel.Unmatched[0], "-")):
-		return nil, nil, inputf("--targets: unknown target %q (valid: %s)", strings.TrimPrefix(sel.Unmatched[0], "-"), strings.Join(targets.Names(), ", "))
+		name := strings.TrimPrefix(sel.Unmatched[0], "-")
+		return nil, nil, inputf("--targets: unknown target %q%s", name, pick.DidYouMean(name, targets.Names()))
 	case len(sel.Unmatched) > 0:
 		return nil, nil, inputf("--targets: no target of --db %s matches %s (valid: %s)", joinDBs(dbs), pick.Quote(sel.Unmatched), strings.Join(targets.Names(), ", "))
 	case len(sel.IDs) == 0:

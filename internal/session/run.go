@@ -83,6 +83,9 @@ type Outcome struct {
 	// Outcome has results (or failures) to show, even if ctx was
 	// cancelled.
 	Scheduled bool
+	// Spent is what a budgeted session (Config.Budget) spent and decided;
+	// nil for a fixed design.
+	Spent *Spent
 }
 
 // Partial reports whether something planned did not run: a cell failed,
@@ -116,6 +119,7 @@ type Session struct {
 	// from, what each declared (hello) and its targets' info lines.
 	bins     map[string][]string
 	origin   string
+	built    time.Duration                // the time building runners took (none when the cache had them)
 	variants map[string]launcher.Resolved // the variant targets, resolved
 	link     *link.Emulator               // the emulated link (--link), or nil
 	declared map[string]protocol.Hello
@@ -128,6 +132,7 @@ type Session struct {
 	steps   []Step
 	journal *journal.Writer
 	replay  map[SliceKey]Slice
+	seq     *sequential // a budgeted session's design and looks, or nil
 	// Connections to the runners by group, and the loop's state.
 	dial    func(ctx context.Context, group string) (launcher.Conn, error)
 	conns   map[string]launcher.Conn
@@ -193,6 +198,7 @@ func (s *Session) plan(ctx context.Context) error {
 		}
 		s.replay = s.resume.replay
 	}
+	s.planDesign()
 	s.out.Baseline, s.out.Resolution = cfg.Baseline, cfg.Resolution
 	scriptTimeout(cfg)
 	p, err := NewPlan(cfg, env)
@@ -284,7 +290,7 @@ func (s *Session) open(ctx context.Context) error {
 // build builds one runner per group and chooses the session's id: a
 // resumed session keeps its own, after dropping the tables it left.
 func (s *Session) build(ctx context.Context) error {
-	s.bins, s.origin = buildRunners(ctx, s.cfg, s.p, s.variants, s.env.Dir, s.env.Log)
+	s.bins, s.origin, s.built = buildRunners(ctx, s.cfg, s.p, s.variants, s.env.Dir, s.env.Log, s.env.LogTTY)
 	if s.dial == nil {
 		s.dial = s.startRunner
 	}
@@ -310,6 +316,13 @@ func (s *Session) startRunner(ctx context.Context, group string) (launcher.Conn,
 	cmd, ok := s.bins[group]
 	if !ok {
 		return nil, fmt.Errorf("no runner was built for group %s", group)
+	}
+	if s.cfg.Measure == MeasureInstructions { // JDBC targets were skipped
+		proc, err := launcher.StartCounting(s.tmp, cmd[0], cmd[1:]...)
+		if err == nil {
+			err = pin.Process(proc.Pid(), s.placement.Runner)
+		}
+		return proc, err
 	}
 	proc, err := launcher.Start(cmd[0], cmd[1:]...)
 	if err == nil {
@@ -352,7 +365,8 @@ func (s *Session) declare(ctx context.Context) error {
 	if err := s.checkScripts(ctx); err != nil {
 		return err
 	}
-	s.info = append(info, "runner-source: "+s.origin)
+	s.info = append(info, "runner-source: "+s.origin,
+		benchfile.KeyRunnerBuild+": "+s.built.Round(time.Millisecond).String())
 	for _, kv := range variantLines(s.variants) {
 		s.info = append(s.info, kv[0]+": "+kv[1])
 	}
@@ -365,6 +379,7 @@ func (s *Session) header(ctx context.Context) error {
 	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id, s.began); err != nil {
 		return err
 	}
+	s.designLines()
 	if s.resume != nil {
 		if err := s.results.Rename(s.cfg.Out); err != nil {
 			return err

@@ -61,6 +61,13 @@ func (c Cell) Name() string {
 	return name
 }
 
+// Label returns the cell's name as a person reads it: Name with the
+// target's name (as --targets and sqlbench list name it) in place of its
+// db=, driver= and api= keys.
+func (c Cell) Label() string {
+	return strings.Replace(c.Name(), c.Target.Key(), c.Target.Name, 1)
+}
+
 // FileName returns a name for the cell's files (a SQLite database): the
 // target and the workload's ID, with only letters, digits, '-', '_' and '.'.
 func (c Cell) FileName() string {

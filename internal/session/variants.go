@@ -15,6 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/pick"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -95,7 +96,7 @@ func cutSpin(el string) (rest, spin string, ok bool) {
 func lookupBase(el, name string, dbs []bench.DB) (targets.Spec, error) {
 	base, ok := targets.Lookup(name)
 	if !ok {
-		return base, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
+		return base, inputf("--targets: %s: unknown target %q%s", el, name, pick.DidYouMean(name, targets.Names()))
 	}
 	if !base.JVM && !slices.Contains(dbs, base.DB) {
 		return base, inputf("--targets: %s is a target of %s, not of --db %s", el, base.DB, joinDBs(dbs))
@@ -142,7 +143,7 @@ func spinLabel(d time.Duration) string {
 func versionSpec(el, name, version string, dbs []bench.DB, dir string) (targets.Spec, error) {
 	base, ok := targets.Lookup(name)
 	if !ok {
-		return base, inputf("--targets: %s: unknown target %q (valid: %s)", el, name, strings.Join(targets.Names(), ", "))
+		return base, inputf("--targets: %s: unknown target %q%s", el, name, pick.DidYouMean(name, targets.Names()))
 	}
 	switch {
 	case base.JVM && base.Module != "":

@@ -1,0 +1,183 @@
+package launcher
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlbench/sqlbench/internal/protocol"
+)
+
+// A callgrind output file as callgrind 3.19 writes a dump (--dump-instr=no
+// --dump-line=no --compress-strings=yes), shortened.
+const callgrindDump = `# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 30991
+cmd:  ./runner
+part: 3
+
+desc: I1 cache: 
+desc: Timerange: Basic block 0 - 12261861
+desc: Trigger: Client Request
+
+positions: line
+events: Ir
+summary: 54241213
+
+ob=(1) /tmp/runner
+fl=(55) /usr/local/go/src/runtime/mgcpacer.go
+fn=(1044) runtime.(*gcControllerState).heapGoalInternal
+1002 9430
++5 1886
+totals: 54241213
+`
+
+func writeFile(t *testing.T, text string) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "callgrind.out.1")
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestReadCallgrindTotal reads a dump's Ir from its totals line, or from
+// its summary line without one, with other events after Ir, and refuses a
+// file whose first event is not Ir or whose total is not a count.
+func TestReadCallgrindTotal(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       int64
+		err        string
+	}{
+		{"totals", callgrindDump, 54241213, ""},
+		{"summary only", strings.Replace(callgrindDump, "totals: 54241213\n", "", 1), 54241213, ""},
+		{"totals over summary", strings.Replace(callgrindDump, "totals: 54241213", "totals: 7", 1), 7, ""},
+		{"more events", strings.NewReplacer("events: Ir", "events: Ir Dr Dw",
+			"totals: 54241213", "totals: 1200 300 40").Replace(callgrindDump), 1200, ""},
+		{"no Ir", strings.Replace(callgrindDump, "events: Ir", "events: Dr", 1), 0, "do not begin with Ir"},
+		{"no count", strings.NewReplacer("totals: 54241213", "totals: x", "summary: 54241213", "summary: x").
+			Replace(callgrindDump), 0, "no instruction count"},
+		{"empty", "", 0, "do not begin with Ir"},
+	} {
+		got, err := ReadCallgrindTotal(writeFile(t, c.text))
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.err)
+		case got != c.want:
+			t.Errorf("%s: %d instructions, want %d", c.name, got, c.want)
+		}
+	}
+	if _, err := ReadCallgrindTotal(filepath.Join(t.TempDir(), "none")); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v, want a not-exist error", err)
+	}
+}
+
+// TestAddInstructions puts a run's count, divided by its operations, on
+// its result line, and only there.
+func TestAddInstructions(t *testing.T) {
+	lines := []string{"latency-hdr: HISTFAAA", "BenchmarkX/db=sqlite 400 1000 ns/op 3 allocs/op", "x: y"}
+	if !addInstructions(lines, 1000001) {
+		t.Fatal("no result line found")
+	}
+	if want := "BenchmarkX/db=sqlite 400 1000 ns/op 3 allocs/op\t2500.0025 instructions/op"; lines[1] != want {
+		t.Errorf("result line %q, want %q", lines[1], want)
+	}
+	if lines[0] != "latency-hdr: HISTFAAA" || lines[2] != "x: y" {
+		t.Errorf("other lines changed: %q", lines)
+	}
+	for _, l := range [][]string{{"x: y"}, {"BenchmarkX 0 1 ns/op"}, {"BenchmarkX n 1 ns/op"}} {
+		if addInstructions(l, 5) {
+			t.Errorf("%q: added instructions, want none", l)
+		}
+	}
+}
+
+// TestCallgrindArgs: the runner runs under callgrind, counting nothing
+// until its client requests turn counting on.
+func TestCallgrindArgs(t *testing.T) {
+	got := strings.Join(CallgrindArgs("/d/cg.out", "/bin/runner", "-x"), " ")
+	for _, want := range []string{"valgrind --tool=callgrind ", " --collect-atstart=no ",
+		" --callgrind-out-file=/d/cg.out -- /bin/runner -x"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: no %q", got, want)
+		}
+	}
+}
+
+// TestCountingDo: a run's reply gets its one count per operation; a run
+// that left no count, two, or a count of nothing fails with the reason; a
+// request that is not a run is left alone; and a failed run stays failed.
+func TestCountingDo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "callgrind.out")
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	// The runner: each request is answered by the next reply of replies,
+	// after the dumps it leaves are written.
+	type answer struct {
+		dumps []string // totals lines of the dumps the request leaves
+		lines []string
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		sc := bufio.NewScanner(stdinR)
+		n := 0
+		for sc.Scan() {
+			a := <-answers
+			for _, d := range a.dumps {
+				n++
+				text := strings.Replace(callgrindDump, "totals: 54241213", d, 1)
+				if err := os.WriteFile(fmt.Sprintf("%s.%d", out, n), []byte(text), 0o644); err != nil {
+					panic(err)
+				}
+			}
+			for _, l := range a.lines {
+				fmt.Fprintln(stdoutW, l)
+			}
+		}
+	}()
+	c := &Counting{Process: newProcess(stdinW, stdoutR), out: out, next: 1}
+	ok := []string{"BenchmarkX 100 5 ns/op", protocol.StatusLine(nil)}
+	run := protocol.Request{Verb: protocol.VerbRun, Target: "t", Workload: "w", N: 100, Run: 1, Slice: 1, Slices: 1}
+	for _, step := range []struct {
+		req  protocol.Request
+		a    answer
+		line string // the reply's first line, when it succeeds
+		fail string
+	}{
+		{run, answer{[]string{"totals: 250000"}, ok}, "BenchmarkX 100 5 ns/op\t2500 instructions/op", ""},
+		{protocol.Request{Verb: protocol.VerbHello}, answer{nil, []string{"runner: go", protocol.StatusLine(nil)}}, "runner: go", ""},
+		{run, answer{nil, ok}, "", "counted 0 timed regions"},
+		{run, answer{[]string{"totals: 1", "totals: 2"}, ok}, "", "counted 2 timed regions"},
+		{run, answer{[]string{"totals: 0"}, ok}, "", "counted no instructions"},
+		{run, answer{[]string{"totals: 9"}, []string{protocol.StatusLine(errors.New("boom"))}}, "", "boom"},
+		{run, answer{[]string{"totals: 300"}, ok}, "BenchmarkX 100 5 ns/op\t3 instructions/op", ""},
+	} {
+		answers <- step.a
+		reply, err := c.Do(context.Background(), step.req, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case step.fail != "" && !strings.Contains(reply.Fail, step.fail):
+			t.Errorf("%s: failure %q, want one saying %q", step.req.Verb, reply.Fail, step.fail)
+		case step.fail == "" && (reply.Fail != "" || len(reply.Lines) == 0 || reply.Lines[0] != step.line):
+			t.Errorf("%s: reply %q (failure %q), want %q", step.req.Verb, reply.Lines, reply.Fail, step.line)
+		}
+	}
+	if left, _ := filepath.Glob(out + ".*"); len(left) != 0 {
+		t.Errorf("counts left behind: %v", left)
+	}
+	stdinW.Close()
+}
