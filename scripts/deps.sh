@@ -70,8 +70,8 @@ sqlbench_needs() {
 	for ((i = 0; i < ${#args[@]}; i++)); do
 		a=${args[i]}
 		case $a in
-		--db | --targets | --dsn) v=${args[i + 1]:-}; i=$((i + 1)) ;;
-		--db=* | --targets=* | --dsn=*) v=${a#*=}; a=${a%%=*} ;;
+		--db | --targets | --target | --dsn) v=${args[i + 1]:-}; i=$((i + 1)) ;;
+		--db=* | --targets=* | --target=* | --dsn=*) v=${a#*=}; a=${a%%=*} ;;
 		--dry-run | --dry-run=true) dry=1; continue ;;
 		-*) continue ;;
 		*) if [ -z "$cmd" ]; then cmd=$a; else pos+=("$a"); fi; continue ;;
@@ -79,6 +79,7 @@ sqlbench_needs() {
 		case $a in
 		--db) IFS=, read -ra a <<<"$v"; dbs+=("${a[@]}") ;;
 		--targets) IFS=, read -ra a <<<"$v"; tlist+=("${a[@]}") ;;
+		--target) tlist+=("$v") ;; # bisect's one target
 		--dsn) # DATABASE=DSN (mysql= is mariadb's); a bare URL by its scheme
 			case $v in
 			postgres=* | postgres://* | postgresql://*) given+=(postgres) ;;
@@ -100,7 +101,7 @@ sqlbench_needs() {
 			printf 'galera\tsqlbench server start galera: the wsrep provider, and rsync for its state transfer\n' ;;
 		esac
 		return 0 ;;
-	run)
+	run | bisect)
 		[ ${#dbs[@]} -gt 0 ] || dbs=(sqlite)
 		local t name db kind incl=0 sdb
 		for a in "${tlist[@]}"; do [[ $a == -* ]] || incl=1; done
