@@ -38,6 +38,16 @@ type Step struct {
 	// with its interval (Lo and Hi 0 when there is none); Confidence is
 	// the interval's.
 	Ratio, Lo, Hi, Confidence float64
+	// Ends is the bad end's measure over the good end's in the same
+	// session, as Ratio is the candidate's: the culprit's ratio when the
+	// culprit is the bad end, which no step probes.
+	Ends Ratio
+}
+
+// Ratio is one measure over another with its interval (Lo and Hi 0 when
+// there is none) at Confidence.
+type Ratio struct {
+	Ratio, Lo, Hi, Confidence float64
 }
 
 // Probe measures candidate i of the list and judges it. An error ends the

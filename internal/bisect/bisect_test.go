@@ -123,6 +123,9 @@ func TestJudgeExact(t *testing.T) {
 	if math.Abs(st.Ratio-want) > 1e-9 || math.Abs(st.Lo-want) > 1e-9 || math.Abs(st.Hi-want) > 1e-9 {
 		t.Errorf("ratio %g [%g, %g], want %g exactly", st.Ratio, st.Lo, st.Hi, want)
 	}
+	if e := st.Ends; math.Abs(e.Ratio-want) > 1e-9 || math.Abs(e.Lo-want) > 1e-9 || math.Abs(e.Hi-want) > 1e-9 {
+		t.Errorf("the ends' ratio %g [%g, %g], want %g exactly", e.Ratio, e.Lo, e.Hi, want)
+	}
 	if _, err := JudgeExact("allocs/op", Cells{Good: good, Candidate: good, Bad: good}); !errors.Is(err, ErrEndsAlike) {
 		t.Errorf("ends alike: %v", err)
 	}

@@ -53,6 +53,8 @@ func JudgeExact(unit string, c Cells) (Step, error) {
 		st.Verdict = LikeBad
 	}
 	st.Ratio, st.Lo, st.Hi, st.Confidence = pairedRatio(c.Candidate.Values[unit], c.Good.Values[unit])
+	e := &st.Ends
+	e.Ratio, e.Lo, e.Hi, e.Confidence = pairedRatio(c.Bad.Values[unit], c.Good.Values[unit])
 	return st, nil
 }
 
@@ -99,6 +101,10 @@ func JudgeTime(vsGood, vsBad, badVsGood report.Ratio, p float64) Step {
 		Ratio: vsGood.Ratio, Confidence: vsGood.Confidence}
 	if !math.IsInf(vsGood.Lo, 0) && !math.IsInf(vsGood.Hi, 0) {
 		st.Lo, st.Hi = vsGood.Lo, vsGood.Hi
+	}
+	st.Ends = Ratio{Ratio: badVsGood.Ratio, Confidence: badVsGood.Confidence}
+	if !math.IsInf(badVsGood.Lo, 0) && !math.IsInf(badVsGood.Hi, 0) {
+		st.Ends.Lo, st.Ends.Hi = badVsGood.Lo, badVsGood.Hi
 	}
 	switch {
 	case !differs(ends):

@@ -515,9 +515,15 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 			"culprit: %s (first like the bad end; the one before it, %s, is like the good end)",
 			culprit, lastGood), report.TextWidth, "  "))
 		if st, ok := stepOf(o, o.FirstBad); ok {
-			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(st))
+			q := bisect.Ratio{Ratio: st.Ratio, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}
+			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(q))
 		} else {
-			fmt.Fprintf(&b, "  it is the bad end itself (no candidate before it was like the bad end)\n")
+			b.WriteString("  it is the bad end itself (every candidate before it is like the good end)")
+			if n := len(o.Steps); n > 0 {
+				fmt.Fprintf(&b, "; in the last step, %s over %s's: %s", r.measureName(), r.good.label,
+					ratioWithInterval(o.Steps[n-1].Ends))
+			}
+			b.WriteString("\n")
 		}
 	} else {
 		why := "every candidate left in the range was undecided"
@@ -562,8 +568,8 @@ func stepOf(o bisect.Outcome, i int) (bisect.Step, bool) {
 	return bisect.Step{}, false
 }
 
-// ratioWithInterval writes a step's ratio: "0.63× [0.62–0.63×] (95%)".
-func ratioWithInterval(st bisect.Step) string {
+// ratioWithInterval writes a ratio: "0.63× [0.62–0.63×] (95.0% confidence)".
+func ratioWithInterval(st bisect.Ratio) string {
 	if st.Lo == 0 && st.Hi == 0 {
 		return report.FormatRatio(st.Ratio) + " (no interval)"
 	}
