@@ -498,7 +498,11 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bisect %s, %s, %s, good %s, bad %s\n",
 		r.opts.Target, r.opts.Workload, r.opts.Measure, r.good.label, r.bad.label)
-	fmt.Fprintf(&b, "path (%d steps):\n", len(o.Steps))
+	if len(o.Steps) == 1 {
+		b.WriteString("path (1 step):\n")
+	} else {
+		fmt.Fprintf(&b, "path (%d steps):\n", len(o.Steps))
+	}
 	for k, st := range o.Steps {
 		b.WriteString(report.WrapText(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
 			report.TextWidth, "       "))
@@ -518,12 +522,12 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 			q := bisect.Ratio{Ratio: st.Ratio, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}
 			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(q))
 		} else {
-			b.WriteString("  it is the bad end itself (every candidate before it is like the good end)")
+			line := "  it is the bad end itself (every candidate before it is like the good end)"
 			if n := len(o.Steps); n > 0 {
-				fmt.Fprintf(&b, "; in the last step, %s over %s's: %s", r.measureName(), r.good.label,
+				line += fmt.Sprintf("; in the last step, %s over %s's: %s", r.measureName(), r.good.label,
 					ratioWithInterval(o.Steps[n-1].Ends))
 			}
-			b.WriteString("\n")
+			b.WriteString(report.WrapText(line, report.TextWidth, "    "))
 		}
 	} else {
 		why := "every candidate left in the range was undecided"
