@@ -51,8 +51,9 @@ type Spec struct {
 	// Cgo is set when the driver needs a C compiler.
 	Cgo bool
 	// External names a helper program the driver needs at run time, found
-	// through the environment variable ExternalEnv or on PATH.
-	External, ExternalEnv string
+	// through the environment variable ExternalEnv or on PATH;
+	// ExternalHow says how to get it where it is missing.
+	External, ExternalEnv, ExternalHow string
 	// Unobtainable, when set, says why the target cannot be built at all.
 	Unobtainable string
 	// Desc says in one line what the target is and how it maps the
@@ -162,6 +163,7 @@ func catalog() []Spec {
 			}},
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH", Piped: true,
+			ExternalHow: "scripts/sqinn in a clone builds it: docs/targets.md",
 			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
 				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use; " +
 				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the rows, one Query per read"},

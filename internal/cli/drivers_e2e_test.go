@@ -132,7 +132,7 @@ func TestSqinnIsAvailableWithAnExecutable(t *testing.T) {
 	for _, c := range []struct {
 		env, onPath, want string
 	}{
-		{"", "", "needs the sqinn program: set SQINN_PATH or put it on PATH"},
+		{"", "", "needs the sqinn program: set SQINN_PATH or put it on PATH (scripts/sqinn in a clone builds it: docs/targets.md)"},
 		{"", "/usr/local/bin/sqinn", ""},
 		{sh, "", ""},
 		{"/nonexistent/sqinn", "/usr/local/bin/sqinn", "needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"},

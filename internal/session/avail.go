@@ -46,7 +46,11 @@ func Unavailable(t targets.Spec, env Host) string {
 				return "needs the " + t.External + " program: $" + t.ExternalEnv + " (" + set + ") is not an executable"
 			}
 		} else if _, err := env.LookPath(t.External); err != nil {
-			return "needs the " + t.External + " program: set " + t.ExternalEnv + " or put it on PATH"
+			how := ""
+			if t.ExternalHow != "" {
+				how = " (" + t.ExternalHow + ")"
+			}
+			return "needs the " + t.External + " program: set " + t.ExternalEnv + " or put it on PATH" + how
 		}
 	}
 	return ""
