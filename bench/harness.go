@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -261,11 +262,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		self0.cpu, self0.runQueue, self0.err = clock.read()
 	}
 	start := time.Now()
-	var err error
-	done := n
-	timedOps(func() {
-		done, err = timedRegion(r, first, n, h, hs, threads, start, o, timeSerial)
-	})
+	countOn()
+	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial)
+	countOff()
 	if r.Timer != nil {
 		// A run that ended paused: its last pause ends where the clock
 		// does, not after the readings below (the memory statistics, the
@@ -394,21 +393,24 @@ const (
 	callgrindToggleCollect = callgrindDumpStats + 2
 )
 
-// timedOps calls f, the timed region of a run. Under Valgrind's callgrind
-// started with --collect-atstart=no (--measure instructions: the
-// launcher) it turns the thread's counting of instructions on for f alone
-// and then writes the count of f to a file of its own, one per run; on a
-// CPU its requests do nothing. The caller's goroutine is locked to its
-// thread, whose count that is.
+// countOn and countOff bracket the timed region of a run (timedRegion).
+// Under Valgrind's callgrind started with --collect-atstart=no (--measure
+// instructions: the launcher) countOn turns the thread's counting of
+// instructions on, and countOff turns it off and writes the count to a
+// file of its own, one per run; on a CPU their requests do nothing. The
+// caller's goroutine is locked to its thread, whose count that is. They
+// are calls of their own rather than a function wrapping the region in a
+// closure, which would allocate between the run's two memory readings.
 //
 //go:noinline
-func timedOps(f func()) {
+func countOn() { callgrindRequest(callgrindToggleCollect) }
+
+// countOff: see countOn.
+//
+//go:noinline
+func countOff() {
 	callgrindRequest(callgrindToggleCollect)
-	defer func() {
-		callgrindRequest(callgrindToggleCollect)
-		callgrindRequest(callgrindDumpStats)
-	}()
-	f()
+	callgrindRequest(callgrindDumpStats)
 }
 
 // timedRegion runs the timed region of MeasureProbed: r's Start (unless a
@@ -451,9 +453,12 @@ func timedRegion(r Run, first, n int, h *hdrhistogram.Histogram, hs []*hdrhistog
 // operation but a comparison. The latency of a sampled operation excludes
 // what it paused on t (which may be nil).
 func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *Timer) error {
-	rng := rand.New(rand.NewPCG(uint64(n), SampleGap))
+	// The generator lives on the stack: a run's timed region allocates
+	// nothing of the harness's own (a heap one was charged to the run).
+	var src rand.PCG
+	src.Seed(uint64(n), SampleGap)
 	end := first + n
-	next := first + rng.IntN(min(SampleGap, n)) // at least one sample per run
+	next := first + below(&src, min(SampleGap, n)) // at least one sample per run
 	start := time.Now()
 	for i := first; i < end; i++ {
 		if i != next {
@@ -469,9 +474,17 @@ func sequential(op func(int) error, first, n int, h *hdrhistogram.Histogram, t *
 			return fmt.Errorf("operation %d: %w", i-first, err)
 		}
 		_ = h.RecordValue(min(d, maxLatency)) // cannot fail: within range
-		next = i + 1 + rng.IntN(2*SampleGap-1)
+		next = i + 1 + below(&src, 2*SampleGap-1)
 	}
 	return nil
+}
+
+// below draws a number in [0, m) from src by the multiply-and-shift
+// mapping (the high word of a 64x64-bit product), called on the concrete
+// generator so that it stays on the caller's stack.
+func below(src *rand.PCG, m int) int {
+	hi, _ := bits.Mul64(src.Uint64(), uint64(m))
+	return int(hi)
 }
 
 // runParallel runs ops [first, first+n) on one goroutine per function in

@@ -46,7 +46,7 @@ func Valgrind() (string, error) {
 
 // CallgrindArgs returns the valgrind command line that runs bin with args
 // under callgrind, counting nothing but the timed region of each run (the
-// runner's client requests, bench's timedOps, turn counting on and off
+// runner's client requests, bench.countOn and countOff, turn counting on and off
 // around it and write its count) and each run's count to a file of its
 // own: out.1, out.2, ... in the order of the runs.
 func CallgrindArgs(out, bin string, args ...string) []string {
