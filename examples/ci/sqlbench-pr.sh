@@ -17,7 +17,7 @@
 #
 # Environment (required): SQLBENCH_TARGET, SQLBENCH_BASE_DIR, SQLBENCH_PR_DIR,
 # SQLBENCH_WORKLOADS. Optional: SQLBENCH (the sqlbench command), SQLBENCH_OUT,
-# SQLBENCH_INSTR_THRESHOLD, SQLBENCH_INSTR_COUNT, SQLBENCH_TIME,
+# SQLBENCH_INSTR_THRESHOLD, SQLBENCH_INSTR_COUNT, SQLBENCH_INSTR_SCALE, SQLBENCH_TIME,
 # SQLBENCH_TIME_COUNT, SQLBENCH_RESOLUTION, SQLBENCH_QUICK, SQLBENCH_RUN_ARGS,
 # SQLBENCH_HISTORY_DB. See README.md beside this script.
 #
@@ -39,6 +39,7 @@ sqlbench=${SQLBENCH:-sqlbench}
 out=${SQLBENCH_OUT:-sqlbench-pr}
 instr_threshold=${SQLBENCH_INSTR_THRESHOLD:-1%}
 instr_count=${SQLBENCH_INSTR_COUNT:-5}
+instr_scale=${SQLBENCH_INSTR_SCALE:-0.1}
 time_session=${SQLBENCH_TIME:-1}
 time_count=${SQLBENCH_TIME_COUNT:-10}
 resolution=${SQLBENCH_RESOLUTION:-5%}
@@ -73,6 +74,8 @@ instr_frac=$(percent "$instr_threshold")
 for v in "SQLBENCH_INSTR_COUNT=$instr_count" "SQLBENCH_TIME_COUNT=$time_count"; do
 	case ${v#*=} in '' | *[!0-9]* | 0 | 1) bad "${v%%=*}: want a count of runs of 2 or more, got \"${v#*=}\"" ;; esac
 done
+awk -v s="$instr_scale" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
+	bad "SQLBENCH_INSTR_SCALE: want a number above 0 (--scale), got \"$instr_scale\""
 case $time_session in 0 | 1) ;; *) bad "SQLBENCH_TIME: want 1 (run the wall-time session) or 0, got \"$time_session\"" ;; esac
 case $quick in 0 | 1) ;; *) bad "SQLBENCH_QUICK: want 1 (smoke-sized sessions) or 0, got \"$quick\"" ;; esac
 
@@ -87,8 +90,10 @@ base_name="$target@$base_label" pr_name="$target@$pr_label"
 # (run's --baseline takes a catalogue target only; report's takes a variant.)
 common=(--targets "$base_t,$pr_t" --workloads "$workloads" --force)
 [ "$quick" = 1 ] && common+=(--quick)
-# shellcheck disable=SC2206 # SQLBENCH_RUN_ARGS is split on blanks, as a command line
+set -f # SQLBENCH_RUN_ARGS is split on blanks, as a command line, never globbed
+# shellcheck disable=SC2206
 extra=($run_args)
+set +f
 
 # session FILE ARGS...: one sqlbench run; exit 2 passes through (bad input),
 # anything else not 0 is the machine's or a tool's failure.
@@ -110,7 +115,11 @@ session() {
 }
 
 instr=$out/instructions.txt
-session "$instr" --measure instructions --count "$instr_count"
+instr_args=(--measure instructions --count "$instr_count")
+# Under Valgrind a run takes 30-170 times as long: fewer operations (the count
+# per operation does not need many). --quick sets its own, smaller scale.
+[ "$quick" = 1 ] || instr_args+=(--scale "$instr_scale")
+session "$instr" "${instr_args[@]}"
 files=("$instr")
 if [ "$time_session" = 1 ]; then
 	timef=$out/time.txt

@@ -185,6 +185,7 @@ func TestCIRecipeBadInput(t *testing.T) {
 		{[]string{"SQLBENCH_PR_DIR=" + b}, 2, "are both named co: give them different names"},
 		{[]string{"SQLBENCH_INSTR_THRESHOLD=lots"}, 2, "SQLBENCH_INSTR_THRESHOLD"},
 		{[]string{"SQLBENCH_TIME_COUNT=1"}, 2, "SQLBENCH_TIME_COUNT"},
+		{[]string{"SQLBENCH_INSTR_SCALE=-1"}, 2, "SQLBENCH_INSTR_SCALE: want a number above 0"},
 		{[]string{"SQLBENCH=/nonexistent/sqlbench"}, 3, "no sqlbench"},
 	} {
 		code, _, stderr := runCIScript(t, append(append([]string{}, ok...), c.env...)...)
