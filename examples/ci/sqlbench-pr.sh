@@ -109,7 +109,9 @@ session() {
 			-o "${file%.txt}" "$file" >/dev/null 2>>"${file%.txt}.log" ||
 			broken "sqlbench report --format markdown of $file failed; see ${file%.txt}.log" ;;
 	2) say "$(tail -n 1 "${file%.txt}.log")"; exit 2 ;;
-	*) tail -n 20 "${file%.txt}.log" >&2
+	*) # what was skipped or failed, and why (a build's first compiler error); else the log's end
+		why=$(grep -E '^(skipped |sqlbench: )|fail' "${file%.txt}.log" | head -n 20)
+		if [ -n "$why" ]; then printf '%s\n' "$why" >&2; else tail -n 20 "${file%.txt}.log" >&2; fi
 		broken "the session of $file exited $rc: not every cell was measured (a build failed, a run failed); see ${file%.txt}.log" ;;
 	esac
 }

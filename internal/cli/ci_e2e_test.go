@@ -74,7 +74,8 @@ func copyZombiezen(t *testing.T, dir string, change func(string) string) {
 // GITHUB_STEP_SUMMARY and records both sessions in the history. A PR of
 // the base's code unchanged must pass, exit 0 (its wall-time session left
 // out: its verdict cannot be "slower" but for chance, and it would double
-// the test's time).
+// the test's time). A PR that does not build is exit status 3, with the
+// compiler's error.
 func TestCIRecipe(t *testing.T) {
 	testenv.Programs(t, "valgrind", "jq", "bash")
 	_, _, _, cache, _ := realEnv(t)
@@ -92,6 +93,8 @@ func TestCIRecipe(t *testing.T) {
 			"\tfor i := range 2000 {\n\t\tciSpin = ciSpin*31 + uint64(i)\n\t}\n"
 		return strings.Replace(s, reset, reset+slower, 1) + "\nvar (\n\tciSink *[64]byte\n\tciSpin uint64\n)\n"
 	})
+	broken := filepath.Join(dir, "broken")
+	copyZombiezen(t, broken, func(s string) string { return s + "\nfunc ciBroken() { undefinedName() }\n" })
 	history := filepath.Join(dir, "history.db")
 	common := []string{"SQLBENCH=" + bin, "SQLBENCH_TARGET=zombiezen", "SQLBENCH_BASE_DIR=" + base,
 		"SQLBENCH_WORKLOADS=PreparedQueryRow", "SQLBENCH_QUICK=1", "SQLBENCH_RUN_ARGS=--cache " + cache,
@@ -156,6 +159,27 @@ func TestCIRecipe(t *testing.T) {
 			t.Errorf("no passing instructions/op row:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 		}
 		t.Logf("stdout:\n%s", stdout)
+	})
+
+	t.Run("sqlbench refuses", func(t *testing.T) {
+		code, stdout, stderr := runCIScript(t, append(common, "SQLBENCH_PR_DIR="+same,
+			"SQLBENCH_OUT="+filepath.Join(dir, "out-refused"), "SQLBENCH_WORKLOADS=NoSuchWorkload")...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || !strings.Contains(lines[len(lines)-1], `unknown workload or family "NoSuchWorkload"`) {
+			t.Fatalf("exit %d, want 2 naming the workload\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	})
+
+	t.Run("does not build", func(t *testing.T) {
+		out := filepath.Join(dir, "out-broken")
+		code, stdout, stderr := runCIScript(t, append(common, "SQLBENCH_PR_DIR="+broken, "SQLBENCH_OUT="+out,
+			"SQLBENCH_TIME=0")...)
+		if code != 3 || !strings.Contains(stderr, "not every cell was measured") {
+			t.Fatalf("exit %d, want 3 (the PR does not build)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "undefinedName") {
+			t.Errorf("the compiler's error is not shown:\n%s", stderr)
+		}
 	})
 }
 
