@@ -173,7 +173,7 @@ func TestCIRecipe(t *testing.T) {
 	t.Run("does not build", func(t *testing.T) {
 		out := filepath.Join(dir, "out-broken")
 		code, stdout, stderr := runCIScript(t, append(common, "SQLBENCH_PR_DIR="+broken, "SQLBENCH_OUT="+out,
-			"SQLBENCH_TIME=0")...)
+			"SQLBENCH_TIME=0", "SQLBENCH_INSTR_COUNT=2", "SQLBENCH_RUN_ARGS=--slices 1 --cache "+cache)...)
 		if code != 3 || !strings.Contains(stderr, "not every cell was measured") {
 			t.Fatalf("exit %d, want 3 (the PR does not build)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
