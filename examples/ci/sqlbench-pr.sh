@@ -69,18 +69,24 @@ percent() { # "1%" or "0.01" -> a fraction, or nothing when it is neither
 	esac
 }
 instr_frac=$(percent "$instr_threshold")
-[ -n "$instr_frac" ] || bad "SQLBENCH_INSTR_THRESHOLD: want a percentage (1%) or a fraction (0.01), got \"$instr_threshold\""
-[ -n "$(percent "$resolution")" ] || bad "SQLBENCH_RESOLUTION: want a percentage (5%) or a fraction, got \"$resolution\""
+[ -n "$instr_frac" ] ||
+	bad "SQLBENCH_INSTR_THRESHOLD: want a percentage (1%) or a fraction (0.01), got \"$instr_threshold\""
+[ -n "$(percent "$resolution")" ] ||
+	bad "SQLBENCH_RESOLUTION: want a percentage (5%) or a fraction, got \"$resolution\""
 for v in "SQLBENCH_INSTR_COUNT=$instr_count" "SQLBENCH_TIME_COUNT=$time_count"; do
 	case ${v#*=} in '' | *[!0-9]* | 0 | 1) bad "${v%%=*}: want a count of runs of 2 or more, got \"${v#*=}\"" ;; esac
 done
 awk -v s="$instr_scale" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
 	bad "SQLBENCH_INSTR_SCALE: want a number above 0 (--scale), got \"$instr_scale\""
-case $time_session in 0 | 1) ;; *) bad "SQLBENCH_TIME: want 1 (run the wall-time session) or 0, got \"$time_session\"" ;; esac
+case $time_session in
+0 | 1) ;;
+*) bad "SQLBENCH_TIME: want 1 (run the wall-time session) or 0, got \"$time_session\"" ;;
+esac
 case $quick in 0 | 1) ;; *) bad "SQLBENCH_QUICK: want 1 (smoke-sized sessions) or 0, got \"$quick\"" ;; esac
 
 # --- tools (exit 3) -------------------------------------------------------
-command -v "$sqlbench" >/dev/null 2>&1 || broken "no sqlbench: \"$sqlbench\" is not a program (set SQLBENCH, or install it)"
+command -v "$sqlbench" >/dev/null 2>&1 ||
+	broken "no sqlbench: \"$sqlbench\" is not a program (set SQLBENCH, or install it)"
 command -v jq >/dev/null 2>&1 || broken "no jq on PATH: the gate reads sqlbench's JSON report with it"
 command -v valgrind >/dev/null 2>&1 || broken "no valgrind on PATH: --measure instructions counts under it"
 mkdir -p "$out" || broken "cannot create the output directory $out"
@@ -112,7 +118,8 @@ session() {
 	*) # what was skipped or failed, and why (a build's first compiler error); else the log's end
 		why=$(grep -E '^(skipped |sqlbench: )|fail' "${file%.txt}.log" | head -n 20)
 		if [ -n "$why" ]; then printf '%s\n' "$why" >&2; else tail -n 20 "${file%.txt}.log" >&2; fi
-		broken "the session of $file exited $rc: not every cell was measured (a build failed, a run failed); see ${file%.txt}.log" ;;
+		broken "the session of $file exited $rc: not every cell was measured" \
+			"(a build failed, a run failed); see ${file%.txt}.log" ;;
 	esac
 }
 
@@ -145,7 +152,8 @@ instr_rows=$(jq -r --arg b "$base_name" --arg p "$pr_name" --argjson t "$instr_f
 	[.[0].cell, $old, $new] |
 	if .[1] == null or .[2] == null or .[1] <= 0 then .[0] + "\tmissing\t\t\tmissing"
 	else . + [(.[2] / .[1] - 1)] | . + [if .[3] > $t then "REGRESSION" else "ok" end] |
-		"\(.[0])\t\(.[1] | round)\t\(.[2] | round)\t\(if .[3] >= 0 then "+" else "" end)\(.[3] * 1000 | round / 10)%\t\(.[4])" end' <<<"$instr_json") ||
+		"\(.[0])\t\(.[1] | round)\t\(.[2] | round)\t" +
+		"\(if .[3] >= 0 then "+" else "" end)\(.[3] * 1000 | round / 10)%\t\(.[4])" end' <<<"$instr_json") ||
 	broken "cannot read the instructions report"
 time_rows=
 if [ "$time_session" = 1 ]; then
