@@ -69,8 +69,8 @@ func TestDepsInstallOnlyWhatTheCommandNeeds(t *testing.T) {
 		{[]string{"reproduce", "sqlbench-2013-osx", "--dsn", "mariadb=u:p@tcp(h)/db"}, nil,
 			[]string{"default-jdk-headless", "maven"}},
 		{nil, []string{"SQLBENCH_SERVERS=1"},
-			[]string{"chromium", "default-jdk-headless", "galera-4", "gcc", "libc6-dev", "mariadb-server", "maven",
-				"postgresql", "rsync", "valgrind"}},
+			[]string{"chromium", "default-jdk-headless", "galera-4", "gcc", "jq", "libc6-dev", "mariadb-server",
+				"maven", "postgresql", "rsync", "valgrind"}},
 	} {
 		got, out := depsDry(t, tc.env, tc.args...)
 		if !slices.Equal(got, tc.want) {

@@ -169,7 +169,7 @@ deps_want() {
 }
 command -v go >/dev/null || { echo "sqlbench: needs Go 1.26 or later on PATH (https://go.dev/dl/)" >&2; exit 2; }
 if [ "${SQLBENCH_SERVERS:-0}" = 1 ]; then # the tests: everything
-	needs=$(printf '%s\n' cc mariadb postgres galera java chromium valgrind | sed 's/$/\tthe tests, SQLBENCH_SERVERS=1/')
+	needs=$(printf '%s\n' cc mariadb postgres galera java chromium valgrind jq | sed 's/$/\tthe tests, SQLBENCH_SERVERS=1/')
 else
 	needs=$(sqlbench_needs "$@")
 fi
@@ -195,6 +195,9 @@ while IFS=$'\t' read -r what reason; do
 	valgrind) reason="${reason%%,*} of run --measure instructions"
 		deps_want valgrind
 		command -v valgrind >/dev/null || need+=(valgrind) ;;
+	jq) reason="${reason%%,*} of examples/ci (it reads the reports' JSON)"
+		deps_want jq
+		command -v jq >/dev/null || need+=(jq) ;;
 	nojava) { command -v java && command -v mvn; } >/dev/null || nojava=$reason ;;
 	esac
 done <<<"$needs"
