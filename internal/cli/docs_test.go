@@ -71,3 +71,35 @@ func docsOutput(t *testing.T, args []string) string {
 	}
 	return out.String()
 }
+
+// TestReadmeIsShort: the README is the pitch, the two set-up commands,
+// the quick start, an excerpt, next steps and links, in at most 120 lines
+// (the rest lives in docs/), and every file it links to exists.
+func TestReadmeIsShort(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if n := strings.Count(text, "\n"); n > 120 {
+		t.Errorf("README.md has %d lines, want at most 120: move detail into docs/", n)
+	}
+	for _, want := range []string{"\n    scripts/sqlbench run ", "\n    scripts/test ", "scripts/sqlbench run --quick"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+	for _, placeholder := range []string{"FIRST_RUN_FIGURES", "EXCERPT"} {
+		if strings.Contains(text, placeholder) {
+			t.Errorf("README.md still holds the placeholder %s", placeholder)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`).FindAllStringSubmatch(text, -1) {
+		if strings.Contains(m[1], "://") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("../..", m[1])); err != nil {
+			t.Errorf("README.md links to %s: %v", m[1], err)
+		}
+	}
+}
