@@ -200,20 +200,4 @@ func cpuBoundLine(t *Table) (line string, ok bool) {
 // Spread returns the cells of every table of r with the median and the
 // largest coefficient of variation of ops/s over their runs (the
 // run-to-run noise); ok is false when no cell has two runs.
-func (r *Report) Spread() (median, worst *Cell, ok bool) {
-	var cells []*Cell
-	for _, t := range r.Tables() {
-		for _, row := range t.Rows {
-			for _, col := range t.Cols {
-				if c := t.Cell(row, col); c != nil && c.Runs > 1 {
-					cells = append(cells, c)
-				}
-			}
-		}
-	}
-	if len(cells) == 0 {
-		return nil, nil, false
-	}
-	slices.SortStableFunc(cells, func(a, b *Cell) int { return cmp.Compare(a.CV, b.CV) })
-	return cells[(len(cells)-1)/2], cells[len(cells)-1], true
-}
+func (r *Report) Spread() (median, worst *Cell, ok bool) { return spread(r.Tables()...) }

@@ -246,12 +246,19 @@ func nameSummary(name string) Summary {
 
 // tableSpread returns the cells of t with the median and the largest
 // coefficient of variation; ok is false when no cell has two runs.
-func tableSpread(t *Table) (median, worst *Cell, ok bool) {
+func tableSpread(t *Table) (median, worst *Cell, ok bool) { return spread(t) }
+
+// spread returns, of the cells of tables with two runs or more, those
+// with the median and the largest coefficient of variation; ok is false
+// when there are none.
+func spread(tables ...*Table) (median, worst *Cell, ok bool) {
 	var cells []*Cell
-	for _, row := range t.Rows {
-		for _, col := range t.Cols {
-			if c := t.Cell(row, col); c != nil && c.Runs > 1 {
-				cells = append(cells, c)
+	for _, t := range tables {
+		for _, row := range t.Rows {
+			for _, col := range t.Cols {
+				if c := t.Cell(row, col); c != nil && c.Runs > 1 {
+					cells = append(cells, c)
+				}
 			}
 		}
 	}
