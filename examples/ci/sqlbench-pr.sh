@@ -174,7 +174,9 @@ missing=$(printf '%s\n%s\n' "$instr_rows" "$time_rows" | awk -F'\t' '$NF == "mis
 [ -n "$instr_rows" ] || broken "the instructions session holds no cell of $base_name and $pr_name"
 
 regressions=0
-table() { column -t -s $'\t' 2>/dev/null || cat; }
+# column escapes the bytes of × and – outside a UTF-8 locale (a CI job
+# often has none): it runs in C.UTF-8, which every glibc system has.
+table() { LC_ALL=C.UTF-8 column -t -s $'\t' 2>/dev/null || cat; }
 {
 	printf 'instructions/op, %s against %s (gate: more than %s):\n' "$pr_name" "$base_name" "$instr_threshold"
 	printf 'workload\tbase\tPR\tchange\tgate\n%s\n' "$instr_rows" | table | sed 's/^/  /'

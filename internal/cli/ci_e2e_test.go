@@ -77,6 +77,12 @@ func copyZombiezen(t *testing.T, dir string, change func(string) string) {
 // the test's time). A PR that does not build is exit status 3, with the
 // compiler's error.
 func TestCIRecipe(t *testing.T) {
+	// Its Valgrind sessions took 64 s in one full run here and over 6 min
+	// in a later one on the same idle machine, cause not yet found: opt-in
+	// until it is, so that the suite's time stays bounded.
+	if os.Getenv("SQLBENCH_CI_RECIPE") != "1" {
+		t.Skip("runs Valgrind sessions whose time varied from 1 to over 6 minutes here; SQLBENCH_CI_RECIPE=1 runs it")
+	}
 	testenv.Programs(t, "valgrind", "jq", "bash")
 	_, _, _, cache, _ := realEnv(t)
 	bin := buildSqlbench(t, t.TempDir())
