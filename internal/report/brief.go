@@ -66,16 +66,7 @@ func Brief(w io.Writer, r *Report) error {
 			}
 		}
 	}
-	if note := r.BaselineNote(); note != "" {
-		fmt.Fprintf(w, "\n%s\n", note)
-	}
-	if len(r.Failed) > 0 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "failed cells:")
-		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Reason)
-		}
-	}
+	writeFooter(w, r)
 	return nil
 }
 

@@ -53,16 +53,7 @@ func Text(w io.Writer, r *Report) error {
 		fmt.Fprint(w, WrapText(fmt.Sprintf("\nratio comparisons, every table: %s at %s", d, FormatResolution(r.resolution())),
 			prose, "  "))
 	}
-	if note := r.BaselineNote(); note != "" {
-		fmt.Fprintf(w, "\n%s\n", note)
-	}
-	if len(r.Failed) > 0 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "failed cells:")
-		for _, f := range r.Failed {
-			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Reason)
-		}
-	}
+	writeFooter(w, r)
 	return nil
 }
 
@@ -320,4 +311,19 @@ func Thousands(v float64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// writeFooter ends the text and brief reports alike: the note on the
+// baseline, where there is one, and every failed cell with its reason.
+func writeFooter(w io.Writer, r *Report) {
+	if note := r.BaselineNote(); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
+	}
+	if len(r.Failed) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "failed cells:")
+		for _, f := range r.Failed {
+			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Reason)
+		}
+	}
 }
