@@ -12,7 +12,7 @@ import (
 
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue.
-func TestConformance(t *testing.T) { targettest.Conformance(t, "bvinc", nil) }
+func TestConformance(t *testing.T) { targettest.Conformance(t, targettest.Package("bvinc")) }
 
 // TestRefusedWorkloadFailsAsTheCatalogueSays runs the workload the catalogue
 // keeps from bvinc and expects the failure its reason names: SQLite 3.28's

@@ -9,7 +9,7 @@ import (
 
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue.
-func TestConformance(t *testing.T) { targettest.Conformance(t, "mattn", nil) }
+func TestConformance(t *testing.T) { targettest.Conformance(t, targettest.Package("mattn")) }
 
 // BenchmarkFidelity compares sqlbench's SimpleQueryRow with a hand-written
 // loop: go test -bench Fidelity -count 10 ./targets/mattn | benchstat -col /impl -

@@ -9,6 +9,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/runner"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -20,7 +21,7 @@ import (
 // run), executes the prepared statement once per operation and prepares it
 // at most once per connection per run.
 func TestConcurrentPoolLivesForTheCell(t *testing.T) {
-	where := targettest.OnServer(t, srv, bench.MariaDB, "tcp")
+	where := servertest.Where(t, srv, bench.MariaDB, "tcp")
 	cfg := where(t)
 	c, _ := targettest.Open(t, "mysql", where)
 	status := func() map[string]int64 {

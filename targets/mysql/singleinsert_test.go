@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 	_ "github.com/sqlbench/sqlbench/workloads" // registers SingleInsert
 )
@@ -22,7 +23,7 @@ import (
 // 34-byte literal (data=fixed) or a distinct random UUID per row
 // (data=random).
 func TestSingleInsertAsPublished(t *testing.T) {
-	where := targettest.OnServer(t, srv, bench.MariaDB, "tcp")
+	where := servertest.Where(t, srv, bench.MariaDB, "tcp")
 	const n = 40
 	uuidRE := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	for _, c := range []struct {

@@ -9,4 +9,4 @@ import (
 
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue.
-func TestConformance(t *testing.T) { targettest.Conformance(t, "ncruces", nil) }
+func TestConformance(t *testing.T) { targettest.Conformance(t, targettest.Package("ncruces")) }

@@ -11,6 +11,7 @@ import (
 	libpq "github.com/lib/pq"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	"github.com/sqlbench/sqlbench/targets/pq"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
@@ -88,7 +89,7 @@ var registerRecorder = sync.OnceValue(func() *recorder {
 // workload's check still accepts.
 func TestArgsReachPqAsAsked(t *testing.T) {
 	rec := registerRecorder()
-	where := targettest.OnServer(t, srv, bench.Postgres, "tcp")
+	where := servertest.Where(t, srv, bench.Postgres, "tcp")
 	for _, c := range []struct {
 		path, args, typ string
 		stored          int // octet_length of a stored 8-byte value

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	_ "github.com/sqlbench/sqlbench/targets/pq"
-	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
 var srv *servers.Server
 
-func TestMain(m *testing.M) { os.Exit(targettest.WithServer(m, servers.KindPostgres, &srv)) }
+func TestMain(m *testing.M) { os.Exit(servertest.Main(m, servers.KindPostgres, &srv)) }
 
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue, on a throwaway server.
-func TestConformance(t *testing.T) { targettest.Conformance(t, "pq", srv) }
+func TestConformance(t *testing.T) { servertest.Conformance(t, "pq", srv) }

@@ -38,7 +38,7 @@ func TestExecutableSaysWhatIsMissing(t *testing.T) {
 // sqinn program.
 func TestConformance(t *testing.T) {
 	needSqinn(t)
-	targettest.Conformance(t, "sqinn", nil)
+	targettest.Conformance(t, targettest.Package("sqinn"))
 }
 
 // TestInfoNamesTheProgram checks the sqinn-version line the results record

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // DetectsWrongBulkData runs each bulk-insert path of target (the 3x8 shape)
@@ -14,10 +13,7 @@ import (
 // and expects the verification to fail: a driver that mangles or loses rows
 // must never be reported as fast.
 func DetectsWrongBulkData(t *testing.T, target string, where Where) {
-	spec, ok := targets.Lookup(target)
-	if !ok {
-		t.Fatalf("target %q is not in the catalogue", target)
-	}
+	spec := lookup(t, target, where)
 	for _, w := range bench.Workloads() {
 		if w.Family != "bulk" || !strings.Contains(w.Keys, "shape=3x8/") || !spec.Runs(w) {
 			continue

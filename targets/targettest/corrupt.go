@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // DetectsCorruptedResults runs the echo, large-value and single-insert
@@ -16,10 +15,7 @@ import (
 // writes, and expects each workload to fail: a driver that mangles a value,
 // or writes a wrong or missing row, must never be timed.
 func DetectsCorruptedResults(t *testing.T, target string, where Where) {
-	spec, ok := targets.Lookup(target)
-	if !ok {
-		t.Fatalf("target %q is not in the catalogue", target)
-	}
+	spec := lookup(t, target, where)
 	type tc struct {
 		id string
 		c  corruption

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 )
 
 // SuiteDetectsWrongData checks the suite and sqinn families' verification on target:
@@ -30,7 +29,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 			if !ok {
 				t.Fatalf("workload %s not registered", c.workload)
 			}
-			skipUnless(t, target, w)
+			skipUnless(t, target, where, w)
 			e := NewEnv(t, target, where)
 			setUp(t, w, e)
 			if err := e.Conn.Exec(suiteSQL(e.Dialect, c.corrupt)); err != nil {
@@ -79,7 +78,7 @@ func SuiteEnforcesForeignKeys(t *testing.T, target string, where Where) {
 	if !ok {
 		t.Fatal("workload SuiteMany/n=10 not registered")
 	}
-	skipUnless(t, target, w)
+	skipUnless(t, target, where, w)
 	e := NewEnv(t, target, where)
 	setUp(t, w, e)
 	ok1 := "INSERT INTO %articles (id, created, userId, text) VALUES (1, 1, 1, 'a')"
@@ -102,12 +101,9 @@ func suiteSQL(d bench.Dialect, q string) string {
 }
 
 // skipUnless skips t unless target runs w, as a session plans it.
-func skipUnless(t *testing.T, target string, w bench.Workload) {
+func skipUnless(t *testing.T, target string, where Where, w bench.Workload) {
 	t.Helper()
-	spec, ok := targets.Lookup(target)
-	if !ok {
-		t.Fatalf("target %q is not in the catalogue", target)
-	}
+	spec := lookup(t, target, where)
 	if !spec.Runs(w) {
 		t.Skipf("%s does not run %s", target, w.ID())
 	}

@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets"
 	_ "github.com/sqlbench/sqlbench/workloads" // the catalogue under test
 )
 
@@ -106,10 +105,7 @@ func scope(name string) string {
 // pass its own verification. Workloads planned only at a large scale
 // (MinScale) are left to their own package's tests.
 func Workloads(t *testing.T, target string, where Where) {
-	spec, ok := targets.Lookup(target)
-	if !ok {
-		t.Fatalf("target %q is not in the catalogue", target)
-	}
+	spec := lookup(t, target, where)
 	for _, w := range bench.Workloads() {
 		t.Run(w.ID(), func(t *testing.T) {
 			if !spec.Runs(w) || w.MinScale > 0 {
@@ -139,7 +135,7 @@ func DetectsWrongData(t *testing.T, target string, where Where) {
 			if !ok {
 				t.Fatalf("workload %s not registered", name)
 			}
-			skipUnless(t, target, w)
+			skipUnless(t, target, where, w)
 			e := NewEnv(t, target, where)
 			c, d := e.Conn, e.Dialect
 			setUp(t, w, e)

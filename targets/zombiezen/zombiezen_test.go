@@ -9,7 +9,7 @@ import (
 
 // TestConformance runs the shared checks on every target of this package
 // in the catalogue.
-func TestConformance(t *testing.T) { targettest.Conformance(t, "zombiezen", nil) }
+func TestConformance(t *testing.T) { targettest.Conformance(t, targettest.Package("zombiezen")) }
 
 // TestCachedQueries checks the reads through zombiezen's statement cache
 // (Conn.Prepare) that the suite family makes, as published.
