@@ -111,3 +111,45 @@ func TestCLIImportsOnlyTheSessionAndLeaves(t *testing.T) {
 		t.Error("internal/orchestrate is back: a session's loop belongs to package session")
 	}
 }
+
+// TestPublicPackagesImportNoInternal: no package another module may import
+// (neither under an internal/ directory nor a command) depends on this
+// module's internal/, whose packages are the orchestrator's: a public
+// package that did could not be used without them (targettest from a
+// driver's own module), and would tie the runner side to the orchestrator.
+// The drivers' shared adapters under targets/internal are theirs alone and
+// import nothing of internal/ either.
+func TestPublicPackagesImportNoInternal(t *testing.T) {
+	lines := goListAll(t, "-tags", runnerTags(t), "-f", `{{.ImportPath}} {{.Name}} {{join .Deps " "}}`, "./...")
+	public := 0
+	for _, line := range lines {
+		f := strings.Fields(line)
+		p, name, deps := f[0], f[1], f[2:]
+		if name == "main" || p == module+"/internal" || strings.HasPrefix(p, module+"/internal/") {
+			continue
+		}
+		public++
+		for _, d := range deps {
+			if strings.HasPrefix(d, module+"/internal/") {
+				t.Errorf("%s depends on %s: a public package may not depend on internal/",
+					"."+strings.TrimPrefix(p, module), "."+strings.TrimPrefix(d, module))
+			}
+		}
+	}
+	if public < 10 {
+		t.Fatalf("go list found only %d public packages: %v", public, lines)
+	}
+}
+
+// goListAll runs go list with args and returns its output's lines whole.
+func goListAll(t *testing.T, args ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
