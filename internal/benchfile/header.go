@@ -83,12 +83,6 @@ const (
 	KeySessionID    = "session-id"
 )
 
-// headerKeys are the keys of a header, in the order Lines writes them.
-func headerKeys() []string {
-	return []string{KeyPin, KeyTimingThread, KeyIdleLatency, KeyCPUProfile, KeyVersion, KeyCommand, KeyCount,
-		KeySlices, KeyScale, KeySmokeScales, KeyWarmup, KeyWarmupAll, KeyJITWarmup, KeyCPU, KeyStudy, KeyBegan, KeyStarted, KeyFinished, KeySessionID}
-}
-
 // MeasuredHeaderKey reports whether key is a header line whose value
 // changes what the cells measure: the run's shape (count, slices, scale,
 // smoke scales, warm-up), the timing thread, the JIT warm-up, CPU placement,

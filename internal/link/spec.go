@@ -52,9 +52,6 @@ var presets = map[string]Spec{
 	"wan": {Name: "wan", RTT: 30 * time.Millisecond, Jitter: 3 * time.Millisecond, Rate: 100_000_000},
 }
 
-// PresetNames lists the presets --link accepts.
-func PresetNames() []string { return []string{"lan", "dc", "wan"} }
-
 // MaxRTT bounds a link's round trip: a longer one would make every run of
 // every cell a test of patience, not of a driver.
 const MaxRTT = 10 * time.Second

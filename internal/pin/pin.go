@@ -110,18 +110,3 @@ func Process(pid int, cpus []int) error {
 	}
 	return nil
 }
-
-// Affinity returns the CPUs process pid may run on.
-func Affinity(pid int) ([]int, error) {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(pid, &set); err != nil {
-		return nil, err
-	}
-	var cpus []int
-	for c := 0; c < runtime.NumCPU()*2+64; c++ {
-		if set.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus, nil
-}

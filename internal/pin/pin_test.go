@@ -3,7 +3,10 @@ package pin
 import (
 	"os/exec"
 	"reflect"
+	"runtime"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestPlanFor(t *testing.T) {
@@ -37,8 +40,23 @@ func TestProcessPinsEveryThread(t *testing.T) {
 	if err := Process(cmd.Process.Pid, []int{0}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Affinity(cmd.Process.Pid)
+	got, err := affinity(cmd.Process.Pid)
 	if err != nil || !reflect.DeepEqual(got, []int{0}) {
 		t.Fatalf("affinity %v, %v; want [0]", got, err)
 	}
+}
+
+// affinity returns the CPUs process pid may run on.
+func affinity(pid int) ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(pid, &set); err != nil {
+		return nil, err
+	}
+	var cpus []int
+	for c := 0; c < runtime.NumCPU()*2+64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
 }

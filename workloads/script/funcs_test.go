@@ -9,7 +9,7 @@ import (
 // [lo, hi]; it returns the count of each value.
 func draws(t *testing.T, n int, lo, hi int64, f func(r *Rand) (int64, error)) map[int64]int {
 	t.Helper()
-	r := NewRand(7, 11)
+	r := newRand(7, 11)
 	counts := map[int64]int{}
 	for range n {
 		v, err := f(r)
@@ -113,13 +113,13 @@ func TestRandIsSplitMix64(t *testing.T) {
 			t.Fatalf("SplitMix64 from 0: %#x, want %#x", got, want)
 		}
 	}
-	a, b := NewRand(Seed, 5), &Rand{s: mix64(Seed) ^ mix64(5+golden)}
+	a, b := newRand(Seed, 5), &Rand{s: mix64(Seed) ^ mix64(5+golden)}
 	if a.Uint64() != b.Uint64() {
 		t.Error("stream 5 does not start from mix64(seed) ^ mix64(5 + golden)")
 	}
 	// Neighbouring streams do not overlap: stream 1's first draws are not
 	// stream 0's later ones.
-	s0, s1 := NewRand(Seed, 0), NewRand(Seed, 1)
+	s0, s1 := newRand(Seed, 0), newRand(Seed, 1)
 	first := s1.Uint64()
 	for range 1000 {
 		if s0.Uint64() == first {

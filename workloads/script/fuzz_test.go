@@ -32,7 +32,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		vals := make([]Value, sc.Vars())
-		r := NewRand(1, 1)
+		r := newRand(1, 1)
 		for _, c := range sc.Commands {
 			if c.Kind == CmdSet {
 				if v, err := c.Expr.Eval(vals, r); err == nil {

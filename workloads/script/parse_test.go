@@ -123,7 +123,7 @@ func TestEval(t *testing.T) {
 			t.Errorf("%s: %v", c.expr, err)
 			continue
 		}
-		v, err := e.Eval(vals, NewRand(1, 2))
+		v, err := e.Eval(vals, newRand(1, 2))
 		if err != nil || v.String() != c.want {
 			t.Errorf("%s = %v, %v; want %s", c.expr, v, err, c.want)
 		}
@@ -141,7 +141,7 @@ func TestEval(t *testing.T) {
 			t.Errorf("%s: %v", c.expr, err)
 			continue
 		}
-		if _, err := e.Eval(vals, NewRand(1, 2)); err == nil || err.Error() != c.want {
+		if _, err := e.Eval(vals, newRand(1, 2)); err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %s", c.expr, err, c.want)
 		}
 	}

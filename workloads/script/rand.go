@@ -20,13 +20,6 @@ func mix64(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-// NewRand returns stream number stream of seed.
-func NewRand(seed, stream uint64) *Rand {
-	r := &Rand{}
-	r.Seed(seed, stream)
-	return r
-}
-
 // Seed restarts r as stream number stream of seed. Streams of one seed
 // start from unrelated states (each mixed), so that no stream is another
 // shifted by a few draws.

@@ -10,15 +10,15 @@ import (
 // too: a change on either side that makes the runners draw or hash
 // differently fails here or there.
 func TestCrossRunnerVectors(t *testing.T) {
-	r := NewRand(Seed, 3)
+	r := newRand(Seed, 3)
 	if a, b := r.Uint64(), r.Uint64(); a != 0x6440fccd04c248a4 || b != 0xd3680ddff8d1e7fc {
 		t.Errorf("stream (Seed, 3): %#x %#x", a, b)
 	}
-	r = NewRand(Seed, 4)
+	r = newRand(Seed, 4)
 	if f, n := r.Float64(), r.Int64N(1000); f != 0.4305719370160036 || n != 578 {
 		t.Errorf("stream (Seed, 4): %v %v", f, n)
 	}
-	r = NewRand(Seed, 5)
+	r = newRand(Seed, 5)
 	var uni []int64
 	for range 5 {
 		uni = append(uni, Uniform(r, 1, 100000))
@@ -29,7 +29,7 @@ func TestCrossRunnerVectors(t *testing.T) {
 	if !slices.Equal(uni, []int64{99122, 23672, 12326, 55627, 41072}) || e != 3 || z != 26 || g != 3 || r.Uint64() != 4797399853982267196 {
 		t.Errorf("stream (Seed, 5): %v %d %d %d", uni, e, z, g)
 	}
-	r = NewRand(Seed, 6)
+	r = newRand(Seed, 6)
 	var zs, es, gs []int64
 	for range 10 {
 		v, _ := Zipfian(r, 1, 100, 1.5)
