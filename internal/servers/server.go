@@ -1,17 +1,21 @@
-// Package servers starts throwaway MariaDB and PostgreSQL servers from the
-// distribution's own binaries, each private to one benchmark run.
+// Package servers starts throwaway database servers, each private to one
+// benchmark run or test: MariaDB and PostgreSQL from the distribution's own
+// binaries, and, when named (Kind), TiDB (tidb-server built from its Go
+// module on first use), a three-node MariaDB Galera cluster and a
+// PostgreSQL primary with a synchronous standby (postgres-sync).
 //
 // Every instance lives in its own temporary directory (data, unix socket,
 // logs, pid file), listens only on 127.0.0.1 on a free port and on a unix
 // socket inside that directory, and gets a database "bench" owned by a user
 // "bench" with a random password. Start returns when that user can connect;
-// Stop kills the server and removes the directory. The directory holds a
-// marker naming the process that started the server, so that Sweep can
-// clean up after a process that died without stopping its servers.
+// Stop kills the server (every node of a cluster) and removes the
+// directory. The directory holds a marker naming the process that started
+// the server, so that Sweep can clean up after a process that died without
+// stopping its servers.
 //
-// When the calling process runs as root the servers run as the "mysql" and
-// "postgres" system users (initdb refuses root); otherwise they run as the
-// calling user.
+// When the calling process runs as root the MariaDB and PostgreSQL
+// processes run as the "mysql" and "postgres" system users (initdb refuses
+// root); otherwise, and for TiDB, they run as the calling user.
 package servers
 
 import (
