@@ -12,7 +12,6 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/redact"
-	"github.com/sqlbench/sqlbench/internal/scrub"
 )
 
 // Tables returns the tables of the DSN's database (its current schema on
@@ -102,7 +101,7 @@ func withConn(ctx context.Context, db bench.DB, dsn string, f func(querier) erro
 		return fmt.Errorf("%s has no server", db)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %s", db, scrub.String(err.Error(), passwordOf(db, dsn)))
+		return fmt.Errorf("%s: %s", db, redact.Secrets(err.Error(), passwordOf(db, dsn)))
 	}
 	return nil
 }

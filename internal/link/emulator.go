@@ -17,7 +17,7 @@ import (
 	toxiclient "github.com/Shopify/toxiproxy/v2/client"
 
 	"github.com/sqlbench/sqlbench/internal/link/proxyd"
-	"github.com/sqlbench/sqlbench/internal/proccpu"
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // ProxyEnv, set to "1" in a process's environment, makes sqlbench (or a
@@ -228,7 +228,7 @@ func (e *Emulator) wrap(upstream string, sp Spec) (string, error) {
 
 // CPU returns the CPU time the proxy process has used so far.
 func (e *Emulator) CPU() (time.Duration, error) {
-	return proccpu.Tree{Root: e.PID}.CPU()
+	return procs.Tree{Root: e.PID}.CPU()
 }
 
 // Stop ends the proxy process and its proxies, and removes its record.

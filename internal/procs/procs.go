@@ -2,8 +2,10 @@
 // with github.com/prometheus/procfs for what it parses (a process's stat,
 // command line, threads and their schedstat, open files, the socket
 // tables, meminfo, a process's status), and by hand for the few files it does not read (the
-// boot id, a thread's children, System V shared memory). No other package
-// of sqlbench parses /proc/<pid>/stat.
+// boot id, a thread's children, System V shared memory); the CPU time of a
+// process tree (Tree) and the process that listens on a loopback port or a
+// unix socket (Listener). No other package of sqlbench parses
+// /proc/<pid>/stat.
 package procs
 
 import (

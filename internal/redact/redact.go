@@ -1,8 +1,10 @@
 // Package redact keeps passwords out of what sqlbench prints and records.
 //
-// A DSN is read by its driver's own parser (go-sql-driver/mysql, pgconn)
-// and shown with Mask for its password; one the driver rejects is never
-// shown, only the driver's reason with what it quotes of the DSN hidden.
+// Secrets and Writer mask known secrets (the passwords of a session's
+// databases) in text and in streams of text, whatever splits them. A DSN
+// is read by its driver's own parser (go-sql-driver/mysql, pgconn) and
+// shown with Mask for its password; one the driver rejects is never shown,
+// only the driver's reason with what it quotes of the DSN hidden.
 package redact
 
 import (
@@ -16,11 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/scrub"
 )
-
-// Mask is the text that replaces a password.
-const Mask = scrub.Mask
 
 // passwordField is a field NAME=VALUE whose name ends in "password", its
 // value read as libpq reads it: in '...' up to the closing quote (kept
@@ -66,7 +64,7 @@ func DSN(db bench.DB, dsn string) (string, error) {
 		shown = urlPassword.ReplaceAllString(dsn, "${1}${3}"+Mask+"${2}")
 	}
 	// A password where no rule above looks (not one from $PGPASSWORD).
-	if p := cfg.Password; len(p) >= 3 && p != os.Getenv("PGPASSWORD") && scrub.String(shown, p) != shown {
+	if p := cfg.Password; len(p) >= 3 && p != os.Getenv("PGPASSWORD") && Secrets(shown, p) != shown {
 		return "", errors.New("the password is written where sqlbench cannot mask it")
 	}
 	return shown, nil

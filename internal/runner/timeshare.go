@@ -10,7 +10,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/proccpu"
+	"github.com/sqlbench/sqlbench/internal/procs"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 )
 
@@ -31,7 +31,7 @@ const (
 // (when it names a file). Errors are kept, not returned: a probe that
 // cannot read leaves its unit out, the run stands.
 type probe struct {
-	server     proccpu.Tree
+	server     procs.Tree
 	cpu0, cpu1 time.Duration
 	serverErr  error
 	profile    bytes.Buffer
@@ -40,7 +40,7 @@ type probe struct {
 }
 
 func newProbe(req protocol.Request) *probe {
-	p := &probe{server: proccpu.Tree{Root: req.ServerPID}}
+	p := &probe{server: procs.Tree{Root: req.ServerPID}}
 	p.profiling = req.CPUProfile != ""
 	return p
 }

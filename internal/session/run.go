@@ -23,8 +23,8 @@ import (
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/report"
-	"github.com/sqlbench/sqlbench/internal/scrub"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
@@ -281,7 +281,7 @@ func (s *Session) open(ctx context.Context) error {
 		return err
 	}
 	s.secrets = s.dbs.secrets()
-	scrubbed := scrub.NewWriter(env.Log, s.secrets)
+	scrubbed := redact.NewWriter(env.Log, s.secrets)
 	s.deferred(func() { scrubbed.Flush() })
 	s.env.Log = scrubbed
 	return nil
@@ -403,7 +403,7 @@ func (s *Session) report(err error) error {
 		err = cerr
 	}
 	for i := range s.out.Failed {
-		s.out.Failed[i].Reason = scrub.String(s.out.Failed[i].Reason, s.secrets...)
+		s.out.Failed[i].Reason = redact.Secrets(s.out.Failed[i].Reason, s.secrets...)
 	}
 	if len(s.out.Done) > 0 {
 		name := s.results.Name()

@@ -5,7 +5,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/dsn"
-	"github.com/sqlbench/sqlbench/internal/proccpu"
+	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // givenServerPID returns the main process of the server a DSN names when
@@ -15,7 +15,7 @@ func givenServerPID(db bench.DB, e bench.Endpoint) int {
 	if dsn.CheckLocal(db, e, false) != nil {
 		return 0
 	}
-	pid, err := proccpu.Listener(e.Net, e.Addr)
+	pid, err := procs.Listener(e.Net, e.Addr)
 	if err != nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package proccpu
+package procs
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 
 // burnEnv makes the test binary a helper that waits for a line on stdin,
 // burns this much CPU on its thread, says "done" and waits for stdin to end.
-const burnEnv = "PROCCPU_TEST_BURN"
+const burnEnv = "PROCS_TEST_BURN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(burnEnv) != "" {

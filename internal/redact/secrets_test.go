@@ -1,4 +1,4 @@
-package scrub
+package redact
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestString(t *testing.T) {
+func TestSecrets(t *testing.T) {
 	tests := []struct {
 		s       string
 		secrets []string
@@ -21,8 +21,8 @@ func TestString(t *testing.T) {
 		{"x and y", []string{"x", "y"}, "xxxxx and xxxxx"},
 	}
 	for _, tt := range tests {
-		if got := String(tt.s, tt.secrets...); got != tt.want {
-			t.Errorf("String(%q, %q) = %q, want %q", tt.s, tt.secrets, got, tt.want)
+		if got := Secrets(tt.s, tt.secrets...); got != tt.want {
+			t.Errorf("Secrets(%q, %q) = %q, want %q", tt.s, tt.secrets, got, tt.want)
 		}
 	}
 }
@@ -30,7 +30,7 @@ func TestString(t *testing.T) {
 func TestWriterMasksSecretsSplitAcrossWrites(t *testing.T) {
 	const secret = "hunter2secret"
 	text := "dial bench:" + secret + "@tcp: refused; again " + url.QueryEscape("p@ss w") + " then hunter and hunter2 end\n"
-	want := String(text, secret, "p@ss w")
+	want := Secrets(text, secret, "p@ss w")
 	for split := 0; split <= len(text); split++ {
 		for split2 := split; split2 <= len(text); split2 += 3 {
 			var out bytes.Buffer

@@ -1,6 +1,4 @@
-// Package scrub masks known secrets (the passwords of a session's
-// databases) in text and in streams of text, whatever splits them.
-package scrub
+package redact
 
 import (
 	"cmp"
@@ -10,13 +8,13 @@ import (
 	"strings"
 )
 
-// Mask is the text that replaces a secret.
+// Mask is the text that replaces a password or another secret.
 const Mask = "xxxxx"
 
-// String returns s with every occurrence of each non-empty secret, and of
+// Secrets returns s with every occurrence of each non-empty secret, and of
 // its URL-escaped forms, replaced by Mask; longer ones first, so a secret
 // that holds another is hidden whole.
-func String(s string, secrets ...string) string {
+func Secrets(s string, secrets ...string) string {
 	var pairs []string
 	for _, f := range forms(secrets) {
 		pairs = append(pairs, f, Mask)
@@ -41,7 +39,7 @@ func forms(secrets []string) []string {
 }
 
 // Writer passes what is written through it on to another writer with
-// every secret masked (see String). It holds back the end of what it was
+// every secret masked (see Secrets). It holds back the end of what it was
 // given that may be the start of a secret until a later Write completes it
 // or Flush, so a secret split across writes is masked too.
 type Writer struct {
@@ -67,7 +65,7 @@ func (r *Writer) Write(b []byte) (int, error) {
 		}
 	}
 	r.held = s[cut:]
-	if _, err := io.WriteString(r.w, String(s[:cut], r.secrets...)); err != nil {
+	if _, err := io.WriteString(r.w, Secrets(s[:cut], r.secrets...)); err != nil {
 		return 0, err
 	}
 	return len(b), nil
@@ -77,6 +75,6 @@ func (r *Writer) Write(b []byte) (int, error) {
 func (r *Writer) Flush() error {
 	s := r.held
 	r.held = ""
-	_, err := io.WriteString(r.w, String(s, r.secrets...))
+	_, err := io.WriteString(r.w, Secrets(s, r.secrets...))
 	return err
 }

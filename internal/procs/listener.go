@@ -1,4 +1,4 @@
-package proccpu
+package procs
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	"github.com/prometheus/procfs"
-
-	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // Listener returns the pid of the process on this machine that listens on
@@ -20,7 +18,7 @@ func Listener(network, addr string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	fs, err := procs.FS("")
+	fs, err := FS("")
 	if err != nil {
 		return 0, fmt.Errorf("find the server: %w", err)
 	}
@@ -45,7 +43,7 @@ func Listener(network, addr string) (int, error) {
 
 // listenInode returns the inode of the socket listening on addr.
 func listenInode(network, addr string) (uint64, error) {
-	fs, err := procs.FS("")
+	fs, err := FS("")
 	if err != nil {
 		return 0, fmt.Errorf("find the server: %w", err)
 	}

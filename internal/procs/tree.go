@@ -1,14 +1,8 @@
-// Package proccpu reads the CPU time of a server's processes on this
-// machine from /proc (with procfs, see internal/procs): every thread of a process and of its descendants
-// (a PostgreSQL postmaster's backends, MariaDB's one process), and finds
-// the process that listens on a loopback port or a unix socket.
-package proccpu
+package procs
 
 import (
 	"fmt"
 	"time"
-
-	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
 // clockTick is the unit of the cumulative times in /proc/<pid>/stat
@@ -56,7 +50,7 @@ func (t Tree) CPU() (time.Duration, error) {
 // process returns the CPU time of pid's live threads and reaped children,
 // and pid's child processes.
 func (t Tree) process(pid int) (time.Duration, []int, error) {
-	fs, err := procs.FS(t.Proc)
+	fs, err := FS(t.Proc)
 	if err != nil {
 		return 0, nil, fmt.Errorf("read server CPU: %w", err)
 	}
@@ -78,7 +72,7 @@ func (t Tree) process(pid int) (time.Duration, []int, error) {
 		if ss, err := th.Schedstat(); err == nil {
 			total += time.Duration(ss.RunningNanoseconds)
 		}
-		kids = append(kids, procs.Children(t.Proc, pid, th.PID)...)
+		kids = append(kids, Children(t.Proc, pid, th.PID)...)
 	}
 	return total, kids, nil
 }
