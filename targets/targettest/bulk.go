@@ -56,7 +56,14 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 					t.Fatal(err)
 				}
 				if err := r.End(); err == nil || !strings.Contains(err.Error(), c.want) {
-					t.Fatalf("%s on %s with a row %s: End = %v, want an error saying %q", w.ID(), target, strings.ToLower(c.name), err, c.want)
+					t.Fatalf(
+						"%s on %s with a row %s: End = %v, want an error saying %q",
+						w.ID(),
+						target,
+						strings.ToLower(c.name),
+						err,
+						c.want,
+					)
 				}
 			})
 		}
@@ -78,7 +85,8 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 		if err := bench.Warm(r, 1); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.Conn.Exec("UPDATE " + e.Dialect.Table("facts") + " SET c1 = c0 WHERE c0 = '" + bench.Value(7, 0, 3, 8) + "'"); err != nil {
+		q := "UPDATE " + e.Dialect.Table("facts") + " SET c1 = c0 WHERE c0 = '" + bench.Value(7, 0, 3, 8) + "'"
+		if err := e.Conn.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 		if r, err = w.Begin(e); err != nil {

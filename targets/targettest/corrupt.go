@@ -33,8 +33,8 @@ func DetectsCorruptedResults(t *testing.T, target string, where Where) {
 	} {
 		cases = append(cases, tc{id, corruption{col: -1}})
 	}
-	for _, id := range []string{"SingleInsert/data=fixed/conns=2/prepare=each", "SingleInsert/data=random/conns=1/prepare=each",
-		"SingleInsert/data=random/conns=1/prepare=once"} {
+	for _, id := range []string{"SingleInsert/data=fixed/conns=2/prepare=each",
+		"SingleInsert/data=random/conns=1/prepare=each", "SingleInsert/data=random/conns=1/prepare=once"} {
 		cases = append(cases, tc{id, corruption{write: writeWrong, execs: new(atomic.Int64)}},
 			tc{id, corruption{write: writeNone, execs: new(atomic.Int64)}})
 	}

@@ -43,7 +43,8 @@ func sqlBenchmarkPrograms() map[string]published {
 			return nil
 		}
 	}
-	queryRow := func(q func(table string, i int) string, args func(i int) []any, dest func() []any) func(*sql.DB, string, int) error {
+	queryRow := func(q func(table string, i int) string, args func(i int) []any,
+		dest func() []any) func(*sql.DB, string, int) error {
 		return func(db *sql.DB, table string, n int) error {
 			d := dest()
 			for i := range n {
@@ -56,7 +57,8 @@ func sqlBenchmarkPrograms() map[string]published {
 	}
 	// prepared prepares q once and runs op n times on it, or with every >
 	// 0 prepares it again every `every` operations (PreparedQueryRow).
-	prepared := func(q func(table string) string, every int, op func(s *sql.Stmt, i int) error) func(*sql.DB, string, int) error {
+	prepared := func(q func(table string) string, every int,
+		op func(s *sql.Stmt, i int) error) func(*sql.DB, string, int) error {
 		return func(db *sql.DB, table string, n int) error {
 			var s *sql.Stmt
 			for i := range n {
@@ -136,31 +138,75 @@ func sqlBenchmarkPrograms() map[string]published {
 			}
 			return drain(rows)
 		}), per("Prepare=1", "Stmt.Query=n", "Stmt.Close=1"), "*int64 *string"},
-		"AutoQueryRow": {queryRow(func(t string, _ int) string { return star(t) }, func(i int) []any { return []any{i % 100} }, pair),
-			per("QueryRow=n"), "*int64 *string"},
-		"SimpleQueryRow": {queryRow(func(t string, i int) string { return fmt.Sprintf("SELECT * FROM %s WHERE number=%d", t, i%100) }, none, pair),
-			per("QueryRow=n"), "*int64 *string"},
-		"PreparedQueryRow": {prepared(star, 100, func(s *sql.Stmt, i int) error { return s.QueryRow(i%100).Scan(&num, &str) }),
-			per("Prepare=n/100", "Stmt.QueryRow=n", "Stmt.Close=n/100"), "*int64 *string"},
-		"SimpleExec":   {exec("SET @test_var=1"), per("Exec=n"), ""},
-		"PreparedExec": {prepared(text("SET @test_var=1"), 0, func(s *sql.Stmt, _ int) error { _, err := s.Exec(); return err }), per("Prepare=1", "Stmt.Exec=n", "Stmt.Close=1"), ""},
-		"SimpleDo":     {exec("DO 1"), per("Exec=n"), ""},
-		"PreparedDo":   {prepared(text("DO 1"), 0, func(s *sql.Stmt, _ int) error { _, err := s.Exec(); return err }), per("Prepare=1", "Stmt.Exec=n", "Stmt.Close=1"), ""},
-		"SimpleQueryRowSelect1": {queryRow(func(string, int) string { return "SELECT 1" }, none, func() []any { return []any{&one} }),
-			per("QueryRow=n"), "*int"},
-		"PreparedQueryRowSelect1": {prepared(text("SELECT 1"), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&one) }),
-			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"), "*int"},
-		"PreparedQueryRowParam": {prepared(text("SELECT ?"), 0, func(s *sql.Stmt, i int) error { return s.QueryRow(i).Scan(&one) }),
-			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"), "*int"},
+		"AutoQueryRow": {
+			queryRow(func(t string, _ int) string { return star(t) }, func(i int) []any { return []any{i % 100} }, pair),
+			per("QueryRow=n"),
+			"*int64 *string",
+		},
+		"SimpleQueryRow": {
+			queryRow(
+				func(t string, i int) string { return fmt.Sprintf("SELECT * FROM %s WHERE number=%d", t, i%100) },
+				none,
+				pair,
+			),
+			per("QueryRow=n"),
+			"*int64 *string",
+		},
+		"PreparedQueryRow": {
+			prepared(star, 100, func(s *sql.Stmt, i int) error { return s.QueryRow(i%100).Scan(&num, &str) }),
+			per("Prepare=n/100", "Stmt.QueryRow=n", "Stmt.Close=n/100"),
+			"*int64 *string",
+		},
+		"SimpleExec": {exec("SET @test_var=1"), per("Exec=n"), ""},
+		"PreparedExec": {
+			prepared(text("SET @test_var=1"), 0, func(s *sql.Stmt, _ int) error { _, err := s.Exec(); return err }),
+			per("Prepare=1", "Stmt.Exec=n", "Stmt.Close=1"),
+			"",
+		},
+		"SimpleDo": {exec("DO 1"), per("Exec=n"), ""},
+		"PreparedDo": {
+			prepared(text("DO 1"), 0, func(s *sql.Stmt, _ int) error { _, err := s.Exec(); return err }),
+			per("Prepare=1", "Stmt.Exec=n", "Stmt.Close=1"),
+			"",
+		},
+		"SimpleQueryRowSelect1": {
+			queryRow(func(string, int) string { return "SELECT 1" }, none, func() []any { return []any{&one} }),
+			per("QueryRow=n"),
+			"*int",
+		},
+		"PreparedQueryRowSelect1": {
+			prepared(text("SELECT 1"), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&one) }),
+			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"),
+			"*int",
+		},
+		"PreparedQueryRowParam": {
+			prepared(text("SELECT ?"), 0, func(s *sql.Stmt, i int) error { return s.QueryRow(i).Scan(&one) }),
+			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"),
+			"*int",
+		},
 		"EchoMixed5": {prepared(text("SELECT ?, ?, ?, ?, ?"), 0, func(s *sql.Stmt, _ int) error {
 			return s.QueryRow(echo...).Scan(&e.id, &e.name, &e.ratio, &e.other, &e.hire)
 		}), per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"), "*int64 *string *float64 *interface {} *bool"},
-		"SelectLargeString": {queryRow(func(string, int) string { return large }, none, func() []any { return []any{&str} }), per("QueryRow=n"), "*string"},
-		"SelectPreparedLargeString": {prepared(text(large), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&str) }),
-			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"), "*string"},
-		"SelectLargeBytes": {queryRow(func(string, int) string { return large }, none, func() []any { return []any{&raw} }), per("QueryRow=n"), "*[]uint8"},
-		"SelectPreparedLargeBytes": {prepared(text(large), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&raw) }),
-			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"), "*[]uint8"},
+		"SelectLargeString": {
+			queryRow(func(string, int) string { return large }, none, func() []any { return []any{&str} }),
+			per("QueryRow=n"),
+			"*string",
+		},
+		"SelectPreparedLargeString": {
+			prepared(text(large), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&str) }),
+			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"),
+			"*string",
+		},
+		"SelectLargeBytes": {
+			queryRow(func(string, int) string { return large }, none, func() []any { return []any{&raw} }),
+			per("QueryRow=n"),
+			"*[]uint8",
+		},
+		"SelectPreparedLargeBytes": {
+			prepared(text(large), 0, func(s *sql.Stmt, _ int) error { return s.QueryRow().Scan(&raw) }),
+			per("Prepare=1", "Stmt.QueryRow=n", "Stmt.Close=1"),
+			"*[]uint8",
+		},
 		"SelectLargeRaw": {query(func(string, int) string { return large }, none), per("Query=n"), "*sql.RawBytes"},
 		"SelectPreparedLargeRaw": {prepared(text(large), 0, func(s *sql.Stmt, _ int) error {
 			rows, err := s.Query()
@@ -206,7 +252,15 @@ func drain(rows *sql.Rows) error {
 // mariadbCounters are the server's counters of what a client asked for:
 // text-protocol statements by kind and the binary protocol's prepare,
 // execute and close.
-var mariadbCounters = []string{"Com_select", "Com_set_option", "Com_do", "Com_stmt_prepare", "Com_stmt_execute", "Com_stmt_close", "Com_stmt_reset"}
+var mariadbCounters = []string{
+	"Com_select",
+	"Com_set_option",
+	"Com_do",
+	"Com_stmt_prepare",
+	"Com_stmt_execute",
+	"Com_stmt_close",
+	"Com_stmt_reset",
+}
 
 // SQLBenchmarkCallsAsPublished runs every one-connection workload of the
 // classic and sqlbench2 families on a database/sql target on MariaDB and
@@ -297,7 +351,8 @@ func SQLBenchmarkCallsAsPublished(t *testing.T, target string, where Where) {
 func checkClassicTable(t *testing.T, db *sql.DB, table string) {
 	t.Helper()
 	var cols []string
-	rows, err := db.Query("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" + table + "' ORDER BY ORDINAL_POSITION")
+	rows, err := db.Query("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY FROM information_schema.COLUMNS " +
+		"WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" + table + "' ORDER BY ORDINAL_POSITION")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,12 +371,19 @@ func checkClassicTable(t *testing.T, db *sql.DB, table string) {
 	}
 	var lo, hi, count int64
 	var strs string
-	err = db.QueryRow("SELECT MIN(number), MAX(number), COUNT(*), GROUP_CONCAT(DISTINCT str) FROM "+table).Scan(&lo, &hi, &count, &strs)
+	err = db.QueryRow("SELECT MIN(number), MAX(number), COUNT(*), GROUP_CONCAT(DISTINCT str) FROM "+table).
+		Scan(&lo, &hi, &count, &strs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lo != 0 || hi != 99 || count != 100 || strs != "Test" {
-		t.Errorf("classic table holds numbers %d to %d in %d rows with %q, published 0 to 99 in 100 rows with \"Test\"", lo, hi, count, strs)
+		t.Errorf(
+			"classic table holds numbers %d to %d in %d rows with %q, published 0 to 99 in 100 rows with \"Test\"",
+			lo,
+			hi,
+			count,
+			strs,
+		)
 	}
 }
 

@@ -65,7 +65,11 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 			t.Fatal(err)
 		}
 		if err := r.End(); err == nil || !strings.Contains(err.Error(), "wrong user 42") {
-			t.Fatalf("SuiteSimpleInsert on %s with a row changed after the commit: End = %v, want a wrong-user error", target, err)
+			t.Fatalf(
+				"SuiteSimpleInsert on %s with a row changed after the commit: End = %v, want a wrong-user error",
+				target,
+				err,
+			)
 		}
 	})
 }

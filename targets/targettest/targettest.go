@@ -204,7 +204,8 @@ func Fidelity(b *testing.B, target, driver, dsnPrefix string) {
 			}
 			ins += "(" + strconv.Itoa(i) + ",'Test')"
 		}
-		for _, q := range []string{"DROP TABLE IF EXISTS sqlbench_test", "CREATE TABLE sqlbench_test (number INT NOT NULL, str VARCHAR(4) NOT NULL, PRIMARY KEY (number))", ins} {
+		for _, q := range []string{"DROP TABLE IF EXISTS sqlbench_test",
+			"CREATE TABLE sqlbench_test (number INT NOT NULL, str VARCHAR(4) NOT NULL, PRIMARY KEY (number))", ins} {
 			if _, err := db.Exec(q); err != nil {
 				b.Fatal(err)
 			}
@@ -214,7 +215,8 @@ func Fidelity(b *testing.B, target, driver, dsnPrefix string) {
 		var str string
 		loop := func(n int) {
 			for i := 0; i < n; i++ {
-				if err := db.QueryRow(fmt.Sprintf("SELECT * FROM sqlbench_test WHERE number=%d", i%100)).Scan(&num, &str); err != nil {
+				q := fmt.Sprintf("SELECT * FROM sqlbench_test WHERE number=%d", i%100)
+				if err := db.QueryRow(q).Scan(&num, &str); err != nil {
 					b.Fatal(err)
 				}
 				if num != int64(i%100) || str != "Test" {
