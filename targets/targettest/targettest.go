@@ -1,6 +1,9 @@
 // Package targettest checks a target against real databases: every workload
 // runs and verifies its results, and a corrupted table makes the workloads
-// fail instead of reporting a number. Each driver package's tests call it.
+// fail instead of reporting a number. Each driver package's tests call it,
+// in this module or another: its API holds only public types, and
+// Conformance takes what it checks and where through options (Package,
+// Targets, Server).
 package targettest
 
 import (
