@@ -88,7 +88,8 @@ func TestRunnerSideImportsNoOrchestrator(t *testing.T) {
 // through package session; every other package of this module it imports
 // is a leaf of the session's machinery, which depends on none of it.
 func TestCLIImportsOnlyTheSessionAndLeaves(t *testing.T) {
-	machinery := []string{"./internal/session", "./internal/launcher", "./internal/runner", "./internal/protocol", "./internal/pin"}
+	machinery := []string{"./internal/session", "./internal/launcher", "./internal/runner", "./internal/protocol",
+		"./internal/pin"}
 	imports := goList(t, "-f", `{{join .Imports " "}}`, "./internal/cli")
 	if !slices.Contains(imports, "./internal/session") {
 		t.Fatalf("internal/cli does not import the session: %v", imports)
