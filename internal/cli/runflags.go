@@ -13,7 +13,6 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/link"
 	"github.com/sqlbench/sqlbench/internal/pick"
-	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -177,7 +176,7 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	})
 	r.value("pin", "CPU placement of server and runner: none (wherever the scheduler puts them, as the published "+
 		"studies ran), same (one CPU for both) or split (apart)", string(cfg.Pin), func(s string) (err error) {
-		cfg.Pin, err = pin.ParseMode(s)
+		cfg.Pin, err = session.ParsePin(s)
 		return err
 	})
 	complete(c, "pin", func() []string { return []string{"none", "same", "split"} })

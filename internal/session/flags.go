@@ -6,6 +6,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/servers"
 )
 
@@ -71,6 +72,10 @@ func ParseIdleLatency(v string) (string, error) {
 	}
 	return "", fmt.Errorf("must be default or low, got %q", v)
 }
+
+// ParsePin reads a --pin value into Config.Pin (pin.ParseMode), so that
+// a front end need not reach the placement machinery itself.
+func ParsePin(s string) (pin.Mode, error) { return pin.ParseMode(s) }
 
 // ParseDSNFlag reads a --dsn value ("mariadb=DSN", "postgres=DSN"; mysql
 // is taken for mariadb).

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/pgdsn"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
