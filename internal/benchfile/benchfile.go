@@ -52,6 +52,27 @@ func Units() []UnitInfo {
 	}
 }
 
+// LookupUnit returns the entry of Units for unit, as written on a result
+// line.
+func LookupUnit(unit string) (UnitInfo, bool) {
+	for _, u := range Units() {
+		if u.Unit == unit {
+			return u, true
+		}
+	}
+	return UnitInfo{}, false
+}
+
+// HigherIsBetter reports whether more of unit is better: as Units says
+// for a unit sqlbench writes; for any other (a published study's ms,
+// queries/s), when it is a rate ("/s").
+func HigherIsBetter(unit string) bool {
+	if u, ok := LookupUnit(unit); ok {
+		return u.Better == "higher"
+	}
+	return strings.HasSuffix(unit, "/s")
+}
+
 // UnitInfo is a unit sqlbench writes.
 type UnitInfo struct {
 	// Unit is the unit as written on a result line ("p99-ns/op").
