@@ -29,7 +29,8 @@ func refuseNoops(c *cobra.Command, rules ...noopRule) error {
 			}
 		}
 		if r.noop && len(given) > 0 {
-			return usagef("%s: %s: %s", strings.TrimPrefix(c.CommandPath(), "sqlbench "), strings.Join(given, ", "), r.why)
+			command := strings.TrimPrefix(c.CommandPath(), "sqlbench ")
+			return usagef("%s: %s: %s", command, strings.Join(given, ", "), r.why)
 		}
 	}
 	return nil
@@ -49,8 +50,10 @@ func formatsOf(format string) []string {
 func reportNoops(c *cobra.Command, format string) error {
 	formats := formatsOf(format)
 	return refuseNoops(c,
-		noopRule{!slices.Contains(formats, "text"), []string{"wide"}, "only for the text format, which --format does not name"},
-		noopRule{slices.Equal(formats, []string{"text"}), []string{"output"}, "only for files, and the text format goes to stdout"},
+		noopRule{!slices.Contains(formats, "text"), []string{"wide"},
+			"only for the text format, which --format does not name"},
+		noopRule{slices.Equal(formats, []string{"text"}), []string{"output"},
+			"only for files, and the text format goes to stdout"},
 	)
 }
 
@@ -58,7 +61,8 @@ func reportNoops(c *cobra.Command, format string) error {
 // without --fail-over, --md beside --format.
 func compareNoops(c *cobra.Command) error {
 	return refuseNoops(c,
-		noopRule{!set(c, "fail-over"), []string{"allow-different"}, "only for the --fail-over gate, which is not given"},
+		noopRule{!set(c, "fail-over"), []string{"allow-different"},
+			"only for the --fail-over gate, which is not given"},
 		noopRule{set(c, "md"), []string{"format"}, "--md sets the format too: give one of them"},
 	)
 }
@@ -66,7 +70,8 @@ func compareNoops(c *cobra.Command) error {
 // listNoops refuses list's flags that --markdown, the catalogue alone,
 // would not use.
 func listNoops(c *cobra.Command) error {
-	return refuseNoops(c, noopRule{set(c, "markdown"), []string{"estimate", "json"}, "not with --markdown, which prints the catalogue alone"})
+	return refuseNoops(c, noopRule{set(c, "markdown"), []string{"estimate", "json"},
+		"not with --markdown, which prints the catalogue alone"})
 }
 
 // reproduceNoops refuses reproduce's flags that do nothing: any flag

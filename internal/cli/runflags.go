@@ -47,8 +47,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	fs := c.Flags()
 	fs.SortFlags = false
 	dbNames := func() []string { return names(bench.KnownDBs()) }
-	r.value("db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, "+
-		"raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)",
+	r.value("db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport "+
+		"floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)",
 		strings.Join(names(cfg.DBs), ","), func(s string) error {
 			cfg.DBs = nil
 			for _, name := range strings.Split(s, ",") {
@@ -73,14 +73,15 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 
 	fs.IntVar(&cfg.Count, "count", cfg.Count,
 		"timed runs per cell (with --budget: the first stage's, raised to the fewest a look needs)")
-	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still undecided: "+
-		"a first stage of --count runs, then rounds of more runs for the cells of undecided ratio comparisons, "+
+	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still "+
+		"undecided: a first stage of --count runs, then rounds of more runs for the cells of undecided ratio comparisons, "+
 		"each followed by a look (docs/methodology.md, Budgeted sessions)")
 	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("with --budget: the looks planned, each at confidence 1-5%%/looks "+
 		"(default %d)", session.DefaultLooks))
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices,
 		"parts each run is made of, spread over the whole session (1 = every run in one piece)")
-	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale, "multiplies every workload's operation count (1 = the published sizes)")
+	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale,
+		"multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&cfg.Warmup, "warmup", cfg.Warmup, "untimed operations before each run, as a fraction of the run")
 	fs.BoolVar(&cfg.WarmupAll, "warmup-all", false, "warm up the workloads whose published program had none "+
 		"(bulk and single-row inserts, the SQLite suites) too; recorded as warmup-all")
@@ -96,10 +97,11 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	})
 	fs.BoolVar(&r.dryRun, "dry-run", false,
 		"print the cells, the passes and the estimated time, then exit without running or writing anything")
-	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "longest one run of one cell may take before the cell is failed")
-	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, -3 ... "+
-		"when taken); an existing one is refused unless --force; - writes the results to stdout, the tables to stderr, "+
-		"and no report")
+	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout,
+		"longest one run of one cell may take before the cell is failed")
+	fs.StringVarP(&cfg.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt, suffixed -2, "+
+		"-3 ... when taken); an existing one is refused unless --force; - writes the results to stdout, the tables "+
+		"to stderr, and no report")
 	fs.BoolVar(&cfg.Force, "force", false, "overwrite the -o results file if it exists")
 	r.noop(func() noopRule {
 		return noopRule{cfg.Out == "" || cfg.Out == stdoutName, []string{"force"},
@@ -114,8 +116,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	fs.Lookup("cache").DefValue = "" // the machine's own path: said in words, so the help reads the same everywhere
 	r.resumable = append(r.resumable, "cache")
 
-	r.value("dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, $SQLBENCH_POSTGRES_DSN); "+
-		"without one, sqlbench starts a throwaway server", "", func(s string) error {
+	r.value("dsn", "use an existing server: DATABASE=DSN, repeatable (or $SQLBENCH_MYSQL_DSN, "+
+		"$SQLBENCH_POSTGRES_DSN); without one, sqlbench starts a throwaway server", "", func(s string) error {
 		db, d, err := session.ParseDSNFlag(s)
 		if err == nil {
 			if cfg.DSNs == nil {
@@ -219,7 +221,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	r.noop(func() noopRule {
 		_, dsns := r.serverUse()
-		return noopRule{!dsns, []string{"allow-remote"}, "only for a --dsn (or $SQLBENCH_*_DSN), and this run uses none"}
+		return noopRule{!dsns, []string{"allow-remote"},
+			"only for a --dsn (or $SQLBENCH_*_DSN), and this run uses none"}
 	})
 	r.resumable = append(r.resumable, "allow-remote")
 	r.value("sqlite-journal", "SQLite journal mode: delete, truncate, persist, memory, wal or off",
@@ -227,9 +230,11 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 			cfg.SQLite.Journal, err = bench.ParseSQLiteJournal(s)
 			return err
 		})
-	complete(c, "sqlite-journal", func() []string { return []string{"delete", "truncate", "persist", "memory", "wal", "off"} })
-	r.value("sqlite-sync", "SQLite synchronous level: off, normal, full, extra, or driver (none set: each driver's own, "+
-		"mattn NORMAL, the others FULL)", strings.ToLower(cfg.SQLite.Sync), func(s string) (err error) {
+	complete(c, "sqlite-journal", func() []string {
+		return []string{"delete", "truncate", "persist", "memory", "wal", "off"}
+	})
+	r.value("sqlite-sync", "SQLite synchronous level: off, normal, full, extra, or driver (none set: each "+
+		"driver's own, mattn NORMAL, the others FULL)", strings.ToLower(cfg.SQLite.Sync), func(s string) (err error) {
 		cfg.SQLite.Sync, err = bench.ParseSQLiteSync(s)
 		return err
 	})

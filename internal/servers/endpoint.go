@@ -77,7 +77,8 @@ func (s *Server) DSN(network string) string {
 			return u.String()
 		}
 		return fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable",
-			pgdsn.Quote(filepath.Dir(e.Addr)), e.Port, pgdsn.Quote(e.User), pgdsn.Quote(e.Password), pgdsn.Quote(e.Database))
+			pgdsn.Quote(filepath.Dir(e.Addr)), e.Port, pgdsn.Quote(e.User), pgdsn.Quote(e.Password),
+			pgdsn.Quote(e.Database))
 	}
 	return ""
 }

@@ -138,7 +138,8 @@ func versionSpec(el, name, version string, dbs []bench.DB, dir string) (targets.
 	switch {
 	case base.JVM && base.Module != "":
 		if !mavenVersionRE.MatchString(version) {
-			return base, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); a JDBC driver cannot be built from a checkout", el, version, base.Module)
+			return base, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); "+
+				"a JDBC driver cannot be built from a checkout", el, version, base.Module)
 		}
 		return targets.VariantOf(base, version, version), nil
 	case base.Module == "" || base.Package == "" || strings.HasPrefix(base.Package, "../"):
@@ -220,7 +221,8 @@ func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved
 			if err := jb.ResolveVersion(ctx, t.Module, t.Version); err != nil {
 				return nil, inputf("--targets: %s: %v", t.Name, err)
 			}
-			out[t.Name] = launcher.Resolved{Variant: launcher.Variant{Module: t.Module, Version: t.Version}, Maven: true}
+			v := launcher.Variant{Module: t.Module, Version: t.Version}
+			out[t.Name] = launcher.Resolved{Variant: v, Maven: true}
 			continue
 		}
 		r, err := b.Resolve(ctx, variantOf(t))

@@ -35,7 +35,8 @@ func ConnString(e bench.Endpoint) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown transport %q", e.Net)
 	}
-	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password}, {"dbname", e.Database}, {"sslmode", "disable"}}
+	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password},
+		{"dbname", e.Database}, {"sslmode", "disable"}}
 	parts := make([]string, 0, len(kv))
 	for _, p := range kv {
 		if p[1] != "" {
