@@ -16,7 +16,8 @@ import (
 )
 
 //go:embed go.mod go.sum
-//go:embed cmd/sqlbench-runner bench internal/runner internal/protocol workloads floor targets internal/envinfo internal/proccpu internal/procs
+//go:embed cmd/sqlbench-runner bench internal/runner internal/protocol workloads floor targets internal/envinfo
+//go:embed internal/proccpu internal/procs internal/unit
 //go:embed jdbc/pom.xml jdbc/src/main
 var runnerSource embed.FS
 

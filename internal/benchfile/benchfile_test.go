@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 func TestWriteReadRoundTrip(t *testing.T) {
@@ -372,6 +374,17 @@ func TestParseCPUs(t *testing.T) {
 		got, err := ParseCPUs(tc.in)
 		if (err != nil) != tc.bad || !slices.Equal(got, tc.want) {
 			t.Errorf("ParseCPUs(%q) = %v, %v", tc.in, got, err)
+		}
+	}
+}
+
+// TestUnitsHoldWhatTheRunnerWrites: every unit a runner writes on a
+// result line, but the time division's (its own tables), is in Units.
+func TestUnitsHoldWhatTheRunnerWrites(t *testing.T) {
+	for _, name := range []string{unit.NsPerOp, unit.OpsPerSec, unit.BytesPerOp, unit.AllocsPerOp, unit.MBPerSec,
+		unit.P50, unit.P99, unit.P999, unit.PeakRSS, unit.RSSGrowth, unit.Spin, unit.Instructions} {
+		if _, ok := LookupUnit(name); !ok {
+			t.Errorf("Units lacks %s", name)
 		}
 	}
 }
