@@ -43,12 +43,15 @@ type runFlags struct {
 // holding the defaults until the command line is parsed.
 func defineRun(c *cobra.Command, env Env) *runFlags {
 	cfg := session.Defaults()
+	// --quiet and --details (quietFlag, detailsFlag) shape only the output:
+	// a resumed session takes them.
 	r := &runFlags{cfg: cfg, c: c, env: env, resumable: []string{"quiet", "details"}}
 	fs := c.Flags()
 	fs.SortFlags = false
 	dbNames := func() []string { return names(bench.KnownDBs()) }
 	r.value("db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport "+
-		"floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)",
+		"floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are "+
+		"selected)",
 		strings.Join(names(cfg.DBs), ","), func(s string) error {
 			cfg.DBs = nil
 			for _, name := range strings.Split(s, ",") {
@@ -74,8 +77,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	fs.IntVar(&cfg.Count, "count", cfg.Count,
 		"timed runs per cell (with --budget: the first stage's, raised to the fewest a look needs)")
 	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still "+
-		"undecided: a first stage of --count runs, then rounds of more runs for the cells of undecided ratio comparisons, "+
-		"each followed by a look (docs/methodology.md, Budgeted sessions)")
+		"undecided: a first stage of --count runs, then rounds of more runs for the cells of undecided ratio "+
+		"comparisons, each followed by a look (docs/methodology.md, Budgeted sessions)")
 	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("with --budget: the looks planned, each at confidence 1-5%%/looks "+
 		"(default %d)", session.DefaultLooks))
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices,

@@ -387,7 +387,8 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 	}()
 	pr.record(&sample)
 	if spun != nil && err == nil {
-		sample.Metrics = append(sample.Metrics, bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: unit.Spin})
+		spin := bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: unit.Spin}
+		sample.Metrics = append(sample.Metrics, spin)
 	}
 	if err == nil && carries {
 		c.held = &heldRun{r: r, run: req.Run, slice: req.Slice}
