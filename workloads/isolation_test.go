@@ -14,12 +14,12 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	_ "github.com/sqlbench/sqlbench/targets/modernc" // a real pure-Go SQLite driver
-	_ "github.com/sqlbench/sqlbench/workloads"       // the suite family
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/runner"
 	"github.com/sqlbench/sqlbench/internal/unit"
+	_ "github.com/sqlbench/sqlbench/targets/modernc" // a real pure-Go SQLite driver
+	_ "github.com/sqlbench/sqlbench/workloads"       // the suite family
 )
 
 // runnerEnv makes this test binary a runner process: TestMain serves the
