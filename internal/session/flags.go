@@ -1,3 +1,6 @@
+// The values of a front end's flags: the defaults, their parsers and the
+// checks of a whole Config that name the flag at fault.
+
 package session
 
 import (
@@ -11,8 +14,7 @@ import (
 )
 
 // Defaults returns the Config of a session with every default set: what
-// sqlbench run does without flags. cache is where runners are kept
-// (launcher.DefaultCache, DefaultCache).
+// sqlbench run does without flags (runners kept in DefaultCache).
 func Defaults() *Config {
 	return &Config{
 		DBs: []bench.DB{bench.SQLite}, Count: DefaultCount, Slices: DefaultSlices, Scale: DefaultScale,
