@@ -56,7 +56,7 @@ func goList(t *testing.T, args ...string) []string {
 func runnerSide(p string) bool {
 	switch p {
 	case "./bench", "./floor", "./floor/wire", "./workloads", "./internal/runner", "./internal/protocol",
-		"./internal/envinfo", "./internal/procs":
+		"./internal/envinfo", "./internal/procs", "./internal/unit":
 		return true
 	}
 	return strings.HasPrefix(p, "./workloads/") || strings.HasPrefix(p, "./targets/") && p != "./targets/targettest"

@@ -17,7 +17,7 @@ import (
 
 //go:embed go.mod go.sum
 //go:embed cmd/sqlbench-runner bench internal/runner internal/protocol workloads floor targets
-//go:embed internal/envinfo internal/procs
+//go:embed internal/envinfo internal/procs internal/unit
 //go:embed jdbc/pom.xml jdbc/src/main
 var runnerSource embed.FS
 

@@ -17,6 +17,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/runner"
+	"github.com/sqlbench/sqlbench/internal/unit"
 	_ "github.com/sqlbench/sqlbench/targets/modernc" // a real pure-Go SQLite driver
 	_ "github.com/sqlbench/sqlbench/workloads"       // the suite family
 )
@@ -181,7 +182,7 @@ func isolationRatio(t *testing.T, probe bench.Workload, probeScale float64, fami
 	alone, after := startRunner(t), startRunner(t)
 	var aloneNs, afterNs []float64
 	runAlone := func() {
-		aloneNs = append(aloneNs, value(t, alone.run(t, probe, "probe", 1, probeScale), runner.OnCPUUnit))
+		aloneNs = append(aloneNs, value(t, alone.run(t, probe, "probe", 1, probeScale), unit.OnCPU))
 	}
 	for i := range reps {
 		if i%2 == 0 { // each side goes first every other time
@@ -190,7 +191,7 @@ func isolationRatio(t *testing.T, probe bench.Workload, probeScale float64, fami
 		for k, w := range family {
 			after.run(t, w, fmt.Sprintf("c%d", k), 1, others)
 		}
-		afterNs = append(afterNs, value(t, after.run(t, probe, "probe", 1, probeScale), runner.OnCPUUnit))
+		afterNs = append(afterNs, value(t, after.run(t, probe, "probe", 1, probeScale), unit.OnCPU))
 		if i%2 == 1 {
 			runAlone()
 		}

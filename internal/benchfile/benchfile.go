@@ -27,6 +27,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // Units is the one table of the units sqlbench writes, in the order they
@@ -34,22 +36,41 @@ import (
 // tables and thresholds, and what their values count.
 func Units() []UnitInfo {
 	return []UnitInfo{
-		{Unit: "ns/op", Better: "lower", Label: "ns/op"},
-		{Unit: "ops/s", Better: "higher", Label: "ops/s"},
-		{Unit: "B/op", Better: "lower", Label: "B/op"},
-		{Unit: "allocs/op", Better: "lower", Label: "allocs/op", Short: "allocs"},
-		{Unit: "p50-ns/op", Better: "lower", Label: "p50 latency", Short: "p50", Of: Nanoseconds},
-		{Unit: "p99-ns/op", Better: "lower", Label: "p99 latency", Short: "p99", Of: Nanoseconds},
-		{Unit: "p99.9-ns/op", Better: "lower", Label: "p99.9 latency", Short: "p99.9", Of: Nanoseconds},
-		{Unit: "MB/s", Better: "higher", Label: "MB/s"},
-		{Unit: "peak-RSS-B", Better: "lower", Label: "peak RSS", Of: Bytes},
-		{Unit: "RSS-growth-B", Better: "lower", Label: "RSS growth", Of: Bytes},
-		// The instructions of a run's timed region per operation, counted
-		// under callgrind (--measure instructions).
-		{Unit: "instructions/op", Better: "lower", Label: "instructions/op", Short: "instructions"},
-		// A spin variant's busy spin per operation (--targets mattn+spin=50us).
-		{Unit: "spin-ns/op", Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
+		{Unit: unit.NsPerOp, Better: "lower", Label: "ns/op"},
+		{Unit: unit.OpsPerSec, Better: "higher", Label: "ops/s"},
+		{Unit: unit.BytesPerOp, Better: "lower", Label: "B/op"},
+		{Unit: unit.AllocsPerOp, Better: "lower", Label: "allocs/op", Short: "allocs"},
+		{Unit: unit.P50, Better: "lower", Label: "p50 latency", Short: "p50", Of: Nanoseconds},
+		{Unit: unit.P99, Better: "lower", Label: "p99 latency", Short: "p99", Of: Nanoseconds},
+		{Unit: unit.P999, Better: "lower", Label: "p99.9 latency", Short: "p99.9", Of: Nanoseconds},
+		{Unit: unit.MBPerSec, Better: "higher", Label: "MB/s"},
+		{Unit: unit.PeakRSS, Better: "lower", Label: "peak RSS", Of: Bytes},
+		{Unit: unit.RSSGrowth, Better: "lower", Label: "RSS growth", Of: Bytes},
+		{Unit: unit.Instructions, Better: "lower", Label: "instructions/op", Short: "instructions"},
+		// A spin variant's spin follows --targets, not the target: no best.
+		{Unit: unit.Spin, Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}
+}
+
+// LookupUnit returns the entry of Units for the unit name, as written on a result
+// line.
+func LookupUnit(name string) (UnitInfo, bool) {
+	for _, u := range Units() {
+		if u.Unit == name {
+			return u, true
+		}
+	}
+	return UnitInfo{}, false
+}
+
+// HigherIsBetter reports whether more of the unit name is better: as Units says
+// for a unit sqlbench writes; for any other (a published study's ms,
+// queries/s), when it is a rate ("/s").
+func HigherIsBetter(name string) bool {
+	if u, ok := LookupUnit(name); ok {
+		return u.Better == "higher"
+	}
+	return strings.HasSuffix(name, "/s")
 }
 
 // UnitInfo is a unit sqlbench writes.

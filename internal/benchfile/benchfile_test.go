@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 func TestWriteReadRoundTrip(t *testing.T) {
@@ -337,5 +340,51 @@ func TestTargetKey(t *testing.T) {
 	}
 	if got := WithTarget("A", "t"); got != "A/target=t" {
 		t.Errorf("WithTarget(A) = %q", got)
+	}
+}
+
+// TestHigherIsBetter: the units sqlbench writes go as Units says, a
+// study's own units by their kind: rates higher, times lower.
+func TestHigherIsBetter(t *testing.T) {
+	for unit, want := range map[string]bool{
+		"ops/s": true, "MB/s": true, "ns/op": false, "p99-ns/op": false, "allocs/op": false,
+		"queries/s": true, "rows/s": true, "ms": false, "s": false,
+	} {
+		if got := HigherIsBetter(unit); got != want {
+			t.Errorf("HigherIsBetter(%q) = %v, want %v", unit, got, want)
+		}
+	}
+	if u, ok := LookupUnit("p99-ns/op"); !ok || u.Label != "p99 latency" {
+		t.Errorf("LookupUnit(p99-ns/op) = %+v, %v", u, ok)
+	}
+	if _, ok := LookupUnit("furlongs/op"); ok {
+		t.Error("LookupUnit found a unit sqlbench does not write")
+	}
+}
+
+func TestParseCPUs(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+		bad  bool
+	}{
+		{"", nil, false}, {" ", nil, false}, {"2,4,8", []int{2, 4, 8}, false}, {"1, 1024", []int{1, 1024}, false},
+		{"0", nil, true}, {"1025", nil, true}, {"2,,4", nil, true}, {"x", nil, true}, {"2,2", nil, true},
+	} {
+		got, err := ParseCPUs(tc.in)
+		if (err != nil) != tc.bad || !slices.Equal(got, tc.want) {
+			t.Errorf("ParseCPUs(%q) = %v, %v", tc.in, got, err)
+		}
+	}
+}
+
+// TestUnitsHoldWhatTheRunnerWrites: every unit a runner writes on a
+// result line, but the time division's (its own tables), is in Units.
+func TestUnitsHoldWhatTheRunnerWrites(t *testing.T) {
+	for _, name := range []string{unit.NsPerOp, unit.OpsPerSec, unit.BytesPerOp, unit.AllocsPerOp, unit.MBPerSec,
+		unit.P50, unit.P99, unit.P999, unit.PeakRSS, unit.RSSGrowth, unit.Spin, unit.Instructions} {
+		if _, ok := LookupUnit(name); !ok {
+			t.Errorf("Units lacks %s", name)
+		}
 	}
 }

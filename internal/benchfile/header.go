@@ -188,7 +188,7 @@ func ParseHeader(cfg []benchfmt.Config) (Header, error) {
 		case KeyJITWarmup:
 			h.JITWarmup = v
 		case KeyCPU:
-			h.CPUs, err = parseCPUs(v)
+			h.CPUs, err = ParseCPUs(v)
 		case KeyStudy:
 			h.Study = v
 		case KeyBegan:
@@ -303,12 +303,25 @@ func parseSmokeScales(v string) ([]NamedScale, error) {
 	return out, nil
 }
 
-func parseCPUs(v string) ([]int, error) {
+// MaxCPUs is the largest GOMAXPROCS value a CPU list may hold.
+const MaxCPUs = 1024
+
+// ParseCPUs reads a list of GOMAXPROCS values as go test -cpu takes it and
+// a results file's cpu line records it: "2,4,8". "" gives nil. Each value
+// must be from 1 to MaxCPUs and appear once.
+func ParseCPUs(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
 	var out []int
-	for _, s := range strings.Split(v, ",") {
-		n, err := parseCount(s)
-		if err != nil || n == 0 {
-			return nil, fmt.Errorf("want GOMAXPROCS values, comma-separated")
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 || n > MaxCPUs {
+			return nil, fmt.Errorf("want GOMAXPROCS values from 1 to %d, comma-separated (e.g. 2,4,8), got %q",
+				MaxCPUs, part)
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("%d is given twice", n)
 		}
 		out = append(out, n)
 	}

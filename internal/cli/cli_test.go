@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sqlbench/sqlbench/internal/golden"
 )
 
@@ -297,6 +299,46 @@ func TestReportBaseline(t *testing.T) {
 		code := Main(context.Background(), args, fakeEnv(&out, &errb))
 		if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), `--baseline: no target "nosuch"`) {
 			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}
+
+// TestBaselineGrammarIsOneForEveryCommand: run, report and compare take
+// the same --baseline names, catalogue targets and their variants as the
+// results name them (a release, a checkout's label, a spin), an alias
+// named as its target; and refuse the same, as one line and exit 2.
+func TestBaselineGrammarIsOneForEveryCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string // want "" means refused
+	}{
+		{"mattn", "mattn"},
+		{"mattn@v1.14.22", "mattn@v1.14.22"},
+		{"zombiezen@local-base", "zombiezen@local-base"},
+		{"mattn+spin=50us", "mattn+spin=50us"},
+		{"pgx@v5.5.5+spin=1ms", "pgx@v5.5.5+spin=1ms"},
+		{"xerial@3.47.2.0", "jdbc-sqlite@3.47.2.0"},
+		{"nosuch@v1.0.0", ""},
+		{"nosuch+spin=1us", ""},
+	} {
+		got, err := baselineName(tc.name)
+		if (err == nil) != (tc.want != "") || got != tc.want {
+			t.Errorf("baselineName(%q) = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+		f := defineRun(&cobra.Command{Use: "run"}, fakeEnv(new(bytes.Buffer), new(bytes.Buffer)))
+		err = f.c.Flags().Parse([]string{"--baseline", tc.name})
+		if (err == nil) != (tc.want != "") || err == nil && f.cfg.Baseline != tc.want {
+			t.Errorf("run --baseline %s: %q, %v; want %q", tc.name, f.cfg.Baseline, err, tc.want)
+		}
+		for _, args := range [][]string{
+			{"run", "--baseline", tc.name, "--targets", "nosuch-target"},
+			{"report", "--baseline", tc.name, "testdata/results.txt"},
+		} {
+			var out, errb bytes.Buffer
+			code := Main(context.Background(), args, fakeEnv(&out, &errb))
+			refused := code == ExitUsage && strings.Contains(errb.String(), "--baseline: no target")
+			if refused != (tc.want == "") || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+				t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
+			}
 		}
 	}
 }

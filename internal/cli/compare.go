@@ -74,7 +74,7 @@ timed before each pass), how much faster the CPU itself ran.`,
 		"else undecided; with --baseline, the same for each ratio's change (docs/methodology.md)")
 	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
-		if err := compareIdle(c); err != nil {
+		if err := compareNoops(c); err != nil {
 			return err
 		}
 		return compareFiles(operands, o, env)

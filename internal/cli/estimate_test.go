@@ -130,14 +130,12 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 // parseRun parses sqlbench run's flags as the run command does, without
 // running anything.
 func parseRun(args []string, env Env) (session.Config, error) {
-	var quick, dry bool
-	c := &cobra.Command{Use: "run"}
-	cfg := defineRun(c, &quick, &dry, nil)
-	if err := c.Flags().Parse(args); err != nil {
-		return *cfg, err
+	f := defineRun(&cobra.Command{Use: "run"}, env)
+	if err := f.c.Flags().Parse(args); err != nil {
+		return *f.cfg, err
 	}
-	err := checkRun(c, cfg, quick, env)
-	return *cfg, err
+	err := checkRun(f)
+	return *f.cfg, err
 }
 
 // TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp: a cold workload's

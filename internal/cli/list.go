@@ -44,7 +44,7 @@ one database.`,
 	db := c.Flags().String("db", "", "only the targets and workloads of this database: "+strings.Join(dbNames(), ", "))
 	complete(c, "db", dbNames)
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if err := listIdle(c); err != nil {
+		if err := listNoops(c); err != nil {
 			return err
 		}
 		f, err := newListFilter(args, *db)

@@ -42,7 +42,7 @@ medians of each benchmark in text only.`,
 	wideFlag(c, env)
 	completeList(c, "format", func() []string { return []string{"text", "markdown", "html", "csv", "json", "png"} })
 	c.RunE = func(c *cobra.Command, paths []string) error {
-		if err := reportIdle(c, *format); err != nil {
+		if err := reportNoops(c, *format); err != nil {
 			return err
 		}
 		return writeReport(paths, *format, *out, *baseline, resolution, env)

@@ -81,7 +81,7 @@ sqlbench report rebuilds the table.`,
 			}
 			return writeStudiesMarkdown(env.Stdout)
 		}
-		if err := reproduceIdle(c, len(names) > 0); err != nil {
+		if err := reproduceNoops(c, len(names) > 0); err != nil {
 			return err
 		}
 		var err error

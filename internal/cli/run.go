@@ -15,7 +15,6 @@ import (
 // runCommand is sqlbench run: flags to a session.Config, the session,
 // then the summary on stdout (or, with --dry-run, the plan).
 func runCommand(ctx context.Context, env Env) *cobra.Command {
-	var quick, dry bool
 	c := &cobra.Command{
 		Use:   "run [flags]",
 		Short: "benchmark workloads on targets and write results (default: SQLite, every driver)",
@@ -49,21 +48,21 @@ whether the session would see a regression of that size (docs/versions.md).`,
   sqlbench run --resume results/sqlbench-20260101-120000.journal`,
 		Args: noArgs,
 	}
-	var sf scriptFlags
-	cfg := defineRun(c, &quick, &dry, &sf)
+	flags := defineRun(c, env)
+	cfg := flags.cfg
 	quietFlag(c, env)
 	wideFlag(c, env)
 	detailsFlag(c, env)
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg.Command = commandLine(c, args)
-		if err := checkRun(c, cfg, quick, env); err != nil {
+		if err := checkRun(flags); err != nil {
 			return err
-		} else if err := sf.apply(c.Flags(), cfg); err != nil {
+		} else if err := flags.script.apply(c.Flags(), cfg); err != nil {
 			return err
-		} else if err := runIdle(c, cfg, env); err != nil {
+		} else if err := flags.refuseNoops(); err != nil {
 			return err
 		}
-		if dry {
+		if flags.dryRun {
 			return dryRun(cfg, env)
 		}
 		return runSession(ctx, cfg, env)
@@ -116,21 +115,20 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 	return nil
 }
 
-// checkRun checks the flags given on c, which were parsed into cfg, and
-// completes cfg: a smoke run's sizes, paths from the working directory.
-func checkRun(c *cobra.Command, cfg *session.Config, quick bool, env Env) error {
+// checkRun checks the flags given, which were parsed into f.cfg, and
+// completes it: a smoke run's sizes, paths from the working directory.
+func checkRun(f *runFlags) error {
+	c, cfg, env := f.c, f.cfg, f.env
 	if cfg.Resume != "" {
-		for _, name := range setFlags(c) {
-			if name != "resume" && name != "dsn" && name != "cache" && name != "allow-remote" && name != "quiet" && name != "details" {
-				return usagef("--resume takes the session's own settings from its journal: drop --%s", name)
-			}
+		if err := f.checkResume(); err != nil {
+			return err
 		}
 		if !filepath.IsAbs(cfg.Resume) {
 			cfg.Resume = filepath.Join(env.Dir, cfg.Resume)
 		}
 		return nil
 	}
-	if quick {
+	if f.quick {
 		cfg.Quick(set(c, "scale"), set(c, "count"), set(c, "slices"))
 	}
 	if err := cfg.CheckRanges(); err != nil {

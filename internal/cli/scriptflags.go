@@ -11,23 +11,13 @@ import (
 	"github.com/sqlbench/sqlbench/workloads/script"
 )
 
-// scriptFlags are sqlbench run's flags of a script workload.
+// scriptFlags are sqlbench run's flags of a script workload (defined by defineRun).
 type scriptFlags struct {
 	scripts []string
 	setup   string
 	mode    string
 	clients int
 	time    time.Duration
-}
-
-// define defines the script flags on fs.
-func (f *scriptFlags) define(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&f.scripts, "script", nil, "run a script workload: FILE[@WEIGHT], repeatable; each execution draws one script by weight "+
-		"(pgbench's custom-script format: SQL ending in ';', \\set, \\sleep; see docs/scripts.md); no built-in workload runs unless --workloads names it")
-	fs.StringVar(&f.setup, "setup", "", "script run once per cell before its first timed run, untimed, in the cell's own schema (PostgreSQL), database (MariaDB) or file (SQLite)")
-	fs.StringVar(&f.mode, "query-mode", string(script.Simple), "how a script's statements run, as pgbench -M: simple (one call with the parameters), extended (prepared, run and closed every execution) or prepared (prepared once per connection)")
-	fs.IntVar(&f.clients, "clients", 1, "connections a script's executions are shared out to, each its own goroutine (pgbench -c)")
-	fs.DurationVar(&f.time, "time", 0, "run each timed run of a script for this long instead of a count of executions (pgbench -T); e.g. 30s")
 }
 
 // apply loads the scripts into cfg.Script. A flag of a script without

@@ -149,16 +149,14 @@ func settingsSummary(lines string) string {
 
 // direction says whether a change of unit by delta is better or worse.
 func direction(unit string, delta float64) string {
-	for _, u := range benchfile.Units() {
-		if u.Unit != unit || u.Setting || delta == 0 {
-			continue
-		}
-		if (u.Better == "lower") == (delta > 0) {
-			return " (worse)"
-		}
-		return " (better)"
+	u, ok := benchfile.LookupUnit(unit)
+	switch {
+	case !ok || u.Setting || delta == 0:
+		return ""
+	case (u.Better == "lower") == (delta > 0):
+		return " (worse)"
 	}
-	return ""
+	return " (better)"
 }
 
 // versionOf is the version in a target's module line(s)

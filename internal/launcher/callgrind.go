@@ -14,11 +14,8 @@ import (
 	"time"
 
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
-
-// InstructionsUnit is the unit of the instructions a run executes per
-// operation inside its timed region, counted under callgrind.
-const InstructionsUnit = "instructions/op"
 
 // CallgrindEnv is the environment a Go runner counted under callgrind
 // runs with, beside its own: no asynchronous preemption (its signals
@@ -56,7 +53,7 @@ func CallgrindArgs(out, bin string, args ...string) []string {
 }
 
 // Counting is a runner counted under callgrind: its run replies carry the
-// instructions per operation of the run's timed region (InstructionsUnit)
+// instructions per operation of the run's timed region (unit.Instructions)
 // beside what the runner measured.
 type Counting struct {
 	*Process
@@ -145,7 +142,7 @@ func addInstructions(lines []string, ir int64) bool {
 			return false
 		}
 		per := strconv.FormatFloat(float64(ir)/float64(n), 'f', -1, 64)
-		lines[i] = l + "\t" + per + " " + InstructionsUnit
+		lines[i] = l + "\t" + per + " " + unit.Instructions
 		return true
 	}
 	return false

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sqlbench/sqlbench/internal/variant"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -52,9 +53,9 @@ func columnOf(driver, api string) column {
 	if c, ok := catalogue()[[2]string{driver, api}]; ok {
 		return c
 	}
-	if i := variantCut(driver); i > 0 {
-		if c, ok := catalogue()[[2]string{driver[:i], api}]; ok {
-			c.Name += driver[i:]
+	if v := variant.Parse(driver); v.Base != "" && v.IsVariant() {
+		if c, ok := catalogue()[[2]string{v.Base, api}]; ok {
+			c.Name += v.Suffix()
 			return c
 		}
 	}
@@ -93,10 +94,6 @@ func CellLabel(name string) string {
 	return strings.Join(out, "/")
 }
 
-// variantCut returns where a variant's suffix begins in a driver key or
-// target name (its '@' or '+'), or -1: no catalogue name holds either.
-func variantCut(name string) int { return strings.IndexAny(name, "@+") }
-
 // compareColumns orders two column names: catalogue order, unknown targets
 // last by name.
 func compareColumns(a, b string) int {
@@ -106,8 +103,8 @@ func compareColumns(a, b string) int {
 // columnRank returns the catalogue place of the target named name (a
 // column label), or MaxInt.
 func columnRank(name string) int {
-	if i := variantCut(name); i > 0 {
-		name = name[:i] // a variant ranks with its target
+	if v := variant.Parse(name); v.Base != "" {
+		name = v.Base // a variant ranks with its target
 	}
 	for _, c := range catalogue() {
 		if c.Name == name {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // Loop is the runner side of the protocol: it reads requests and answers
@@ -386,7 +387,8 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 	}()
 	pr.record(&sample)
 	if spun != nil && err == nil {
-		sample.Metrics = append(sample.Metrics, bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: SpinUnit})
+		spin := bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: unit.Spin}
+		sample.Metrics = append(sample.Metrics, spin)
 	}
 	if err == nil && carries {
 		c.held = &heldRun{r: r, run: req.Run, slice: req.Slice}
@@ -409,24 +411,24 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 	ns := s.NsPerOp()
 	n := float64(s.N)
 	vals := []benchfmt.Value{
-		{Value: ns, Unit: "ns/op"},
-		{Value: 1e9 / ns, Unit: "ops/s"},
-		{Value: float64(s.Bytes) / n, Unit: "B/op"},
-		{Value: float64(s.Allocs) / n, Unit: "allocs/op"},
+		{Value: ns, Unit: unit.NsPerOp},
+		{Value: 1e9 / ns, Unit: unit.OpsPerSec},
+		{Value: float64(s.Bytes) / n, Unit: unit.BytesPerOp},
+		{Value: float64(s.Allocs) / n, Unit: unit.AllocsPerOp},
 	}
 	if s.BytesPerOp > 0 {
-		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: "MB/s"})
+		vals = append(vals, benchfmt.Value{Value: s.BytesPerOp * 1e3 / ns, Unit: unit.MBPerSec})
 	}
 	if s.PeakRSS > 0 {
 		vals = append(vals,
-			benchfmt.Value{Value: float64(s.PeakRSS), Unit: PeakRSSUnit},
-			benchfmt.Value{Value: float64(s.RSSGrowth), Unit: RSSGrowthUnit})
+			benchfmt.Value{Value: float64(s.PeakRSS), Unit: unit.PeakRSS},
+			benchfmt.Value{Value: float64(s.RSSGrowth), Unit: unit.RSSGrowth})
 	}
 	if s.Latency != nil {
 		vals = append(vals,
-			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(50)), Unit: "p50-ns/op"},
-			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99)), Unit: "p99-ns/op"},
-			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: "p99.9-ns/op"},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(50)), Unit: unit.P50},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99)), Unit: unit.P99},
+			benchfmt.Value{Value: float64(s.Latency.ValueAtQuantile(99.9)), Unit: unit.P999},
 		)
 	}
 	for _, m := range s.Metrics {

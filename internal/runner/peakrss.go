@@ -7,17 +7,6 @@ import (
 	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
-// Units of the runner's memory during a run, in bytes. PeakRSSUnit is the
-// process's peak resident set size: with one cell in the process, the
-// memory a streamed bulk insert must keep flat. A runner process holds
-// every open cell of its driver group, so in a larger session the peak
-// includes theirs; RSSGrowthUnit is how far the peak rose above the
-// resident size at the run's start, the run's own share.
-const (
-	PeakRSSUnit   = "peak-RSS-B"
-	RSSGrowthUnit = "RSS-growth-B"
-)
-
 // resetPeakRSS clears the process's resident-set high-water mark, so that
 // the next peakRSS reads the peak since now (Linux: writing 5 to
 // /proc/self/clear_refs), and returns the mark right after the reset: the

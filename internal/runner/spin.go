@@ -7,10 +7,6 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 )
 
-// SpinUnit is the unit of the busy spin a spin variant's run spent per
-// operation (a run request's spin=NS; --targets mattn+spin=50us).
-const SpinUnit = "spin-ns/op"
-
 // nanotime is the runtime's monotonic clock: one clock read, where
 // time.Now reads the wall clock as well.
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/floor"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // registerSpinProbes registers a target of no database and one workload
@@ -97,29 +98,29 @@ func TestSpinSlowsEveryOperationByItsDelay(t *testing.T) {
 	}{{"SpinProbeOp", 1}, {"SpinProbeParallel", 2}, {"SpinProbeBatch", 1}, {"SpinProbePaused", 1}} {
 		t.Run(c.workload, func(t *testing.T) {
 			plain := runProbe(t, c.workload, n, 0)
-			if _, ok := plain[SpinUnit]; ok {
-				t.Errorf("a run without a spin reports %s", SpinUnit)
+			if _, ok := plain[unit.Spin]; ok {
+				t.Errorf("a run without a spin reports %s", unit.Spin)
 			}
 			got := runProbe(t, c.workload, n, d)
-			ns, spin := got["ns/op"], got[SpinUnit]
+			ns, spin := got["ns/op"], got[unit.Spin]
 			want := float64(d.Nanoseconds())
 			if ns < want/c.clients {
 				t.Errorf("%.0f ns/op with a spin of %v after each operation (%v clients); want at least %.0f", ns, d, c.clients, want/c.clients)
 			}
 			if spin < want {
-				t.Errorf("%s %.0f, below the delay %.0f", SpinUnit, spin, want)
+				t.Errorf("%s %.0f, below the delay %.0f", unit.Spin, spin, want)
 			}
 			if spin > ns*c.clients {
-				t.Errorf("%s %.0f, more than the operations took (%.0f ns/op, %v clients)", SpinUnit, spin, ns, c.clients)
+				t.Errorf("%s %.0f, more than the operations took (%.0f ns/op, %v clients)", unit.Spin, spin, ns, c.clients)
 			}
-			if runq, ok := got[RunQueueUnit]; ok && c.clients == 1 {
+			if runq, ok := got[unit.RunQueue]; ok && c.clients == 1 {
 				if spin-want > runq+want/10 {
-					t.Errorf("%s %.0f overshoots the delay %.0f by more than the run queue's %.0f ns/op and a tenth of the delay", SpinUnit, spin, want, runq)
+					t.Errorf("%s %.0f overshoots the delay %.0f by more than the run queue's %.0f ns/op and a tenth of the delay", unit.Spin, spin, want, runq)
 				}
 			} else if c.clients == 1 {
-				t.Logf("no %s (the thread's time is not divided here): the overshoot is not checked", RunQueueUnit)
+				t.Logf("no %s (the thread's time is not divided here): the overshoot is not checked", unit.RunQueue)
 			}
-			t.Logf("%s: %.0f ns/op without a spin, %.0f with; %s %.0f", c.workload, plain["ns/op"], ns, SpinUnit, spin)
+			t.Logf("%s: %.0f ns/op without a spin, %.0f with; %s %.0f", c.workload, plain["ns/op"], ns, unit.Spin, spin)
 		})
 	}
 }

@@ -12,18 +12,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/procs"
 	"github.com/sqlbench/sqlbench/internal/protocol"
-)
-
-// Units of the decomposition of a run's time per operation (see the
-// protocol's run request): the timing thread's time on a CPU, in a run
-// queue and blocked, which add up to ns/op; and, in parallel with it, the
-// rest of the runner's CPU and the server's CPU.
-const (
-	OnCPUUnit         = "oncpu-ns/op"
-	RunQueueUnit      = "runq-ns/op"
-	BlockedUnit       = "blocked-ns/op"
-	BackgroundCPUUnit = "bg-cpu-ns/op"
-	ServerCPUUnit     = "server-cpu-ns/op"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // probe reads what a run request asks for around the timed region: the
@@ -91,13 +80,13 @@ func timeShare(s bench.Sample) []benchfmt.Value {
 	var vals []benchfmt.Value
 	if onCPU, runQueue, blocked, background, ok := s.PerOp(); ok {
 		vals = append(vals,
-			benchfmt.Value{Value: onCPU, Unit: OnCPUUnit},
-			benchfmt.Value{Value: runQueue, Unit: RunQueueUnit},
-			benchfmt.Value{Value: blocked, Unit: BlockedUnit},
-			benchfmt.Value{Value: background, Unit: BackgroundCPUUnit})
+			benchfmt.Value{Value: onCPU, Unit: unit.OnCPU},
+			benchfmt.Value{Value: runQueue, Unit: unit.RunQueue},
+			benchfmt.Value{Value: blocked, Unit: unit.Blocked},
+			benchfmt.Value{Value: background, Unit: unit.BackgroundCPU})
 	}
 	if server, ok := s.ServerCPUPerOp(); ok {
-		vals = append(vals, benchfmt.Value{Value: server, Unit: ServerCPUUnit})
+		vals = append(vals, benchfmt.Value{Value: server, Unit: unit.ServerCPU})
 	}
 	return vals
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/protocol"
 	"github.com/sqlbench/sqlbench/internal/runner"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/unit"
 	_ "github.com/sqlbench/sqlbench/targets/mysql"
 	_ "github.com/sqlbench/sqlbench/targets/pgx"
 )
@@ -94,17 +95,17 @@ func TestTimeShareOnRealServers(t *testing.T) {
 			v := runOn(t, srv, c.db, c.target, "TimeShareSleep", 100)
 			t.Logf("sleep: %s", describe(v))
 			checkAddsUp(t, v)
-			wall, blocked := v["ns/op"], v[runner.BlockedUnit]
-			if blocked < 0.7*wall || v[runner.ServerCPUUnit] > 0.2*wall || v[runner.OnCPUUnit] > 0.2*wall {
+			wall, blocked := v["ns/op"], v[unit.Blocked]
+			if blocked < 0.7*wall || v[unit.ServerCPU] > 0.2*wall || v[unit.OnCPU] > 0.2*wall {
 				t.Errorf("a 5 ms server sleep: %s; want the wall time mostly blocked", describe(v))
 			}
 			v = runOn(t, srv, c.db, c.target, "TimeShareServerWork", 20)
 			t.Logf("server work: %s", describe(v))
 			checkAddsUp(t, v)
-			if server := v[runner.ServerCPUUnit]; !(server > 5*v[runner.OnCPUUnit]) || server > 1.5*v["ns/op"] {
+			if server := v[unit.ServerCPU]; !(server > 5*v[unit.OnCPU]) || server > 1.5*v["ns/op"] {
 				t.Errorf("a query the server computes: %s; want server CPU far above the client thread's, within the wall time", describe(v))
 			}
-			if blocked := v[runner.BlockedUnit]; blocked < 0.5*v["ns/op"] {
+			if blocked := v[unit.Blocked]; blocked < 0.5*v["ns/op"] {
 				t.Errorf("a query the server computes: %s; want the client thread mostly blocked on it", describe(v))
 			}
 		})
@@ -113,7 +114,7 @@ func TestTimeShareOnRealServers(t *testing.T) {
 
 func describe(v map[string]float64) string {
 	return fmt.Sprintf("%.0f ns/op = on CPU %.0f + run queue %.0f + blocked %.0f; background CPU %.0f, server CPU %.0f",
-		v["ns/op"], v[runner.OnCPUUnit], v[runner.RunQueueUnit], v[runner.BlockedUnit], v[runner.BackgroundCPUUnit], v[runner.ServerCPUUnit])
+		v["ns/op"], v[unit.OnCPU], v[unit.RunQueue], v[unit.Blocked], v[unit.BackgroundCPU], v[unit.ServerCPU])
 }
 
 // checkAddsUp fails t unless the thread's three parts are there, none
@@ -121,12 +122,12 @@ func describe(v map[string]float64) string {
 func checkAddsUp(t *testing.T, v map[string]float64) {
 	t.Helper()
 	sum := 0.0
-	for _, u := range []string{runner.OnCPUUnit, runner.RunQueueUnit, runner.BlockedUnit, runner.BackgroundCPUUnit} {
+	for _, u := range []string{unit.OnCPU, unit.RunQueue, unit.Blocked, unit.BackgroundCPU} {
 		x, ok := v[u]
 		if !ok || x < 0 {
 			t.Fatalf("%s: %v (present %v): want present and not negative", u, x, ok)
 		}
-		if u != runner.BackgroundCPUUnit {
+		if u != unit.BackgroundCPU {
 			sum += x
 		}
 	}

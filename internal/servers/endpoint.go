@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 // Endpoint is where and as whom a client connects to a server.
@@ -59,7 +62,9 @@ func (s *Server) DSN(network string) string {
 	}
 	switch s.Kind.Base() {
 	case KindMariaDB, KindTiDB:
-		return fmt.Sprintf("%s:%s@%s(%s)/%s", e.User, e.Password, e.Net, e.Addr, e.Database)
+		c := mysql.NewConfig()
+		c.User, c.Passwd, c.Net, c.Addr, c.DBName = e.User, e.Password, e.Net, e.Addr, e.Database
+		return c.FormatDSN()
 	case KindPostgres:
 		if network == "tcp" {
 			u := url.URL{
@@ -72,18 +77,10 @@ func (s *Server) DSN(network string) string {
 			return u.String()
 		}
 		return fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable",
-			pgQuote(filepath.Dir(e.Addr)), e.Port, pgQuote(e.User), pgQuote(e.Password), pgQuote(e.Database))
+			pgdsn.Quote(filepath.Dir(e.Addr)), e.Port, pgdsn.Quote(e.User), pgdsn.Quote(e.Password),
+			pgdsn.Quote(e.Database))
 	}
 	return ""
-}
-
-// pgQuote quotes a keyword/value connection string value when it needs it.
-func pgQuote(v string) string {
-	if v != "" && !strings.ContainsAny(v, " '\\\t\n") {
-		return v
-	}
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
-	return "'" + r.Replace(v) + "'"
 }
 
 // ConfigLines returns key/value pairs describing the server for a results

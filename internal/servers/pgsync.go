@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 // standbyName is the standby's application_name, which the primary's
@@ -41,7 +43,7 @@ func (r *run) startPostgresSync(ctx context.Context, tools *clusterTools) (map[s
 	}
 	p := primary.srv
 	conninfo := fmt.Sprintf("host=%s port=%d user=postgres application_name=%s",
-		pgQuote(p.Dir), p.Port, standbyName)
+		pgdsn.Quote(p.Dir), p.Port, standbyName)
 	standby, err := r.addNode("standby", &nodePlan{
 		joiner: true,
 		hba:    replicationHBA,
@@ -79,7 +81,7 @@ func (r *run) checkPostgresSync(ctx context.Context) (map[string]string, error) 
 	p, sb := r.srv.Nodes[0], r.srv.Nodes[1]
 	connect := func(ctx context.Context, n *Server, db string) (*pgx.Conn, error) {
 		return pgConnect(ctx, fmt.Sprintf("host=%s port=%d user=postgres dbname=%s sslmode=disable",
-			pgQuote(n.Dir), n.Port, pgQuote(db)))
+			pgdsn.Quote(n.Dir), n.Port, pgdsn.Quote(db)))
 	}
 	pc, err := connect(ctx, p, r.srv.Database)
 	if err != nil {

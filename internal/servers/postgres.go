@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 // postgres starts a postmaster from one PostgreSQL installation.
@@ -136,7 +138,7 @@ func pgConnect(ctx context.Context, dsn string) (*pgx.Conn, error) {
 
 func (p *postgres) connectAdmin(ctx context.Context, s *Server) (admin, error) {
 	conn, err := pgConnect(ctx, fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable",
-		pgQuote(s.Dir), s.Port))
+		pgdsn.Quote(s.Dir), s.Port))
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +147,7 @@ func (p *postgres) connectAdmin(ctx context.Context, s *Server) (admin, error) {
 
 func (p *postgres) userPing(ctx context.Context, s *Server) error {
 	conn, err := pgConnect(ctx, fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable",
-		s.Host, s.Port, pgQuote(s.User), pgQuote(s.Password), pgQuote(s.Database)))
+		s.Host, s.Port, pgdsn.Quote(s.User), pgdsn.Quote(s.Password), pgdsn.Quote(s.Database)))
 	if err != nil {
 		return err
 	}

@@ -54,9 +54,6 @@ func TestEndpointsAndDSNs(t *testing.T) {
 	if _, err := my.Endpoint("udp"); err == nil {
 		t.Error("Endpoint(udp) succeeded")
 	}
-	if got := pgQuote("/a dir/it's"); got != `'/a dir/it\'s'` {
-		t.Errorf("pgQuote = %s", got)
-	}
 }
 
 func TestConfigLinesOrder(t *testing.T) {

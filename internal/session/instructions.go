@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sqlbench/sqlbench/internal/launcher"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // planInstructions readies cfg for --measure instructions: Valgrind must
@@ -34,5 +35,5 @@ func measureLine() string {
 		v = "valgrind (version unknown: " + err.Error() + ")"
 	}
 	return fmt.Sprintf("instructions (%s callgrind, not hardware counters: the timing thread's "+
-		"instructions in each run's timed region, %s)", v, launcher.InstructionsUnit)
+		"instructions in each run's timed region, %s)", v, unit.Instructions)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/launcher"
 	"github.com/sqlbench/sqlbench/internal/pick"
+	"github.com/sqlbench/sqlbench/internal/variant"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -40,7 +41,7 @@ var (
 // with an '@' or a spin suffix (+spin=). The rest is returned as it was.
 func splitVariants(list []string) (plain, variants []string) {
 	for _, el := range list {
-		if strings.Contains(el, "@") || strings.Contains(el, targets.SpinSuffix) {
+		if variant.Parse(el).IsVariant() {
 			variants = append(variants, strings.TrimSpace(el))
 		} else {
 			plain = append(plain, el)
@@ -59,36 +60,25 @@ func variantSpecs(els []string, dbs []bench.DB, dir string) ([]targets.Spec, err
 		if strings.HasPrefix(el, "-") {
 			return nil, inputf("--targets: %s: a variant cannot be excluded; leave it out", el)
 		}
-		rest, spin, spun := cutSpin(el)
+		n := variant.Parse(el)
 		var v targets.Spec
 		var err error
-		if name, version, ok := strings.Cut(rest, "@"); ok {
-			v, err = versionSpec(el, name, version, dbs, dir)
+		if n.HasVersion {
+			v, err = versionSpec(el, n.Base, n.Version, dbs, dir)
 		} else {
-			v, err = lookupBase(el, rest, dbs)
+			v, err = lookupBase(el, n.Base, dbs)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if spun {
-			if v, err = spinSpec(el, v, spin); err != nil {
+		if n.HasSpin {
+			if v, err = spinSpec(el, v, n.Spin); err != nil {
 				return nil, err
 			}
 		}
 		out = appendVariant(out, v)
 	}
 	return out, nil
-}
-
-// cutSpin splits a spin suffix off a --targets element: "mattn+spin=50us"
-// is "mattn", "50us", true. The last suffix counts: a version's build
-// metadata (v1.2.3+incompatible) holds no '='.
-func cutSpin(el string) (rest, spin string, ok bool) {
-	i := strings.LastIndex(el, targets.SpinSuffix)
-	if i < 0 {
-		return el, "", false
-	}
-	return el[:i], el[i+len(targets.SpinSuffix):], true
 }
 
 // lookupBase returns the catalogue target name of element el, which must
@@ -148,7 +138,8 @@ func versionSpec(el, name, version string, dbs []bench.DB, dir string) (targets.
 	switch {
 	case base.JVM && base.Module != "":
 		if !mavenVersionRE.MatchString(version) {
-			return base, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); a JDBC driver cannot be built from a checkout", el, version, base.Module)
+			return base, inputf("--targets: %s: %q is not a Maven version of %s (42.7.3); "+
+				"a JDBC driver cannot be built from a checkout", el, version, base.Module)
 		}
 		return targets.VariantOf(base, version, version), nil
 	case base.Module == "" || base.Package == "" || strings.HasPrefix(base.Package, "../"):
@@ -230,7 +221,8 @@ func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved
 			if err := jb.ResolveVersion(ctx, t.Module, t.Version); err != nil {
 				return nil, inputf("--targets: %s: %v", t.Name, err)
 			}
-			out[t.Name] = launcher.Resolved{Variant: launcher.Variant{Module: t.Module, Version: t.Version}, Maven: true}
+			v := launcher.Variant{Module: t.Module, Version: t.Version}
+			out[t.Name] = launcher.Resolved{Variant: v, Maven: true}
 			continue
 		}
 		r, err := b.Resolve(ctx, variantOf(t))

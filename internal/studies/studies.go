@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/benchfile"
 )
 
 //go:embed studies.json
@@ -162,14 +164,9 @@ func WorkloadOf(s Side, t Test) string {
 	return t.Workload
 }
 
-// LowerIsBetter reports whether the study's figures are times.
-func (s *Study) LowerIsBetter() bool {
-	switch s.Unit {
-	case "ms", "s", "ns/op":
-		return true
-	}
-	return false
-}
+// LowerIsBetter reports whether the study's figures are times (ms, ns/op)
+// rather than rates (queries/s): benchfile.HigherIsBetter.
+func (s *Study) LowerIsBetter() bool { return !benchfile.HigherIsBetter(s.Unit) }
 
 // Side returns the side called name.
 func (s *Study) Side(name string) (Side, bool) {

@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/pgdsn"
 	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 func init() {

@@ -8,8 +8,8 @@ import (
 	_ "github.com/lib/pq" // registers the "postgres" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/targets/internal/pgdsn"
 	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 func init() {

@@ -29,3 +29,20 @@ func TestConnString(t *testing.T) {
 		}
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"bench":        "bench",
+		"":             "''",
+		"/a dir/it's":  `'/a dir/it\'s'`,
+		`back\slash`:   `'back\\slash'`,
+		"tab\there":    "'tab\there'",
+		"line\nbreak":  "'line\nbreak'",
+		"/tmp/sqb-1":   "/tmp/sqb-1",
+		"pw=with=sign": "pw=with=sign",
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,5 +1,6 @@
-// Package pgdsn formats a bench.Endpoint as a PostgreSQL key=value connection
-// string, which lib/pq and pgx both read.
+// Package pgdsn writes PostgreSQL keyword/value connection strings, which
+// libpq, lib/pq and pgx all read: a bench.Endpoint as one (ConnString), and
+// one value quoted for one (Quote).
 package pgdsn
 
 import (
@@ -34,19 +35,22 @@ func ConnString(e bench.Endpoint) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown transport %q", e.Net)
 	}
-	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password}, {"dbname", e.Database}, {"sslmode", "disable"}}
+	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password},
+		{"dbname", e.Database}, {"sslmode", "disable"}}
 	parts := make([]string, 0, len(kv))
 	for _, p := range kv {
 		if p[1] != "" {
-			parts = append(parts, p[0]+"="+quote(p[1]))
+			parts = append(parts, p[0]+"="+Quote(p[1]))
 		}
 	}
 	return strings.Join(parts, " "), nil
 }
 
-// quote quotes a value for a key=value connection string when it needs it.
-func quote(v string) string {
-	if v != "" && !strings.ContainsAny(v, ` '\`) {
+// Quote returns v as the value of a keyword/value connection string: as
+// it is, or, when it is empty or holds a space, a quote or a backslash, in
+// single quotes with those two escaped by a backslash.
+func Quote(v string) string {
+	if v != "" && !strings.ContainsAny(v, " \t\n\r\f\v'\\") {
 		return v
 	}
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
