@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // TestReproduceListsEveryStudy: sqlbench reproduce without a study lists
@@ -73,11 +74,11 @@ func TestReproduceMarkdownNamesEveryDifference(t *testing.T) {
 	}
 }
 
-// fits fails the test when a line of out is wider than report.TextWidth.
+// fits fails the test when a line of out is wider than textlayout.Width.
 func fits(t *testing.T, out string) {
 	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > report.TextWidth {
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
 			t.Errorf("%d columns: %q", n, line)
 		}
 	}

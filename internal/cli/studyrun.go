@@ -15,6 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // errNothingRuns is returned when no comparison of the study can run here
@@ -91,12 +92,12 @@ func goDifference(s *studies.Study, here string) string {
 
 // printStudy writes the study's heading and sources, the Go toolchain it
 // was built with beside goHere (recordedGo), its published-beside-measured
-// table and what of it did not run here, and why, within report.TextWidth
+// table and what of it did not run here, and why, within textlayout.Width
 // columns.
 func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere string) error {
 	s := p.Study
 	var b strings.Builder
-	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
+	line := func(text, indent string) { b.WriteString(textlayout.Wrap(text, textlayout.Width, indent)) }
 	b.WriteString("\n")
 	line(s.Title, "")
 	line(fmt.Sprintf("published: %s, %s; %s", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
@@ -188,11 +189,11 @@ func listStudies(w io.Writer) error {
 	}
 	for _, s := range studies.All() {
 		line := fmt.Sprintf("%-*s %3d comparisons  %s", width, s.ID, len(s.Comparisons()), s.Title)
-		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", width+18))); err != nil {
+		if _, err := io.WriteString(w, textlayout.Wrap(line, textlayout.Width, strings.Repeat(" ", width+18))); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprint(w, "\n"+report.WrapText("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
-		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", report.TextWidth, "  "))
+	_, err := fmt.Fprint(w, "\n"+textlayout.Wrap("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
+		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", textlayout.Width, "  "))
 	return err
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Comparisons is two sets of results compared cell by cell in every unit
@@ -260,7 +261,7 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 // unit's table folded in a <details> block, open when it holds such a
 // regression.
 func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
-	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
 	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
 		"equivalent when the bootstrap interval of the change lies within the resolution %s (no change that matters), else undecided.\n\n",
 		Alpha, FormatResolution(cs.resolution()))
@@ -291,7 +292,7 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
 		}
 		d := c.Decisions()
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better,
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", textlayout.EscapeMarkdown(c.Unit), c.better(), len(c.Changes), worse, better,
 			len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo, c.shiftCell())
 	}
 	for _, c := range cs.Units {
@@ -306,15 +307,15 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 		}
 		worse, better := c.counts()
 		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
-		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
+		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
 		f := MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
-				ch.IntervalString(), mdEscape(c.Verdict(ch)))
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", textlayout.EscapeMarkdown(CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+				ch.IntervalString(), textlayout.EscapeMarkdown(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
@@ -322,10 +323,10 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range c.OnlyOld {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.OldLabel), mdEscape(CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n", textlayout.EscapeMarkdown(c.OldLabel), textlayout.EscapeMarkdown(CellLabel(n)))
 		}
 		for _, n := range c.OnlyNew {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.NewLabel), mdEscape(CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n", textlayout.EscapeMarkdown(c.NewLabel), textlayout.EscapeMarkdown(CellLabel(n)))
 		}
 	}
 	return nil

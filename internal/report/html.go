@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 //go:embed html.tmpl
@@ -16,13 +18,13 @@ type htmlPage struct {
 	Heading, Legend string
 	Sections        []htmlSection
 	Failed          []Failure
-	Env             []textGrid
+	Env             []textlayout.Table
 }
 
 // htmlSection is a section of the page: text, tables and charts.
 type htmlSection struct {
 	ID, Title, Text string
-	Tables          []textGrid
+	Tables          []textlayout.Table
 	Charts          []htmlChart
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -186,26 +187,26 @@ func cellCPU(name string) int {
 }
 
 // publishedGrid is the table of a study's comparisons.
-func publishedGrid(t *PublishedTable) textGrid {
+func publishedGrid(t *PublishedTable) textlayout.Table {
 	s := t.Study
-	g := textGrid{
+	g := textlayout.Table{
 		Title:  "Published beside measured: " + s.ID,
 		Header: []string{"test", "comparison", "published", "measured", "interval", "verdict"},
 		Left:   2,
 	}
 	verdicts := verdictTexts(t)
 	for i, row := range t.Rows {
-		cells := []gridCell{label(row.Test.Name), label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
+		cells := []textlayout.Cell{textlayout.Label(row.Test.Name), textlayout.Label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
 		if row.Measured > 0 {
 			iv := fmt.Sprintf("%s – %s", FormatRatio(row.Lo), FormatRatio(row.Hi))
 			if math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo) {
 				iv = "—"
 			}
-			cells = append(cells, gridCell{Text: FormatRatio(row.Measured)}, label(iv))
+			cells = append(cells, textlayout.Cell{Text: FormatRatio(row.Measured)}, textlayout.Label(iv))
 		} else {
-			cells = append(cells, label("—"), label("—"))
+			cells = append(cells, textlayout.Label("—"), textlayout.Label("—"))
 		}
-		cells = append(cells, gridCell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
+		cells = append(cells, textlayout.Cell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
 		g.Rows = append(g.Rows, cells)
 	}
 	return g
@@ -213,18 +214,18 @@ func publishedGrid(t *PublishedTable) textGrid {
 
 // publishedMemoryGrid is the table of a study's published memory figures
 // beside the measured medians; nil rows when it published none.
-func publishedMemoryGrid(t *PublishedTable) textGrid {
-	g := textGrid{
+func publishedMemoryGrid(t *PublishedTable) textlayout.Table {
+	g := textlayout.Table{
 		Title:  "Published memory beside measured: " + t.Study.ID,
 		Header: []string{"test", "side", "published B/op", "measured", "published allocs/op", "measured"},
 		Left:   2,
 	}
 	for _, row := range t.Memory {
-		b, a := label("—"), label("—")
+		b, a := textlayout.Label("—"), textlayout.Label("—")
 		if row.Cell != nil {
-			b, a = gridCell{Text: formatMem(row.Bytes)}, gridCell{Text: formatMem(row.Allocs)}
+			b, a = textlayout.Cell{Text: formatMem(row.Bytes)}, textlayout.Cell{Text: formatMem(row.Allocs)}
 		}
-		g.Rows = append(g.Rows, []gridCell{label(row.Test.Name), label(row.Side.Name),
+		g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row.Test.Name), textlayout.Label(row.Side.Name),
 			{Text: formatMem(row.Published.BytesPerOp)}, b, {Text: formatMem(row.Published.AllocsPerOp)}, a})
 	}
 	return g
@@ -251,36 +252,36 @@ func PublishedNote(t *PublishedTable) string {
 // every study the results reproduce.
 func writePublishedMarkdown(w io.Writer, r *Report) {
 	for _, t := range r.Published() {
-		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, mdEscape(PublishedNote(t)))
+		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, textlayout.EscapeMarkdown(PublishedNote(t)))
 		g := publishedGrid(t)
 		rows := make([][]string, len(g.Rows))
 		for i, r := range g.Rows {
 			for _, c := range r {
-				v := mdEscape(c.Text)
+				v := textlayout.EscapeMarkdown(c.Text)
 				if c.Bold {
 					v = "**" + v + "**"
 				}
 				rows[i] = append(rows[i], v)
 			}
 		}
-		mdTableAligned(w, g.Header, rows, g.Left)
+		textlayout.MarkdownRows(w, g.Header, rows, g.Left)
 		fmt.Fprintln(w)
 		if len(t.Memory) > 0 {
 			mg := publishedMemoryGrid(t)
 			rows = make([][]string, len(mg.Rows))
 			for i, r := range mg.Rows {
 				for _, c := range r {
-					rows[i] = append(rows[i], mdEscape(c.Text))
+					rows[i] = append(rows[i], textlayout.EscapeMarkdown(c.Text))
 				}
 			}
-			mdTableAligned(w, mg.Header, rows, mg.Left)
+			textlayout.MarkdownRows(w, mg.Header, rows, mg.Left)
 			fmt.Fprintln(w)
 		}
 		for _, g := range t.Study.Unavailable {
-			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
+			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", textlayout.EscapeMarkdown(g.What), textlayout.EscapeMarkdown(g.Why))
 		}
 		for _, c := range causes(t) {
-			fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
+			fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), textlayout.EscapeMarkdown(strings.Join(c.Labels, "; ")), textlayout.EscapeMarkdown(c.Text))
 		}
 	}
 }
@@ -297,7 +298,7 @@ func publishedSections(r *Report) []htmlSection {
 		for _, c := range causes(t) {
 			text += fmt.Sprintf(" %s (%s): %s.", c.Heading(), strings.Join(c.Labels, "; "), c.Text)
 		}
-		tables := []textGrid{publishedGrid(t)}
+		tables := []textlayout.Table{publishedGrid(t)}
 		if len(t.Memory) > 0 {
 			tables = append(tables, publishedMemoryGrid(t))
 		}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -223,7 +224,7 @@ func TestVerdict(t *testing.T) {
 // for, at a ratio within the range the cause was measured at, carries a
 // footnote with it in every report; one outside that range is a
 // disagreement with no known cause, saying so; an inconclusive row says
-// how many runs would settle it; every line of the text fits TextWidth.
+// how many runs would settle it; every line of the text fits textlayout.Width.
 func TestVerdictTextAndCause(t *testing.T) {
 	var lines []string
 	// Published many N=1000: zombie/mattn 1000/218 = 4.59; measured 3.0,
@@ -288,7 +289,7 @@ func TestVerdictTextAndCause(t *testing.T) {
 }
 
 // TestPublishedTextFits: every study's table, every comparison measured
-// (the widest verdicts), fits TextWidth columns.
+// (the widest verdicts), fits textlayout.Width columns.
 func TestPublishedTextFits(t *testing.T) {
 	for _, s := range studies.All() {
 		tbl := &PublishedTable{Study: s}
@@ -308,8 +309,8 @@ func TestPublishedTextFits(t *testing.T) {
 func checkWidth(t *testing.T, text string) {
 	t.Helper()
 	for _, line := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
-			t.Errorf("%d columns, more than %d: %q", n, TextWidth, line)
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
+			t.Errorf("%d columns, more than %d: %q", n, textlayout.Width, line)
 		}
 	}
 }
@@ -374,7 +375,7 @@ func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
 			t.Errorf("%d columns: %q", n, line)
 		}
 	}

@@ -8,11 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
-
-// TextWidth is the width the plain-text published tables and their notes
-// fit in (a terminal, or a pipe).
-const TextWidth = 100
 
 // footnote is a likely cause shared by the disagreeing rows it explains,
 // a hypothesis named for disagreeing rows, or the note that they have no
@@ -108,7 +105,7 @@ func sourceAddresses(s *studies.Study) string {
 }
 
 // PublishedText writes a study's published-beside-measured table as plain
-// text within TextWidth columns (sqlbench reproduce and sqlbench report
+// text within textlayout.Width columns (sqlbench reproduce and sqlbench report
 // print it): the comparisons grouped under their test, the likely cause
 // of each disagreement where one is known, and how the verdicts are
 // reached.
@@ -139,7 +136,7 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 	for _, w := range widths {
 		total += w + 2
 	}
-	ownLine := total-2 > TextWidth
+	ownLine := total-2 > textlayout.Width
 	var b strings.Builder
 	for i, r := range rows {
 		if i > 0 && tests[i] != tests[i-1] {
@@ -169,44 +166,14 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 		b.WriteString("\n")
 	}
 	for _, f := range fs {
-		b.WriteString(WrapText(fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text), TextWidth, "    "))
+		b.WriteString(textlayout.Wrap(fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text), textlayout.Width, "    "))
 	}
-	b.WriteString("\n" + WrapText(VerdictNoteAt(t.Resolution), TextWidth, ""))
+	b.WriteString("\n" + textlayout.Wrap(VerdictNoteAt(t.Resolution), textlayout.Width, ""))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	if len(t.Memory) == 0 {
 		return nil
 	}
-	return writeGridText(w, publishedMemoryGrid(t))
-}
-
-// WrapText breaks the one-line text s into lines of at most width runes
-// at spaces (the spacing inside a line is kept; a word longer than a line
-// stands alone), every line after the first starting with indent; each
-// line ends with a newline.
-func WrapText(s string, width int, indent string) string {
-	var b strings.Builder
-	line, start := []rune(strings.TrimRight(s, " ")), 0
-	for len(line) > width {
-		cut := -1
-		for i := width; i > start; i-- {
-			if line[i] == ' ' {
-				cut = i
-				break
-			}
-		}
-		for i := width + 1; cut < 0 && i < len(line); i++ {
-			if line[i] == ' ' {
-				cut = i
-			}
-		}
-		if cut < 0 {
-			break
-		}
-		b.WriteString(strings.TrimRight(string(line[:cut]), " ") + "\n")
-		line, start = []rune(indent+strings.TrimLeft(string(line[cut:]), " ")), utf8.RuneCountInString(indent)
-	}
-	b.WriteString(string(line) + "\n")
-	return b.String()
+	return publishedMemoryGrid(t).WriteText(w)
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // How a Ratio's interval was computed.
@@ -197,8 +199,8 @@ func FormatRatioInterval(q Ratio) string {
 // ratioGrids is the ratio table of each family table that has a baseline
 // (Table.BaselineOf of want): per row and target, its ops/s over the
 // baseline's with its interval, how it was computed and the verdict.
-func ratioGrids(tables []*Table, want string, p float64) []textGrid {
-	var out []textGrid
+func ratioGrids(tables []*Table, want string, p float64) []textlayout.Table {
+	var out []textlayout.Table
 	for _, t := range tables {
 		base, ok := t.BaselineOf(want)
 		if !ok {
@@ -217,7 +219,7 @@ func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 				how = ""
 			}
 		}
-		g := textGrid{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
+		g := textlayout.Table{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
 			Header: []string{"workload", "target", "ratio", "interval", "how", "verdict"}, Left: 2, Groups: true, LeftLast: true}
 		if how != "" {
 			g.Title += ", " + how
@@ -230,11 +232,11 @@ func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 				row = ""
 			}
 			last = q.Row
-			cells := []gridCell{label(row), label(q.Col), {Text: FormatRatio(q.Ratio)}, {Text: FormatRatioInterval(q)}}
+			cells := []textlayout.Cell{textlayout.Label(row), textlayout.Label(q.Col), {Text: FormatRatio(q.Ratio)}, {Text: FormatRatioInterval(q)}}
 			if how == "" {
-				cells = append(cells, gridCell{Text: howLabel(q)})
+				cells = append(cells, textlayout.Cell{Text: howLabel(q)})
 			}
-			g.Rows = append(g.Rows, append(cells, label(q.Verdict(p))))
+			g.Rows = append(g.Rows, append(cells, textlayout.Label(q.Verdict(p))))
 			d.Add(q.Kind(p))
 		}
 		g.Notes = append(g.Notes, fmt.Sprintf("%s at %s", d, FormatResolution(p)))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // RatioChange is one target's ratio to a baseline in two sets of results
@@ -84,8 +86,8 @@ func RatioChanges(old, new *Report, baseline string) (out []RatioChange, ok bool
 // interval, the change and the verdict at resolution p (Kind).
 func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioChange, width int, p float64) error {
 	var d Decisions
-	var g *textGrid
-	var grids []textGrid
+	var g *textlayout.Table
+	var grids []textlayout.Table
 	last := ""
 	for _, rc := range changes {
 		title := fmt.Sprintf("%s · %s · ops/s ÷ %s's, %s → %s", rc.Family, rc.DB, rc.Old.Baseline, oldLabel, newLabel)
@@ -93,7 +95,7 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 			if g != nil {
 				grids = append(grids, *g)
 			}
-			g = &textGrid{Title: title, Header: []string{"workload", "target", oldLabel + " [interval]", newLabel + " [interval]", "change", "verdict"},
+			g = &textlayout.Table{Title: title, Header: []string{"workload", "target", oldLabel + " [interval]", newLabel + " [interval]", "change", "verdict"},
 				Left: 2, Groups: true}
 			last = ""
 		}
@@ -102,9 +104,9 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 			row = ""
 		}
 		last = rc.Old.Row
-		g.Rows = append(g.Rows, []gridCell{label(row), label(rc.Old.Col),
+		g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row), textlayout.Label(rc.Old.Col),
 			{Text: ratioWithInterval(rc.Old)}, {Text: ratioWithInterval(rc.New)},
-			{Text: fmt.Sprintf("%+.1f%%", 100*rc.Change())}, label(rc.Verdict(p))})
+			{Text: fmt.Sprintf("%+.1f%%", 100*rc.Change())}, textlayout.Label(rc.Verdict(p))})
 		d.Add(rc.Kind(p))
 	}
 	if g != nil {
@@ -118,7 +120,7 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 				"no change that matters; else undecided, ~N runs: the runs per cell likely to decide it;",
 				fmt.Sprintf("%s at %s", d, FormatResolution(p))}
 		}
-		if err := writeGridTextWithin(w, gr, width); err != nil {
+		if err := gr.WriteTextWithin(w, width); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // WorkloadInfo is what a binary knows of a workload: the family it is
@@ -77,7 +79,7 @@ type Report struct {
 	Sources []string
 	// Width is the columns Text fits its tables in: a wider table is
 	// split into parts of as many targets as fit. 0 writes every table
-	// whole, however wide; New sets TextWidth.
+	// whole, however wide; New sets textlayout.Width.
 	Width int
 	// Results is the number of result lines summarized.
 	Results int
@@ -130,7 +132,7 @@ func (r *Report) baselineLabel() string {
 
 // New summarizes results into a Report. lookup may be nil.
 func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
-	r := &Report{Results: len(rs), Failed: failed, Width: TextWidth}
+	r := &Report{Results: len(rs), Failed: failed, Width: textlayout.Width}
 	for _, s := range Summarize(rs) {
 		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit, Rank: math.MaxInt}
 		if lookup != nil {

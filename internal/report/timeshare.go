@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Units of the time decomposition a runner writes on each result line
@@ -98,8 +100,8 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 
 // timeShareGrids is the decomposition table of a family on one database,
 // or none when no cell of it carries the units: a row per cell.
-func timeShareGrids(t *Table) []textGrid {
-	g := textGrid{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
+func timeShareGrids(t *Table) []textlayout.Table {
+	g := textlayout.Table{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
 		Header: []string{"workload", "target", "ns/op", "on CPU", "run queue", "blocked", "background CPU", "server CPU"},
 		Left:   2}
 	undivided := false
@@ -113,14 +115,14 @@ func timeShareGrids(t *Table) []textGrid {
 			if !ok {
 				continue
 			}
-			part := func(v float64) gridCell {
+			part := func(v float64) textlayout.Cell {
 				if !ts.Divided {
-					return label("n/a")
+					return textlayout.Label("n/a")
 				}
-				return label(share(v, ts.Wall))
+				return textlayout.Label(share(v, ts.Wall))
 			}
 			undivided = undivided || !ts.Divided
-			g.Rows = append(g.Rows, []gridCell{label(row), label(col), label(FormatValue(ts.Wall)),
+			g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row), textlayout.Label(col), textlayout.Label(FormatValue(ts.Wall)),
 				part(ts.OnCPU), part(ts.RunQueue), part(ts.Blocked),
 				parallelCPU(ts.Background, ts.Wall), parallelCPU(ts.Server, ts.Wall)})
 		}
@@ -134,20 +136,20 @@ func timeShareGrids(t *Table) []textGrid {
 			"--timing-thread auto (the default; locked divides it, at a thread hand-over per round trip), "+
 			"--timing-thread free, a kernel without schedstat, or an older sqlbench's file.")
 	}
-	if !slices.ContainsFunc(g.Rows, func(r []gridCell) bool { return r[7].Text != "-" }) {
+	if !slices.ContainsFunc(g.Rows, func(r []textlayout.Cell) bool { return r[7].Text != "-" }) {
 		g.Notes = append(g.Notes, "server CPU -: no server process (SQLite), or not one this user can read on this machine.")
 	}
-	return []textGrid{g}
+	return []textlayout.Table{g}
 }
 
 // parallelCPU formats CPU time spent in parallel with an operation: ns and
 // its ratio to the operation's wall time (which can exceed 100%); "-" when
 // not read.
-func parallelCPU(v, wall float64) gridCell {
+func parallelCPU(v, wall float64) textlayout.Cell {
 	if math.IsNaN(v) {
-		return label("-")
+		return textlayout.Label("-")
 	}
-	return gridCell{Text: FormatValue(v), Note: "(" + share(v, wall) + ")"}
+	return textlayout.Cell{Text: FormatValue(v), Note: "(" + share(v, wall) + ")"}
 }
 
 // share formats part as a percentage of whole, "-" when unknown.
