@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
@@ -70,7 +69,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		} else {
 			unknown++
 		}
-		ops := report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit
+		ops := textlayout.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit
 		if wl.Timed && cfg.Script != nil {
 			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
 		}

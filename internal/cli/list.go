@@ -10,7 +10,6 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/pick"
-	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
@@ -218,7 +217,7 @@ func listWorkloadsText(est *estimate, env Env, f listFilter) error {
 			d := w.Describe(bench.DialectOf(db))
 			row := make([]string, len(head), len(head)+1)
 			if first {
-				copy(row, []string{w.ID(), w.Family, report.Thousands(float64(w.Ops)) + " " + w.Unit})
+				copy(row, []string{w.ID(), w.Family, textlayout.Thousands(float64(w.Ops)) + " " + w.Unit})
 				if est != nil {
 					row[3] = est.cell(w.ID())
 				}

@@ -114,7 +114,7 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 // intervals overlap the highest median's: a tie at the table's confidence.
 func rowLeader(t *Table, row string) string {
 	if best := t.Best(row); len(best) == 1 {
-		return fmt.Sprintf("best: %s (%s/s)", best[0], FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median))
+		return fmt.Sprintf("best: %s (%s/s)", best[0], textlayout.FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median))
 	}
 	var cols []string
 	var sts []Stat

@@ -32,15 +32,15 @@ func familyGrids(t *Table, baseline string, p float64) []textlayout.Table {
 func spreadGrid(t *Table) textlayout.Table {
 	return cellGrid(t, " · median ± standard deviation (min–max) of the runs", func(c *Cell, _ bool) (textlayout.Cell, bool) {
 		st, ok := c.Stats["ops/s"]
-		return textlayout.Cell{Text: FormatValue(st.Median) + " ± " + FormatValue(st.StdDev),
-			Note: "(" + FormatValue(st.Min) + "–" + FormatValue(st.Max) + ")"}, ok
+		return textlayout.Cell{Text: textlayout.FormatValue(st.Median) + " ± " + textlayout.FormatValue(st.StdDev),
+			Note: "(" + textlayout.FormatValue(st.Min) + "–" + textlayout.FormatValue(st.Max) + ")"}, ok
 	})
 }
 
 // familyGrid is the table of one family on one database.
 func familyGrid(t *Table) textlayout.Table {
 	return cellGrid(t, "", func(c *Cell, best bool) (textlayout.Cell, bool) {
-		return textlayout.Cell{Text: FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best}, true
+		return textlayout.Cell{Text: textlayout.FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best}, true
 	})
 }
 
@@ -147,7 +147,7 @@ func floorNote(ds []FloorDistance) string {
 		}
 		for _, d := range ds {
 			if d.Floor.Name == f {
-				s += fmt.Sprintf("%s %s ns/op", f, FormatValue(d.Floor.NsPerOp.Center))
+				s += fmt.Sprintf("%s %s ns/op", f, textlayout.FormatValue(d.Floor.NsPerOp.Center))
 				break
 			}
 		}
@@ -171,7 +171,7 @@ func scalingGrids(ss []Scaling) []textlayout.Table {
 				v := textlayout.Label("-")
 				for i, p := range l.Points {
 					if p.X == x {
-						v = textlayout.Cell{Text: FormatValue(p.Cell.Ops.Center), Note: "(" + FormatRatio(s.Speedup(l, i)) + ")"}
+						v = textlayout.Cell{Text: textlayout.FormatValue(p.Cell.Ops.Center), Note: "(" + FormatRatio(s.Speedup(l, i)) + ")"}
 					}
 				}
 				line = append(line, v)

@@ -36,7 +36,7 @@ func knownMeasures() []Measure {
 		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
 			continue
 		}
-		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue, Setting: u.Setting}
+		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: textlayout.FormatValue, Setting: u.Setting}
 		switch u.Of {
 		case benchfile.Nanoseconds:
 			m.Format = FormatDuration
@@ -66,7 +66,7 @@ func MeasureOf(unit string) Measure {
 			return m
 		}
 	}
-	return Measure{Unit: unit, Label: unit, Higher: strings.HasSuffix(unit, "/s"), Format: FormatValue}
+	return Measure{Unit: unit, Label: unit, Higher: strings.HasSuffix(unit, "/s"), Format: textlayout.FormatValue}
 }
 
 // measuresOf returns the measures that some cell of cells has, known ones

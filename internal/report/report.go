@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -322,16 +321,4 @@ func (r *Report) ConfLabel() string {
 		m[[2]string{c.Name}] = c.Summary
 	}
 	return confLabel(m)
-}
-
-// FormatValue formats a rate or a time for a table: integers with thousands
-// separators from 100 up, three significant digits below.
-func FormatValue(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	if math.Abs(v) >= 100 {
-		return Thousands(v)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
 }

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 func result(name string, ops float64) *benchfmt.Result {
@@ -69,14 +71,6 @@ func TestTextMarksTheBestAndTheFailures(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -12345: "-12,345"} {
-		if got := Thousands(v); got != want {
-			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 // TestSpreadTableShowsTheStudysStatistics: a family whose workloads ask for
 // the spread gets a second table of median ± standard deviation (min–max),
 // the figures computed here from the runs by hand; other families do not.
@@ -105,7 +99,7 @@ func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
 	sorted := slices.Clone(vals)
 	slices.Sort(sorted)
 	median := (sorted[4] + sorted[5]) / 2
-	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", FormatValue(median), FormatValue(sd), FormatValue(700), FormatValue(1500))
+	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", textlayout.FormatValue(median), textlayout.FormatValue(sd), textlayout.FormatValue(700), textlayout.FormatValue(1500))
 	if !strings.Contains(md.String(), "### bulk · sqlite · median ± standard deviation (min–max) of the runs") || !strings.Contains(md.String(), want) {
 		t.Errorf("markdown lacks the spread table row %q:\n%s", want, md.String())
 	}

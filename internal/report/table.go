@@ -127,24 +127,6 @@ func confLabel(sums map[[2]string]Summary) string {
 	return pct(lo) + "-" + pct(hi)
 }
 
-// Thousands formats v rounded to an integer with ',' between thousands.
-func Thousands(v float64) string {
-	s := strconv.FormatInt(int64(math.Round(v)), 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // writeFooter ends the text and brief reports alike: the note on the
 // baseline, where there is one, and every failed cell with its reason.
 func writeFooter(w io.Writer, r *Report) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sqlbench/sqlbench/internal/charts"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
@@ -122,7 +123,7 @@ func timeShareGrids(t *Table) []textlayout.Table {
 				return textlayout.Label(share(v, ts.Wall))
 			}
 			undivided = undivided || !ts.Divided
-			g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row), textlayout.Label(col), textlayout.Label(FormatValue(ts.Wall)),
+			g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row), textlayout.Label(col), textlayout.Label(textlayout.FormatValue(ts.Wall)),
 				part(ts.OnCPU), part(ts.RunQueue), part(ts.Blocked),
 				parallelCPU(ts.Background, ts.Wall), parallelCPU(ts.Server, ts.Wall)})
 		}
@@ -149,7 +150,7 @@ func parallelCPU(v, wall float64) textlayout.Cell {
 	if math.IsNaN(v) {
 		return textlayout.Label("-")
 	}
-	return textlayout.Cell{Text: FormatValue(v), Note: "(" + share(v, wall) + ")"}
+	return textlayout.Cell{Text: textlayout.FormatValue(v), Note: "(" + share(v, wall) + ")"}
 }
 
 // share formats part as a percentage of whole, "-" when unknown.
@@ -165,7 +166,7 @@ func share(part, whole float64) string {
 // on-CPU, run-queue and blocked time stacked up to its ns/op, and beside
 // it a bar of the CPU time spent in parallel (background and server
 // stacked), in µs per operation; nil when no cell carries the division.
-func timeShareChart(workload, db string, cells []*Cell) *Chart {
+func timeShareChart(workload, db string, cells []*Cell) *charts.Chart {
 	var cats []string
 	var parts [5][]float64
 	for _, c := range cells {
@@ -191,12 +192,12 @@ func timeShareChart(workload, db string, cells []*Cell) *Chart {
 	if len(cats) == 0 {
 		return nil
 	}
-	bars := &BarData{Categories: cats, Stacked: true}
+	bars := &charts.BarData{Categories: cats, Stacked: true}
 	for i, name := range []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"} {
-		bars.Series = append(bars.Series, BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
+		bars.Series = append(bars.Series, charts.BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
 			Stack: min(i/3, 1)})
 	}
-	return &Chart{ID: chartID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
+	return &charts.Chart{ID: charts.ID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
 		XLabel: "target (left bar: the operation's time; right bar: CPU in parallel)",
 		YLabel: "µs per operation (medians)", Bars: bars}
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/charts"
 )
 
 // timeShareReport is the report of testdata/timeshare.txt: two MariaDB
@@ -122,7 +123,7 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 					if x := cell.Extra(); x != "" {
 						name += " " + x
 					}
-					if name == cat && strings.HasPrefix(c.ID, chartID(cell.Workload, cell.Keys["db"], "")) {
+					if name == cat && strings.HasPrefix(c.ID, charts.ID(cell.Workload, cell.Keys["db"], "")) {
 						wall = cell.NsPerOp.Center / 1e3
 					}
 				}

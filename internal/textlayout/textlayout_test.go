@@ -1,6 +1,7 @@
 package textlayout
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -68,5 +69,24 @@ func TestWriteWrappedWrapsTheLastColumnUnderItself(t *testing.T) {
 func TestEscapeMarkdown(t *testing.T) {
 	if got := EscapeMarkdown("a|b<c\nd"); got != `a\|b&lt;c d` {
 		t.Errorf("EscapeMarkdown = %q", got)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -12345: "-12,345"} {
+		if got := Thousands(v); got != want {
+			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	for v, want := range map[float64]string{12345.6: "12,346", 100: "100", 99.94: "99.9", 0.01234: "0.0123"} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := FormatValue(math.NaN()); got != "-" {
+		t.Errorf("FormatValue(NaN) = %q, want -", got)
 	}
 }
