@@ -48,9 +48,9 @@ func knownMeasures() []Measure {
 	return out
 }
 
-// unitOrder is every unit sqlbench writes, in the order tables and files
+// UnitOrder is every unit sqlbench writes, in the order tables and files
 // show them: ops/s, ns/op, then the measures.
-func unitOrder() []string {
+func UnitOrder() []string {
 	out := []string{"ops/s", "ns/op"}
 	for _, m := range knownMeasures() {
 		out = append(out, m.Unit)

@@ -60,14 +60,14 @@ func (q Ratio) Kind(p float64) string { return Classify(q.Lo, q.Hi, p) }
 // "slower", "equivalent", or "undecided" with the runs per cell that would
 // settle it where the interval gives an estimate ("undecided, ~24 runs":
 // see Settle).
-func (q Ratio) Verdict(p float64) string { return verdictText(q.Kind(p), q.Settle(p), q.N) }
+func (q Ratio) Verdict(p float64) string { return VerdictText(q.Kind(p), q.Settle(p), q.N) }
 
 // Settle estimates the runs per cell (--count) at which an undecided
 // ratio would be decided at resolution p: its interval, narrowing about
 // its median as 1/√runs, excluding 1 or fitting within [1/(1+p), 1+p],
-// whichever comes first (settleRuns). It is -1 beyond MaxSettleRuns, 0
+// whichever comes first (SettleRuns). It is -1 beyond MaxSettleRuns, 0
 // where there is no interval to estimate from or the ratio is decided.
-func (q Ratio) Settle(p float64) int { return settleRuns(q.Ratio, q.Lo, q.Hi, q.N, p) }
+func (q Ratio) Settle(p float64) int { return SettleRuns(q.Ratio, q.Lo, q.Hi, q.N, p) }
 
 // BaselineOf returns the baseline target of t: want when t has that
 // column, else, when want is "", the first column in catalogue order (the
@@ -125,10 +125,10 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 		sum := summarize(ratios)
 		return Ratio{Ratio: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence, How: RatioPaired, N: len(ratios)}, true
 	}
-	q := Ratio{Ratio: median(n.OpsRuns) / median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
+	q := Ratio{Ratio: Median(n.OpsRuns) / Median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
 		N: min(len(n.OpsRuns), len(d.OpsRuns))}
 	if q.N >= 2 {
-		q.Lo, q.Hi = bootstrapRatio(n.OpsRuns, d.OpsRuns)
+		q.Lo, q.Hi = BootstrapRatio(n.OpsRuns, d.OpsRuns)
 		q.Confidence = Confidence
 	}
 	return q, true
@@ -143,8 +143,8 @@ func paired(n, d *Cell) bool {
 	return !slices.Contains(n.RunSessions, "")
 }
 
-// median returns the median of xs (not reordering them).
-func median(xs []float64) float64 {
+// Median returns the median of xs (not reordering them).
+func Median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -161,12 +161,12 @@ func medianInPlace(xs []float64) float64 {
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
-// bootstrapRatio is the percentile bootstrap interval at Confidence of
-// median(n) / median(d) (bootstrapRatioAt).
-func bootstrapRatio(n, d []float64) (lo, hi float64) { return bootstrapRatioAt(n, d, Confidence) }
+// BootstrapRatio is the percentile bootstrap interval at Confidence of
+// Median(n) / Median(d) (bootstrapRatioAt).
+func BootstrapRatio(n, d []float64) (lo, hi float64) { return bootstrapRatioAt(n, d, Confidence) }
 
 // bootstrapRatioAt is the percentile bootstrap interval at conf of
-// median(n) / median(d): each resample draws len(n) runs of n and len(d)
+// Median(n) / Median(d): each resample draws len(n) runs of n and len(d)
 // of d with replacement, from a generator of a fixed seed.
 func bootstrapRatioAt(n, d []float64, conf float64) (lo, hi float64) {
 	n, d = slices.Sorted(slices.Values(n)), slices.Sorted(slices.Values(d)) // whatever order the runs came in

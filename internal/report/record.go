@@ -94,7 +94,7 @@ func finite(v float64) *float64 {
 // recordUnits returns the units of recs: the ones sqlbench writes first, in
 // their order, then any others sorted.
 func recordUnits(recs []Record) []string {
-	known := unitOrder()
+	known := UnitOrder()
 	seen := map[string]bool{}
 	var others []string
 	for _, r := range recs {

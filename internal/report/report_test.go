@@ -131,3 +131,43 @@ func TestTablesComeInCatalogueOrder(t *testing.T) {
 		t.Errorf("tables %v, want %v", got, want)
 	}
 }
+
+// TestCellLabel: a cell is labelled with its target's name in place of its
+// db=, driver= and api= keys, a variant too; a pair the catalogue lacks
+// keeps its keys.
+func TestCellLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"SimpleQuery/db=sqlite/driver=xerial/api=jdbc":                   "SimpleQuery/jdbc-sqlite",
+		"SimpleQuery/db=mariadb/driver=connectorj/api=jdbc/net=tcp/n=10": "SimpleQuery/jdbc-mysql/net=tcp/n=10",
+		"SimpleQuery/db=postgres/driver=pgx/api=native/net=unix-4":       "SimpleQuery/pgx-native/net=unix-4",
+		"SimpleQuery/db=sqlite/driver=mattn@v1.14.22/api=sql":            "SimpleQuery/mattn@v1.14.22",
+		"R/db=sqlite/driver=a/api=sql":                                   "R/db=sqlite/driver=a/api=sql",
+		"Foo-2":                                                          "Foo-2",
+	} {
+		if got := CellLabel(name); got != want {
+			t.Errorf("CellLabel(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestSpreadLineNamesTheTarget: the run-to-run spread line names its worst
+// cell by its target, not by its driver= and api= keys.
+func TestSpreadLineNamesTheTarget(t *testing.T) {
+	var b strings.Builder
+	if err := Text(&b, fixtureReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	i := strings.Index(text, "run-to-run spread")
+	j := strings.Index(text[max(i, 0):], ", worst ")
+	if i < 0 || j < 0 {
+		t.Fatalf("no spread line:\n%s", b.String())
+	}
+	line, _, _ := strings.Cut(text[i+j:], ")")
+	if !strings.Contains(line, "(") {
+		t.Fatalf("the spread line names no cell: %s", line)
+	}
+	if strings.Contains(line, "driver=") {
+		t.Errorf("the spread line names a cell by its keys: %s)", line)
+	}
+}

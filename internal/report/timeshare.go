@@ -87,7 +87,7 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 		if len(each) == 0 {
 			return shares, false
 		}
-		shares[k] = median(each)
+		shares[k] = Median(each)
 		total += shares[k]
 	}
 	if !(total > 0) {

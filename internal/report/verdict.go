@@ -75,7 +75,7 @@ func (row *PublishedRow) judge(s *studies.Study) {
 // interval narrows about its median as 1/sqrt(runs), so the runs grow
 // with the square of how much narrower the side that crosses the band's
 // edge must become; -1 when that is more than MaxSettleRuns (or the
-// median lies on the edge), 0 when there is no interval to estimate from.
+// Median lies on the edge), 0 when there is no interval to estimate from.
 func judge(pub, lo, m, hi float64, n int, tol float64) (verdict string, settle int) {
 	if !(pub > 0) || !(m > 0) {
 		return VerdictNotMeasured, 0

@@ -102,7 +102,7 @@ func nans(n int) []float64 {
 
 // workloadChart is the bar chart of one workload on one database: a group
 // per target, a bar per combination of the other keys (net=tcp, ...), the
-// median ops/s with its confidence interval as error bars; bars coloured by
+// Median ops/s with its confidence interval as error bars; bars coloured by
 // API, the other keys in shades of it.
 func workloadChart(workload, db string, cells []*Cell) *charts.Chart {
 	cats := groupBy(cells, func(c *Cell) string { return c.Column() })

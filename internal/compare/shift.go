@@ -1,10 +1,12 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"math"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // Two sessions on one machine differ even when nothing changed: a virtual
@@ -71,12 +73,12 @@ func estimateShift(changes []Change) Shift {
 	if len(logs) == 0 {
 		return Shift{Factor: 1}
 	}
-	m := median(logs)
+	m := report.Median(logs)
 	dev := make([]float64, len(logs))
 	for i, l := range logs {
 		dev[i] = math.Abs(l - m)
 	}
-	return Shift{Cells: len(logs), Factor: math.Exp(m), Spread: 1.4826 * median(dev)}
+	return Shift{Cells: len(logs), Factor: math.Exp(m), Spread: 1.4826 * report.Median(dev)}
 }
 
 // beyondShift sets what is left of ch beyond the comparison's shift: the
