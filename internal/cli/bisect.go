@@ -399,7 +399,7 @@ func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, attempt 
 			}
 		}
 	}
-	rep := report.New(out.Done, out.Failed, session.WorkloadInfo)
+	rep := out.Report
 	var cells [3]*report.Cell
 	var table *report.Table
 	for _, t := range rep.Tables() {

@@ -41,14 +41,13 @@ func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Out
 // studyTable returns the study's published-beside-measured table from what the
 // session measured (nil: nothing).
 func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
-	var r *report.Report
-	if out != nil {
-		r = report.New(out.Done, out.Failed, session.WorkloadInfo)
-	} else {
-		r = report.New(nil, nil, session.WorkloadInfo)
+	if out == nil || out.Report == nil {
+		r := report.New(nil, nil, session.WorkloadInfo)
+		r.StudyResolution = p.Config.StudyResolution
+		return report.PublishedFor(r, p.Study)
 	}
-	r.StudyResolution = p.Config.StudyResolution
-	return report.PublishedFor(r, p.Study)
+	return report.PublishedFor(out.Report, p.Study) // the session's report, at p.Config.StudyResolution
+
 }
 
 // recordedGo returns the Go toolchain the session's results record (their

@@ -26,7 +26,8 @@ type outcomeView struct {
 	Dir string
 }
 
-// printOutcome prints what a session did. By default it is what a person
+// printOutcome prints what a session did from the report the session built
+// (out.Report, at v.Width). By default it is what a person
 // reads (report.Brief): the ops/s tables, the verdicts, the machine's
 // noise in one line, what was wrong with the machine, where the results
 // and reports are, and with v.Next what to do next; with v.Details, every
@@ -34,8 +35,8 @@ type outcomeView struct {
 // wake-ups in full.
 func printOutcome(w io.Writer, out *session.Outcome, v outcomeView) error {
 	fmt.Fprintln(w)
-	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline, r.Resolution, r.Width = out.Baseline, out.Resolution, v.Width
+	r := out.Report
+	r.Width = v.Width
 	if !v.Details {
 		if err := report.Brief(w, r); err != nil {
 			return err
