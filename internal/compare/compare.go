@@ -90,7 +90,8 @@ func primaryUnit(oldVals, newVals map[string]map[string][]float64) string {
 
 // compareUnit compares the cells of oldOrder with their namesakes in new in
 // one unit.
-func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64, newOrder []string, newVals map[string]map[string][]float64) *Comparison {
+func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64,
+	newOrder []string, newVals map[string]map[string][]float64) *Comparison {
 	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: report.MeasureOf(unit).Higher}
 	var olds, news []float64
 	var oldSamples []*benchmath.Sample // per cell: the old runs, and the new ones,
@@ -187,7 +188,8 @@ func (c *Comparison) Verdict(ch Change) string {
 	}
 	// An interval that excludes 1 where the test finds no change has no
 	// estimate: the two disagree, and more runs settle which.
-	if settle := report.SettleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution()); settle != 0 || !report.HasInterval(ch.Lo, ch.Hi) {
+	settle := report.SettleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution())
+	if settle != 0 || !report.HasInterval(ch.Lo, ch.Hi) {
 		return report.VerdictText(k, settle, n)
 	}
 	return report.Undecided
@@ -349,8 +351,10 @@ func (c *Comparison) Text(w io.Writer) error {
 // the change and the p-value, then the geometric mean.
 func (c *Comparison) table(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
-	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); new÷old: the bootstrap interval of\n", Alpha)
-	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n", report.FormatResolution(c.resolution()))
+	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); "+
+		"new÷old: the bootstrap interval of\n", Alpha)
+	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n",
+		report.FormatResolution(c.resolution()))
 	f := report.MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -364,7 +368,8 @@ func (c *Comparison) table(w io.Writer) error {
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", report.CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", report.CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P,
+			ch.IntervalString(), c.Verdict(ch))
 	}
 	if c.GeoOld > 0 {
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))

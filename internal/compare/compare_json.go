@@ -115,7 +115,8 @@ func (cs *Comparisons) JSON(w io.Writer, th Thresholds) error {
 			jc.ShiftFactor, jc.ShiftSpread = finite(c.Shift.Factor), &c.Shift.Spread
 		}
 		for _, ch := range c.Changes {
-			jc.Cells = append(jc.Cells, jsonChange{Cell: ch.Name, Label: report.CellLabel(ch.Name), Old: ch.Old, New: ch.New,
+			jc.Cells = append(jc.Cells, jsonChange{Cell: ch.Name, Label: report.CellLabel(ch.Name),
+				Old: ch.Old, New: ch.New,
 				OldN: ch.OldN, NewN: ch.NewN, Delta: number(ch.Delta), P: number(ch.P),
 				Significant: ch.Significant, Worse: ch.Worse})
 		}

@@ -14,8 +14,16 @@ import (
 func comparisonFixture() (old, new []*benchfmt.Result) {
 	for i := range 10 {
 		jitter := float64(i%5) * 10
-		old = append(old, result("R/db=sqlite/driver=a/api=sql", 1000+jitter), result("U/db=sqlite/driver=a/api=sql", 500+jitter))
-		new = append(new, result("R/db=sqlite/driver=a/api=sql", 800+jitter), result("U/db=sqlite/driver=a/api=sql", 500+float64((i+2)%5)*10))
+		old = append(
+			old,
+			result("R/db=sqlite/driver=a/api=sql", 1000+jitter),
+			result("U/db=sqlite/driver=a/api=sql", 500+jitter),
+		)
+		new = append(
+			new,
+			result("R/db=sqlite/driver=a/api=sql", 800+jitter),
+			result("U/db=sqlite/driver=a/api=sql", 500+float64((i+2)%5)*10),
+		)
 	}
 	return old, new
 }
@@ -43,7 +51,10 @@ func TestCompareFindsTheRegressionAndNotTheNoise(t *testing.T) {
 		}
 		return out
 	}
-	want := benchmath.AssumeNothing.Compare(benchmath.NewSample(vals(old, r.Name), &benchmath.DefaultThresholds), benchmath.NewSample(vals(new, r.Name), &benchmath.DefaultThresholds))
+	want := benchmath.AssumeNothing.Compare(
+		benchmath.NewSample(vals(old, r.Name), &benchmath.DefaultThresholds),
+		benchmath.NewSample(vals(new, r.Name), &benchmath.DefaultThresholds),
+	)
 	if r.P != want.P {
 		t.Errorf("p = %v, benchmath says %v", r.P, want.P)
 	}
@@ -88,7 +99,11 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 	var old, new []*benchfmt.Result
 	for i := range 6 {
 		j := float64(i)
-		old = append(old, result("A/db=sqlite/driver=a/api=sql", 1000+j), result("Z/db=sqlite/driver=a/api=sql", 1000+j))
+		old = append(
+			old,
+			result("A/db=sqlite/driver=a/api=sql", 1000+j),
+			result("Z/db=sqlite/driver=a/api=sql", 1000+j),
+		)
 		z := result("Z/db=sqlite/driver=a/api=sql", 1000+j)
 		z.Values[1].Value = 0 // no operation done: 0 ops/s
 		new = append(new, result("A/db=sqlite/driver=a/api=sql", 1100+j), z)
@@ -117,12 +132,12 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 func TestMeasuredSetting(t *testing.T) {
 	for key, want := range map[string]bool{
 		"scale": true, "count": true, "slices": true, "pin": true, "warmup": true, "smoke-scales": true,
-		"mattn-module": true, "mattn-sqlite": true, "postgres-version": true, "mariadb-innodb-flush-log-at-trx-commit": true,
-		"sqlite-synchronous": true, "jdbc-postgres-driver": true, "postgres-profile": true, "jdbc-jvm": true,
-		"timing-thread": true, "jit-warmup": true,
+		"mattn-module": true, "mattn-sqlite": true, "postgres-version": true, "sqlite-synchronous": true,
+		"mariadb-innodb-flush-log-at-trx-commit": true, "jdbc-postgres-driver": true, "postgres-profile": true,
+		"jdbc-jvm": true, "timing-thread": true, "jit-warmup": true,
 		"session-id": false, "started": false, "sqlbench-command": false, "sqlbench": false, "runner-source": false,
-		"postgres-server": false, "postgres-server-cpu": false, "postgres-server-pid": false, "postgres-server-ready": false,
-		"goos": false, "cpu": true, "kernel": false,
+		"postgres-server": false, "postgres-server-cpu": false, "postgres-server-pid": false, "goos": false,
+		"postgres-server-ready": false, "cpu": true, "kernel": false,
 		// idle-latency is a measured setting, the wake-up readings are not
 		"idle-latency": true, "wakeup": false, "wakeup-run-1": false,
 	} {

@@ -262,23 +262,30 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 // unit's table folded in a <details> block, open when it holds such a
 // regression.
 func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
-	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
-	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
-		"equivalent when the bootstrap interval of the change lies within the resolution %s (no change that matters), else undecided.\n\n",
+	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n",
+		textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
+	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test "+
+		"(golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
+		"equivalent when the bootstrap interval of the change lies within the resolution %s "+
+		"(no change that matters), else undecided.\n\n",
 		Alpha, report.FormatResolution(cs.resolution()))
 	regs := cs.Regressions(th)
 	if len(th) > 0 {
 		if len(regs) == 0 {
 			fmt.Fprintf(w, "**No significant regression beyond the thresholds** (%s).\n\n", thresholdList(th))
 		} else {
-			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n", len(regs), thresholdList(th))
+			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n",
+				len(regs), thresholdList(th))
 			for _, r := range regs {
-				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", report.CellLabel(r.Name), r.Unit, report.MeasureOf(r.Unit).Format(r.Old), report.MeasureOf(r.Unit).Format(r.New), r.DeltaString(), r.P)
+				m := report.MeasureOf(r.Unit)
+				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", report.CellLabel(r.Name), r.Unit,
+					m.Format(r.Old), m.Format(r.New), r.DeltaString(), r.P)
 			}
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | equivalent | undecided | geomean | every cell alike |")
+	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | equivalent | undecided | geomean |"+
+		" every cell alike |")
 	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -293,8 +300,9 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
 		}
 		d := c.Decisions()
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", textlayout.EscapeMarkdown(c.Unit), c.better(), len(c.Changes), worse, better,
-			len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo, c.shiftCell())
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", textlayout.EscapeMarkdown(c.Unit),
+			c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo,
+			c.shiftCell())
 	}
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -307,15 +315,18 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			}
 		}
 		worse, better := c.counts()
-		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
-		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
+		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n",
+			open, c.Unit, c.better(), worse, better)
+		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n",
+			textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
 		f := report.MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", textlayout.EscapeMarkdown(report.CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n",
+				textlayout.EscapeMarkdown(report.CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
 				ch.IntervalString(), textlayout.EscapeMarkdown(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
@@ -324,10 +335,12 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range c.OnlyOld {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", textlayout.EscapeMarkdown(c.OldLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n",
+				textlayout.EscapeMarkdown(c.OldLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
 		}
 		for _, n := range c.OnlyNew {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", textlayout.EscapeMarkdown(c.NewLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n",
+				textlayout.EscapeMarkdown(c.NewLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
 		}
 	}
 	return nil

@@ -96,7 +96,8 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 			if g != nil {
 				grids = append(grids, *g)
 			}
-			g = &textlayout.Table{Title: title, Header: []string{"workload", "target", oldLabel + " [interval]", newLabel + " [interval]", "change", "verdict"},
+			g = &textlayout.Table{Title: title, Header: []string{"workload", "target",
+				oldLabel + " [interval]", newLabel + " [interval]", "change", "verdict"},
 				Left: 2, Groups: true}
 			last = ""
 		}
@@ -115,9 +116,11 @@ func WriteRatioChanges(w io.Writer, oldLabel, newLabel string, changes []RatioCh
 	}
 	for i, gr := range grids {
 		if i == len(grids)-1 {
-			gr.Notes = []string{"each ratio paired by pass within its session where its runs allow (see run --baseline);",
+			gr.Notes = []string{
+				"each ratio paired by pass within its session where its runs allow (see run --baseline);",
 				"faster or slower only where the two intervals do not overlap; equivalent where the",
-				fmt.Sprintf("change's interval (new's bounds over old's) lies within the resolution %s:", report.FormatResolution(p)),
+				fmt.Sprintf("change's interval (new's bounds over old's) lies within the resolution %s:",
+					report.FormatResolution(p)),
 				"no change that matters; else undecided, ~N runs: the runs per cell likely to decide it;",
 				fmt.Sprintf("%s at %s", d, report.FormatResolution(p))}
 		}

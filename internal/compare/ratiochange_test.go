@@ -51,7 +51,8 @@ func TestRatioChangesCancelTheMachine(t *testing.T) {
 	if err := WriteRatioChanges(&b, "old", "new", changes, 100, report.DefaultResolution); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower", "equivalent",
+	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower",
+		"equivalent",
 		"2 of 2 decided: 0 faster, 1 slower, 1 equivalent; 0 undecided at ±5%"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, b.String())

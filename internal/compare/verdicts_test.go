@@ -40,7 +40,12 @@ func TestCompareVerdicts(t *testing.T) {
 	}
 	cs := Units("old", old, "new", new)
 	c := cs.Unit("ops/s")
-	want := map[string]string{"Up": report.Faster, "Down": report.Slower, "Same": report.Equivalent, "Noisy": report.Undecided}
+	want := map[string]string{
+		"Up":    report.Faster,
+		"Down":  report.Slower,
+		"Same":  report.Equivalent,
+		"Noisy": report.Undecided,
+	}
 	for _, ch := range c.Changes {
 		w := want[strings.Split(ch.Name, "/")[0]]
 		if got := c.Kind(ch); got != w {
@@ -51,7 +56,8 @@ func TestCompareVerdicts(t *testing.T) {
 	if err := cs.Text(&b, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"verdict", "equivalent", "undecided, ~", "ops/s: 3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
+	for _, w := range []string{"verdict", "equivalent", "undecided, ~",
+		"ops/s: 3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("the text lacks %q:\n%s", w, b.String())
 		}
@@ -128,6 +134,10 @@ func TestCompareCoversTheTimeShare(t *testing.T) {
 		}
 	}
 	if s := unit("server-cpu-ns/op"); len(s.Changes) != 3 {
-		t.Errorf("server CPU: %d changes, only-old %v; want the two MariaDB cells and the older PostgreSQL one", len(s.Changes), s.OnlyOld)
+		t.Errorf(
+			"server CPU: %d changes, only-old %v; want the two MariaDB cells and the older PostgreSQL one",
+			len(s.Changes),
+			s.OnlyOld,
+		)
 	}
 }

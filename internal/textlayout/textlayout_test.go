@@ -73,7 +73,9 @@ func TestEscapeMarkdown(t *testing.T) {
 }
 
 func TestThousands(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -12345: "-12,345"} {
+	for v, want := range map[float64]string{
+		0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -12345: "-12,345",
+	} {
 		if got := Thousands(v); got != want {
 			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
 		}
