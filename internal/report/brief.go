@@ -93,8 +93,13 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 			for _, q := range qs {
 				d.Add(q.Kind(p))
 			}
-			b.WriteString(textlayout.Wrap(fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s at %s", base, how, d, FormatResolution(p)),
-				width, "  "))
+			b.WriteString(
+				textlayout.Wrap(
+					fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s at %s", base, how, d, FormatResolution(p)),
+					width,
+					"  ",
+				),
+			)
 		}
 	}
 	b.WriteString(textlayout.Wrap("leaders: the best (interval clear of every other's), else those tied at the top:",
@@ -104,7 +109,13 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 		left = max(left, len([]rune(row)))
 	}
 	for _, row := range t.Rows {
-		b.WriteString(textlayout.Wrap(fmt.Sprintf("  %-*s  %s", left, row, rowLeader(t, row)), width, strings.Repeat(" ", left+4)))
+		b.WriteString(
+			textlayout.Wrap(
+				fmt.Sprintf("  %-*s  %s", left, row, rowLeader(t, row)),
+				width,
+				strings.Repeat(" ", left+4),
+			),
+		)
 	}
 	return b.String()
 }
@@ -114,7 +125,11 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 // intervals overlap the highest median's: a tie at the table's confidence.
 func rowLeader(t *Table, row string) string {
 	if best := t.Best(row); len(best) == 1 {
-		return fmt.Sprintf("best: %s (%s/s)", best[0], textlayout.FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median))
+		return fmt.Sprintf(
+			"best: %s (%s/s)",
+			best[0],
+			textlayout.FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median),
+		)
 	}
 	var cols []string
 	var sts []Stat

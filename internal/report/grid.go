@@ -30,17 +30,25 @@ func familyGrids(t *Table, baseline string, p float64) []textlayout.Table {
 // the median ± standard deviation of operations per second, then the
 // minimum and maximum run.
 func spreadGrid(t *Table) textlayout.Table {
-	return cellGrid(t, " · median ± standard deviation (min–max) of the runs", func(c *Cell, _ bool) (textlayout.Cell, bool) {
-		st, ok := c.Stats["ops/s"]
-		return textlayout.Cell{Text: textlayout.FormatValue(st.Median) + " ± " + textlayout.FormatValue(st.StdDev),
-			Note: "(" + textlayout.FormatValue(st.Min) + "–" + textlayout.FormatValue(st.Max) + ")"}, ok
-	})
+	return cellGrid(
+		t,
+		" · median ± standard deviation (min–max) of the runs",
+		func(c *Cell, _ bool) (textlayout.Cell, bool) {
+			st, ok := c.Stats["ops/s"]
+			return textlayout.Cell{Text: textlayout.FormatValue(st.Median) + " ± " + textlayout.FormatValue(st.StdDev),
+				Note: "(" + textlayout.FormatValue(st.Min) + "–" + textlayout.FormatValue(st.Max) + ")"}, ok
+		},
+	)
 }
 
 // familyGrid is the table of one family on one database.
 func familyGrid(t *Table) textlayout.Table {
 	return cellGrid(t, "", func(c *Cell, best bool) (textlayout.Cell, bool) {
-		return textlayout.Cell{Text: textlayout.FormatValue(c.Ops.Center), Note: "±" + c.Ops.PctRangeString(), Bold: best}, true
+		return textlayout.Cell{
+			Text: textlayout.FormatValue(c.Ops.Center),
+			Note: "±" + c.Ops.PctRangeString(),
+			Bold: best,
+		}, true
 	})
 }
 
@@ -50,7 +58,11 @@ func familyGrid(t *Table) textlayout.Table {
 // whether it could; a cell it cannot show reads FAIL if the cell failed,
 // else -.
 func cellGrid(t *Table, suffix string, show func(c *Cell, best bool) (textlayout.Cell, bool)) textlayout.Table {
-	g := textlayout.Table{Title: t.Family + " · " + t.DB + suffix, Header: append([]string{"workload", "unit"}, t.Cols...), Left: 2}
+	g := textlayout.Table{
+		Title:  t.Family + " · " + t.DB + suffix,
+		Header: append([]string{"workload", "unit"}, t.Cols...),
+		Left:   2,
+	}
 	for _, row := range t.Rows {
 		best := t.Best(row)
 		line := []textlayout.Cell{textlayout.Label(row), textlayout.Label(t.RowUnit[row])}
@@ -171,7 +183,10 @@ func scalingGrids(ss []Scaling) []textlayout.Table {
 				v := textlayout.Label("-")
 				for i, p := range l.Points {
 					if p.X == x {
-						v = textlayout.Cell{Text: textlayout.FormatValue(p.Cell.Ops.Center), Note: "(" + FormatRatio(s.Speedup(l, i)) + ")"}
+						v = textlayout.Cell{
+							Text: textlayout.FormatValue(p.Cell.Ops.Center),
+							Note: "(" + FormatRatio(s.Speedup(l, i)) + ")",
+						}
 					}
 				}
 				line = append(line, v)
@@ -202,9 +217,22 @@ func envGrids(groups []EnvGroup) []textlayout.Table {
 
 // Texts used by both the Markdown and the HTML outputs.
 const (
-	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many times slower the database/sql path is (above 1: database/sql is slower; below 1: faster). Columns \"A vs B\" set two drivers on one engine side by side, A native and B through database/sql, as a published study did: eatonphil vs mattn is the database/sql-overhead study's gosqlite vs mattn/go-sqlite3 (both cgo SQLite), bvinc vs mattn its origin go-sqlite-lite, zombiezen vs modernc two APIs on modernc's SQLite engine (compared by go-sqlite-bench), crawshaw vs mattn the Sqinn-Go study's two cgo SQLite drivers, pgx vs pq the database/sql-overhead study's PostgreSQL pair (pgx native, lib/pq through database/sql; the same wire protocol)."
-	floorText    = "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same results: how far the cell is from what the transport alone costs."
-	noFloorText  = "No loopback round trip (" + FloorWorkload + "/db=" + FloorDB + ") in these results, so no distance to the floor."
-	measuresText = "Each family's memory-and-latency table gives, per cell, the medians over the runs of bytes and allocations per operation (B/op, allocs/op; absent on the JDBC runner), the 50th, 99th and 99.9th latency percentiles of single operations (from each run's HDR histogram), and any other unit measured (MB/s, the runner's peak resident memory and its growth)."
-	scalingText  = "Operations per second by number of concurrent connections; in parentheses the speed-up over the fewest connections. The ideal row is linear scaling."
+	overheadText = "Native ops/s divided by database/sql ops/s, for each driver that has both paths: how many " +
+		"times slower the database/sql path is (above 1: database/sql is slower; below 1: faster). Columns \"A vs " +
+		"B\" set two drivers on one engine side by side, A native and B through database/sql, as a published study " +
+		"did: eatonphil vs mattn is the database/sql-overhead study's gosqlite vs mattn/go-sqlite3 (both cgo " +
+		"SQLite), bvinc vs mattn its origin go-sqlite-lite, zombiezen vs modernc two APIs on modernc's SQLite " +
+		"engine (compared by go-sqlite-bench), crawshaw vs mattn the Sqinn-Go study's two cgo SQLite drivers, pgx " +
+		"vs pq the database/sql-overhead study's PostgreSQL pair (pgx native, lib/pq through database/sql; the " +
+		"same wire protocol)."
+	floorText = "Each networked cell's ns/op as a multiple of the loopback TCP round trip measured in the same " +
+		"results: how far the cell is from what the transport alone costs."
+	noFloorText = "No loopback round trip (" + FloorWorkload + "/db=" + FloorDB + ") in these results, so no " +
+		"distance to the floor."
+	measuresText = "Each family's memory-and-latency table gives, per cell, the medians over the runs of bytes and " +
+		"allocations per operation (B/op, allocs/op; absent on the JDBC runner), the 50th, 99th and 99.9th latency " +
+		"percentiles of single operations (from each run's HDR histogram), and any other unit measured (MB/s, the " +
+		"runner's peak resident memory and its growth)."
+	scalingText = "Operations per second by number of concurrent connections; in parentheses the speed-up over " +
+		"the fewest connections. The ideal row is linear scaling."
 )

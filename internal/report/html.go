@@ -50,8 +50,15 @@ func HTML(w io.Writer, r *Report) error {
 	writeSourceLine(&head, r)
 	page := htmlPage{
 		Heading: head.String(),
-		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+" Bars are coloured by API: "+apiLegendText()+".",
-			r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline, r.resolution())),
+		Legend: fmt.Sprintf(
+			"Values are operations per second, the median of %s; ± is the %s confidence interval of the median as "+
+				"a share of it (the error bars in the charts); bold is the best in its row where its interval "+
+				"clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+
+				" Bars are coloured by API: "+apiLegendText()+".",
+			r.RunsLabel(),
+			r.ConfLabel(),
+			ratioText(r.Baseline, r.resolution()),
+		),
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),
 	}
@@ -74,7 +81,10 @@ func HTML(w io.Writer, r *Report) error {
 			if err != nil {
 				return err
 			}
-			hs.Charts = append(hs.Charts, htmlChart{ID: sec.ID + "-" + c.ID, Title: c.Title, Points: c.Points(), SVG: template.HTML(svg)})
+			hs.Charts = append(
+				hs.Charts,
+				htmlChart{ID: sec.ID + "-" + c.ID, Title: c.Title, Points: c.Points(), SVG: template.HTML(svg)},
+			)
 		}
 		page.Sections = append(page.Sections, hs)
 	}

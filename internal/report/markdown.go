@@ -19,8 +19,15 @@ func Markdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# sqlbench results\n\n")
 	writeSourceLine(bw, r)
-	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+"\n",
-		r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline, r.resolution()))
+	fmt.Fprintf(
+		bw,
+		"Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a "+
+			"share of it; **bold** is the best in its row where its interval clears every other target's; a row "+
+			"without bold is a tie at this confidence. %s "+measuresText+"\n",
+		r.RunsLabel(),
+		r.ConfLabel(),
+		ratioText(r.Baseline, r.resolution()),
+	)
 	if note := r.BaselineNote(); note != "" {
 		fmt.Fprintf(bw, "\n%s.\n", textlayout.EscapeMarkdown(note))
 	}

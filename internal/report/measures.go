@@ -36,7 +36,13 @@ func knownMeasures() []Measure {
 		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
 			continue
 		}
-		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: textlayout.FormatValue, Setting: u.Setting}
+		m := Measure{
+			Unit:    u.Unit,
+			Label:   u.Label,
+			Higher:  u.Better == "higher",
+			Format:  textlayout.FormatValue,
+			Setting: u.Setting,
+		}
 		switch u.Of {
 		case benchfile.Nanoseconds:
 			m.Format = FormatDuration

@@ -161,8 +161,10 @@ func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Tes
 	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
 	var found *Cell
 	for _, c := range r.Cells {
-		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver || c.Keys["api"] != spec.API ||
-			cellCPU(c.Name) != test.CPU || workloadKeys(c) != keys {
+		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver ||
+			c.Keys["api"] != spec.API ||
+			cellCPU(c.Name) != test.CPU ||
+			workloadKeys(c) != keys {
 			continue
 		}
 		if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
@@ -196,7 +198,11 @@ func publishedGrid(t *PublishedTable) textlayout.Table {
 	}
 	verdicts := verdictTexts(t)
 	for i, row := range t.Rows {
-		cells := []textlayout.Cell{textlayout.Label(row.Test.Name), textlayout.Label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
+		cells := []textlayout.Cell{
+			textlayout.Label(row.Test.Name),
+			textlayout.Label(row.Num.Name + " / " + row.Den.Name),
+			{Text: FormatRatio(row.Published)},
+		}
 		if row.Measured > 0 {
 			iv := fmt.Sprintf("%s – %s", FormatRatio(row.Lo), FormatRatio(row.Hi))
 			if math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo) {
@@ -244,15 +250,32 @@ func formatMem(v float64) string {
 // and how verdicts are reached.
 func PublishedNote(t *PublishedTable) string {
 	s := t.Study
-	return fmt.Sprintf("%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. %s",
-		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNoteAt(t.Resolution))
+	return fmt.Sprintf(
+		"%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the "+
+			"first is faster), published from the study's figures in %s, measured here as the median of the "+
+			"per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with "+
+			"its confidence interval. %s",
+		s.Title,
+		s.Source.Document,
+		s.Source.Table,
+		s.Source.Date,
+		s.Source.Machine,
+		sourceAddresses(s),
+		s.Unit,
+		VerdictNoteAt(t.Resolution),
+	)
 }
 
 // writePublishedMarkdown writes the published-beside-measured section of
 // every study the results reproduce.
 func writePublishedMarkdown(w io.Writer, r *Report) {
 	for _, t := range r.Published() {
-		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, textlayout.EscapeMarkdown(PublishedNote(t)))
+		fmt.Fprintf(
+			w,
+			"\n## Published beside measured: %s\n\n%s\n\n",
+			t.Study.ID,
+			textlayout.EscapeMarkdown(PublishedNote(t)),
+		)
 		g := publishedGrid(t)
 		rows := make([][]string, len(g.Rows))
 		for i, r := range g.Rows {
@@ -278,10 +301,21 @@ func writePublishedMarkdown(w io.Writer, r *Report) {
 			fmt.Fprintln(w)
 		}
 		for _, g := range t.Study.Unavailable {
-			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", textlayout.EscapeMarkdown(g.What), textlayout.EscapeMarkdown(g.Why))
+			fmt.Fprintf(
+				w,
+				"- not reproduced: %s (%s)\n",
+				textlayout.EscapeMarkdown(g.What),
+				textlayout.EscapeMarkdown(g.Why),
+			)
 		}
 		for _, c := range causes(t) {
-			fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), textlayout.EscapeMarkdown(strings.Join(c.Labels, "; ")), textlayout.EscapeMarkdown(c.Text))
+			fmt.Fprintf(
+				w,
+				"- %s (%s): %s\n",
+				c.Heading(),
+				textlayout.EscapeMarkdown(strings.Join(c.Labels, "; ")),
+				textlayout.EscapeMarkdown(c.Text),
+			)
 		}
 	}
 }
@@ -302,8 +336,11 @@ func publishedSections(r *Report) []htmlSection {
 		if len(t.Memory) > 0 {
 			tables = append(tables, publishedMemoryGrid(t))
 		}
-		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
-			Text: text, Tables: tables})
+		out = append(
+			out,
+			htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
+				Text: text, Tables: tables},
+		)
 	}
 	return out
 }

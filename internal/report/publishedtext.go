@@ -73,7 +73,10 @@ func causes(t *PublishedTable) []footnote {
 			}
 		}
 		if !found {
-			out = append(out, footnote{N: len(out) + 1, Kind: kind, Text: text, Labels: []string{label}, Rows: []int{i}})
+			out = append(
+				out,
+				footnote{N: len(out) + 1, Kind: kind, Text: text, Labels: []string{label}, Rows: []int{i}},
+			)
 		}
 	}
 	return out
@@ -166,7 +169,13 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 		b.WriteString("\n")
 	}
 	for _, f := range fs {
-		b.WriteString(textlayout.Wrap(fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text), textlayout.Width, "    "))
+		b.WriteString(
+			textlayout.Wrap(
+				fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text),
+				textlayout.Width,
+				"    ",
+			),
+		)
 	}
 	b.WriteString("\n" + textlayout.Wrap(VerdictNoteAt(t.Resolution), textlayout.Width, ""))
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -123,7 +123,14 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
 		}
 		sum := summarize(ratios)
-		return Ratio{Ratio: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence, How: RatioPaired, N: len(ratios)}, true
+		return Ratio{
+			Ratio:      sum.Center,
+			Lo:         sum.Lo,
+			Hi:         sum.Hi,
+			Confidence: sum.Confidence,
+			How:        RatioPaired,
+			N:          len(ratios),
+		}, true
 	}
 	q := Ratio{Ratio: Median(n.OpsRuns) / Median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
 		N: min(len(n.OpsRuns), len(d.OpsRuns))}
@@ -137,7 +144,8 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 // paired reports whether n's and d's runs pair by pass: as many runs each,
 // every run with a session id, run i of both of the same session.
 func paired(n, d *Cell) bool {
-	if len(n.OpsRuns) != len(d.OpsRuns) || len(n.RunSessions) != len(n.OpsRuns) || !slices.Equal(n.RunSessions, d.RunSessions) {
+	if len(n.OpsRuns) != len(d.OpsRuns) || len(n.RunSessions) != len(n.OpsRuns) ||
+		!slices.Equal(n.RunSessions, d.RunSessions) {
 		return false
 	}
 	return !slices.Contains(n.RunSessions, "")
@@ -220,7 +228,14 @@ func ratioGrids(tables []*Table, want string, p float64) []textlayout.Table {
 			}
 		}
 		g := textlayout.Table{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
-			Header: []string{"workload", "target", "ratio", "interval", "how", "verdict"}, Left: 2, Groups: true, LeftLast: true}
+			Header: []string{
+				"workload",
+				"target",
+				"ratio",
+				"interval",
+				"how",
+				"verdict",
+			}, Left: 2, Groups: true, LeftLast: true}
 		if how != "" {
 			g.Title += ", " + how
 			g.Header = slices.Delete(g.Header, 4, 5)
@@ -232,7 +247,12 @@ func ratioGrids(tables []*Table, want string, p float64) []textlayout.Table {
 				row = ""
 			}
 			last = q.Row
-			cells := []textlayout.Cell{textlayout.Label(row), textlayout.Label(q.Col), {Text: FormatRatio(q.Ratio)}, {Text: FormatRatioInterval(q)}}
+			cells := []textlayout.Cell{
+				textlayout.Label(row),
+				textlayout.Label(q.Col),
+				{Text: FormatRatio(q.Ratio)},
+				{Text: FormatRatioInterval(q)},
+			}
 			if how == "" {
 				cells = append(cells, textlayout.Cell{Text: howLabel(q)})
 			}
@@ -267,10 +287,17 @@ func ratioText(want string, p float64) string {
 	if want != "" {
 		base = want
 	}
-	return "Each target's operations per second divided by the baseline's, " + base + ", per workload: the median ratio and its confidence interval. " +
-		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios and its interval the distribution-free order-statistic interval of that median (golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
-		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, a fixed seed). " +
-		"faster or slower when the whole interval lies on one side of 1; equivalent when it holds 1 and lies wholly within the resolution " + FormatResolution(p) +
-		" (between " + strconv.FormatFloat(1/(1+p), 'f', 3, 64) + "× and " + strconv.FormatFloat(1+p, 'f', 3, 64) + "×, --resolution sets it): no difference that matters; " +
-		"else undecided, with the runs per cell (--count) that would likely decide it, excluding 1 or fitting within the resolution, whichever comes first, estimated from the interval narrowing as 1/√runs about its median."
+	lo, hi := strconv.FormatFloat(1/(1+p), 'f', 3, 64), strconv.FormatFloat(1+p, 'f', 3, 64)
+	return "Each target's operations per second divided by the baseline's, " + base +
+		", per workload: the median ratio and its confidence interval. " +
+		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios " +
+		"and its interval the distribution-free order-statistic interval of that median " +
+		"(golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
+		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, " +
+		"a fixed seed). faster or slower when the whole interval lies on one side of 1; equivalent when it " +
+		"holds 1 and lies wholly within the resolution " + FormatResolution(p) +
+		" (between " + lo + "× and " + hi + "×, --resolution sets it): no difference that matters; " +
+		"else undecided, with the runs per cell (--count) that would likely decide it, excluding 1 or fitting " +
+		"within the resolution, whichever comes first, estimated from the interval narrowing as 1/√runs about " +
+		"its median."
 }

@@ -65,8 +65,9 @@ func (r *Report) Records() []Record {
 		rec := Record{Name: c.Name, Workload: c.Workload, Family: c.Family, Unit: c.Unit,
 			DB: c.Keys["db"], Driver: c.Keys["driver"], API: c.Keys["api"], Net: c.Keys["net"],
 			Target: columnOf(c.Keys["driver"], c.Keys["api"]).Name,
-			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values, Config: map[string]string{},
-			Ratio: ratios[c.Name]}
+			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values,
+			Config: map[string]string{},
+			Ratio:  ratios[c.Name]}
 		for unit, s := range c.Stats {
 			d := s.Decimals
 			if d != math.MinInt {

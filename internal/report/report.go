@@ -233,7 +233,13 @@ func (r *Report) Tables() []*Table {
 				return t
 			}
 		}
-		t := &Table{Family: family, DB: db, RowUnit: map[string]string{}, cells: map[[2]string]*Cell{}, failed: map[[2]string]bool{}}
+		t := &Table{
+			Family:  family,
+			DB:      db,
+			RowUnit: map[string]string{},
+			cells:   map[[2]string]*Cell{},
+			failed:  map[[2]string]bool{},
+		}
 		out = append(out, t)
 		return t
 	}

@@ -189,7 +189,13 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		g, ok := byName[name]
 		if !ok {
 			base, _ := r.Name.Parts()
-			g = &group{name: name, base: string(base), keys: map[string]string{}, byUnit: map[string][]float64{}, config: r.Config}
+			g = &group{
+				name:   name,
+				base:   string(base),
+				keys:   map[string]string{},
+				byUnit: map[string][]float64{},
+				config: r.Config,
+			}
 			for _, kv := range NameKeys(name) {
 				k, v, _ := strings.Cut(kv, "=")
 				g.keys[k] = v

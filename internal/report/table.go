@@ -22,8 +22,9 @@ type Failure struct {
 // database: rows are workloads, columns targets in catalogue order, each
 // value the median operations per second over the runs with its confidence
 // interval as ±%; the best value in a row is marked with '*' where its
-// interval clears every other target's (no mark: a tie at that confidence). Failed cells show FAIL. Each is followed by the
-// family's memory-and-latency table (B/op, allocs/op, latency percentiles,
+// interval clears every other target's (no mark: a tie at that confidence).
+// Failed cells show FAIL. Each is followed by the family's
+// memory-and-latency table (B/op, allocs/op, latency percentiles,
 // any other unit) and the run-to-run spread.
 func Text(w io.Writer, r *Report) error {
 	prose := cmp.Or(r.Width, textlayout.Width)
@@ -33,7 +34,8 @@ func Text(w io.Writer, r *Report) error {
 		fmt.Sprintf("ratio tables: ops/s ÷ the baseline's (%s), median and interval;", r.baselineLabel()),
 		"  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);",
 		"  unpaired: ratio of the medians, bootstrap interval; faster/slower: the interval excludes 1;",
-		fmt.Sprintf("  equivalent: it lies within the resolution %s (--resolution); undecided: neither,", FormatResolution(r.resolution())),
+		fmt.Sprintf("  equivalent: it lies within the resolution %s (--resolution); undecided: neither,",
+			FormatResolution(r.resolution())),
 		"  ~N runs: the runs per cell (--count) that would likely decide it",
 	} {
 		fmt.Fprint(w, textlayout.Wrap(line, prose, "    "))
@@ -45,12 +47,30 @@ func Text(w io.Writer, r *Report) error {
 			}
 		}
 		if med, worst, ok := tableSpread(t); ok {
-			fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)", 100*med.CV, 100*worst.CV, CellLabel(worst.Name)), prose, "  "))
+			fmt.Fprint(
+				w,
+				textlayout.Wrap(
+					fmt.Sprintf(
+						"run-to-run spread (coefficient of variation of ops/s): median %.1f%%, worst %.1f%% (%s)",
+						100*med.CV,
+						100*worst.CV,
+						CellLabel(worst.Name),
+					),
+					prose,
+					"  ",
+				),
+			)
 		}
 	}
 	if d, ok := r.RatioDecisions(); ok && r.ratioTables() > 1 {
-		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("\nratio comparisons, every table: %s at %s", d, FormatResolution(r.resolution())),
-			prose, "  "))
+		fmt.Fprint(
+			w,
+			textlayout.Wrap(
+				fmt.Sprintf("\nratio comparisons, every table: %s at %s", d, FormatResolution(r.resolution())),
+				prose,
+				"  ",
+			),
+		)
 	}
 	writeFooter(w, r)
 	return nil

@@ -103,8 +103,17 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 // or none when no cell of it carries the units: a row per cell.
 func timeShareGrids(t *Table) []textlayout.Table {
 	g := textlayout.Table{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
-		Header: []string{"workload", "target", "ns/op", "on CPU", "run queue", "blocked", "background CPU", "server CPU"},
-		Left:   2}
+		Header: []string{
+			"workload",
+			"target",
+			"ns/op",
+			"on CPU",
+			"run queue",
+			"blocked",
+			"background CPU",
+			"server CPU",
+		},
+		Left: 2}
 	undivided := false
 	for _, row := range t.Rows {
 		for _, col := range t.Cols {
@@ -123,9 +132,19 @@ func timeShareGrids(t *Table) []textlayout.Table {
 				return textlayout.Label(share(v, ts.Wall))
 			}
 			undivided = undivided || !ts.Divided
-			g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row), textlayout.Label(col), textlayout.Label(textlayout.FormatValue(ts.Wall)),
-				part(ts.OnCPU), part(ts.RunQueue), part(ts.Blocked),
-				parallelCPU(ts.Background, ts.Wall), parallelCPU(ts.Server, ts.Wall)})
+			g.Rows = append(
+				g.Rows,
+				[]textlayout.Cell{
+					textlayout.Label(row),
+					textlayout.Label(col),
+					textlayout.Label(textlayout.FormatValue(ts.Wall)),
+					part(ts.OnCPU),
+					part(ts.RunQueue),
+					part(ts.Blocked),
+					parallelCPU(ts.Background, ts.Wall),
+					parallelCPU(ts.Server, ts.Wall),
+				},
+			)
 		}
 	}
 	if len(g.Rows) == 0 {
@@ -138,7 +157,10 @@ func timeShareGrids(t *Table) []textlayout.Table {
 			"--timing-thread free, a kernel without schedstat, or an older sqlbench's file.")
 	}
 	if !slices.ContainsFunc(g.Rows, func(r []textlayout.Cell) bool { return r[7].Text != "-" }) {
-		g.Notes = append(g.Notes, "server CPU -: no server process (SQLite), or not one this user can read on this machine.")
+		g.Notes = append(
+			g.Notes,
+			"server CPU -: no server process (SQLite), or not one this user can read on this machine.",
+		)
 	}
 	return []textlayout.Table{g}
 }
@@ -193,9 +215,13 @@ func timeShareChart(workload, db string, cells []*Cell) *charts.Chart {
 		return nil
 	}
 	bars := &charts.BarData{Categories: cats, Stacked: true}
-	for i, name := range []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"} {
-		bars.Series = append(bars.Series, charts.BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
-			Stack: min(i/3, 1)})
+	names := []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"}
+	for i, name := range names {
+		bars.Series = append(
+			bars.Series,
+			charts.BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
+				Stack: min(i/3, 1)},
+		)
 	}
 	return &charts.Chart{ID: charts.ID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
 		XLabel: "target (left bar: the operation's time; right bar: CPU in parallel)",

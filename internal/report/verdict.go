@@ -60,7 +60,8 @@ func (row *PublishedRow) judge(s *studies.Study) {
 	if len(e.Missed) > 0 {
 		k := e.Missed[0]
 		row.Missed = fmt.Sprintf("outside the ratios the study's cause for it was measured at here, %s (%s; %s): "+
-			"the difference is not the one that cause explains, and may be sqlbench's", k.RangeText(row.Comparison), k.Sizes, k.Date)
+			"the difference is not the one that cause explains, and may be sqlbench's",
+			k.RangeText(row.Comparison), k.Sizes, k.Date)
 	}
 }
 

@@ -176,8 +176,14 @@ func latencyChart(workload, db string, cells []*Cell) *charts.Chart {
 		}
 		bars.Series = append(bars.Series, s)
 	}
-	return &charts.Chart{ID: charts.ID(workload, db, "latency"), Title: workload + " · " + db + " · latency", XLabel: "target",
-		YLabel: "µs per operation (median of the runs)", Bars: bars, Legend: colourByAPI(apis, bars.Series, 1, 0, 2)} // p50 light, p99.9 dark
+	return &charts.Chart{
+		ID:     charts.ID(workload, db, "latency"),
+		Title:  workload + " · " + db + " · latency",
+		XLabel: "target",
+		YLabel: "µs per operation (median of the runs)",
+		Bars:   bars,
+		Legend: colourByAPI(apis, bars.Series, 1, 0, 2),
+	} // p50 light, p99.9 dark
 }
 
 // colourByAPI colours each bar by the API of its category (apis, one per
@@ -261,7 +267,13 @@ func overheadChart(db string, pairs []OverheadPair) *charts.Chart {
 		{Name: APILabel(targets.APISQL) + " faster (below 1)", Colors: []color.Color{apiColor(targets.APISQL)}},
 	}
 	for i, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
-		s := charts.BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
+		s := charts.BarSeries{
+			Name:   d,
+			Values: nans(len(cats)),
+			Lo:     nans(len(cats)),
+			Hi:     nans(len(cats)),
+			Colors: make([]color.Color, len(cats)),
+		}
 		for _, p := range ps {
 			if p.Driver == d {
 				j := slices.Index(cats, p.Row)
@@ -274,7 +286,13 @@ func overheadChart(db string, pairs []OverheadPair) *charts.Chart {
 			}
 		}
 		bars.Series = append(bars.Series, s)
-		legend = append(legend, charts.LegendEntry{Name: d, Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)}})
+		legend = append(
+			legend,
+			charts.LegendEntry{
+				Name:   d,
+				Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)},
+			},
+		)
 	}
 	return &charts.Chart{ID: charts.ID("overhead", db), Title: "database/sql overhead · " + db, XLabel: "workload",
 		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars, Legend: legend}
@@ -297,7 +315,13 @@ func floorChart(db string, ds []FloorDistance) *charts.Chart {
 	var legend []charts.LegendEntry
 	perAPI := map[string]int{}
 	for _, col := range cols {
-		s := charts.BarSeries{Name: col, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
+		s := charts.BarSeries{
+			Name:   col,
+			Values: nans(len(cats)),
+			Lo:     nans(len(cats)),
+			Hi:     nans(len(cats)),
+			Colors: make([]color.Color, len(cats)),
+		}
 		api := ""
 		for _, d := range sub {
 			if d.Cell.Column() == col {
