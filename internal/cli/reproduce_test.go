@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
@@ -195,18 +195,18 @@ func TestReproduceAllGoesOn(t *testing.T) {
 // says how many of its disagreements have no known cause, and says
 // nothing of causes when every one has one.
 func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
-	rows := []report.PublishedRow{
-		{Verdict: report.VerdictAgrees},
-		{Verdict: report.VerdictDisagrees, Cause: "this machine"},
-		{Verdict: report.VerdictDisagrees},
-		{Verdict: report.VerdictInconclusive},
-		{Verdict: report.VerdictNotMeasured},
+	rows := []published.Row{
+		{Verdict: published.VerdictAgrees},
+		{Verdict: published.VerdictDisagrees, Cause: "this machine"},
+		{Verdict: published.VerdictDisagrees},
+		{Verdict: published.VerdictInconclusive},
+		{Verdict: published.VerdictNotMeasured},
 	}
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 	rows[2].Cause = "the versions"
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 }

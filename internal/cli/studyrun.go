@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
@@ -40,13 +41,13 @@ func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Out
 
 // studyTable returns the study's published-beside-measured table from what the
 // session measured (nil: nothing).
-func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
+func studyTable(p *studyPlan, out *session.Outcome) *published.Table {
 	if out == nil || out.Report == nil {
 		r := report.New(nil, nil, session.WorkloadInfo)
 		r.StudyResolution = p.Config.StudyResolution
-		return report.PublishedFor(r, p.Study)
+		return published.For(r, p.Study)
 	}
-	return report.PublishedFor(out.Report, p.Study) // the session's report, at p.Config.StudyResolution
+	return published.For(out.Report, p.Study) // the session's report, at p.Config.StudyResolution
 
 }
 
@@ -93,7 +94,7 @@ func goDifference(s *studies.Study, here string) string {
 // was built with beside goHere (recordedGo), its published-beside-measured
 // table and what of it did not run here, and why, within textlayout.Width
 // columns.
-func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere string) error {
+func printStudy(w io.Writer, p *studyPlan, t *published.Table, goHere string) error {
 	s := p.Study
 	var b strings.Builder
 	line := func(text, indent string) { b.WriteString(textlayout.Wrap(text, textlayout.Width, indent)) }
@@ -112,7 +113,7 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere stri
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	if err := report.PublishedText(w, t); err != nil {
+	if err := published.Text(w, t); err != nil {
 		return err
 	}
 	b.Reset()
@@ -129,12 +130,12 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere stri
 
 // tally counts a table's verdicts: "13 of 26 comparisons measured: 9
 // agree, 2 disagree (1 with no known cause), 3 undecided".
-func tally(t *report.PublishedTable) string {
+func tally(t *published.Table) string {
 	n := map[string]int{}
 	unexplained := 0
 	for _, row := range t.Rows {
 		n[row.Verdict]++
-		if row.Verdict == report.VerdictDisagrees && row.Cause == "" {
+		if row.Verdict == published.VerdictDisagrees && row.Cause == "" {
 			unexplained++
 		}
 	}
@@ -144,13 +145,13 @@ func tally(t *report.PublishedTable) string {
 		}
 		return many
 	}
-	measured := len(t.Rows) - n[report.VerdictNotMeasured]
-	disagree := fmt.Sprintf("%d %s", n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"))
+	measured := len(t.Rows) - n[published.VerdictNotMeasured]
+	disagree := fmt.Sprintf("%d %s", n[published.VerdictDisagrees], verb(n[published.VerdictDisagrees], "disagrees", "disagree"))
 	if unexplained > 0 {
 		disagree += fmt.Sprintf(" (%d with no known cause)", unexplained)
 	}
 	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d undecided", measured, len(t.Rows),
-		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"), disagree, n[report.VerdictInconclusive])
+		n[published.VerdictAgrees], verb(n[published.VerdictAgrees], "agrees", "agree"), disagree, n[published.VerdictInconclusive])
 }
 
 // studyConditions describes the conditions the session sets for the study.

@@ -21,6 +21,10 @@ const (
 	Undecided = "undecided"
 )
 
+// MaxSettleRuns is the most runs an inconclusive verdict estimates (the
+// largest --count); beyond it the verdict says "more than".
+const MaxSettleRuns = 1000
+
 // DefaultResolution is the resolution of ratio comparisons (ratio tables,
 // compare) when none is asked for: a difference below 5% either way is no
 // difference that matters. docs/methodology.md gives the reasoning: near

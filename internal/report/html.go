@@ -62,7 +62,9 @@ func HTML(w io.Writer, r *Report) error {
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),
 	}
-	page.Sections = publishedSections(r)
+	for _, p := range r.Parts {
+		page.Sections = append(page.Sections, htmlSection{ID: p.ID, Title: p.Title, Text: p.Text, Tables: p.Tables})
+	}
 	floor := r.Floor()
 	for _, sec := range r.Sections() {
 		hs := htmlSection{ID: sec.ID, Title: sec.Title}

@@ -31,7 +31,9 @@ func Markdown(w io.Writer, r *Report) error {
 	if note := r.BaselineNote(); note != "" {
 		fmt.Fprintf(bw, "\n%s.\n", textlayout.EscapeMarkdown(note))
 	}
-	writePublishedMarkdown(bw, r)
+	for _, p := range r.Parts {
+		bw.WriteString(p.Markdown)
+	}
 	for _, t := range r.Tables() {
 		for i, g := range familyGrids(t, r.Baseline, r.resolution()) {
 			g.WriteMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0])

@@ -55,7 +55,7 @@ func PlainText(w io.Writer, rs []*benchfmt.Result) error {
 	fmt.Fprintln(tw, "benchmark\tunit\tmedian\tinterval\tconfidence\truns")
 	for _, name := range names {
 		for i, unit := range unitsOf[name] {
-			sum := summarize(vals[name][unit])
+			sum := SummarizeValues(vals[name][unit])
 			label := name
 			if i > 0 {
 				label = ""

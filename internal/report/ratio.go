@@ -122,7 +122,7 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 		for i := range ratios {
 			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
 		}
-		sum := summarize(ratios)
+		sum := SummarizeValues(ratios)
 		return Ratio{
 			Ratio:      sum.Center,
 			Lo:         sum.Lo,

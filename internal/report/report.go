@@ -57,13 +57,13 @@ func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
 // db, driver, api and skip, joined by '/', then the name's GOMAXPROCS
 // suffix ("-4"), if any.
 func extraLabel(name, skip string) string {
-	_, cpu := splitCPU(name)
+	_, cpu := SplitCPU(name)
 	return strings.Join(NameKeys(name, "db", "driver", "api", skip), "/") + cpu
 }
 
-// splitCPU splits a benchmark name into the name without its GOMAXPROCS
+// SplitCPU splits a benchmark name into the name without its GOMAXPROCS
 // suffix and the suffix ("-4", as go test -cpu writes it; "" without one).
-func splitCPU(name string) (base, suffix string) {
+func SplitCPU(name string) (base, suffix string) {
 	_, parts := benchfmt.Name(name).Parts()
 	if n := len(parts); n > 0 && bytes.HasPrefix(parts[n-1], []byte("-")) {
 		suffix = string(parts[n-1])
@@ -103,8 +103,24 @@ type Report struct {
 	Resolution float64
 	// StudyResolution is the resolution of the published-beside-measured
 	// comparisons (the measured ratio over the published one); 0 takes
-	// CrossMachineTolerance.
+	// published.CrossMachineTolerance.
 	StudyResolution float64
+	// Parts are sections a caller puts at the head of the Markdown and
+	// HTML reports, before the tables (published.Parts: the studies the
+	// results reproduce).
+	Parts []Part
+}
+
+// Part is a section of the Markdown and HTML reports that the report does
+// not build itself: a reproduced study's published-beside-measured tables
+// (package published).
+type Part struct {
+	// ID and Title name the HTML section; Text is its text, Tables its
+	// tables.
+	ID, Title, Text string
+	Tables          []textlayout.Table
+	// Markdown is the part as Markdown, its heading included.
+	Markdown string
 }
 
 // BaselineNote says when the baseline asked for is in no table, so that

@@ -23,6 +23,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/scrub"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -404,6 +405,7 @@ func (s *Session) report(err error) error {
 	}
 	r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
 	r.Baseline, r.Resolution, r.StudyResolution = s.cfg.Baseline, s.cfg.Resolution, s.cfg.StudyResolution
+	r.Parts = published.Parts(r)
 	s.out.Report = r
 	if !s.started {
 		return err
@@ -416,7 +418,8 @@ func (s *Session) report(err error) error {
 	if len(s.out.Done) > 0 {
 		name := s.results.Name()
 		r.Sources = []string{filepath.Base(name)}
-		written, werr := report.WriteFiles(r, strings.TrimSuffix(name, filepath.Ext(name)), []string{"markdown", "html"})
+		prefix := strings.TrimSuffix(name, filepath.Ext(name))
+		written, werr := report.WriteFiles(r, prefix, []string{"markdown", "html"})
 		s.out.Reports = written
 		if werr != nil && err == nil {
 			err = werr

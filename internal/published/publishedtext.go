@@ -1,4 +1,4 @@
-package report
+package published
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
@@ -48,7 +50,7 @@ func (f footnote) Heading() string {
 
 // causes returns the table's footnotes: one per distinct measured cause
 // of a disagreeing row, hypothesis or reason it has none, in row order.
-func causes(t *PublishedTable) []footnote {
+func causes(t *Table) []footnote {
 	var out []footnote
 	for i, row := range t.Rows {
 		if row.Verdict != VerdictDisagrees {
@@ -84,7 +86,7 @@ func causes(t *PublishedTable) []footnote {
 
 // verdictTexts returns each row's verdict as printed, a disagreement with
 // a known cause followed by its footnote's number.
-func verdictTexts(t *PublishedTable) []string {
+func verdictTexts(t *Table) []string {
 	out := make([]string, len(t.Rows))
 	for i, row := range t.Rows {
 		out[i] = row.VerdictText()
@@ -107,21 +109,22 @@ func sourceAddresses(s *studies.Study) string {
 	return out
 }
 
-// PublishedText writes a study's published-beside-measured table as plain
+// Text writes a study's published-beside-measured table as plain
 // text within textlayout.Width columns (sqlbench reproduce and sqlbench report
 // print it): the comparisons grouped under their test, the likely cause
 // of each disagreement where one is known, and how the verdicts are
 // reached.
-func PublishedText(w io.Writer, t *PublishedTable) error {
+func Text(w io.Writer, t *Table) error {
 	verdicts := verdictTexts(t)
 	rows := [][]string{{"test / comparison", "published", "measured", "interval", "verdict"}}
 	tests := []string{""}
 	for i, row := range t.Rows {
-		line := []string{"  " + row.Num.Name + " / " + row.Den.Name, FormatRatio(row.Published), "—", "—", verdicts[i]}
+		line := []string{"  " + row.Num.Name + " / " + row.Den.Name, report.FormatRatio(row.Published), "—", "—",
+			verdicts[i]}
 		if row.Measured > 0 {
-			line[2] = FormatRatio(row.Measured)
+			line[2] = report.FormatRatio(row.Measured)
 			if !(math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo)) {
-				line[3] = strings.TrimSuffix(FormatRatio(row.Lo), "×") + "–" + FormatRatio(row.Hi)
+				line[3] = strings.TrimSuffix(report.FormatRatio(row.Lo), "×") + "–" + report.FormatRatio(row.Hi)
 			}
 		}
 		rows = append(rows, line)
