@@ -53,11 +53,7 @@ func (t Table) WriteWrapped(w io.Writer, width int) error {
 func (t Table) WriteStacked(w io.Writer, width int) error {
 	rows := t.texts()
 	var one bytes.Buffer
-	tw := tabwriter.NewWriter(&one, 0, 0, 2, ' ', 0)
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
+	if err := t.WriteColumns(&one); err != nil {
 		return err
 	}
 	wide := false
@@ -92,6 +88,16 @@ func (t Table) WriteStacked(w io.Writer, width int) error {
 	}
 	_, err := w.Write(two.Bytes())
 	return err
+}
+
+// WriteColumns writes t's header and rows (their texts) as columns two
+// spaces apart, aligned left, however wide.
+func (t Table) WriteColumns(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range t.texts() {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
 }
 
 // breakName breaks a name wider than width after a '/', the rest on lines
