@@ -1,8 +1,8 @@
 // Package textlayout lays out sqlbench's text for a terminal or a pipe: Wrap breaks a line at spaces within a
 // width, and Table is the one table model of the reports, the CLI's lists and the dry runs, written as aligned
-// text (WriteText, WriteTextWithin), with its last column wrapping under itself (WriteWrapped), with its first
-// column on lines of its own when too wide (WriteStacked), or as Markdown (WriteMarkdown); FormatValue and
-// Thousands write the figures in them.
+// text (WriteText, WriteTextWithin), with its last column wrapping under itself (WriteWrapped), in plain
+// columns (WriteColumns), with its first column on lines of its own when too wide (WriteStacked), or as
+// Markdown (WriteMarkdown); FormatValue and Thousands write the figures in them.
 package textlayout
 
 import (
