@@ -7,6 +7,7 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Cells are the three cells of one probe's session, one workload each: the
@@ -41,10 +42,10 @@ func JudgeExact(unit string, c Cells) (Step, error) {
 		return Step{}, fmt.Errorf("the results hold no %s for every target (a runner that does not measure it)", unit)
 	}
 	if g == b {
-		return Step{}, fmt.Errorf("%w in %s (both %s)", ErrEndsAlike, unit, report.FormatValue(g))
+		return Step{}, fmt.Errorf("%w in %s (both %s)", ErrEndsAlike, unit, textlayout.FormatValue(g))
 	}
 	st := Step{Verdict: Undecided, Detail: fmt.Sprintf("%s %s; good %s, bad %s",
-		report.FormatValue(k), unit, report.FormatValue(g), report.FormatValue(b))}
+		textlayout.FormatValue(k), unit, textlayout.FormatValue(g), textlayout.FormatValue(b))}
 	gap := math.Abs(b - g)
 	switch {
 	case k == g || math.Abs(k-g) <= exactGap*gap:

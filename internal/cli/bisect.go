@@ -23,6 +23,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/bisect"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -368,9 +369,9 @@ func (r *bisectRun) probe(ctx context.Context, i int) (bisect.Step, error) {
 			}
 			return st, err
 		}
-		fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf(
+		fmt.Fprint(r.env.Stdout, textlayout.Wrap(fmt.Sprintf(
 			"step %d: %s: undecided at %d runs (%s); again with %d runs",
-			r.steps, r.short(cand.label), count, st.Detail, 2*count), report.TextWidth, "    "))
+			r.steps, r.short(cand.label), count, st.Detail, 2*count), textlayout.Width, "    "))
 	}
 }
 
@@ -398,7 +399,7 @@ func (r *bisectRun) session(ctx context.Context, cand bisectEnd, count, attempt 
 			}
 		}
 	}
-	rep := report.New(out.Done, out.Failed, session.WorkloadInfo)
+	rep := out.Report
 	var cells [3]*report.Cell
 	var table *report.Table
 	for _, t := range rep.Tables() {
@@ -482,8 +483,8 @@ func (r *bisectRun) printStep(attempts int, st bisect.Step, count int) {
 	if attempts > 1 {
 		runs += fmt.Sprintf(", %d sessions", attempts)
 	}
-	fmt.Fprint(r.env.Stdout, report.WrapText(fmt.Sprintf("step %d: %s: %s: %s (%s)", r.steps, r.short(st.Candidate),
-		st.Verdict, st.Detail, runs), report.TextWidth, "    ")+"  results: "+st.Results[len(st.Results)-1]+"\n")
+	fmt.Fprint(r.env.Stdout, textlayout.Wrap(fmt.Sprintf("step %d: %s: %s: %s (%s)", r.steps, r.short(st.Candidate),
+		st.Verdict, st.Detail, runs), textlayout.Width, "    ")+"  results: "+st.Results[len(st.Results)-1]+"\n")
 }
 
 // short is a candidate's label without a commit's subject.
@@ -504,8 +505,8 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 		fmt.Fprintf(&b, "path (%d steps):\n", len(o.Steps))
 	}
 	for k, st := range o.Steps {
-		b.WriteString(report.WrapText(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
-			report.TextWidth, "       "))
+		b.WriteString(textlayout.Wrap(fmt.Sprintf("  %d. %s: %s: %s", k+1, st.Candidate, st.Verdict, st.Detail),
+			textlayout.Width, "       "))
 		fmt.Fprintf(&b, "     %s\n", strings.Join(st.Results, "\n     "))
 	}
 	lastGood := r.good.label
@@ -515,9 +516,9 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 	var err error
 	if o.Found {
 		culprit := r.cands[o.FirstBad].label
-		b.WriteString(report.WrapText(fmt.Sprintf(
+		b.WriteString(textlayout.Wrap(fmt.Sprintf(
 			"culprit: %s (first like the bad end; the one before it, %s, is like the good end)",
-			culprit, lastGood), report.TextWidth, "  "))
+			culprit, lastGood), textlayout.Width, "  "))
 		if st, ok := stepOf(o, o.FirstBad); ok {
 			q := bisect.Ratio{Ratio: st.Ratio, Lo: st.Lo, Hi: st.Hi, Confidence: st.Confidence}
 			fmt.Fprintf(&b, "  %s over %s's: %s\n", r.measureName(), r.good.label, ratioWithInterval(q))
@@ -527,22 +528,22 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 				line += fmt.Sprintf("; in the last step, %s over %s's: %s", r.measureName(), r.good.label,
 					ratioWithInterval(o.Steps[n-1].Ends))
 			}
-			b.WriteString(report.WrapText(line, report.TextWidth, "    "))
+			b.WriteString(textlayout.Wrap(line, textlayout.Width, "    "))
 		}
 	} else {
 		why := "every candidate left in the range was undecided"
 		if o.OutOfSteps {
 			why = fmt.Sprintf("out of steps (--max-steps %d)", r.opts.MaxSteps)
 		}
-		b.WriteString(report.WrapText(fmt.Sprintf("no culprit: %s; the first change lies after %s, at or before %s",
-			why, lastGood, r.cands[o.FirstBad].label), report.TextWidth, "  "))
+		b.WriteString(textlayout.Wrap(fmt.Sprintf("no culprit: %s; the first change lies after %s, at or before %s",
+			why, lastGood, r.cands[o.FirstBad].label), textlayout.Width, "  "))
 		if r.unit == "time" {
-			b.WriteString(report.WrapText(fmt.Sprintf(
+			b.WriteString(textlayout.Wrap(fmt.Sprintf(
 				"  a time verdict needs the candidate's interval within --resolution (%s) of "+
 					"one end and clear of the other; where the ends differ by far more (bad vs good, in each step), "+
 					"a --resolution "+
 					"of a fraction of that difference decides with fewer runs", report.FormatResolution(
-					report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), report.TextWidth, "    "))
+					report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), textlayout.Width, "    "))
 		}
 		err = noCulprit{"bisect: no culprit: " + why}
 	}

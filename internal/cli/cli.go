@@ -24,8 +24,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Exit statuses.
@@ -74,8 +74,8 @@ func (env Env) outcomeView() outcomeView {
 }
 
 // width is the columns output fits in: the terminal's, or
-// report.TextWidth when stdout is not a terminal.
-func (env Env) width() int { return cmp.Or(env.StdoutWidth, report.TextWidth) }
+// textlayout.Width when stdout is not a terminal.
+func (env Env) width() int { return cmp.Or(env.StdoutWidth, textlayout.Width) }
 
 // tableWidth is the columns the result tables fit in: width, or 0 (each
 // table whole) with --wide.

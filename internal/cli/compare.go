@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/compare"
 	"github.com/sqlbench/sqlbench/internal/drift"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
@@ -108,10 +109,10 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 	if o.baseline, err = checkBaseline(o.baseline); err != nil {
 		return err
 	}
-	var th report.Thresholds
+	var th compare.Thresholds
 	if o.failOver != "" {
 		var err error
-		if th, err = report.ParseThresholds(o.failOver); err != nil {
+		if th, err = compare.ParseThresholds(o.failOver); err != nil {
 			return usagef("compare: --fail-over: %v", err)
 		}
 	}
@@ -126,7 +127,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		return err
 	}
 	same := sameSessionNote(oldLabel, oldPath, oldRs, newLabel, newPath, newRs)
-	if diffs := report.SettingDifferences(oldRs, newRs); len(diffs) > 0 {
+	if diffs := compare.SettingDifferences(oldRs, newRs); len(diffs) > 0 {
 		more := ""
 		if len(diffs) > 1 {
 			more = fmt.Sprintf(" (and %d more)", len(diffs)-1)
@@ -137,15 +138,15 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "warning: %s\n", what)
 	}
-	var ratios []report.RatioChange
+	var ratios []compare.RatioChange
 	if o.baseline != "" {
 		var ok bool
-		ratios, ok = report.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo), report.New(newRs, nil, session.WorkloadInfo), o.baseline)
+		ratios, ok = compare.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo), report.New(newRs, nil, session.WorkloadInfo), o.baseline)
 		if !ok {
 			return usagef("compare: --baseline: %s is in no table of %s beside another target", o.baseline, oldPath)
 		}
 	}
-	cs := report.CompareUnits(oldLabel, oldRs, newLabel, newRs)
+	cs := compare.Units(oldLabel, oldRs, newLabel, newRs)
 	cs.SetResolution(o.resolution)
 	if cs.Compared() == 0 {
 		return usagef("compare: %s and %s have no cell in common", oldPath, newPath)
@@ -169,7 +170,7 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 			cells[f.Name] = true
 		}
 		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
-			len(cells), cs.Compared(), report.Alpha, report.CellLabel(ch.Name), ch.OldN, ch.NewN, report.MinRuns(), report.MinRuns())
+			len(cells), cs.Compared(), compare.Alpha, report.CellLabel(ch.Name), ch.OldN, ch.NewN, compare.MinRuns(), compare.MinRuns())
 	}
 	if same != "" { // at the top of what compare prints; the Markdown stays a pull-request comment, the JSON one object
 		if o.format != "text" {
@@ -328,13 +329,13 @@ func recordedFact(rs []*benchfmt.Result, key string) string {
 // as run --baseline does, side by side with the change of each ratio: a
 // target's standing against a baseline both sessions ran, which the
 // machine's shift between the sessions does not move.
-func writeRatioChanges(w io.Writer, baseline string, changes []report.RatioChange, oldLabel, newLabel string, width int, p float64) error {
+func writeRatioChanges(w io.Writer, baseline string, changes []compare.RatioChange, oldLabel, newLabel string, width int, p float64) error {
 	fmt.Fprintln(w)
 	if len(changes) == 0 {
 		fmt.Fprintf(w, "no ratio to %s in both files: their other targets differ\n", baseline)
 		return nil
 	}
-	if err := report.WriteRatioChanges(w, oldLabel, newLabel, changes, width, report.ResolutionOr(p, report.DefaultResolution)); err != nil {
+	if err := compare.WriteRatioChanges(w, oldLabel, newLabel, changes, width, report.ResolutionOr(p, report.DefaultResolution)); err != nil {
 		return fmt.Errorf("write the ratio changes: %w", err)
 	}
 	return nil

@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // dryRun prints what a session of cfg would run — its cells, its passes and
@@ -25,8 +21,8 @@ func dryRun(cfg *session.Config, env Env) error {
 	}
 	total, _, err := preview(cfg, env)
 	if budgeted && err == nil {
-		fmt.Fprint(env.Stdout, report.WrapText(d.String(), report.TextWidth, "  "))
-		fmt.Fprint(env.Stdout, report.WrapText(d.Estimate(total), report.TextWidth, "  "))
+		fmt.Fprint(env.Stdout, textlayout.Wrap(d.String(), textlayout.Width, "  "))
+		fmt.Fprint(env.Stdout, textlayout.Wrap(d.Estimate(total), textlayout.Width, "  "))
 	}
 	return err
 }
@@ -63,7 +59,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	w := env.Stdout
 	fmt.Fprintln(w, "dry run: nothing is built, started or written")
 	fmt.Fprintln(w)
-	var rows [][4]string
+	var rows [][]string
 	for _, st := range cells {
 		wl := st.Cell.Workload
 		d, ok := cellTime(est, st.Cell, cfg)
@@ -73,20 +69,23 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		} else {
 			unknown++
 		}
-		ops := report.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit
+		ops := textlayout.Thousands(float64(wl.OpsAt(cfg.ScaleOf(wl)))) + " " + wl.Unit
 		if wl.Timed && cfg.Script != nil {
 			ops = cfg.Script.Time.String() + " of " + wl.Unit // a script run for a time (--time)
 		}
-		rows = append(rows, [4]string{st.Cell.Label(), ops, strconv.Itoa(st.Slices), col})
+		rows = append(rows, []string{st.Cell.Label(), ops, strconv.Itoa(st.Slices), col})
 	}
-	if err := writeCellTable(w, rows); err != nil {
+	// One line a cell; where that is wider than textlayout.Width, each
+	// name on a line of its own and its figures indented below it.
+	table := textlayout.Labels([]string{"CELL", "OPS/RUN", "SLICES/RUN", "EST. TIME"}, rows)
+	if err := table.WriteStacked(w, textlayout.Width); err != nil {
 		return 0, 0, err
 	}
 	for _, name := range p.SkippedNames() {
-		fmt.Fprint(w, report.WrapText(fmt.Sprintf("skipped %s: %s", name, p.Skipped[name]), report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("skipped %s: %s", name, p.Skipped[name]), textlayout.Width, "  "))
 	}
 	if len(p.Later) > 0 {
-		fmt.Fprint(w, report.WrapText(fmt.Sprintf("not planned at --scale %g (too big for a smaller run; use --scale 1): %s", cfg.Scale, strings.Join(p.Later, ", ")), report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("not planned at --scale %g (too big for a smaller run; use --scale 1): %s", cfg.Scale, strings.Join(p.Later, ", ")), textlayout.Width, "  "))
 	}
 	cold := 0 // cells of a workload whose published program had no warm-up
 	for _, st := range cells {
@@ -98,23 +97,23 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	if cold > 0 {
 		warm += fmt.Sprintf(", none for %d of them, as their published programs", cold)
 	}
-	fmt.Fprint(w, "\n"+report.WrapText(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
-		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), report.TextWidth, "  "))
+	fmt.Fprint(w, "\n"+textlayout.Wrap(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
+		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), textlayout.Width, "  "))
 	builds := runnerBuilds(cfg, p, env) // the one-time builds: counted only where they would happen
 	switch {
 	case est == nil && unknown == 0 && len(cells) > 0: // every cell a script run for a time (--time)
-		fmt.Fprint(w, report.WrapText(fmt.Sprintf("estimated time: %s timed: %d cells x %d runs of --time %s; "+
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("estimated time: %s timed: %d cells x %d runs of --time %s; "+
 			"runner builds, server starts and each cell's set-up come on top", formatEstimate(total), len(cells), cfg.Count,
-			cfg.Script.Time), report.TextWidth, "  "))
+			cfg.Script.Time), textlayout.Width, "  "))
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
 		if estErr != nil {
 			why = "no estimate: " + oneLine(estErr.Error())
 		}
-		fmt.Fprint(w, report.WrapText(why, report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(why, textlayout.Width, "  "))
 		if c := builds.clause(); c != "" {
-			fmt.Fprint(w, report.WrapText("runner builds:"+strings.TrimPrefix(strings.TrimPrefix(c, ";"), " +"),
-				report.TextWidth, "  "))
+			fmt.Fprint(w, textlayout.Wrap("runner builds:"+strings.TrimPrefix(strings.TrimPrefix(c, ";"), " +"),
+				textlayout.Width, "  "))
 		}
 	case !est.overhead:
 		timed := total
@@ -128,7 +127,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if builds.Known {
 			text = fmt.Sprintf("estimated time: %s: ", formatEstimate(total)) + strings.TrimPrefix(text, "estimated time: ")
 		}
-		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(text, textlayout.Width, "  "))
 	default:
 		overhead := time.Duration(len(steps)) * est.perStep
 		timed := total
@@ -145,7 +144,7 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
 		}
-		fmt.Fprint(w, report.WrapText(text, report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(text, textlayout.Width, "  "))
 	}
 	return total, unknown, nil
 }
@@ -184,59 +183,4 @@ func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Durat
 	}
 	runs := float64(cfg.Count) * (1 + cfg.WarmupOf(w))
 	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
-}
-
-// writeCellTable writes the dry run's cells: name, operations per run,
-// slices per run and estimated time, one line each; where that is wider
-// than report.TextWidth, each name on a line of its own and its figures
-// indented below it.
-func writeCellTable(w io.Writer, rows [][4]string) error {
-	header := [4]string{"CELL", "OPS/RUN", "SLICES/RUN", "EST. TIME"}
-	var one bytes.Buffer
-	tw := tabwriter.NewWriter(&one, 0, 0, 2, ' ', 0)
-	for _, r := range append([][4]string{header}, rows...) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r[0], r[1], r[2], r[3])
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	wide := false
-	for _, line := range strings.Split(one.String(), "\n") {
-		wide = wide || utf8.RuneCountInString(strings.TrimRight(line, " ")) > report.TextWidth
-	}
-	if !wide {
-		_, err := w.Write(one.Bytes())
-		return err
-	}
-	var two bytes.Buffer
-	width := [4]int{}
-	for _, r := range append([][4]string{header}, rows...) {
-		for i, c := range r {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	figures := func(r [4]string) string {
-		return strings.TrimRight(fmt.Sprintf("    %-*s  %-*s  %s", width[1], r[1], width[2], r[2], r[3]), " ") + "\n"
-	}
-	two.WriteString(header[0] + "\n" + figures(header))
-	for _, r := range rows {
-		two.WriteString(breakName(r[0], report.TextWidth) + "\n" + figures(r))
-	}
-	_, err := w.Write(two.Bytes())
-	return err
-}
-
-// breakName breaks a cell's name wider than width after a '/', the rest
-// on lines of their own indented by two.
-func breakName(name string, width int) string {
-	var b strings.Builder
-	for len(name) > width {
-		cut := strings.LastIndexByte(name[:width], '/')
-		if cut <= 2 {
-			break
-		}
-		b.WriteString(name[:cut+1] + "\n")
-		name = "  " + name[cut+1:]
-	}
-	return b.String() + name
 }

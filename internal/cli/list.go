@@ -10,8 +10,8 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/pick"
-	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -183,13 +183,13 @@ func listTargetsText(env Env, f listFilter) error {
 		}
 		rows = append(rows, []string{t.Name, string(t.DB), string(t.API), avail, t.Desc})
 	}
-	if err := fitTable(env.Stdout, width, rows); err != nil {
+	if err := textlayout.Labels(rows[0], rows[1:]).WriteWrapped(env.Stdout, width); err != nil {
 		return err
 	}
 	if len(why) > 0 {
 		fmt.Fprintln(env.Stdout, "\nunavailable here:")
 		for _, w := range why {
-			fmt.Fprint(env.Stdout, report.WrapText("  "+w, width, "    "))
+			fmt.Fprint(env.Stdout, textlayout.Wrap("  "+w, width, "    "))
 		}
 	}
 	listScriptRefusals(env.Stdout, f)
@@ -217,7 +217,7 @@ func listWorkloadsText(est *estimate, env Env, f listFilter) error {
 			d := w.Describe(bench.DialectOf(db))
 			row := make([]string, len(head), len(head)+1)
 			if first {
-				copy(row, []string{w.ID(), w.Family, report.Thousands(float64(w.Ops)) + " " + w.Unit})
+				copy(row, []string{w.ID(), w.Family, textlayout.Thousands(float64(w.Ops)) + " " + w.Unit})
 				if est != nil {
 					row[3] = est.cell(w.ID())
 				}
@@ -228,14 +228,14 @@ func listWorkloadsText(est *estimate, env Env, f listFilter) error {
 			first, prev = false, d
 		}
 	}
-	if err := fitTable(env.Stdout, width, rows); err != nil {
+	if err := textlayout.Labels(rows[0], rows[1:]).WriteWrapped(env.Stdout, width); err != nil {
 		return err
 	}
 	if est == nil {
-		fmt.Fprint(env.Stdout, "\n"+report.WrapText("No results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).", width, ""))
+		fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap("No results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).", width, ""))
 		return nil
 	}
-	fmt.Fprint(env.Stdout, "\n"+report.WrapText(fmt.Sprintf("Estimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s "+
+	fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap(fmt.Sprintf("Estimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s "+
 		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).",
 		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup), width, ""))
 	return nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
-	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -36,7 +36,7 @@ func listMarkdown(w io.Writer, f listFilter) error {
 		if !f.workload(wl) {
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", wl.ID(), wl.Family, report.Thousands(float64(wl.Ops)), wl.Unit, cellText(describeAll(wl)))
+		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", wl.ID(), wl.Family, textlayout.Thousands(float64(wl.Ops)), wl.Unit, cellText(describeAll(wl)))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/journal"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 )
@@ -82,6 +83,7 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 	r.Sources = paths
 	r.Baseline, r.Resolution, r.Width = baseline, resolution, env.tableWidth()
 	r.Partial = partialNote(paths)
+	r.Parts = published.Parts(r)
 	if r.Partial != "" {
 		fmt.Fprintln(env.Stderr, "partial:", r.Partial)
 	}
@@ -90,9 +92,9 @@ func writeReport(paths []string, format, out, baseline string, resolution float6
 		if err := report.Text(env.Stdout, r); err != nil {
 			return err
 		}
-		for _, t := range r.Published() {
+		for _, t := range published.Tables(r) {
 			fmt.Fprintf(env.Stdout, "\npublished beside measured: %s\n", t.Study.ID)
-			if err := report.PublishedText(env.Stdout, t); err != nil {
+			if err := published.Text(env.Stdout, t); err != nil {
 				return err
 			}
 		}

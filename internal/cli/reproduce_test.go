@@ -10,8 +10,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // TestReproduceListsEveryStudy: sqlbench reproduce without a study lists
@@ -73,11 +74,11 @@ func TestReproduceMarkdownNamesEveryDifference(t *testing.T) {
 	}
 }
 
-// fits fails the test when a line of out is wider than report.TextWidth.
+// fits fails the test when a line of out is wider than textlayout.Width.
 func fits(t *testing.T, out string) {
 	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > report.TextWidth {
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
 			t.Errorf("%d columns: %q", n, line)
 		}
 	}
@@ -194,18 +195,18 @@ func TestReproduceAllGoesOn(t *testing.T) {
 // says how many of its disagreements have no known cause, and says
 // nothing of causes when every one has one.
 func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
-	rows := []report.PublishedRow{
-		{Verdict: report.VerdictAgrees},
-		{Verdict: report.VerdictDisagrees, Cause: "this machine"},
-		{Verdict: report.VerdictDisagrees},
-		{Verdict: report.VerdictInconclusive},
-		{Verdict: report.VerdictNotMeasured},
+	rows := []published.Row{
+		{Verdict: published.VerdictAgrees},
+		{Verdict: published.VerdictDisagrees, Cause: "this machine"},
+		{Verdict: published.VerdictDisagrees},
+		{Verdict: published.VerdictInconclusive},
+		{Verdict: published.VerdictNotMeasured},
 	}
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 	rows[2].Cause = "the versions"
-	if got, want := tally(&report.PublishedTable{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 }

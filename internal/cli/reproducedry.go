@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // reproduceDryRun prints what reproducing the study opts names would run —
@@ -20,8 +20,8 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 	}
 	w := env.Stdout
 	s := p.Study
-	fmt.Fprint(w, report.WrapText(fmt.Sprintf("%s: %s", s.ID, s.Title), report.TextWidth, "  "))
-	fmt.Fprint(w, report.WrapText("published: "+s.Source.URL, report.TextWidth, "  "))
+	fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("%s: %s", s.ID, s.Title), textlayout.Width, "  "))
+	fmt.Fprint(w, textlayout.Wrap("published: "+s.Source.URL, textlayout.Width, "  "))
 	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), p.Config.Scale, p.Config.Count)
 	var total time.Duration
 	unknown := 0
@@ -33,7 +33,7 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 		fmt.Fprintln(w, "nothing of the study can run here")
 	}
 	for _, g := range p.Gaps {
-		fmt.Fprint(w, report.WrapText(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), textlayout.Width, "  "))
 	}
 	return total, unknown, nil
 }
@@ -58,7 +58,7 @@ func reproduceAllDryRun(opts studyOptions, ids []string, env Env) error {
 			unknown += n
 		}
 	}
-	fmt.Fprint(env.Stdout, "\n"+report.WrapText(allStudiesTotal(total, unknown, lacking), report.TextWidth, "  "))
+	fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap(allStudiesTotal(total, unknown, lacking), textlayout.Width, "  "))
 	return nil
 }
 

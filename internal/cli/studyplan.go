@@ -4,7 +4,7 @@ package cli
 // turns the study's plan into a session.Config — its targets, workloads and
 // conditions, less what cannot run here, each named with the reason — runs
 // it through internal/session like sqlbench run, and sets the study's
-// published ratios beside the measured ones (report.PublishedFor).
+// published ratios beside the measured ones (published.For).
 
 import (
 	"fmt"
@@ -51,7 +51,7 @@ type studyOptions struct {
 	IdleLatency string
 	// Resolution is the band about each published ratio within which the
 	// measured one agrees (session.Config.StudyResolution; 0 takes
-	// report.CrossMachineTolerance).
+	// published.CrossMachineTolerance).
 	Resolution float64
 }
 

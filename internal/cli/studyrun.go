@@ -12,9 +12,11 @@ import (
 
 	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // errNothingRuns is returned when no comparison of the study can run here
@@ -39,15 +41,14 @@ func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Out
 
 // studyTable returns the study's published-beside-measured table from what the
 // session measured (nil: nothing).
-func studyTable(p *studyPlan, out *session.Outcome) *report.PublishedTable {
-	var r *report.Report
-	if out != nil {
-		r = report.New(out.Done, out.Failed, session.WorkloadInfo)
-	} else {
-		r = report.New(nil, nil, session.WorkloadInfo)
+func studyTable(p *studyPlan, out *session.Outcome) *published.Table {
+	if out == nil || out.Report == nil {
+		r := report.New(nil, nil, session.WorkloadInfo)
+		r.StudyResolution = p.Config.StudyResolution
+		return published.For(r, p.Study)
 	}
-	r.StudyResolution = p.Config.StudyResolution
-	return report.PublishedFor(r, p.Study)
+	return published.For(out.Report, p.Study) // the session's report, at p.Config.StudyResolution
+
 }
 
 // recordedGo returns the Go toolchain the session's results record (their
@@ -91,12 +92,12 @@ func goDifference(s *studies.Study, here string) string {
 
 // printStudy writes the study's heading and sources, the Go toolchain it
 // was built with beside goHere (recordedGo), its published-beside-measured
-// table and what of it did not run here, and why, within report.TextWidth
+// table and what of it did not run here, and why, within textlayout.Width
 // columns.
-func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere string) error {
+func printStudy(w io.Writer, p *studyPlan, t *published.Table, goHere string) error {
 	s := p.Study
 	var b strings.Builder
-	line := func(text, indent string) { b.WriteString(report.WrapText(text, report.TextWidth, indent)) }
+	line := func(text, indent string) { b.WriteString(textlayout.Wrap(text, textlayout.Width, indent)) }
 	b.WriteString("\n")
 	line(s.Title, "")
 	line(fmt.Sprintf("published: %s, %s; %s", s.Source.Document, s.Source.Table, s.Source.Date), "  ")
@@ -112,7 +113,7 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere stri
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	if err := report.PublishedText(w, t); err != nil {
+	if err := published.Text(w, t); err != nil {
 		return err
 	}
 	b.Reset()
@@ -129,12 +130,12 @@ func printStudy(w io.Writer, p *studyPlan, t *report.PublishedTable, goHere stri
 
 // tally counts a table's verdicts: "13 of 26 comparisons measured: 9
 // agree, 2 disagree (1 with no known cause), 3 undecided".
-func tally(t *report.PublishedTable) string {
+func tally(t *published.Table) string {
 	n := map[string]int{}
 	unexplained := 0
 	for _, row := range t.Rows {
 		n[row.Verdict]++
-		if row.Verdict == report.VerdictDisagrees && row.Cause == "" {
+		if row.Verdict == published.VerdictDisagrees && row.Cause == "" {
 			unexplained++
 		}
 	}
@@ -144,13 +145,13 @@ func tally(t *report.PublishedTable) string {
 		}
 		return many
 	}
-	measured := len(t.Rows) - n[report.VerdictNotMeasured]
-	disagree := fmt.Sprintf("%d %s", n[report.VerdictDisagrees], verb(n[report.VerdictDisagrees], "disagrees", "disagree"))
+	measured := len(t.Rows) - n[published.VerdictNotMeasured]
+	disagree := fmt.Sprintf("%d %s", n[published.VerdictDisagrees], verb(n[published.VerdictDisagrees], "disagrees", "disagree"))
 	if unexplained > 0 {
 		disagree += fmt.Sprintf(" (%d with no known cause)", unexplained)
 	}
 	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d undecided", measured, len(t.Rows),
-		n[report.VerdictAgrees], verb(n[report.VerdictAgrees], "agrees", "agree"), disagree, n[report.VerdictInconclusive])
+		n[published.VerdictAgrees], verb(n[published.VerdictAgrees], "agrees", "agree"), disagree, n[published.VerdictInconclusive])
 }
 
 // studyConditions describes the conditions the session sets for the study.
@@ -188,11 +189,11 @@ func listStudies(w io.Writer) error {
 	}
 	for _, s := range studies.All() {
 		line := fmt.Sprintf("%-*s %3d comparisons  %s", width, s.ID, len(s.Comparisons()), s.Title)
-		if _, err := io.WriteString(w, report.WrapText(line, report.TextWidth, strings.Repeat(" ", width+18))); err != nil {
+		if _, err := io.WriteString(w, textlayout.Wrap(line, textlayout.Width, strings.Repeat(" ", width+18))); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprint(w, "\n"+report.WrapText("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
-		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", report.TextWidth, "  "))
+	_, err := fmt.Fprint(w, "\n"+textlayout.Wrap("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
+		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", textlayout.Width, "  "))
 	return err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/session"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // outcomeView is how printOutcome shows a session.
@@ -25,7 +26,8 @@ type outcomeView struct {
 	Dir string
 }
 
-// printOutcome prints what a session did. By default it is what a person
+// printOutcome prints what a session did from the report the session built
+// (out.Report, at v.Width). By default it is what a person
 // reads (report.Brief): the ops/s tables, the verdicts, the machine's
 // noise in one line, what was wrong with the machine, where the results
 // and reports are, and with v.Next what to do next; with v.Details, every
@@ -33,8 +35,8 @@ type outcomeView struct {
 // wake-ups in full.
 func printOutcome(w io.Writer, out *session.Outcome, v outcomeView) error {
 	fmt.Fprintln(w)
-	r := report.New(out.Done, out.Failed, session.WorkloadInfo)
-	r.Baseline, r.Resolution, r.Width = out.Baseline, out.Resolution, v.Width
+	r := out.Report
+	r.Width = v.Width
 	if !v.Details {
 		if err := report.Brief(w, r); err != nil {
 			return err
@@ -49,7 +51,7 @@ func printOutcome(w io.Writer, out *session.Outcome, v outcomeView) error {
 		fmt.Fprintf(w, "too few CPUs: %s\n", out.CPUShort)
 	}
 	if out.Spent != nil { // a budgeted session: what it spent and decided
-		fmt.Fprint(w, report.WrapText("\n"+out.Spent.String(), cmp.Or(r.Width, report.TextWidth), "  "))
+		fmt.Fprint(w, textlayout.Wrap("\n"+out.Spent.String(), cmp.Or(r.Width, textlayout.Width), "  "))
 	}
 	fmt.Fprintf(w, "\nresults: %s (%d runs)\n", v.rel(out.Results), out.Runs)
 	if len(out.Reports) > 0 {
@@ -96,7 +98,7 @@ func printNoise(w io.Writer, r *report.Report, out *session.Outcome) {
 		parts = append(parts, steal)
 	}
 	if len(parts) > 0 {
-		fmt.Fprint(w, report.WrapText("\nnoise: "+strings.Join(parts, "; "), cmp.Or(r.Width, report.TextWidth), "  "))
+		fmt.Fprint(w, textlayout.Wrap("\nnoise: "+strings.Join(parts, "; "), cmp.Or(r.Width, textlayout.Width), "  "))
 	}
 }
 
@@ -115,8 +117,8 @@ func printMachine(w io.Writer, out *session.Outcome) {
 		if out.DriftPinned {
 			where = "on the runner's CPUs"
 		}
-		fmt.Fprint(w, report.WrapText(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run",
-			f.Passes, where, 100*f.PassCV, 100*f.RunCV), report.TextWidth, "  "))
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run",
+			f.Passes, where, 100*f.PassCV, 100*f.RunCV), textlayout.Width, "  "))
 	}
 	if out.Wake != nil {
 		idle := "CPUs idle as the kernel's idle driver picks (--idle-latency low keeps them out of deep idle)"
@@ -137,8 +139,8 @@ func printNext(w io.Writer, out *session.Outcome, v outcomeView) {
 		return // nothing to compare, the results went to stdout, or the session is to be resumed
 	}
 	results := v.rel(out.Results)
-	fmt.Fprint(w, report.WrapText("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
-		"with this one; in CI, fail (exit 1) on a regression of over 5%:", cmp.Or(v.Width, report.TextWidth), "  "))
+	fmt.Fprint(w, textlayout.Wrap("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
+		"with this one; in CI, fail (exit 1) on a regression of over 5%:", cmp.Or(v.Width, textlayout.Width), "  "))
 	for _, p := range out.Reports {
 		if strings.HasSuffix(p, ".html") {
 			fmt.Fprintf(w, "  %s\n", v.rel(p))

@@ -8,11 +8,11 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
-	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/charts"
 )
 
 // WriteHTML writes a page of the series: for each, its trend as WriteText
-// prints it and a chart (gonum/plot, through report.Chart) of its
+// prints it and a chart (gonum/plot, through charts.Chart) of its
 // sessions' values with the medians of its segments between change points.
 func WriteHTML(w io.Writer, series []Series) error {
 	type block struct {
@@ -44,25 +44,25 @@ func WriteHTML(w io.Writer, series []Series) error {
 
 // trendChart is a series' chart: a point per session (x its place in the
 // series), and the median of each segment as a dashed line.
-func trendChart(id string, sr Series) *report.Chart {
+func trendChart(id string, sr Series) *charts.Chart {
 	vals := make([]float64, len(sr.Points))
 	unit := sr.Unit
 	for j, p := range sr.Points {
 		vals[j], unit = benchunit.Tidy(p.Value, sr.Unit)
 	}
 	sc := benchunit.CommonScale(vals, benchunit.ClassOf(unit))
-	pts := report.LineSeries{Name: "each session's median"}
+	pts := charts.LineSeries{Name: "each session's median"}
 	for j, v := range vals {
 		pts.X, pts.Y = append(pts.X, float64(j+1)), append(pts.Y, v/sc.Factor)
 	}
-	med := report.LineSeries{Name: "segment medians", Dashed: true}
+	med := charts.LineSeries{Name: "segment medians", Dashed: true}
 	for _, sg := range sr.Segments() {
 		m, _ := benchunit.Tidy(sg.Median, sr.Unit)
 		med.X = append(med.X, float64(sg.From+1)-0.5, float64(sg.To+1)+0.5)
 		med.Y = append(med.Y, m/sc.Factor, m/sc.Factor)
 	}
-	return &report.Chart{ID: id, Title: sr.Name, XLabel: "session (in order of start)", YLabel: sc.Prefix + unit,
-		Lines: []report.LineSeries{pts, med}}
+	return &charts.Chart{ID: id, Title: sr.Name, XLabel: "session (in order of start)", YLabel: sc.Prefix + unit,
+		Lines: []charts.LineSeries{pts, med}}
 }
 
 var page = template.Must(template.New("history").Parse(`<!DOCTYPE html>

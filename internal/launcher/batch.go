@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Job is one runner a Batch builds.
@@ -181,24 +183,12 @@ func PlanLines(cache string, jobs []Job, bound int) []string {
 }
 
 // planWidth bounds the plan's lines.
-const planWidth = 100
+const planWidth = textlayout.Width
 
 // wrap breaks text at spaces into lines of at most planWidth columns, each
-// starting with indent (a word longer than that keeps its own line).
+// starting with indent.
 func wrap(text, indent string) []string {
-	var lines []string
-	line := indent
-	for _, w := range strings.Fields(text) {
-		if line != indent && len(line)+1+len(w) > planWidth {
-			lines = append(lines, line)
-			line = indent
-		}
-		if line != indent {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
+	return strings.Split(strings.TrimSuffix(textlayout.Wrap(indent+text, planWidth, indent), "\n"), "\n")
 }
 
 // Estimate returns what building jobs would take, bound at once (apart jobs

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // cpuBoundBlocked is the largest share of a cell's time its thread may
@@ -30,15 +32,15 @@ const tiedNames = 4
 // where-the-time-goes table only where it says more than that every cell
 // was CPU-bound, which is one line.
 func Brief(w io.Writer, r *Report) error {
-	prose := cmp.Or(r.Width, TextWidth)
+	prose := cmp.Or(r.Width, textlayout.Width)
 	for _, line := range []string{
 		fmt.Sprintf("operations/s, median of %s (±: %s confidence interval)", r.RunsLabel(), r.ConfLabel()),
 		"*: best in row, its interval clear of every other target's; no mark: a tie",
 	} {
-		fmt.Fprint(w, WrapText(line, prose, "    "))
+		fmt.Fprint(w, textlayout.Wrap(line, prose, "    "))
 	}
 	for _, t := range r.Tables() {
-		grids := []textGrid{familyGrid(t)}
+		grids := []textlayout.Table{familyGrid(t)}
 		if t.Spread {
 			grids = append(grids, spreadGrid(t))
 		}
@@ -49,7 +51,7 @@ func Brief(w io.Writer, r *Report) error {
 			grids = append(grids, ratioGrids([]*Table{t}, r.Baseline, r.resolution())...)
 		}
 		for _, g := range grids {
-			if err := writeGridTextWithin(w, g, r.Width); err != nil {
+			if err := g.WriteTextWithin(w, r.Width); err != nil {
 				return err
 			}
 		}
@@ -57,11 +59,11 @@ func Brief(w io.Writer, r *Report) error {
 			return err
 		}
 		if line, ok := cpuBoundLine(t); ok {
-			fmt.Fprint(w, WrapText(line, prose, "  "))
+			fmt.Fprint(w, textlayout.Wrap(line, prose, "  "))
 			continue
 		}
 		for _, g := range timeShareGrids(t) {
-			if err := writeGridTextWithin(w, g, r.Width); err != nil {
+			if err := g.WriteTextWithin(w, r.Width); err != nil {
 				return err
 			}
 		}
@@ -91,18 +93,29 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 			for _, q := range qs {
 				d.Add(q.Kind(p))
 			}
-			b.WriteString(WrapText(fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s at %s", base, how, d, FormatResolution(p)),
-				width, "  "))
+			b.WriteString(
+				textlayout.Wrap(
+					fmt.Sprintf("verdicts of ops/s ÷ %s's (%s), %s at %s", base, how, d, FormatResolution(p)),
+					width,
+					"  ",
+				),
+			)
 		}
 	}
-	b.WriteString(WrapText("leaders: the best (interval clear of every other's), else those tied at the top:",
+	b.WriteString(textlayout.Wrap("leaders: the best (interval clear of every other's), else those tied at the top:",
 		width, "  "))
 	left := 0
 	for _, row := range t.Rows {
 		left = max(left, len([]rune(row)))
 	}
 	for _, row := range t.Rows {
-		b.WriteString(WrapText(fmt.Sprintf("  %-*s  %s", left, row, rowLeader(t, row)), width, strings.Repeat(" ", left+4)))
+		b.WriteString(
+			textlayout.Wrap(
+				fmt.Sprintf("  %-*s  %s", left, row, rowLeader(t, row)),
+				width,
+				strings.Repeat(" ", left+4),
+			),
+		)
 	}
 	return b.String()
 }
@@ -112,7 +125,11 @@ func verdictLines(t *Table, want string, p float64, width int) string {
 // intervals overlap the highest median's: a tie at the table's confidence.
 func rowLeader(t *Table, row string) string {
 	if best := t.Best(row); len(best) == 1 {
-		return fmt.Sprintf("best: %s (%s/s)", best[0], FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median))
+		return fmt.Sprintf(
+			"best: %s (%s/s)",
+			best[0],
+			textlayout.FormatValue(t.Cell(row, best[0]).Stats["ops/s"].Median),
+		)
 	}
 	var cols []string
 	var sts []Stat

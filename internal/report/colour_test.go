@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+
+	"github.com/sqlbench/sqlbench/internal/charts"
 )
 
 // TestBarsAreColouredByAPI: every bar chart of the fixture's report has a
@@ -74,7 +76,7 @@ func TestBarsAreColouredByAPI(t *testing.T) {
 
 // shadeIndex is the shade of series i of a chart: latency charts draw p50
 // lighter and p99.9 darker than p99.
-func shadeIndex(ch *Chart, i int) int {
+func shadeIndex(ch *charts.Chart, i int) int {
 	if strings.HasSuffix(ch.ID, "-latency") {
 		return []int{1, 0, 2}[i]
 	}

@@ -42,8 +42,19 @@ func CSV(w io.Writer, r *Report) error {
 			if !ok {
 				continue
 			}
-			row := append(slices.Clone(cell), u, strconv.Itoa(st.N), num(st.Median), num(st.Mean), num(st.Min), num(st.Max),
-				num(st.StdDev), optNum(st.CILo), optNum(st.CIHi), num(st.Confidence))
+			row := append(
+				slices.Clone(cell),
+				u,
+				strconv.Itoa(st.N),
+				num(st.Median),
+				num(st.Mean),
+				num(st.Min),
+				num(st.Max),
+				num(st.StdDev),
+				optNum(st.CILo),
+				optNum(st.CIHi),
+				num(st.Confidence),
+			)
 			if err := cw.Write(append(row, ratioCSV(rec.Ratio)...)); err != nil {
 				return fmt.Errorf("write csv: %w", err)
 			}

@@ -34,11 +34,41 @@ type CrossPair struct {
 // CrossPairs are the cross-driver pairs of the overhead view.
 func CrossPairs() []CrossPair {
 	return []CrossPair{
-		{"sqlite", "eatonphil", "mattn", "the database/sql-overhead study (databases-intuition, 2023) compared eatonphil/gosqlite with mattn/go-sqlite3: both cgo bindings of SQLite's C code"},
-		{"sqlite", "bvinc", "mattn", "bvinc/go-sqlite-lite, which gosqlite forked, against mattn/go-sqlite3: both cgo bindings of SQLite's C code"},
-		{"sqlite", "zombiezen", "modernc", "zombiezen.com/go/sqlite runs on modernc.org/sqlite's engine (SQLite's C translated to Go); go-sqlite-bench compared them"},
-		{"sqlite", "crawshaw", "mattn", "the Sqinn-Go and go-sqlite-bench studies compared crawshaw.io/sqlite with mattn/go-sqlite3: both cgo bindings of SQLite's C code"},
-		{"postgres", "pgx", "pq", "the database/sql-overhead study (databases-intuition, 2023) compared pgx's native CopyFrom with lib/pq's CopyIn: two clients of PostgreSQL's wire protocol"},
+		{
+			"sqlite",
+			"eatonphil",
+			"mattn",
+			"the database/sql-overhead study (databases-intuition, 2023) compared eatonphil/gosqlite with " +
+				"mattn/go-sqlite3: both cgo bindings of SQLite's C code",
+		},
+		{
+			"sqlite",
+			"bvinc",
+			"mattn",
+			"bvinc/go-sqlite-lite, which gosqlite forked, against mattn/go-sqlite3: both cgo bindings of SQLite's " +
+				"C code",
+		},
+		{
+			"sqlite",
+			"zombiezen",
+			"modernc",
+			"zombiezen.com/go/sqlite runs on modernc.org/sqlite's engine (SQLite's C translated to Go); " +
+				"go-sqlite-bench compared them",
+		},
+		{
+			"sqlite",
+			"crawshaw",
+			"mattn",
+			"the Sqinn-Go and go-sqlite-bench studies compared crawshaw.io/sqlite with mattn/go-sqlite3: both cgo " +
+				"bindings of SQLite's C code",
+		},
+		{
+			"postgres",
+			"pgx",
+			"pq",
+			"the database/sql-overhead study (databases-intuition, 2023) compared pgx's native CopyFrom with " +
+				"lib/pq's CopyIn: two clients of PostgreSQL's wire protocol",
+		},
 	}
 }
 

@@ -20,17 +20,20 @@ func envGroupTitles() []string {
 
 func envGroupOf(key string) int {
 	switch {
-	case slices.Contains([]string{"goos", "goarch", "cpu", "cores", "memory", "kernel", "os", "cpu-governor", "clocksource", "pin", "idle-latency"}, key) || key == "wakeup" || strings.HasPrefix(key, "wakeup-"):
+	case slices.Contains([]string{"goos", "goarch", "cpu", "cores", "memory", "kernel", "os", "cpu-governor",
+		"clocksource", "pin", "idle-latency"}, key) || key == "wakeup" || strings.HasPrefix(key, "wakeup-"):
 		return 0
 	case key == "go" || key == "orchestrator-go":
 		return 1
 	case strings.HasPrefix(key, "mariadb-") || strings.HasPrefix(key, "postgres-"):
 		return 2
-	case strings.HasSuffix(key, "-module") || strings.HasSuffix(key, "-sqlite") || strings.HasSuffix(key, "-version") || strings.HasSuffix(key, "-jdbc"):
+	case strings.HasSuffix(key, "-module") || strings.HasSuffix(key, "-sqlite") || strings.HasSuffix(key, "-version") ||
+		strings.HasSuffix(key, "-jdbc"):
 		return 3
 	case strings.HasPrefix(key, "sqlite-"):
 		return 4
-	case strings.HasPrefix(key, "sqlbench") || slices.Contains([]string{"count", "scale", "smoke-scales", "warmup", "warmup-all", "timing-thread", "jit-warmup", "started", "gomaxprocs"}, key):
+	case strings.HasPrefix(key, "sqlbench") || slices.Contains([]string{"count", "scale", "smoke-scales", "warmup",
+		"warmup-all", "timing-thread", "jit-warmup", "started", "gomaxprocs"}, key):
 		return 5
 	}
 	return 6

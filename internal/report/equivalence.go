@@ -21,6 +21,10 @@ const (
 	Undecided = "undecided"
 )
 
+// MaxSettleRuns is the most runs an inconclusive verdict estimates (the
+// largest --count); beyond it the verdict says "more than".
+const MaxSettleRuns = 1000
+
 // DefaultResolution is the resolution of ratio comparisons (ratio tables,
 // compare) when none is asked for: a difference below 5% either way is no
 // difference that matters. docs/methodology.md gives the reasoning: near
@@ -67,7 +71,7 @@ func FormatResolution(p float64) string {
 // is also the kind of a ratio without an interval (infinite or missing
 // bounds).
 func Classify(lo, hi, p float64) string {
-	if !hasInterval(lo, hi) {
+	if !HasInterval(lo, hi) {
 		return Undecided
 	}
 	switch {
@@ -81,13 +85,13 @@ func Classify(lo, hi, p float64) string {
 	return Undecided
 }
 
-// hasInterval reports whether [lo, hi] is an interval a verdict can be
+// HasInterval reports whether [lo, hi] is an interval a verdict can be
 // read from: finite, positive, in order.
-func hasInterval(lo, hi float64) bool {
+func HasInterval(lo, hi float64) bool {
 	return lo > 0 && !math.IsInf(hi, 0) && !math.IsNaN(hi) && lo <= hi
 }
 
-// settleRuns estimates the runs (per cell) at which an undecided ratio
+// SettleRuns estimates the runs (per cell) at which an undecided ratio
 // (median m, interval [lo, hi] from n runs) would be decided at resolution
 // p: whichever comes first of its interval excluding 1 and its interval
 // fitting within [1/(1+p), 1+p]. In logarithms the interval narrows about
@@ -98,8 +102,8 @@ func hasInterval(lo, hi float64) bool {
 // It is -1 when neither happens within MaxSettleRuns (a median at or near 1
 // with a band far narrower than the interval), 0 when there is no interval
 // or the ratio is already decided.
-func settleRuns(m, lo, hi float64, n int, p float64) int {
-	if n < 2 || !hasInterval(lo, hi) || !(m >= lo && m <= hi) || Classify(lo, hi, p) != Undecided {
+func SettleRuns(m, lo, hi float64, n int, p float64) int {
+	if n < 2 || !HasInterval(lo, hi) || !(m >= lo && m <= hi) || Classify(lo, hi, p) != Undecided {
 		return 0
 	}
 	x, a, b, t := math.Log(m), math.Log(lo), math.Log(hi), math.Log1p(p)
@@ -130,10 +134,10 @@ func settleRuns(m, lo, hi float64, n int, p float64) int {
 	return max(int(need), n+1)
 }
 
-// verdictText is a verdict kind as the tables print it: an undecided one
+// VerdictText is a verdict kind as the tables print it: an undecided one
 // with the runs per cell that would settle it (settle, as settleRuns), or
 // "1 run" / "no interval" when there is nothing to estimate from.
-func verdictText(kind string, settle, n int) string {
+func VerdictText(kind string, settle, n int) string {
 	if kind != Undecided {
 		return kind
 	}

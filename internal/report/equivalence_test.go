@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
-
-	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // TestClassifyEveryKind: each verdict kind from a crafted interval, the
@@ -177,112 +175,6 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("the Markdown lacks %q:\n%s", w, b.String())
 		}
-	}
-}
-
-// compareRuns are six runs about base, ±spread alternately.
-func compareRuns(name string, base, spread float64) []*benchfmt.Result {
-	var rs []*benchfmt.Result
-	for i := range 6 {
-		rs = append(rs, result(name, base*(1+spread*float64(i%3-1))))
-	}
-	return rs
-}
-
-// TestCompareVerdicts: compare calls a significant change faster or
-// slower, one it does not find significant equivalent when its interval
-// lies within the resolution, else undecided; a wider resolution turns the
-// undecided one equivalent.
-func TestCompareVerdicts(t *testing.T) {
-	var old, new []*benchfmt.Result
-	for _, c := range []struct {
-		name            string
-		old, new, noise float64
-	}{
-		{"Up/db=sqlite/driver=mattn/api=sql", 1000, 1500, 0.01},
-		{"Down/db=sqlite/driver=mattn/api=sql", 1000, 600, 0.01},
-		{"Same/db=sqlite/driver=mattn/api=sql", 1000, 1000, 0.01},
-		{"Noisy/db=sqlite/driver=mattn/api=sql", 1000, 1000, 0.2},
-	} {
-		old = append(old, compareRuns(c.name, c.old, c.noise)...)
-		new = append(new, compareRuns(c.name, c.new, c.noise)...)
-	}
-	cs := CompareUnits("old", old, "new", new)
-	c := cs.Unit("ops/s")
-	want := map[string]string{"Up": Faster, "Down": Slower, "Same": Equivalent, "Noisy": Undecided}
-	for _, ch := range c.Changes {
-		w := want[strings.Split(ch.Name, "/")[0]]
-		if got := c.Kind(ch); got != w {
-			t.Errorf("%s: %s (p=%.3f, interval %g–%g), want %s", ch.Name, got, ch.P, ch.Lo, ch.Hi, w)
-		}
-	}
-	var b bytes.Buffer
-	if err := cs.Text(&b, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"verdict", "equivalent", "undecided, ~", "ops/s: 3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
-		if !strings.Contains(b.String(), w) {
-			t.Errorf("the text lacks %q:\n%s", w, b.String())
-		}
-	}
-	b.Reset()
-	if err := cs.Markdown(&b, nil); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "| equivalent |") || !strings.Contains(b.String(), "resolution ±5%") {
-		t.Errorf("the Markdown lacks the verdicts:\n%s", b.String())
-	}
-	cs.SetResolution(0.5)
-	if d := c.Decisions(); d != (Decisions{Faster: 1, Slower: 1, Equivalent: 2}) {
-		t.Errorf("at ±50%%: %+v", d)
-	}
-}
-
-// TestRatioChangeEquivalentAndUndecided: between two sessions, a standing
-// that held within a hair is equivalent, one measured too loosely to say
-// is undecided.
-func TestRatioChangeEquivalentAndUndecided(t *testing.T) {
-	tight := Ratio{Ratio: 1.2, Lo: 1.19, Hi: 1.21, N: 8}
-	loose := Ratio{Ratio: 1.2, Lo: 1.0, Hi: 1.45, N: 8}
-	if k := (RatioChange{Old: tight, New: tight}).Kind(0.05); k != Equivalent {
-		t.Errorf("tight both times: %s", k)
-	}
-	rc := RatioChange{Old: tight, New: loose}
-	if k := rc.Kind(0.05); k != Undecided {
-		t.Errorf("loose once: %s", k)
-	}
-	if v := rc.Verdict(0.05); !strings.HasPrefix(v, "undecided, ~") {
-		t.Errorf("loose once: %q, want the runs that would decide it", v)
-	}
-	if k := rc.Kind(0.3); k != Equivalent {
-		t.Errorf("loose once at ±30%%: %s", k)
-	}
-}
-
-// TestPublishedResolution: the study resolution sets the band about the
-// published ratio: a measured ratio 20% off agrees at the default ±30%,
-// is undecided where the band's edge falls inside its interval, and
-// disagrees where the whole interval lies beyond it.
-func TestPublishedResolution(t *testing.T) {
-	s, _ := studies.Lookup("sqlbench-2013-win")
-	for _, c := range []struct {
-		res  float64
-		want string
-	}{{0, VerdictAgrees}, {0.18, VerdictInconclusive}, {0.1, VerdictDisagrees}} {
-		row := PublishedRow{Comparison: s.Comparisons()[0], Resolution: c.res}
-		row.Published, row.Measured, row.Lo, row.Hi = 1, 1.2, 1.15, 1.25
-		row.NumCell = &Cell{Summary: Summary{OpsRuns: make([]float64, 8)}}
-		row.DenCell = row.NumCell
-		row.judge(s)
-		if row.Verdict != c.want {
-			t.Errorf("resolution %g: %s, want %s", c.res, row.Verdict, c.want)
-		}
-	}
-	if got := (&PublishedRow{Verdict: VerdictInconclusive, Settle: 40}).VerdictText(); got != "undecided, ~40 runs" {
-		t.Errorf("VerdictText = %q", got)
-	}
-	if !strings.Contains(VerdictNoteAt(0.1), "the resolution ±10%") || !strings.Contains(VerdictNoteAt(0), "the resolution ±30%") {
-		t.Errorf("the note does not name the resolution: %q", VerdictNoteAt(0.1))
 	}
 }
 

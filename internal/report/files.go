@@ -12,7 +12,14 @@ import (
 // Formats returns the report formats with their file extensions; text has
 // none (it goes to a terminal).
 func Formats() map[string]string {
-	return map[string]string{"text": "", "markdown": ".md", "html": ".html", "csv": ".csv", "json": ".json", "png": ".png"}
+	return map[string]string{
+		"text":     "",
+		"markdown": ".md",
+		"html":     ".html",
+		"csv":      ".csv",
+		"json":     ".json",
+		"png":      ".png",
+	}
 }
 
 // WriteFormat writes r in one file format (markdown, html, csv or json) to w.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 //go:embed html.tmpl
@@ -16,13 +18,13 @@ type htmlPage struct {
 	Heading, Legend string
 	Sections        []htmlSection
 	Failed          []Failure
-	Env             []textGrid
+	Env             []textlayout.Table
 }
 
 // htmlSection is a section of the page: text, tables and charts.
 type htmlSection struct {
 	ID, Title, Text string
-	Tables          []textGrid
+	Tables          []textlayout.Table
 	Charts          []htmlChart
 }
 
@@ -48,12 +50,21 @@ func HTML(w io.Writer, r *Report) error {
 	writeSourceLine(&head, r)
 	page := htmlPage{
 		Heading: head.String(),
-		Legend: fmt.Sprintf("Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it (the error bars in the charts); bold is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+" Bars are coloured by API: "+apiLegendText()+".",
-			r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline, r.resolution())),
+		Legend: fmt.Sprintf(
+			"Values are operations per second, the median of %s; ± is the %s confidence interval of the median as "+
+				"a share of it (the error bars in the charts); bold is the best in its row where its interval "+
+				"clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+
+				" Bars are coloured by API: "+apiLegendText()+".",
+			r.RunsLabel(),
+			r.ConfLabel(),
+			ratioText(r.Baseline, r.resolution()),
+		),
 		Failed: r.Failed,
 		Env:    envGrids(r.Env),
 	}
-	page.Sections = publishedSections(r)
+	for _, p := range r.Parts {
+		page.Sections = append(page.Sections, htmlSection{ID: p.ID, Title: p.Title, Text: p.Text, Tables: p.Tables})
+	}
 	floor := r.Floor()
 	for _, sec := range r.Sections() {
 		hs := htmlSection{ID: sec.ID, Title: sec.Title}
@@ -72,7 +83,10 @@ func HTML(w io.Writer, r *Report) error {
 			if err != nil {
 				return err
 			}
-			hs.Charts = append(hs.Charts, htmlChart{ID: sec.ID + "-" + c.ID, Title: c.Title, Points: c.Points(), SVG: template.HTML(svg)})
+			hs.Charts = append(
+				hs.Charts,
+				htmlChart{ID: sec.ID + "-" + c.ID, Title: c.Title, Points: c.Points(), SVG: template.HTML(svg)},
+			)
 		}
 		page.Sections = append(page.Sections, hs)
 	}

@@ -41,7 +41,12 @@ func JSON(w io.Writer, r *Report) error {
 	doc := JSONDocument{Schema: JSONSchema, Sources: r.Sources, Confidence: Confidence, Resolution: r.resolution(),
 		Cells: r.Records()}
 	if d, ok := r.RatioDecisions(); ok {
-		doc.Decided = &JSONDecisions{Faster: d.Faster, Slower: d.Slower, Equivalent: d.Equivalent, Undecided: d.Undecided}
+		doc.Decided = &JSONDecisions{
+			Faster:     d.Faster,
+			Slower:     d.Slower,
+			Equivalent: d.Equivalent,
+			Undecided:  d.Undecided,
+		}
 	}
 	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("write json: %w", err)

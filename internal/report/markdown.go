@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Markdown writes the report as Markdown: one table per workload family and
@@ -17,28 +19,37 @@ func Markdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# sqlbench results\n\n")
 	writeSourceLine(bw, r)
-	fmt.Fprintf(bw, "Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a share of it; **bold** is the best in its row where its interval clears every other target's; a row without bold is a tie at this confidence. %s "+measuresText+"\n",
-		r.RunsLabel(), r.ConfLabel(), ratioText(r.Baseline, r.resolution()))
+	fmt.Fprintf(
+		bw,
+		"Values are operations per second, the median of %s; ± is the %s confidence interval of the median as a "+
+			"share of it; **bold** is the best in its row where its interval clears every other target's; a row "+
+			"without bold is a tie at this confidence. %s "+measuresText+"\n",
+		r.RunsLabel(),
+		r.ConfLabel(),
+		ratioText(r.Baseline, r.resolution()),
+	)
 	if note := r.BaselineNote(); note != "" {
-		fmt.Fprintf(bw, "\n%s.\n", mdEscape(note))
+		fmt.Fprintf(bw, "\n%s.\n", textlayout.EscapeMarkdown(note))
 	}
-	writePublishedMarkdown(bw, r)
+	for _, p := range r.Parts {
+		bw.WriteString(p.Markdown)
+	}
 	for _, t := range r.Tables() {
 		for i, g := range familyGrids(t, r.Baseline, r.resolution()) {
-			writeGridMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0], g)
+			g.WriteMarkdown(bw, map[bool]string{true: "##", false: "###"}[i == 0])
 		}
 	}
 	if pairs := r.Overhead(); len(pairs) > 0 {
 		fmt.Fprintf(bw, "\n## database/sql overhead\n\n%s\n", overheadText)
 		for _, g := range overheadGrids(pairs) {
-			writeGridMarkdown(bw, "###", g)
+			g.WriteMarkdown(bw, "###")
 		}
 	}
 	fmt.Fprintf(bw, "\n## Distance to the floor\n\n")
 	if ds := r.Floor(); len(ds) > 0 {
 		fmt.Fprintf(bw, "%s Floors: %s.\n", floorText, floorNote(ds))
 		for _, g := range floorGrids(ds) {
-			writeGridMarkdown(bw, "###", g)
+			g.WriteMarkdown(bw, "###")
 		}
 	} else {
 		fmt.Fprintln(bw, noFloorText)
@@ -46,13 +57,13 @@ func Markdown(w io.Writer, r *Report) error {
 	if ss := Scalings(r.Sweeps()); len(ss) > 0 {
 		fmt.Fprintf(bw, "\n## Scaling\n\n%s\n", scalingText)
 		for _, g := range scalingGrids(ss) {
-			writeGridMarkdown(bw, "###", g)
+			g.WriteMarkdown(bw, "###")
 		}
 	}
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(bw, "\n## Failed cells\n\n")
 		for _, f := range r.Failed {
-			fmt.Fprintf(bw, "- `%s`: %s\n", f.Name, mdEscape(f.Reason))
+			fmt.Fprintf(bw, "- `%s`: %s\n", f.Name, textlayout.EscapeMarkdown(f.Reason))
 		}
 	}
 	writeEnvMarkdown(bw, r.Env)
@@ -79,63 +90,8 @@ func writeEnvMarkdown(w io.Writer, groups []EnvGroup) {
 	}
 	fmt.Fprintf(w, "\n## Environment\n")
 	for _, g := range envGrids(groups) {
-		writeGridMarkdown(w, "###", g)
+		g.WriteMarkdown(w, "###")
 	}
-}
-
-// writeGridMarkdown writes g under a heading of the given level.
-func writeGridMarkdown(w io.Writer, level string, g textGrid) {
-	fmt.Fprintf(w, "\n%s %s\n\n", level, g.Title)
-	rows := make([][]string, len(g.Rows))
-	for i, r := range g.Rows {
-		for _, c := range r {
-			v := c.Text
-			if c.Bold {
-				v = "**" + v + "**"
-			}
-			if c.Note != "" {
-				v = strings.TrimSpace(v + " " + c.Note)
-			}
-			rows[i] = append(rows[i], v)
-		}
-	}
-	mdTableAligned(w, g.Header, rows, g.Left)
-	for _, n := range g.Notes {
-		fmt.Fprintf(w, "\n%s\n", n)
-	}
-}
-
-// mdTableAligned writes a Markdown table whose first left columns are
-// left-aligned and the others right-aligned.
-func mdTableAligned(w io.Writer, header []string, rows [][]string, left int) {
-	row := func(cells []string) {
-		fmt.Fprint(w, "|")
-		for _, c := range cells {
-			fmt.Fprintf(w, " %s |", mdEscape(c))
-		}
-		fmt.Fprintln(w)
-	}
-	row(header)
-	fmt.Fprint(w, "|")
-	for i := range header {
-		if i < left {
-			fmt.Fprint(w, "---|")
-		} else {
-			fmt.Fprint(w, "--:|")
-		}
-	}
-	fmt.Fprintln(w)
-	for _, r := range rows {
-		row(r)
-	}
-}
-
-// mdEscape makes s safe inside a Markdown table cell.
-func mdEscape(s string) string {
-	if !strings.ContainsAny(s, "|\n<") {
-		return s
-	}
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;").Replace(s)
 }
 
 // FormatRatio formats a ratio as "1.23×".

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/golden"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -116,7 +117,7 @@ func TestMarkdownFiguresTraceToResultLines(t *testing.T) {
 					continue
 				}
 				s := median(name)
-				want := FormatValue(s.Center) + " ±" + s.PctRangeString()
+				want := textlayout.FormatValue(s.Center) + " ±" + s.PctRangeString()
 				if strings.ReplaceAll(cell, "**", "") != want {
 					t.Errorf("%s: markdown says %q, benchmath says %q", name, cell, want)
 				}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Measure is a unit of the result lines shown beside operations per second
@@ -35,7 +36,13 @@ func knownMeasures() []Measure {
 		if u.Unit == "ops/s" || u.Unit == "ns/op" { // the main tables' units
 			continue
 		}
-		m := Measure{Unit: u.Unit, Label: u.Label, Higher: u.Better == "higher", Format: FormatValue, Setting: u.Setting}
+		m := Measure{
+			Unit:    u.Unit,
+			Label:   u.Label,
+			Higher:  u.Better == "higher",
+			Format:  textlayout.FormatValue,
+			Setting: u.Setting,
+		}
 		switch u.Of {
 		case benchfile.Nanoseconds:
 			m.Format = FormatDuration
@@ -47,9 +54,9 @@ func knownMeasures() []Measure {
 	return out
 }
 
-// unitOrder is every unit sqlbench writes, in the order tables and files
+// UnitOrder is every unit sqlbench writes, in the order tables and files
 // show them: ops/s, ns/op, then the measures.
-func unitOrder() []string {
+func UnitOrder() []string {
 	out := []string{"ops/s", "ns/op"}
 	for _, m := range knownMeasures() {
 		out = append(out, m.Unit)
@@ -65,7 +72,7 @@ func MeasureOf(unit string) Measure {
 			return m
 		}
 	}
-	return Measure{Unit: unit, Label: unit, Higher: strings.HasSuffix(unit, "/s"), Format: FormatValue}
+	return Measure{Unit: unit, Label: unit, Higher: strings.HasSuffix(unit, "/s"), Format: textlayout.FormatValue}
 }
 
 // measuresOf returns the measures that some cell of cells has, known ones
@@ -104,8 +111,8 @@ func measuresOf(cells []*Cell) []Measure {
 // each value the median over the runs; the best in a row is marked where
 // its interval clears every other target's (Table.BestIn). It is nil when the cells have no
 // measure beyond ops/s and ns/op.
-func measureGrid(t *Table) *textGrid {
-	g := &textGrid{Title: t.Family + " · " + t.DB + " · memory and latency (medians of the runs)",
+func measureGrid(t *Table) *textlayout.Table {
+	g := &textlayout.Table{Title: t.Family + " · " + t.DB + " · memory and latency (medians of the runs)",
 		Header: append([]string{"workload", "measure"}, t.Cols...), Left: 2, Groups: true}
 	for _, row := range t.Rows {
 		var cells []*Cell
@@ -123,12 +130,12 @@ func measureGrid(t *Table) *textGrid {
 			if !m.Setting {
 				best = t.BestIn(row, m.Unit, m.Higher)
 			}
-			line := []gridCell{label(name), label(m.Label)}
+			line := []textlayout.Cell{textlayout.Label(name), textlayout.Label(m.Label)}
 			for _, col := range t.Cols {
-				v := label("-")
+				v := textlayout.Label("-")
 				if c := t.Cell(row, col); c != nil {
 					if st, ok := c.Stats[m.Unit]; ok {
-						v = gridCell{Text: m.Format(st.Median), Bold: slices.Contains(best, col)}
+						v = textlayout.Cell{Text: m.Format(st.Median), Bold: slices.Contains(best, col)}
 					}
 				}
 				line = append(line, v)

@@ -3,11 +3,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Plain reports whether results hold no cell of sqlbench: no name has the
@@ -51,11 +53,10 @@ func PlainText(w io.Writer, rs []*benchfmt.Result) error {
 			vals[name][unit] = append(vals[name][unit], val)
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "benchmark\tunit\tmedian\tinterval\tconfidence\truns")
+	var rows [][]string
 	for _, name := range names {
 		for i, unit := range unitsOf[name] {
-			sum := summarize(vals[name][unit])
+			sum := SummarizeValues(vals[name][unit])
 			label := name
 			if i > 0 {
 				label = ""
@@ -64,11 +65,12 @@ func PlainText(w io.Writer, rs []*benchfmt.Result) error {
 			if n := len(vals[name][unit]); n > 1 {
 				interval, conf = spreadPct(sum), fmt.Sprintf("%.1f%%", 100*sum.Confidence)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", label, unit, MeasureOf(unit).Format(sum.Center), interval, conf,
-				len(vals[name][unit]))
+			rows = append(rows, []string{label, unit, MeasureOf(unit).Format(sum.Center), interval, conf,
+				strconv.Itoa(len(vals[name][unit]))})
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	header := []string{"benchmark", "unit", "median", "interval", "confidence", "runs"}
+	if err := textlayout.Labels(header, rows).WriteColumns(w); err != nil {
 		return fmt.Errorf("write the table: %w", err)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 func readString(t *testing.T, text string) []*benchfmt.Result {
@@ -42,7 +44,7 @@ func TestPlainResults(t *testing.T) {
 			t.Errorf("PlainText lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "sec/op") || len(PlainNote) > TextWidth {
-		t.Errorf("PlainText shows sec/op, or the note is wider than %d:\n%s", TextWidth, got)
+	if strings.Contains(got, "sec/op") || len(PlainNote) > textlayout.Width {
+		t.Errorf("PlainText shows sec/op, or the note is wider than %d:\n%s", textlayout.Width, got)
 	}
 }

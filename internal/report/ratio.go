@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // How a Ratio's interval was computed.
@@ -58,14 +60,14 @@ func (q Ratio) Kind(p float64) string { return Classify(q.Lo, q.Hi, p) }
 // "slower", "equivalent", or "undecided" with the runs per cell that would
 // settle it where the interval gives an estimate ("undecided, ~24 runs":
 // see Settle).
-func (q Ratio) Verdict(p float64) string { return verdictText(q.Kind(p), q.Settle(p), q.N) }
+func (q Ratio) Verdict(p float64) string { return VerdictText(q.Kind(p), q.Settle(p), q.N) }
 
 // Settle estimates the runs per cell (--count) at which an undecided
 // ratio would be decided at resolution p: its interval, narrowing about
 // its median as 1/√runs, excluding 1 or fitting within [1/(1+p), 1+p],
-// whichever comes first (settleRuns). It is -1 beyond MaxSettleRuns, 0
+// whichever comes first (SettleRuns). It is -1 beyond MaxSettleRuns, 0
 // where there is no interval to estimate from or the ratio is decided.
-func (q Ratio) Settle(p float64) int { return settleRuns(q.Ratio, q.Lo, q.Hi, q.N, p) }
+func (q Ratio) Settle(p float64) int { return SettleRuns(q.Ratio, q.Lo, q.Hi, q.N, p) }
 
 // BaselineOf returns the baseline target of t: want when t has that
 // column, else, when want is "", the first column in catalogue order (the
@@ -120,13 +122,20 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 		for i := range ratios {
 			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
 		}
-		sum := summarize(ratios)
-		return Ratio{Ratio: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence, How: RatioPaired, N: len(ratios)}, true
+		sum := SummarizeValues(ratios)
+		return Ratio{
+			Ratio:      sum.Center,
+			Lo:         sum.Lo,
+			Hi:         sum.Hi,
+			Confidence: sum.Confidence,
+			How:        RatioPaired,
+			N:          len(ratios),
+		}, true
 	}
-	q := Ratio{Ratio: median(n.OpsRuns) / median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
+	q := Ratio{Ratio: Median(n.OpsRuns) / Median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
 		N: min(len(n.OpsRuns), len(d.OpsRuns))}
 	if q.N >= 2 {
-		q.Lo, q.Hi = bootstrapRatio(n.OpsRuns, d.OpsRuns)
+		q.Lo, q.Hi = BootstrapRatio(n.OpsRuns, d.OpsRuns)
 		q.Confidence = Confidence
 	}
 	return q, true
@@ -135,14 +144,15 @@ func ratioOf(n, d *Cell) (Ratio, bool) {
 // paired reports whether n's and d's runs pair by pass: as many runs each,
 // every run with a session id, run i of both of the same session.
 func paired(n, d *Cell) bool {
-	if len(n.OpsRuns) != len(d.OpsRuns) || len(n.RunSessions) != len(n.OpsRuns) || !slices.Equal(n.RunSessions, d.RunSessions) {
+	if len(n.OpsRuns) != len(d.OpsRuns) || len(n.RunSessions) != len(n.OpsRuns) ||
+		!slices.Equal(n.RunSessions, d.RunSessions) {
 		return false
 	}
 	return !slices.Contains(n.RunSessions, "")
 }
 
-// median returns the median of xs (not reordering them).
-func median(xs []float64) float64 {
+// Median returns the median of xs (not reordering them).
+func Median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -159,12 +169,12 @@ func medianInPlace(xs []float64) float64 {
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
-// bootstrapRatio is the percentile bootstrap interval at Confidence of
-// median(n) / median(d) (bootstrapRatioAt).
-func bootstrapRatio(n, d []float64) (lo, hi float64) { return bootstrapRatioAt(n, d, Confidence) }
+// BootstrapRatio is the percentile bootstrap interval at Confidence of
+// Median(n) / Median(d) (bootstrapRatioAt).
+func BootstrapRatio(n, d []float64) (lo, hi float64) { return bootstrapRatioAt(n, d, Confidence) }
 
 // bootstrapRatioAt is the percentile bootstrap interval at conf of
-// median(n) / median(d): each resample draws len(n) runs of n and len(d)
+// Median(n) / Median(d): each resample draws len(n) runs of n and len(d)
 // of d with replacement, from a generator of a fixed seed.
 func bootstrapRatioAt(n, d []float64, conf float64) (lo, hi float64) {
 	n, d = slices.Sorted(slices.Values(n)), slices.Sorted(slices.Values(d)) // whatever order the runs came in
@@ -197,8 +207,8 @@ func FormatRatioInterval(q Ratio) string {
 // ratioGrids is the ratio table of each family table that has a baseline
 // (Table.BaselineOf of want): per row and target, its ops/s over the
 // baseline's with its interval, how it was computed and the verdict.
-func ratioGrids(tables []*Table, want string, p float64) []textGrid {
-	var out []textGrid
+func ratioGrids(tables []*Table, want string, p float64) []textlayout.Table {
+	var out []textlayout.Table
 	for _, t := range tables {
 		base, ok := t.BaselineOf(want)
 		if !ok {
@@ -217,8 +227,15 @@ func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 				how = ""
 			}
 		}
-		g := textGrid{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
-			Header: []string{"workload", "target", "ratio", "interval", "how", "verdict"}, Left: 2, Groups: true, LeftLast: true}
+		g := textlayout.Table{Title: fmt.Sprintf("%s · %s · ops/s ÷ %s's (baseline)", t.Family, t.DB, base),
+			Header: []string{
+				"workload",
+				"target",
+				"ratio",
+				"interval",
+				"how",
+				"verdict",
+			}, Left: 2, Groups: true, LeftLast: true}
 		if how != "" {
 			g.Title += ", " + how
 			g.Header = slices.Delete(g.Header, 4, 5)
@@ -230,11 +247,16 @@ func ratioGrids(tables []*Table, want string, p float64) []textGrid {
 				row = ""
 			}
 			last = q.Row
-			cells := []gridCell{label(row), label(q.Col), {Text: FormatRatio(q.Ratio)}, {Text: FormatRatioInterval(q)}}
-			if how == "" {
-				cells = append(cells, gridCell{Text: howLabel(q)})
+			cells := []textlayout.Cell{
+				textlayout.Label(row),
+				textlayout.Label(q.Col),
+				{Text: FormatRatio(q.Ratio)},
+				{Text: FormatRatioInterval(q)},
 			}
-			g.Rows = append(g.Rows, append(cells, label(q.Verdict(p))))
+			if how == "" {
+				cells = append(cells, textlayout.Cell{Text: howLabel(q)})
+			}
+			g.Rows = append(g.Rows, append(cells, textlayout.Label(q.Verdict(p))))
 			d.Add(q.Kind(p))
 		}
 		g.Notes = append(g.Notes, fmt.Sprintf("%s at %s", d, FormatResolution(p)))
@@ -265,10 +287,17 @@ func ratioText(want string, p float64) string {
 	if want != "" {
 		base = want
 	}
-	return "Each target's operations per second divided by the baseline's, " + base + ", per workload: the median ratio and its confidence interval. " +
-		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios and its interval the distribution-free order-statistic interval of that median (golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
-		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, a fixed seed). " +
-		"faster or slower when the whole interval lies on one side of 1; equivalent when it holds 1 and lies wholly within the resolution " + FormatResolution(p) +
-		" (between " + strconv.FormatFloat(1/(1+p), 'f', 3, 64) + "× and " + strconv.FormatFloat(1+p, 'f', 3, 64) + "×, --resolution sets it): no difference that matters; " +
-		"else undecided, with the runs per cell (--count) that would likely decide it, excluding 1 or fitting within the resolution, whichever comes first, estimated from the interval narrowing as 1/√runs about its median."
+	lo, hi := strconv.FormatFloat(1/(1+p), 'f', 3, 64), strconv.FormatFloat(1+p, 'f', 3, 64)
+	return "Each target's operations per second divided by the baseline's, " + base +
+		", per workload: the median ratio and its confidence interval. " +
+		"paired: the two ran in the same passes of one session, so the ratio is the median of the per-pass ratios " +
+		"and its interval the distribution-free order-statistic interval of that median " +
+		"(golang.org/x/perf/benchmath; 95%, or [min, max] at the level the runs allow below 6 runs); " +
+		"unpaired: the ratio of the medians, its interval a 95% percentile bootstrap (10,000 resamples, " +
+		"a fixed seed). faster or slower when the whole interval lies on one side of 1; equivalent when it " +
+		"holds 1 and lies wholly within the resolution " + FormatResolution(p) +
+		" (between " + lo + "× and " + hi + "×, --resolution sets it): no difference that matters; " +
+		"else undecided, with the runs per cell (--count) that would likely decide it, excluding 1 or fitting " +
+		"within the resolution, whichever comes first, estimated from the interval narrowing as 1/√runs about " +
+		"its median."
 }

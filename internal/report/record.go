@@ -65,8 +65,9 @@ func (r *Report) Records() []Record {
 		rec := Record{Name: c.Name, Workload: c.Workload, Family: c.Family, Unit: c.Unit,
 			DB: c.Keys["db"], Driver: c.Keys["driver"], API: c.Keys["api"], Net: c.Keys["net"],
 			Target: columnOf(c.Keys["driver"], c.Keys["api"]).Name,
-			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values, Config: map[string]string{},
-			Ratio: ratios[c.Name]}
+			Keys:   c.Keys, Runs: c.Runs, Stats: map[string]RecordStat{}, RunValues: c.Values,
+			Config: map[string]string{},
+			Ratio:  ratios[c.Name]}
 		for unit, s := range c.Stats {
 			d := s.Decimals
 			if d != math.MinInt {
@@ -94,7 +95,7 @@ func finite(v float64) *float64 {
 // recordUnits returns the units of recs: the ones sqlbench writes first, in
 // their order, then any others sorted.
 func recordUnits(recs []Record) []string {
-	known := unitOrder()
+	known := UnitOrder()
 	seen := map[string]bool{}
 	var others []string
 	for _, r := range recs {

@@ -5,10 +5,11 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // WorkloadInfo is what a binary knows of a workload: the family it is
@@ -56,13 +57,13 @@ func (c *Cell) Extra() string { return extraLabel(c.Name, "") }
 // db, driver, api and skip, joined by '/', then the name's GOMAXPROCS
 // suffix ("-4"), if any.
 func extraLabel(name, skip string) string {
-	_, cpu := splitCPU(name)
+	_, cpu := SplitCPU(name)
 	return strings.Join(NameKeys(name, "db", "driver", "api", skip), "/") + cpu
 }
 
-// splitCPU splits a benchmark name into the name without its GOMAXPROCS
+// SplitCPU splits a benchmark name into the name without its GOMAXPROCS
 // suffix and the suffix ("-4", as go test -cpu writes it; "" without one).
-func splitCPU(name string) (base, suffix string) {
+func SplitCPU(name string) (base, suffix string) {
 	_, parts := benchfmt.Name(name).Parts()
 	if n := len(parts); n > 0 && bytes.HasPrefix(parts[n-1], []byte("-")) {
 		suffix = string(parts[n-1])
@@ -77,7 +78,7 @@ type Report struct {
 	Sources []string
 	// Width is the columns Text fits its tables in: a wider table is
 	// split into parts of as many targets as fit. 0 writes every table
-	// whole, however wide; New sets TextWidth.
+	// whole, however wide; New sets textlayout.Width.
 	Width int
 	// Results is the number of result lines summarized.
 	Results int
@@ -102,8 +103,24 @@ type Report struct {
 	Resolution float64
 	// StudyResolution is the resolution of the published-beside-measured
 	// comparisons (the measured ratio over the published one); 0 takes
-	// CrossMachineTolerance.
+	// published.CrossMachineTolerance.
 	StudyResolution float64
+	// Parts are sections a caller puts at the head of the Markdown and
+	// HTML reports, before the tables (published.Parts: the studies the
+	// results reproduce).
+	Parts []Part
+}
+
+// Part is a section of the Markdown and HTML reports that the report does
+// not build itself: a reproduced study's published-beside-measured tables
+// (package published).
+type Part struct {
+	// ID and Title name the HTML section; Text is its text, Tables its
+	// tables.
+	ID, Title, Text string
+	Tables          []textlayout.Table
+	// Markdown is the part as Markdown, its heading included.
+	Markdown string
 }
 
 // BaselineNote says when the baseline asked for is in no table, so that
@@ -130,7 +147,7 @@ func (r *Report) baselineLabel() string {
 
 // New summarizes results into a Report. lookup may be nil.
 func New(rs []*benchfmt.Result, failed []Failure, lookup Lookup) *Report {
-	r := &Report{Results: len(rs), Failed: failed, Width: TextWidth}
+	r := &Report{Results: len(rs), Failed: failed, Width: textlayout.Width}
 	for _, s := range Summarize(rs) {
 		c := &Cell{Summary: s, Family: OtherFamily, Unit: OtherUnit, Rank: math.MaxInt}
 		if lookup != nil {
@@ -232,7 +249,13 @@ func (r *Report) Tables() []*Table {
 				return t
 			}
 		}
-		t := &Table{Family: family, DB: db, RowUnit: map[string]string{}, cells: map[[2]string]*Cell{}, failed: map[[2]string]bool{}}
+		t := &Table{
+			Family:  family,
+			DB:      db,
+			RowUnit: map[string]string{},
+			cells:   map[[2]string]*Cell{},
+			failed:  map[[2]string]bool{},
+		}
 		out = append(out, t)
 		return t
 	}
@@ -320,16 +343,4 @@ func (r *Report) ConfLabel() string {
 		m[[2]string{c.Name}] = c.Summary
 	}
 	return confLabel(m)
-}
-
-// FormatValue formats a rate or a time for a table: integers with thousands
-// separators from 100 up, three significant digits below.
-func FormatValue(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	if math.Abs(v) >= 100 {
-		return Thousands(v)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
 }

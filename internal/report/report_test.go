@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 func result(name string, ops float64) *benchfmt.Result {
@@ -69,14 +71,6 @@ func TestTextMarksTheBestAndTheFailures(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -12345: "-12,345"} {
-		if got := Thousands(v); got != want {
-			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 // TestSpreadTableShowsTheStudysStatistics: a family whose workloads ask for
 // the spread gets a second table of median ± standard deviation (min–max),
 // the figures computed here from the runs by hand; other families do not.
@@ -105,7 +99,7 @@ func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
 	sorted := slices.Clone(vals)
 	slices.Sort(sorted)
 	median := (sorted[4] + sorted[5]) / 2
-	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", FormatValue(median), FormatValue(sd), FormatValue(700), FormatValue(1500))
+	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", textlayout.FormatValue(median), textlayout.FormatValue(sd), textlayout.FormatValue(700), textlayout.FormatValue(1500))
 	if !strings.Contains(md.String(), "### bulk · sqlite · median ± standard deviation (min–max) of the runs") || !strings.Contains(md.String(), want) {
 		t.Errorf("markdown lacks the spread table row %q:\n%s", want, md.String())
 	}
@@ -135,5 +129,45 @@ func TestTablesComeInCatalogueOrder(t *testing.T) {
 	}
 	if want := []string{"q·sqlite", "q·mariadb", "bulk·sqlite", "other·sqlite"}; !slices.Equal(got, want) {
 		t.Errorf("tables %v, want %v", got, want)
+	}
+}
+
+// TestCellLabel: a cell is labelled with its target's name in place of its
+// db=, driver= and api= keys, a variant too; a pair the catalogue lacks
+// keeps its keys.
+func TestCellLabel(t *testing.T) {
+	for name, want := range map[string]string{
+		"SimpleQuery/db=sqlite/driver=xerial/api=jdbc":                   "SimpleQuery/jdbc-sqlite",
+		"SimpleQuery/db=mariadb/driver=connectorj/api=jdbc/net=tcp/n=10": "SimpleQuery/jdbc-mysql/net=tcp/n=10",
+		"SimpleQuery/db=postgres/driver=pgx/api=native/net=unix-4":       "SimpleQuery/pgx-native/net=unix-4",
+		"SimpleQuery/db=sqlite/driver=mattn@v1.14.22/api=sql":            "SimpleQuery/mattn@v1.14.22",
+		"R/db=sqlite/driver=a/api=sql":                                   "R/db=sqlite/driver=a/api=sql",
+		"Foo-2":                                                          "Foo-2",
+	} {
+		if got := CellLabel(name); got != want {
+			t.Errorf("CellLabel(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestSpreadLineNamesTheTarget: the run-to-run spread line names its worst
+// cell by its target, not by its driver= and api= keys.
+func TestSpreadLineNamesTheTarget(t *testing.T) {
+	var b strings.Builder
+	if err := Text(&b, fixtureReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	i := strings.Index(text, "run-to-run spread")
+	j := strings.Index(text[max(i, 0):], ", worst ")
+	if i < 0 || j < 0 {
+		t.Fatalf("no spread line:\n%s", b.String())
+	}
+	line, _, _ := strings.Cut(text[i+j:], ")")
+	if !strings.Contains(line, "(") {
+		t.Fatalf("the spread line names no cell: %s", line)
+	}
+	if strings.Contains(line, "driver=") {
+		t.Errorf("the spread line names a cell by its keys: %s)", line)
 	}
 }

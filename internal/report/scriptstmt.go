@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // StmtKey is the results file's configuration key that names statement n
@@ -42,8 +44,8 @@ const stmtLabelWidth = 34
 // results' script-stmt lines), a column per target, each value the median
 // over the runs of the statement's p50 and p99 latency. Nil when no cell
 // has per-statement latencies.
-func stmtGrid(t *Table) *textGrid {
-	g := &textGrid{Title: t.Family + " · " + t.DB + " · per-statement latency, p50 / p99 (medians of the runs)",
+func stmtGrid(t *Table) *textlayout.Table {
+	g := &textlayout.Table{Title: t.Family + " · " + t.DB + " · per-statement latency, p50 / p99 (medians of the runs)",
 		Header: append([]string{"workload", "statement"}, t.Cols...), Left: 2, Groups: true}
 	for _, row := range t.Rows {
 		var nums []int
@@ -79,14 +81,14 @@ func stmtGrid(t *Table) *textGrid {
 			if r := []rune(text); len(r) > stmtLabelWidth {
 				text = string(r[:stmtLabelWidth-1]) + "…"
 			}
-			line := []gridCell{label(name), label(text)}
+			line := []textlayout.Cell{textlayout.Label(name), textlayout.Label(text)}
 			for _, col := range t.Cols {
-				v := label("-")
+				v := textlayout.Label("-")
 				if c := t.Cell(row, col); c != nil {
 					p50, ok50 := c.Stats["stmt"+strconv.Itoa(n)+"-p50-ns/op"]
 					p99, ok99 := c.Stats["stmt"+strconv.Itoa(n)+"-p99-ns/op"]
 					if ok50 && ok99 {
-						v = label(FormatDuration(p50.Median) + " / " + FormatDuration(p99.Median))
+						v = textlayout.Label(FormatDuration(p50.Median) + " / " + FormatDuration(p99.Median))
 					}
 				}
 				line = append(line, v)

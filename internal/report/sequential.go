@@ -92,7 +92,7 @@ func sequentialRatio(n, d *Cell, conf float64) Ratio {
 		}
 		return q
 	}
-	q := Ratio{Ratio: median(n.OpsRuns) / median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
+	q := Ratio{Ratio: Median(n.OpsRuns) / Median(d.OpsRuns), Lo: math.Inf(-1), Hi: math.Inf(1), How: RatioUnpaired,
 		N: min(len(n.OpsRuns), len(d.OpsRuns))}
 	if q.N >= 2 {
 		q.Lo, q.Hi = bootstrapRatioAt(n.OpsRuns, d.OpsRuns, conf)

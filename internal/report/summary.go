@@ -28,9 +28,9 @@ import (
 // runs, 87.5% at 4) is kept in Summary.Ops.Confidence and printed.
 const Confidence = 0.95
 
-// summarize returns benchmath's median and confidence interval of vals at
+// SummarizeValues returns benchmath's median and confidence interval of vals at
 // Confidence, or at the highest confidence the sample size allows.
-func summarize(vals []float64) benchmath.Summary {
+func SummarizeValues(vals []float64) benchmath.Summary {
 	sample := benchmath.NewSample(vals, &benchmath.DefaultThresholds)
 	sum := benchmath.AssumeNothing.Summary(sample, Confidence)
 	if len(vals) >= 2 && (math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0)) {
@@ -62,7 +62,7 @@ type Summary struct {
 	Stats map[string]Stat
 	// OpsRuns is ops/s of each run, in the order the runs were written:
 	// run i of two cells of one session ran in the same passes of its
-	// interleaved schedule, so they pair (PublishedFor's ratios).
+	// interleaved schedule, so they pair (published.For's ratios).
 	OpsRuns []float64
 	// Values is every run's value of every unit, by unit, in the order
 	// the runs were written.
@@ -93,7 +93,7 @@ type Stat struct {
 
 // newStat summarizes vals (reordering them).
 func newStat(vals []float64) Stat {
-	sum := summarize(vals) // sorts vals
+	sum := SummarizeValues(vals) // sorts vals
 	st := stats.Sample{Xs: vals, Sorted: true}
 	s := Stat{N: len(vals), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence,
 		Min: vals[0], Max: vals[len(vals)-1], Mean: st.Mean(), Decimals: math.MinInt}
@@ -150,7 +150,7 @@ func (s Summary) Row() string {
 	if s.row != "" {
 		return s.row
 	}
-	_, cpu := splitCPU(s.Name)
+	_, cpu := SplitCPU(s.Name)
 	return strings.Join(append([]string{s.Workload}, NameKeys(s.Name, "db", "driver", "api")...), "/") + cpu
 }
 
@@ -189,7 +189,13 @@ func Summarize(rs []*benchfmt.Result) []Summary {
 		g, ok := byName[name]
 		if !ok {
 			base, _ := r.Name.Parts()
-			g = &group{name: name, base: string(base), keys: map[string]string{}, byUnit: map[string][]float64{}, config: r.Config}
+			g = &group{
+				name:   name,
+				base:   string(base),
+				keys:   map[string]string{},
+				byUnit: map[string][]float64{},
+				config: r.Config,
+			}
 			for _, kv := range NameKeys(name) {
 				k, v, _ := strings.Cut(kv, "=")
 				g.keys[k] = v

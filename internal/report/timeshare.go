@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sqlbench/sqlbench/internal/charts"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Units of the time decomposition a runner writes on each result line
@@ -84,7 +87,7 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 		if len(each) == 0 {
 			return shares, false
 		}
-		shares[k] = median(each)
+		shares[k] = Median(each)
 		total += shares[k]
 	}
 	if !(total > 0) {
@@ -98,10 +101,19 @@ func (s Summary) threadShares() (shares [3]float64, ok bool) {
 
 // timeShareGrids is the decomposition table of a family on one database,
 // or none when no cell of it carries the units: a row per cell.
-func timeShareGrids(t *Table) []textGrid {
-	g := textGrid{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
-		Header: []string{"workload", "target", "ns/op", "on CPU", "run queue", "blocked", "background CPU", "server CPU"},
-		Left:   2}
+func timeShareGrids(t *Table) []textlayout.Table {
+	g := textlayout.Table{Title: t.Family + " · " + t.DB + " · where the time goes (ns per operation, medians)",
+		Header: []string{
+			"workload",
+			"target",
+			"ns/op",
+			"on CPU",
+			"run queue",
+			"blocked",
+			"background CPU",
+			"server CPU",
+		},
+		Left: 2}
 	undivided := false
 	for _, row := range t.Rows {
 		for _, col := range t.Cols {
@@ -113,16 +125,26 @@ func timeShareGrids(t *Table) []textGrid {
 			if !ok {
 				continue
 			}
-			part := func(v float64) gridCell {
+			part := func(v float64) textlayout.Cell {
 				if !ts.Divided {
-					return label("n/a")
+					return textlayout.Label("n/a")
 				}
-				return label(share(v, ts.Wall))
+				return textlayout.Label(share(v, ts.Wall))
 			}
 			undivided = undivided || !ts.Divided
-			g.Rows = append(g.Rows, []gridCell{label(row), label(col), label(FormatValue(ts.Wall)),
-				part(ts.OnCPU), part(ts.RunQueue), part(ts.Blocked),
-				parallelCPU(ts.Background, ts.Wall), parallelCPU(ts.Server, ts.Wall)})
+			g.Rows = append(
+				g.Rows,
+				[]textlayout.Cell{
+					textlayout.Label(row),
+					textlayout.Label(col),
+					textlayout.Label(textlayout.FormatValue(ts.Wall)),
+					part(ts.OnCPU),
+					part(ts.RunQueue),
+					part(ts.Blocked),
+					parallelCPU(ts.Background, ts.Wall),
+					parallelCPU(ts.Server, ts.Wall),
+				},
+			)
 		}
 	}
 	if len(g.Rows) == 0 {
@@ -134,20 +156,23 @@ func timeShareGrids(t *Table) []textGrid {
 			"--timing-thread auto (the default; locked divides it, at a thread hand-over per round trip), "+
 			"--timing-thread free, a kernel without schedstat, or an older sqlbench's file.")
 	}
-	if !slices.ContainsFunc(g.Rows, func(r []gridCell) bool { return r[7].Text != "-" }) {
-		g.Notes = append(g.Notes, "server CPU -: no server process (SQLite), or not one this user can read on this machine.")
+	if !slices.ContainsFunc(g.Rows, func(r []textlayout.Cell) bool { return r[7].Text != "-" }) {
+		g.Notes = append(
+			g.Notes,
+			"server CPU -: no server process (SQLite), or not one this user can read on this machine.",
+		)
 	}
-	return []textGrid{g}
+	return []textlayout.Table{g}
 }
 
 // parallelCPU formats CPU time spent in parallel with an operation: ns and
 // its ratio to the operation's wall time (which can exceed 100%); "-" when
 // not read.
-func parallelCPU(v, wall float64) gridCell {
+func parallelCPU(v, wall float64) textlayout.Cell {
 	if math.IsNaN(v) {
-		return label("-")
+		return textlayout.Label("-")
 	}
-	return gridCell{Text: FormatValue(v), Note: "(" + share(v, wall) + ")"}
+	return textlayout.Cell{Text: textlayout.FormatValue(v), Note: "(" + share(v, wall) + ")"}
 }
 
 // share formats part as a percentage of whole, "-" when unknown.
@@ -163,7 +188,7 @@ func share(part, whole float64) string {
 // on-CPU, run-queue and blocked time stacked up to its ns/op, and beside
 // it a bar of the CPU time spent in parallel (background and server
 // stacked), in µs per operation; nil when no cell carries the division.
-func timeShareChart(workload, db string, cells []*Cell) *Chart {
+func timeShareChart(workload, db string, cells []*Cell) *charts.Chart {
 	var cats []string
 	var parts [5][]float64
 	for _, c := range cells {
@@ -189,12 +214,16 @@ func timeShareChart(workload, db string, cells []*Cell) *Chart {
 	if len(cats) == 0 {
 		return nil
 	}
-	bars := &BarData{Categories: cats, Stacked: true}
-	for i, name := range []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"} {
-		bars.Series = append(bars.Series, BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
-			Stack: min(i/3, 1)})
+	bars := &charts.BarData{Categories: cats, Stacked: true}
+	names := []string{"on CPU", "run queue", "blocked", "background CPU (in parallel)", "server CPU (in parallel)"}
+	for i, name := range names {
+		bars.Series = append(
+			bars.Series,
+			charts.BarSeries{Name: name, Values: parts[i], Lo: nans(len(cats)), Hi: nans(len(cats)),
+				Stack: min(i/3, 1)},
+		)
 	}
-	return &Chart{ID: chartID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
+	return &charts.Chart{ID: charts.ID(workload, db, "time"), Title: workload + " · " + db + " · where the time goes",
 		XLabel: "target (left bar: the operation's time; right bar: CPU in parallel)",
 		YLabel: "µs per operation (medians)", Bars: bars}
 }

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/charts"
 )
 
 // timeShareReport is the report of testdata/timeshare.txt: two MariaDB
@@ -122,7 +122,7 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 					if x := cell.Extra(); x != "" {
 						name += " " + x
 					}
-					if name == cat && strings.HasPrefix(c.ID, chartID(cell.Workload, cell.Keys["db"], "")) {
+					if name == cat && strings.HasPrefix(c.ID, charts.ID(cell.Workload, cell.Keys["db"], "")) {
 						wall = cell.NsPerOp.Center / 1e3
 					}
 				}
@@ -180,46 +180,4 @@ func browserReport(t testing.TB) *Report {
 	merged := New(append(all.Results, set.Results...), r.Failed, classicLookup)
 	merged.Sources = []string{"fixture.txt", "timeshare.txt"}
 	return merged
-}
-
-// TestCompareCoversTheTimeShare: the decomposition's units compare like
-// ns/op (lower is better), and a cell without a unit (SQLite has no
-// server CPU) is left out of that unit's comparison.
-func TestCompareCoversTheTimeShare(t *testing.T) {
-	set, err := benchfile.ReadFile("testdata/timeshare.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doubled []*benchfmt.Result
-	for _, r := range set.Results {
-		r = r.Clone()
-		for i, v := range r.Values {
-			if v.Unit == "oncpu-sec/op" {
-				r.Values[i].Value, r.Values[i].OrigValue = 2*v.Value, 2*v.OrigValue
-			}
-		}
-		doubled = append(doubled, r)
-	}
-	cs := CompareUnits("old", set.Results, "new", doubled)
-	unit := func(u string) *Comparison {
-		for _, c := range cs.Units {
-			if c.Unit == u {
-				return c
-			}
-		}
-		t.Fatalf("no comparison in %s", u)
-		return nil
-	}
-	c := unit("oncpu-ns/op")
-	if c.HigherIsBetter || len(c.Changes) != 3 {
-		t.Fatalf("on CPU: higher better %v, %d changes; want lower better, 3", c.HigherIsBetter, len(c.Changes))
-	}
-	for _, ch := range c.Changes {
-		if !ch.Significant || !ch.Worse || ch.Delta < 0.99 || ch.Delta > 1.01 {
-			t.Errorf("%s: %+v, want a significant +100%% for the worse", ch.Name, ch)
-		}
-	}
-	if s := unit("server-cpu-ns/op"); len(s.Changes) != 3 {
-		t.Errorf("server CPU: %d changes, only-old %v; want the two MariaDB cells and the older PostgreSQL one", len(s.Changes), s.OnlyOld)
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/charts"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -18,7 +19,7 @@ type Section struct {
 	ID, Title string
 	// Table is the family table of the section, nil for derived views.
 	Table  *Table
-	Charts []*Chart
+	Charts []*charts.Chart
 }
 
 // Sections returns the report's family sections (a bar chart per workload
@@ -30,7 +31,7 @@ func (r *Report) Sections() []*Section {
 	swept := inSweep(sweeps)
 	var out []*Section
 	for _, t := range r.Tables() {
-		sec := &Section{ID: chartID("t", t.Family, t.DB), Title: t.Family + " · " + t.DB, Table: t}
+		sec := &Section{ID: charts.ID("t", t.Family, t.DB), Title: t.Family + " · " + t.DB, Table: t}
 		var cells []*Cell
 		for _, c := range r.Cells {
 			if c.Family == t.Family && c.Keys["db"] == t.DB && !swept[c.Name] {
@@ -101,17 +102,17 @@ func nans(n int) []float64 {
 
 // workloadChart is the bar chart of one workload on one database: a group
 // per target, a bar per combination of the other keys (net=tcp, ...), the
-// median ops/s with its confidence interval as error bars; bars coloured by
+// Median ops/s with its confidence interval as error bars; bars coloured by
 // API, the other keys in shades of it.
-func workloadChart(workload, db string, cells []*Cell) *Chart {
+func workloadChart(workload, db string, cells []*Cell) *charts.Chart {
 	cats := groupBy(cells, func(c *Cell) string { return c.Column() })
 	slices.SortStableFunc(cats, compareColumns)
 	names := groupBy(cells, func(c *Cell) string { return c.Extra() })
 	slices.SortStableFunc(names, compareExtras)
-	bars := &BarData{Categories: cats}
+	bars := &charts.BarData{Categories: cats}
 	apis := make([]string, len(cats))
 	for _, name := range names {
-		s := BarSeries{Name: name, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+		s := charts.BarSeries{Name: name, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
 		for _, c := range cells {
 			if c.Extra() == name {
 				i := slices.Index(cats, c.Column())
@@ -121,7 +122,7 @@ func workloadChart(workload, db string, cells []*Cell) *Chart {
 		}
 		bars.Series = append(bars.Series, s)
 	}
-	return &Chart{ID: chartID(workload, db), Title: workload + " · " + db, XLabel: "target",
+	return &charts.Chart{ID: charts.ID(workload, db), Title: workload + " · " + db, XLabel: "target",
 		YLabel: cells[0].Unit + "/s (median, CI)", Bars: bars, Legend: colourByAPI(apis, bars.Series)}
 }
 
@@ -141,7 +142,7 @@ func latencyPercentiles() [][2]string {
 // a group per target (and combination of the other keys), a bar for each of
 // p50, p99 and p99.9 (medians over the runs), coloured by API in shades. It
 // is nil when no cell timed its operations one by one.
-func latencyChart(workload, db string, cells []*Cell) *Chart {
+func latencyChart(workload, db string, cells []*Cell) *charts.Chart {
 	var with []*Cell
 	for _, c := range cells {
 		if _, ok := c.Stats["p99-ns/op"]; ok {
@@ -163,9 +164,9 @@ func latencyChart(workload, db string, cells []*Cell) *Chart {
 	})
 	cats := groupBy(with, cat)
 	apis := make([]string, len(cats))
-	bars := &BarData{Categories: cats}
+	bars := &charts.BarData{Categories: cats}
 	for _, pc := range latencyPercentiles() {
-		s := BarSeries{Name: pc[1], Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
+		s := charts.BarSeries{Name: pc[1], Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats))}
 		for _, c := range with {
 			i := slices.Index(cats, cat(c))
 			apis[i] = c.Keys["api"]
@@ -175,8 +176,14 @@ func latencyChart(workload, db string, cells []*Cell) *Chart {
 		}
 		bars.Series = append(bars.Series, s)
 	}
-	return &Chart{ID: chartID(workload, db, "latency"), Title: workload + " · " + db + " · latency", XLabel: "target",
-		YLabel: "µs per operation (median of the runs)", Bars: bars, Legend: colourByAPI(apis, bars.Series, 1, 0, 2)} // p50 light, p99.9 dark
+	return &charts.Chart{
+		ID:     charts.ID(workload, db, "latency"),
+		Title:  workload + " · " + db + " · latency",
+		XLabel: "target",
+		YLabel: "µs per operation (median of the runs)",
+		Bars:   bars,
+		Legend: colourByAPI(apis, bars.Series, 1, 0, 2),
+	} // p50 light, p99.9 dark
 }
 
 // colourByAPI colours each bar by the API of its category (apis, one per
@@ -184,7 +191,7 @@ func latencyChart(workload, db string, cells []*Cell) *Chart {
 // legend: an entry per API, then, when the series are named, one per
 // series showing its shade of each API.
 // shades, when set, gives the shade of each series (shade's i).
-func colourByAPI(apis []string, series []BarSeries, shades ...int) []LegendEntry {
+func colourByAPI(apis []string, series []charts.BarSeries, shades ...int) []charts.LegendEntry {
 	shadeOf := func(i int) int {
 		if i < len(shades) {
 			return shades[i]
@@ -208,13 +215,13 @@ func colourByAPI(apis []string, series []BarSeries, shades ...int) []LegendEntry
 			series[i].Colors[j] = shade(apiColor(a), shadeOf(i))
 		}
 	}
-	var legend []LegendEntry
+	var legend []charts.LegendEntry
 	for _, a := range present {
-		legend = append(legend, LegendEntry{Name: APILabel(a), Colors: []color.Color{apiColor(a)}})
+		legend = append(legend, charts.LegendEntry{Name: APILabel(a), Colors: []color.Color{apiColor(a)}})
 	}
 	if len(series) > 1 || len(series) == 1 && series[0].Name != "" {
 		for i, s := range series {
-			e := LegendEntry{Name: s.Name}
+			e := charts.LegendEntry{Name: s.Name}
 			for _, a := range present {
 				e.Colors = append(e.Colors, shade(apiColor(a), shadeOf(i)))
 			}
@@ -226,11 +233,11 @@ func colourByAPI(apis []string, series []BarSeries, shades ...int) []LegendEntry
 
 // sweepChart is the line chart of a sweep: ops/s against the swept key,
 // one line per driver/api.
-func sweepChart(s *Sweep) *Chart {
-	c := &Chart{ID: chartID(s.Workload, s.DB, s.Fixed, "by", s.Key), Title: s.Title(), XLabel: keyLabel(s.Key),
+func sweepChart(s *Sweep) *charts.Chart {
+	c := &charts.Chart{ID: charts.ID(s.Workload, s.DB, s.Fixed, "by", s.Key), Title: s.Title(), XLabel: keyLabel(s.Key),
 		YLabel: s.Lines[0].Points[0].Cell.Unit + "/s (median, CI)", LogX: s.LogX(), XTicks: s.Xs}
 	for _, l := range s.Lines {
-		ls := LineSeries{Name: l.Name}
+		ls := charts.LineSeries{Name: l.Name}
 		for _, p := range l.Points {
 			ls.X = append(ls.X, p.X)
 			ls.Y = append(ls.Y, p.Cell.Ops.Center)
@@ -246,7 +253,7 @@ func sweepChart(s *Sweep) *Chart {
 // database: a group per workload, a bar per driver, coloured by the API
 // that was faster (native above 1, database/sql below), each driver in its
 // own shade.
-func overheadChart(db string, pairs []OverheadPair) *Chart {
+func overheadChart(db string, pairs []OverheadPair) *charts.Chart {
 	var ps []OverheadPair
 	for _, p := range pairs {
 		if p.DB == db {
@@ -254,13 +261,19 @@ func overheadChart(db string, pairs []OverheadPair) *Chart {
 		}
 	}
 	cats := groupBy(ps, func(p OverheadPair) string { return p.Row })
-	bars := &BarData{Categories: cats}
-	legend := []LegendEntry{
+	bars := &charts.BarData{Categories: cats}
+	legend := []charts.LegendEntry{
 		{Name: APILabel(targets.APINative) + " faster (above 1)", Colors: []color.Color{apiColor(targets.APINative)}},
 		{Name: APILabel(targets.APISQL) + " faster (below 1)", Colors: []color.Color{apiColor(targets.APISQL)}},
 	}
 	for i, d := range groupBy(ps, func(p OverheadPair) string { return p.Driver }) {
-		s := BarSeries{Name: d, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
+		s := charts.BarSeries{
+			Name:   d,
+			Values: nans(len(cats)),
+			Lo:     nans(len(cats)),
+			Hi:     nans(len(cats)),
+			Colors: make([]color.Color, len(cats)),
+		}
 		for _, p := range ps {
 			if p.Driver == d {
 				j := slices.Index(cats, p.Row)
@@ -273,16 +286,22 @@ func overheadChart(db string, pairs []OverheadPair) *Chart {
 			}
 		}
 		bars.Series = append(bars.Series, s)
-		legend = append(legend, LegendEntry{Name: d, Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)}})
+		legend = append(
+			legend,
+			charts.LegendEntry{
+				Name:   d,
+				Colors: []color.Color{shade(apiColor(targets.APINative), i), shade(apiColor(targets.APISQL), i)},
+			},
+		)
 	}
-	return &Chart{ID: chartID("overhead", db), Title: "database/sql overhead · " + db, XLabel: "workload",
+	return &charts.Chart{ID: charts.ID("overhead", db), Title: "database/sql overhead · " + db, XLabel: "workload",
 		YLabel: "native ops/s ÷ database/sql ops/s", Bars: bars, Legend: legend}
 }
 
 // floorChart is the bar chart of the distance to the floor on one database:
 // a group per workload, a bar per target coloured by its API (targets of
 // one API in shades of it).
-func floorChart(db string, ds []FloorDistance) *Chart {
+func floorChart(db string, ds []FloorDistance) *charts.Chart {
 	var sub []FloorDistance
 	for _, d := range ds {
 		if d.Cell.Keys["db"] == db {
@@ -290,13 +309,19 @@ func floorChart(db string, ds []FloorDistance) *Chart {
 		}
 	}
 	cats := groupBy(sub, func(d FloorDistance) string { return d.Cell.Row() })
-	bars := &BarData{Categories: cats}
+	bars := &charts.BarData{Categories: cats}
 	cols := groupBy(sub, func(d FloorDistance) string { return d.Cell.Column() })
 	slices.SortStableFunc(cols, compareColumns)
-	var legend []LegendEntry
+	var legend []charts.LegendEntry
 	perAPI := map[string]int{}
 	for _, col := range cols {
-		s := BarSeries{Name: col, Values: nans(len(cats)), Lo: nans(len(cats)), Hi: nans(len(cats)), Colors: make([]color.Color, len(cats))}
+		s := charts.BarSeries{
+			Name:   col,
+			Values: nans(len(cats)),
+			Lo:     nans(len(cats)),
+			Hi:     nans(len(cats)),
+			Colors: make([]color.Color, len(cats)),
+		}
 		api := ""
 		for _, d := range sub {
 			if d.Cell.Column() == col {
@@ -309,28 +334,28 @@ func floorChart(db string, ds []FloorDistance) *Chart {
 		for i := range s.Colors {
 			s.Colors[i] = c
 		}
-		legend = append(legend, LegendEntry{Name: col + " (" + APILabel(api) + ")", Colors: []color.Color{c}})
+		legend = append(legend, charts.LegendEntry{Name: col + " (" + APILabel(api) + ")", Colors: []color.Color{c}})
 		bars.Series = append(bars.Series, s)
 	}
-	return &Chart{ID: chartID("floor", db), Title: "Distance to the floor · " + db, XLabel: "workload",
+	return &charts.Chart{ID: charts.ID("floor", db), Title: "Distance to the floor · " + db, XLabel: "workload",
 		YLabel: "ns/op ÷ loopback TCP round trip", Bars: bars, Legend: legend}
 }
 
 // scalingChart is the speed-up of each driver/api over its fewest
 // connections, with the ideal linear speed-up dashed.
-func scalingChart(s Scaling) *Chart {
-	c := &Chart{ID: chartID("scaling", s.Workload, s.DB, s.Fixed), Title: "Scaling · " + s.Title(),
+func scalingChart(s Scaling) *charts.Chart {
+	c := &charts.Chart{ID: charts.ID("scaling", s.Workload, s.DB, s.Fixed), Title: "Scaling · " + s.Title(),
 		XLabel: keyLabel(s.Key), YLabel: "speed-up over conns=" + strconv.FormatFloat(s.Xs[0], 'g', -1, 64),
 		LogX: s.LogX(), XTicks: s.Xs}
 	for _, l := range s.Lines {
-		ls := LineSeries{Name: l.Name}
+		ls := charts.LineSeries{Name: l.Name}
 		for i, p := range l.Points {
 			ls.X = append(ls.X, p.X)
 			ls.Y = append(ls.Y, s.Speedup(l, i))
 		}
 		c.Lines = append(c.Lines, ls)
 	}
-	ideal := LineSeries{Name: "ideal (linear)", Dashed: true}
+	ideal := charts.LineSeries{Name: "ideal (linear)", Dashed: true}
 	for _, x := range s.Xs {
 		ideal.X = append(ideal.X, x)
 		ideal.Y = append(ideal.Y, s.Ideal(x))

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // nineTargets is a table of every SQLite target of the catalogue on two
@@ -46,7 +48,7 @@ func TestTextSplitsWideTables(t *testing.T) {
 	for _, line := range strings.Split(b.String(), "\n") {
 		widest = max(widest, utf8.RuneCountInString(line))
 	}
-	if widest > TextWidth || !strings.Contains(b.String(), "classic · sqlite (part 1 of ") {
+	if widest > textlayout.Width || !strings.Contains(b.String(), "classic · sqlite (part 1 of ") {
 		t.Errorf("widest line %d columns, parts %v:\n%s", widest, strings.Contains(b.String(), "(part 1 of "), b.String())
 	}
 	for _, target := range []string{"mattn", "modernc", "zombiezen", "crawshaw", "ncruces", "ncruces-native", "eatonphil", "bvinc", "jdbc-sqlite"} {

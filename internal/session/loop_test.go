@@ -213,6 +213,16 @@ func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
 	if n := setups.Load() - before; n != 2 {
 		t.Errorf("cells were set up %d times, want once per cell (2)", n)
 	}
+	// The session builds its report once, from what it did: the files
+	// beside the results are written from it, and the caller prints it.
+	s.started = true
+	if err := s.report(nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Report; r == nil || len(r.Cells) != 2 || len(out.Reports) != 2 ||
+		!slices.Equal(r.Sources, []string{filepath.Base(s.results.Name())}) {
+		t.Errorf("report %+v, files %v: want the two cells' report, written beside %s", r, out.Reports, s.results.Name())
+	}
 }
 
 func TestSessionFailedCellCostsOnlyThatCell(t *testing.T) {

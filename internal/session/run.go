@@ -23,6 +23,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
@@ -73,6 +74,10 @@ type Outcome struct {
 	// CPUShort, when set, says that some cells needed more CPUs than the
 	// placement gave them (see cpuShortfall).
 	CPUShort string
+	// Report is the session's report, built once from Done and Failed when
+	// the session ends: written beside Results as Reports, and what the
+	// caller prints (its text width is the caller's to set).
+	Report *report.Report
 	// Reports are the Markdown and HTML reports written beside Results.
 	Reports []string
 	// Journal is the session's journal when it did not finish (an
@@ -390,10 +395,18 @@ func (s *Session) header(ctx context.Context) error {
 	return nil
 }
 
-// report closes the results file and writes the Markdown and HTML reports
-// beside it; err is the error the session ended with, returned unless it
-// is nil and closing or reporting fails.
+// report closes the results file, builds the session's report once (into
+// Outcome.Report, for the caller to print as it is) and writes it as
+// Markdown and HTML beside the results; err is the error the session ended
+// with, returned unless it is nil and closing or reporting fails.
 func (s *Session) report(err error) error {
+	for i := range s.out.Failed {
+		s.out.Failed[i].Reason = redact.Secrets(s.out.Failed[i].Reason, s.secrets...)
+	}
+	r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
+	r.Baseline, r.Resolution, r.StudyResolution = s.cfg.Baseline, s.cfg.Resolution, s.cfg.StudyResolution
+	r.Parts = published.Parts(r)
+	s.out.Report = r
 	if !s.started {
 		return err
 	}
@@ -402,15 +415,11 @@ func (s *Session) report(err error) error {
 	if cerr := s.results.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
-	for i := range s.out.Failed {
-		s.out.Failed[i].Reason = redact.Secrets(s.out.Failed[i].Reason, s.secrets...)
-	}
 	if len(s.out.Done) > 0 {
 		name := s.results.Name()
-		r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
 		r.Sources = []string{filepath.Base(name)}
-		r.Baseline, r.Resolution, r.StudyResolution = s.cfg.Baseline, s.cfg.Resolution, s.cfg.StudyResolution
-		written, werr := report.WriteFiles(r, strings.TrimSuffix(name, filepath.Ext(name)), []string{"markdown", "html"})
+		prefix := strings.TrimSuffix(name, filepath.Ext(name))
+		written, werr := report.WriteFiles(r, prefix, []string{"markdown", "html"})
 		s.out.Reports = written
 		if werr != nil && err == nil {
 			err = werr

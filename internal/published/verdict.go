@@ -1,8 +1,10 @@
-package report
+package published
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
 )
@@ -10,9 +12,9 @@ import (
 // Verdicts of a published comparison.
 const (
 	// VerdictAgrees: every value of the measured interval lies within
-	// the resolution (PublishedRow.Resolution, by default
+	// the resolution (Row.Resolution, by default
 	// CrossMachineTolerance) of the published ratio: the measured ratio
-	// over the published one is equivalent to 1 (Equivalent).
+	// over the published one is equivalent to 1 (report.Equivalent).
 	VerdictAgrees = "agrees"
 	// VerdictDisagrees: no value of it does (the published ratio lies
 	// outside the interval widened by the tolerance).
@@ -20,7 +22,7 @@ const (
 	// VerdictInconclusive: the interval reaches both inside and outside
 	// the resolution: too wide to decide; printed as undecided, the word
 	// every comparison uses.
-	VerdictInconclusive = Undecided
+	VerdictInconclusive = report.Undecided
 	// VerdictNotMeasured: a side has no results.
 	VerdictNotMeasured = "not measured"
 )
@@ -34,18 +36,14 @@ const (
 // 1.02-1.29 of its README's.
 const CrossMachineTolerance = 0.3
 
-// MaxSettleRuns is the most runs an inconclusive verdict estimates (the
-// largest --count); beyond it the verdict says "more than".
-const MaxSettleRuns = 1000
-
 // judge sets the row's verdict from its measured interval, with the
 // study's known cause where it disagrees and, where it is inconclusive,
 // the runs that would settle it.
-func (row *PublishedRow) judge(s *studies.Study) {
+func (row *Row) judge(s *studies.Study) {
 	n := min(len(row.NumCell.OpsRuns), len(row.DenCell.OpsRuns))
 	row.Runs = n
 	row.Verdict, row.Settle = judge(row.Published, row.Lo, row.Measured, row.Hi, n,
-		ResolutionOr(row.Resolution, CrossMachineTolerance))
+		report.ResolutionOr(row.Resolution, CrossMachineTolerance))
 	if row.Verdict != VerdictDisagrees {
 		return
 	}
@@ -60,7 +58,8 @@ func (row *PublishedRow) judge(s *studies.Study) {
 	if len(e.Missed) > 0 {
 		k := e.Missed[0]
 		row.Missed = fmt.Sprintf("outside the ratios the study's cause for it was measured at here, %s (%s; %s): "+
-			"the difference is not the one that cause explains, and may be sqlbench's", k.RangeText(row.Comparison), k.Sizes, k.Date)
+			"the difference is not the one that cause explains, and may be sqlbench's",
+			k.RangeText(row.Comparison), k.Sizes, k.Date)
 	}
 }
 
@@ -74,8 +73,8 @@ func (row *PublishedRow) judge(s *studies.Study) {
 // runs at which the interval would be decisive: in logarithms, an
 // interval narrows about its median as 1/sqrt(runs), so the runs grow
 // with the square of how much narrower the side that crosses the band's
-// edge must become; -1 when that is more than MaxSettleRuns (or the
-// median lies on the edge), 0 when there is no interval to estimate from.
+// edge must become; -1 when that is more than report.MaxSettleRuns (or the
+// Median lies on the edge), 0 when there is no interval to estimate from.
 func judge(pub, lo, m, hi float64, n int, tol float64) (verdict string, settle int) {
 	if !(pub > 0) || !(m > 0) {
 		return VerdictNotMeasured, 0
@@ -112,7 +111,7 @@ func judge(pub, lo, m, hi float64, n int, tol float64) (verdict string, settle i
 		return VerdictInconclusive, -1
 	}
 	need := math.Ceil(float64(n) / (s * s))
-	if need > MaxSettleRuns {
+	if need > report.MaxSettleRuns {
 		return VerdictInconclusive, -1
 	}
 	return VerdictInconclusive, max(int(need), n+1)
@@ -121,7 +120,7 @@ func judge(pub, lo, m, hi float64, n int, tol float64) (verdict string, settle i
 // VerdictText is the row's verdict as the tables print it: an
 // inconclusive one with the runs that would settle it, a disagreement no
 // measured cause applies to as "disagrees — no known cause".
-func (row *PublishedRow) VerdictText() string {
+func (row *Row) VerdictText() string {
 	if row.Verdict == VerdictDisagrees && row.Cause == "" {
 		return VerdictDisagrees + " — no known cause"
 	}
@@ -132,7 +131,7 @@ func (row *PublishedRow) VerdictText() string {
 	case row.Settle > 0:
 		return fmt.Sprintf("undecided, ~%d runs", row.Settle)
 	case row.Settle < 0:
-		return fmt.Sprintf("undecided, >%d runs", MaxSettleRuns)
+		return fmt.Sprintf("undecided, >%d runs", report.MaxSettleRuns)
 	case row.Runs < 2:
 		return "undecided, 1 run"
 	}
@@ -147,7 +146,7 @@ func VerdictNote() string { return VerdictNoteAt(CrossMachineTolerance) }
 // CrossMachineTolerance): the resolution, with the reason for its default,
 // and how the runs that would settle an undecided one are estimated.
 func VerdictNoteAt(tol float64) string {
-	tol = ResolutionOr(tol, CrossMachineTolerance)
+	tol = report.ResolutionOr(tol, CrossMachineTolerance)
 	return fmt.Sprintf("Verdicts: agrees = equivalent to the published ratio, every value of the measured interval "+
 		"within the resolution %s (a factor of %.2f either way, --resolution) of it; disagrees = none (the published "+
 		"ratio outside the interval widened by that factor), with the likely cause where a measured one "+
@@ -157,5 +156,5 @@ func VerdictNoteAt(tol float64) string {
 		"would decide, estimated from the observed interval narrowing as 1/√runs about its median. "+
 		"The default resolution, ±%.0f%%, is for the other machine, OS, Go and driver versions: the go-sqlite-bench "+
 		"program itself, run here, gave single-goroutine ratios within a factor of 1.02-1.29 of its "+
-		"README's (docs/reproduce.md).", FormatResolution(tol), 1+tol, 100*CrossMachineTolerance)
+		"README's (docs/reproduce.md).", report.FormatResolution(tol), 1+tol, 100*CrossMachineTolerance)
 }

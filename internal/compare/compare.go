@@ -1,4 +1,8 @@
-package report
+// Package compare compares two sets of results (two sessions) cell by cell in every unit, for sqlbench compare:
+// each change with its significance and interval, its verdict at a resolution, the shift every cell of the pair
+// shared taken out of the gate, per-unit regression thresholds, the ratios to a baseline and their change between
+// the sets, the settings that differ, as text, Markdown or JSON.
+package compare
 
 import (
 	"fmt"
@@ -10,6 +14,8 @@ import (
 	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // Alpha is the significance level of comparisons.
@@ -51,7 +57,7 @@ type Comparison struct {
 	HigherIsBetter bool
 	Changes        []Change
 	// Resolution is the smallest change that matters (0.05: 5% either
-	// way), for the verdicts (Kind); 0 takes DefaultResolution.
+	// way), for the verdicts (Kind); 0 takes report.DefaultResolution.
 	Resolution float64
 	// GeoOld and GeoNew are the geometric means of the medians of the
 	// cells in both sets; GeoSkipped counts the cells left out of them, a
@@ -84,8 +90,9 @@ func primaryUnit(oldVals, newVals map[string]map[string][]float64) string {
 
 // compareUnit compares the cells of oldOrder with their namesakes in new in
 // one unit.
-func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64, newOrder []string, newVals map[string]map[string][]float64) *Comparison {
-	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: MeasureOf(unit).Higher}
+func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map[string]map[string][]float64,
+	newOrder []string, newVals map[string]map[string][]float64) *Comparison {
+	c := &Comparison{OldLabel: oldLabel, NewLabel: newLabel, Unit: unit, HigherIsBetter: report.MeasureOf(unit).Higher}
 	var olds, news []float64
 	var oldSamples []*benchmath.Sample // per cell: the old runs, and the new ones,
 	var newRuns [][]float64            // for the test with the shift taken out
@@ -100,8 +107,8 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 		ns := benchmath.NewSample(nv, &benchmath.DefaultThresholds)
 		cmp := benchmath.AssumeNothing.Compare(os, ns)
 		ch := Change{Name: name,
-			Old:  benchmath.AssumeNothing.Summary(os, Confidence).Center,
-			New:  benchmath.AssumeNothing.Summary(ns, Confidence).Center,
+			Old:  benchmath.AssumeNothing.Summary(os, report.Confidence).Center,
+			New:  benchmath.AssumeNothing.Summary(ns, report.Confidence).Center,
 			OldN: cmp.N1, NewN: cmp.N2, P: cmp.P, Significant: cmp.P < Alpha}
 		if ch.Old != 0 {
 			ch.Delta = ch.New/ch.Old - 1
@@ -131,8 +138,8 @@ func compareUnit(oldLabel, newLabel, unit string, oldOrder []string, oldVals map
 	return c
 }
 
-// changeInterval bounds median(nv)/median(ov) by the percentile bootstrap
-// (bootstrapRatio); both all zero is no change, [1, 1]; infinite bounds
+// changeInterval bounds report.Median(nv)/report.Median(ov) by the percentile bootstrap
+// (report.BootstrapRatio); both all zero is no change, [1, 1]; infinite bounds
 // when either side has fewer than 2 runs or the old median is not above 0.
 func changeInterval(ov, nv []float64) (lo, hi float64) {
 	if len(ov) < 2 || len(nv) < 2 {
@@ -141,10 +148,10 @@ func changeInterval(ov, nv []float64) (lo, hi float64) {
 	if slices.Max(ov) == 0 && slices.Min(ov) == 0 && slices.Max(nv) == 0 && slices.Min(nv) == 0 {
 		return 1, 1
 	}
-	if !(median(ov) > 0) || slices.Min(nv) < 0 {
+	if !(report.Median(ov) > 0) || slices.Min(nv) < 0 {
 		return math.Inf(-1), math.Inf(1)
 	}
-	return bootstrapRatio(nv, ov)
+	return report.BootstrapRatio(nv, ov)
 }
 
 // Kind is the verdict on a change at the comparison's resolution: when
@@ -157,46 +164,47 @@ func (c *Comparison) Kind(ch Change) string {
 		speed := c.Unit == "ops/s" || c.Unit == "ns/op"
 		switch {
 		case ch.Worse && speed:
-			return Slower
+			return report.Slower
 		case ch.Worse:
 			return "worse"
 		case speed:
-			return Faster
+			return report.Faster
 		}
 		return "better"
 	}
-	if Classify(ch.Lo, ch.Hi, c.resolution()) == Equivalent {
-		return Equivalent
+	if report.Classify(ch.Lo, ch.Hi, c.resolution()) == report.Equivalent {
+		return report.Equivalent
 	}
-	return Undecided
+	return report.Undecided
 }
 
 // Verdict is Kind as the tables print it: an undecided change with the
-// runs per side that would likely decide it (settleRuns).
+// runs per side that would likely decide it (report.SettleRuns).
 func (c *Comparison) Verdict(ch Change) string {
 	k := c.Kind(ch)
 	n := min(ch.OldN, ch.NewN)
-	if k != Undecided || n < 2 || !(ch.Old > 0 && ch.New > 0) {
-		return verdictText(k, 0, n)
+	if k != report.Undecided || n < 2 || !(ch.Old > 0 && ch.New > 0) {
+		return report.VerdictText(k, 0, n)
 	}
 	// An interval that excludes 1 where the test finds no change has no
 	// estimate: the two disagree, and more runs settle which.
-	if settle := settleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution()); settle != 0 || !hasInterval(ch.Lo, ch.Hi) {
-		return verdictText(k, settle, n)
+	settle := report.SettleRuns(ch.New/ch.Old, ch.Lo, ch.Hi, n, c.resolution())
+	if settle != 0 || !report.HasInterval(ch.Lo, ch.Hi) {
+		return report.VerdictText(k, settle, n)
 	}
-	return Undecided
+	return report.Undecided
 }
 
 // Decisions counts the comparison's verdicts (Kind): better counts as
 // faster, worse as slower.
-func (c *Comparison) Decisions() Decisions {
-	var d Decisions
+func (c *Comparison) Decisions() report.Decisions {
+	var d report.Decisions
 	for _, ch := range c.Changes {
 		switch k := c.Kind(ch); k {
 		case "better":
-			d.Add(Faster)
+			d.Add(report.Faster)
 		case "worse":
-			d.Add(Slower)
+			d.Add(report.Slower)
 		default:
 			d.Add(k)
 		}
@@ -204,8 +212,10 @@ func (c *Comparison) Decisions() Decisions {
 	return d
 }
 
-// resolution is the comparison's Resolution, or DefaultResolution.
-func (c *Comparison) resolution() float64 { return ResolutionOr(c.Resolution, DefaultResolution) }
+// resolution is the comparison's Resolution, or report.DefaultResolution.
+func (c *Comparison) resolution() float64 {
+	return report.ResolutionOr(c.Resolution, report.DefaultResolution)
+}
 
 // sampleValues groups the values of results by name and unit, names in
 // order of first appearance.
@@ -305,7 +315,7 @@ func (c *Comparison) Undecidable() []Change {
 // IntervalString formats the change's interval (Lo, Hi): "0.97–1.04×",
 // or "-" without one.
 func (ch Change) IntervalString() string {
-	return FormatRatioInterval(Ratio{Lo: ch.Lo, Hi: ch.Hi})
+	return report.FormatRatioInterval(report.Ratio{Lo: ch.Lo, Hi: ch.Hi})
 }
 
 // DeltaString formats the change as benchstat does (benchmath's
@@ -327,10 +337,10 @@ func (c *Comparison) Text(w io.Writer) error {
 	}
 	fmt.Fprintln(w, c.shiftNote())
 	for _, n := range c.OnlyOld {
-		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, CellLabel(n))
+		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, report.CellLabel(n))
 	}
 	for _, n := range c.OnlyNew {
-		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, CellLabel(n))
+		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, report.CellLabel(n))
 	}
 	return nil
 }
@@ -341,9 +351,11 @@ func (c *Comparison) Text(w io.Writer) error {
 // the change and the p-value, then the geometric mean.
 func (c *Comparison) table(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
-	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); new÷old: the bootstrap interval of\n", Alpha)
-	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n", FormatResolution(c.resolution()))
-	f := MeasureOf(c.Unit).Format
+	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); "+
+		"new÷old: the bootstrap interval of\n", Alpha)
+	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n",
+		report.FormatResolution(c.resolution()))
+	f := report.MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if oldN > 0 {
@@ -356,7 +368,8 @@ func (c *Comparison) table(w io.Writer) error {
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P, ch.IntervalString(), c.Verdict(ch))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", report.CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P,
+			ch.IntervalString(), c.Verdict(ch))
 	}
 	if c.GeoOld > 0 {
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
@@ -368,7 +381,7 @@ func (c *Comparison) table(w io.Writer) error {
 		fmt.Fprintln(w, note)
 	}
 	if c.Unit == "ops/s" || c.Unit == "ns/op" {
-		fmt.Fprintf(w, "%s: %s at %s\n", c.Unit, c.Decisions(), FormatResolution(c.resolution()))
+		fmt.Fprintf(w, "%s: %s at %s\n", c.Unit, c.Decisions(), report.FormatResolution(c.resolution()))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // ratioSession is one session of three targets over driftRuns: modernc at
@@ -29,16 +31,16 @@ func ratioSession(id string, machine, modern float64) []*benchfmt.Result {
 // crawshaw's stayed at 1.2×. compare --baseline says modernc is slower
 // relative to before and crawshaw unchanged, whatever the machine did.
 func TestRatioChangesCancelTheMachine(t *testing.T) {
-	old := New(ratioSession("aaa111", 1, 1.10), nil, nil)
-	new := New(ratioSession("bbb222", 0.6, 0.85), nil, nil)
+	old := report.New(ratioSession("aaa111", 1, 1.10), nil, nil)
+	new := report.New(ratioSession("bbb222", 0.6, 0.85), nil, nil)
 	changes, ok := RatioChanges(old, new, "mattn")
 	if !ok || len(changes) != 2 {
 		t.Fatalf("ok %v, %d changes: %+v", ok, len(changes), changes)
 	}
 	verdicts := map[string]string{}
 	for _, rc := range changes {
-		verdicts[rc.Old.Col] = rc.Verdict(DefaultResolution)
-		if rc.Old.How != RatioPaired || rc.New.How != RatioPaired {
+		verdicts[rc.Old.Col] = rc.Verdict(report.DefaultResolution)
+		if rc.Old.How != report.RatioPaired || rc.New.How != report.RatioPaired {
 			t.Errorf("%s: ratios not paired by pass: %s, %s", rc.Old.Col, rc.Old.How, rc.New.How)
 		}
 	}
@@ -46,10 +48,11 @@ func TestRatioChangesCancelTheMachine(t *testing.T) {
 		t.Errorf("verdicts %v: want modernc slower, crawshaw equivalent", verdicts)
 	}
 	var b bytes.Buffer
-	if err := WriteRatioChanges(&b, "old", "new", changes, 100, DefaultResolution); err != nil {
+	if err := WriteRatioChanges(&b, "old", "new", changes, 100, report.DefaultResolution); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower", "equivalent",
+	for _, want := range []string{"ops/s ÷ mattn's, old → new", "modernc", "1.10× [", "0.85× [", "-22.7%", "slower",
+		"equivalent",
 		"2 of 2 decided: 0 faster, 1 slower, 1 equivalent; 0 undecided at ±5%"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, b.String())

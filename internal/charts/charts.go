@@ -1,4 +1,6 @@
-package report
+// Package charts draws the charts of sqlbench's reports with gonum.org/v1/plot: a Chart is described by its data
+// (grouped or stacked bars with error bars, or lines) and drawn as SVG or PNG.
+package charts
 
 import (
 	"bytes"
@@ -16,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Chart is one chart of a report, described by its data; SVG and PNG draw
@@ -149,7 +153,7 @@ func (thousandsTicks) Ticks(min, max float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(min, max)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = FormatValue(ts[i].Value)
+			ts[i].Label = textlayout.FormatValue(ts[i].Value)
 		}
 	}
 	return ts
@@ -442,8 +446,8 @@ func (c *Chart) PNG() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// chartID turns a title into an ID safe in file names and HTML.
-func chartID(parts ...string) string {
+// ID turns a title into an ID safe in file names and HTML.
+func ID(parts ...string) string {
 	s := strings.ToLower(strings.Join(parts, "-"))
 	var b strings.Builder
 	dash := false

@@ -1,4 +1,9 @@
-package report
+// Package published sets the published studies' figures beside what a session measured, for sqlbench reproduce
+// and the reports of its results: each comparison's published ratio beside the measured one with its interval
+// (For, Tables), the verdict at the study resolution (agrees, disagrees, undecided) with the study's known cause or
+// hypothesis of a disagreement, the published memory figures, as text (Text) and as the sections of the Markdown and
+// HTML reports (Parts, set as report.Report.Parts).
+package published
 
 import (
 	"fmt"
@@ -8,8 +13,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqlbench/sqlbench/internal/report"
+
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -17,18 +25,18 @@ import (
 // study a session reproduced (sqlbench reproduce).
 const StudyKey = benchfile.KeyStudy
 
-// PublishedRow is one headline comparison of a study: the published ratio
+// Row is one headline comparison of a study: the published ratio
 // beside the measured one.
-type PublishedRow struct {
+type Row struct {
 	studies.Comparison
 	// Measured is the measured ratio of ops/s, Num over Den (measure), Lo
 	// and Hi its interval at Confidence. Zero when not measured.
 	Measured, Lo, Hi, Confidence float64
 	// NumCell and DenCell are the cells measured (nil when missing).
-	NumCell, DenCell *Cell
+	NumCell, DenCell *report.Cell
 	// Verdict is one of the Verdict constants (see judge); Runs the runs
 	// of the sides' cells, Settle the runs estimated to settle an
-	// inconclusive verdict (-1: more than MaxSettleRuns, 0: none), Cause
+	// inconclusive verdict (-1: more than report.MaxSettleRuns, 0: none), Cause
 	// the study's measured cause of a disagreement, when one applies
 	// (studies.Study.CauseOf); else Hypothesis is a hypothesis the study
 	// names for it, and Missed says the measured cause that names it was
@@ -45,37 +53,37 @@ type PublishedRow struct {
 	Resolution float64
 }
 
-// PublishedTable is a reproduced study's comparisons, published beside
+// Table is a reproduced study's comparisons, published beside
 // measured.
-type PublishedTable struct {
+type Table struct {
 	Study *studies.Study
-	Rows  []PublishedRow
+	Rows  []Row
 
-	// Resolution is the rows' (Report.StudyResolution; 0:
+	// Resolution is the rows' (report.Report.StudyResolution; 0:
 	// CrossMachineTolerance).
 	Resolution float64
 	// Memory holds the study's published memory figures (B/op, allocs/op)
 	// beside the measured ones, one row per test and side; empty when the
 	// study published none.
-	Memory []PublishedMemory
+	Memory []Memory
 }
 
-// PublishedMemory is one side's published B/op and allocs/op on one test
+// Memory is one side's published B/op and allocs/op on one test
 // beside the medians measured.
-type PublishedMemory struct {
+type Memory struct {
 	Test      studies.Test
 	Side      studies.Side
 	Published studies.Memory
 	// Cell is the cell measured (nil when missing); Bytes and Allocs are
 	// its medians of B/op and allocs/op.
-	Cell          *Cell
+	Cell          *report.Cell
 	Bytes, Allocs float64
 }
 
-// Published returns the published-beside-measured table of every study the
+// Tables returns the published-beside-measured table of every study the
 // results record (the reproduce-study configuration line), in the order
 // they appear; nil when they record none.
-func (r *Report) Published() []*PublishedTable {
+func Tables(r *report.Report) []*Table {
 	var ids []string
 	for _, c := range r.Cells {
 		for _, kv := range c.Config {
@@ -84,22 +92,22 @@ func (r *Report) Published() []*PublishedTable {
 			}
 		}
 	}
-	var out []*PublishedTable
+	var out []*Table
 	for _, id := range ids {
 		if s, ok := studies.Lookup(id); ok {
-			out = append(out, PublishedFor(r, s))
+			out = append(out, For(r, s))
 		}
 	}
 	return out
 }
 
-// PublishedFor sets study s's comparisons beside the report's cells.
-func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
-	t := &PublishedTable{Study: s, Resolution: r.StudyResolution}
+// For sets study s's comparisons beside the report's cells.
+func For(r *report.Report, s *studies.Study) *Table {
+	t := &Table{Study: s, Resolution: r.StudyResolution}
 	for _, c := range s.Comparisons() {
-		row := PublishedRow{Comparison: c, Verdict: VerdictNotMeasured, Resolution: r.StudyResolution}
-		row.NumCell = r.studyCell(s, c.Num, c.Test)
-		row.DenCell = r.studyCell(s, c.Den, c.Test)
+		row := Row{Comparison: c, Verdict: VerdictNotMeasured, Resolution: r.StudyResolution}
+		row.NumCell = studyCell(r, s, c.Num, c.Test)
+		row.DenCell = studyCell(r, s, c.Den, c.Test)
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
 			row.measure(n, d)
 			row.judge(s)
@@ -112,7 +120,7 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 			if !ok {
 				continue
 			}
-			row := PublishedMemory{Test: test, Side: side, Published: m, Cell: r.studyCell(s, side, test)}
+			row := Memory{Test: test, Side: side, Published: m, Cell: studyCell(r, s, side, test)}
 			if row.Cell != nil {
 				row.Bytes, row.Allocs = row.Cell.Medians["B/op"], row.Cell.Medians["allocs/op"]
 			}
@@ -127,7 +135,7 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 // same passes of the interleaved schedule), it is the median of the
 // per-run ratios with its confidence interval (benchmath, as every cell's
 // own); else the ratio of the medians, bounded by n's interval over d's.
-func (row *PublishedRow) measure(n, d *Cell) {
+func (row *Row) measure(n, d *report.Cell) {
 	if len(n.OpsRuns) == len(d.OpsRuns) && len(n.OpsRuns) >= 2 {
 		ratios := make([]float64, len(n.OpsRuns))
 		for i := range ratios {
@@ -138,7 +146,7 @@ func (row *PublishedRow) measure(n, d *Cell) {
 			ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
 		}
 		if ratios != nil {
-			sum := summarize(ratios)
+			sum := report.SummarizeValues(ratios)
 			row.Measured, row.Lo, row.Hi, row.Confidence = sum.Center, sum.Lo, sum.Hi, sum.Confidence
 			return
 		}
@@ -152,16 +160,18 @@ func (row *PublishedRow) measure(n, d *Cell) {
 // target (db, driver, api), the workload's name and keys exactly, the
 // test's GOMAXPROCS suffix, and the study's first transport when the cell
 // ran over several.
-func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Test) *Cell {
+func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studies.Test) *report.Cell {
 	spec, ok := targets.Lookup(side.Target)
 	if !ok {
 		return nil
 	}
 	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
-	var found *Cell
+	var found *report.Cell
 	for _, c := range r.Cells {
-		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver || c.Keys["api"] != spec.API ||
-			cellCPU(c.Name) != test.CPU || workloadKeys(c) != keys {
+		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver ||
+			c.Keys["api"] != spec.API ||
+			cellCPU(c.Name) != test.CPU ||
+			workloadKeys(c) != keys {
 			continue
 		}
 		if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
@@ -173,39 +183,43 @@ func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Tes
 
 // workloadKeys returns the cell's key=value parts other than the target's
 // and the transport's, in order: the workload ID's keys.
-func workloadKeys(c *Cell) string {
-	return strings.Join(NameKeys(c.Name, "db", "driver", "api", "net"), "/")
+func workloadKeys(c *report.Cell) string {
+	return strings.Join(report.NameKeys(c.Name, "db", "driver", "api", "net"), "/")
 }
 
 // cellCPU returns the GOMAXPROCS suffix of a benchmark name (go test -cpu's
 // "-N"), 0 when it has none.
 func cellCPU(name string) int {
-	_, suffix := splitCPU(name)
+	_, suffix := report.SplitCPU(name)
 	n, _ := strconv.Atoi(strings.TrimPrefix(suffix, "-"))
 	return n
 }
 
 // publishedGrid is the table of a study's comparisons.
-func publishedGrid(t *PublishedTable) textGrid {
+func publishedGrid(t *Table) textlayout.Table {
 	s := t.Study
-	g := textGrid{
+	g := textlayout.Table{
 		Title:  "Published beside measured: " + s.ID,
 		Header: []string{"test", "comparison", "published", "measured", "interval", "verdict"},
 		Left:   2,
 	}
 	verdicts := verdictTexts(t)
 	for i, row := range t.Rows {
-		cells := []gridCell{label(row.Test.Name), label(row.Num.Name + " / " + row.Den.Name), {Text: FormatRatio(row.Published)}}
+		cells := []textlayout.Cell{
+			textlayout.Label(row.Test.Name),
+			textlayout.Label(row.Num.Name + " / " + row.Den.Name),
+			{Text: report.FormatRatio(row.Published)},
+		}
 		if row.Measured > 0 {
-			iv := fmt.Sprintf("%s – %s", FormatRatio(row.Lo), FormatRatio(row.Hi))
+			iv := fmt.Sprintf("%s – %s", report.FormatRatio(row.Lo), report.FormatRatio(row.Hi))
 			if math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo) {
 				iv = "—"
 			}
-			cells = append(cells, gridCell{Text: FormatRatio(row.Measured)}, label(iv))
+			cells = append(cells, textlayout.Cell{Text: report.FormatRatio(row.Measured)}, textlayout.Label(iv))
 		} else {
-			cells = append(cells, label("—"), label("—"))
+			cells = append(cells, textlayout.Label("—"), textlayout.Label("—"))
 		}
-		cells = append(cells, gridCell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
+		cells = append(cells, textlayout.Cell{Text: verdicts[i], Bold: row.Verdict == VerdictDisagrees})
 		g.Rows = append(g.Rows, cells)
 	}
 	return g
@@ -213,18 +227,18 @@ func publishedGrid(t *PublishedTable) textGrid {
 
 // publishedMemoryGrid is the table of a study's published memory figures
 // beside the measured medians; nil rows when it published none.
-func publishedMemoryGrid(t *PublishedTable) textGrid {
-	g := textGrid{
+func publishedMemoryGrid(t *Table) textlayout.Table {
+	g := textlayout.Table{
 		Title:  "Published memory beside measured: " + t.Study.ID,
 		Header: []string{"test", "side", "published B/op", "measured", "published allocs/op", "measured"},
 		Left:   2,
 	}
 	for _, row := range t.Memory {
-		b, a := label("—"), label("—")
+		b, a := textlayout.Label("—"), textlayout.Label("—")
 		if row.Cell != nil {
-			b, a = gridCell{Text: formatMem(row.Bytes)}, gridCell{Text: formatMem(row.Allocs)}
+			b, a = textlayout.Cell{Text: formatMem(row.Bytes)}, textlayout.Cell{Text: formatMem(row.Allocs)}
 		}
-		g.Rows = append(g.Rows, []gridCell{label(row.Test.Name), label(row.Side.Name),
+		g.Rows = append(g.Rows, []textlayout.Cell{textlayout.Label(row.Test.Name), textlayout.Label(row.Side.Name),
 			{Text: formatMem(row.Published.BytesPerOp)}, b, {Text: formatMem(row.Published.AllocsPerOp)}, a})
 	}
 	return g
@@ -239,70 +253,84 @@ func formatMem(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
-// PublishedNote describes a study's table: its source, how ratios read,
+// Note describes a study's table: its source, how ratios read,
 // and how verdicts are reached.
-func PublishedNote(t *PublishedTable) string {
+func Note(t *Table) string {
 	s := t.Study
-	return fmt.Sprintf("%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the first is faster), published from the study's figures in %s, measured here as the median of the per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with its confidence interval. %s",
-		s.Title, s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, sourceAddresses(s), s.Unit, VerdictNoteAt(t.Resolution))
+	return fmt.Sprintf(
+		"%s. Published: %s, %s (%s; %s), %s. Ratios are the first side's speed over the second's (above 1: the "+
+			"first is faster), published from the study's figures in %s, measured here as the median of the "+
+			"per-run ratios of ops/s (run i of each side ran in the same passes of the interleaved session) with "+
+			"its confidence interval. %s",
+		s.Title,
+		s.Source.Document,
+		s.Source.Table,
+		s.Source.Date,
+		s.Source.Machine,
+		sourceAddresses(s),
+		s.Unit,
+		VerdictNoteAt(t.Resolution),
+	)
 }
 
-// writePublishedMarkdown writes the published-beside-measured section of
-// every study the results reproduce.
-func writePublishedMarkdown(w io.Writer, r *Report) {
-	for _, t := range r.Published() {
-		fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, mdEscape(PublishedNote(t)))
-		g := publishedGrid(t)
-		rows := make([][]string, len(g.Rows))
-		for i, r := range g.Rows {
-			for _, c := range r {
-				v := mdEscape(c.Text)
-				if c.Bold {
-					v = "**" + v + "**"
-				}
-				rows[i] = append(rows[i], v)
-			}
-		}
-		mdTableAligned(w, g.Header, rows, g.Left)
-		fmt.Fprintln(w)
-		if len(t.Memory) > 0 {
-			mg := publishedMemoryGrid(t)
-			rows = make([][]string, len(mg.Rows))
-			for i, r := range mg.Rows {
-				for _, c := range r {
-					rows[i] = append(rows[i], mdEscape(c.Text))
-				}
-			}
-			mdTableAligned(w, mg.Header, rows, mg.Left)
-			fmt.Fprintln(w)
-		}
-		for _, g := range t.Study.Unavailable {
-			fmt.Fprintf(w, "- not reproduced: %s (%s)\n", mdEscape(g.What), mdEscape(g.Why))
-		}
-		for _, c := range causes(t) {
-			fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), mdEscape(strings.Join(c.Labels, "; ")), mdEscape(c.Text))
-		}
-	}
-}
-
-// publishedSections returns the HTML sections of the studies the results
-// reproduce.
-func publishedSections(r *Report) []htmlSection {
-	var out []htmlSection
-	for i, t := range r.Published() {
-		text := PublishedNote(t)
+// Parts returns the published-beside-measured section of every study r's
+// results reproduce, for r.Parts: the Markdown and HTML reports show them
+// before the tables.
+func Parts(r *report.Report) []report.Part {
+	var out []report.Part
+	for i, t := range Tables(r) {
+		var md strings.Builder
+		writeMarkdown(&md, t)
+		text := Note(t)
 		for _, g := range t.Study.Unavailable {
 			text += " Not reproduced: " + g.What + " (" + g.Why + ")."
 		}
 		for _, c := range causes(t) {
 			text += fmt.Sprintf(" %s (%s): %s.", c.Heading(), strings.Join(c.Labels, "; "), c.Text)
 		}
-		tables := []textGrid{publishedGrid(t)}
+		tables := []textlayout.Table{publishedGrid(t)}
 		if len(t.Memory) > 0 {
 			tables = append(tables, publishedMemoryGrid(t))
 		}
-		out = append(out, htmlSection{ID: "published-" + strconv.Itoa(i+1), Title: "Published beside measured: " + t.Study.ID,
-			Text: text, Tables: tables})
+		out = append(out, report.Part{ID: "published-" + strconv.Itoa(i+1),
+			Title: "Published beside measured: " + t.Study.ID, Text: text, Tables: tables, Markdown: md.String()})
 	}
 	return out
+}
+
+// writeMarkdown writes the published-beside-measured section of a study.
+func writeMarkdown(w io.Writer, t *Table) {
+	fmt.Fprintf(w, "\n## Published beside measured: %s\n\n%s\n\n", t.Study.ID, textlayout.EscapeMarkdown(Note(t)))
+	g := publishedGrid(t)
+	rows := make([][]string, len(g.Rows))
+	for i, r := range g.Rows {
+		for _, c := range r {
+			v := textlayout.EscapeMarkdown(c.Text)
+			if c.Bold {
+				v = "**" + v + "**"
+			}
+			rows[i] = append(rows[i], v)
+		}
+	}
+	textlayout.MarkdownRows(w, g.Header, rows, g.Left)
+	fmt.Fprintln(w)
+	if len(t.Memory) > 0 {
+		mg := publishedMemoryGrid(t)
+		rows = make([][]string, len(mg.Rows))
+		for i, r := range mg.Rows {
+			for _, c := range r {
+				rows[i] = append(rows[i], textlayout.EscapeMarkdown(c.Text))
+			}
+		}
+		textlayout.MarkdownRows(w, mg.Header, rows, mg.Left)
+		fmt.Fprintln(w)
+	}
+	for _, g := range t.Study.Unavailable {
+		fmt.Fprintf(w, "- not reproduced: %s (%s)\n",
+			textlayout.EscapeMarkdown(g.What), textlayout.EscapeMarkdown(g.Why))
+	}
+	for _, c := range causes(t) {
+		fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), textlayout.EscapeMarkdown(strings.Join(c.Labels, "; ")),
+			textlayout.EscapeMarkdown(c.Text))
+	}
 }

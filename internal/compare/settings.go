@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"slices"
@@ -84,7 +84,9 @@ func SettingDifferences(old, new []*benchfmt.Result) []SettingDiff {
 			}
 			for _, c := range r.Config {
 				if c.File && MeasuredSetting(c.Key) {
-					out[c.Key] = appendNew(out[c.Key], string(c.Value))
+					if v := string(c.Value); !slices.Contains(out[c.Key], v) {
+						out[c.Key] = append(out[c.Key], v)
+					}
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"fmt"
@@ -43,7 +43,11 @@ func TestGateTakesOutTheShiftEveryCellShared(t *testing.T) {
 		t.Errorf("a shift every cell shared failed %d cell(s): %+v", len(regs), regs)
 	}
 	if !c.ShiftWorse(0.05) || c.ShiftWorse(0.15) {
-		t.Errorf("a 10%% shared slowdown: ShiftWorse(5%%) %v, ShiftWorse(15%%) %v", c.ShiftWorse(0.05), c.ShiftWorse(0.15))
+		t.Errorf(
+			"a 10%% shared slowdown: ShiftWorse(5%%) %v, ShiftWorse(15%%) %v",
+			c.ShiftWorse(0.05),
+			c.ShiftWorse(0.15),
+		)
 	}
 
 	regressed := append(machine[:len(machine):len(machine)], 0.75)
@@ -86,7 +90,14 @@ func TestGateWithTooFewCellsHoldsTheRawChange(t *testing.T) {
 // TestShiftSpreadIsRobust: one wild cell does not widen the spread the
 // others give.
 func TestShiftSpreadIsRobust(t *testing.T) {
-	changes := []Change{{Old: 1, New: 1.01}, {Old: 1, New: 0.99}, {Old: 1, New: 1.0}, {Old: 1, New: 1.02}, {Old: 1, New: 0.98}, {Old: 1, New: 5}}
+	changes := []Change{
+		{Old: 1, New: 1.01},
+		{Old: 1, New: 0.99},
+		{Old: 1, New: 1.0},
+		{Old: 1, New: 1.02},
+		{Old: 1, New: 0.98},
+		{Old: 1, New: 5},
+	}
 	s := estimateShift(changes)
 	if s.Cells != 6 || math.Abs(s.Factor-1.005) > 0.006 || s.Spread > 0.03 {
 		t.Errorf("shift %+v: want a factor near 1 and a spread of the five, not the wild one", s)

@@ -1,4 +1,4 @@
-package report
+package published
 
 import (
 	"bytes"
@@ -7,9 +7,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sqlbench/sqlbench/internal/report"
+
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -64,17 +67,19 @@ func TestPublishedBesideMeasured(t *testing.T) {
 	// Published PreparedQueryRow: 16436 / 14452 = 1.14; measured 0.5.
 	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mysql")+"/net=tcp", 5000)...)
 	lines = append(lines, runs("PreparedQueryRow/"+key(t, "mymysql")+"/net=tcp", 10000)...)
-	r := New(studyResults(t, "sqlbench-2013-win", lines), nil, nil)
-	tables := r.Published()
+	r := report.New(studyResults(t, "sqlbench-2013-win", lines), nil, nil)
+	r.Parts = Parts(r) // as the session and sqlbench report set them
+	tables := Tables(r)
 	if len(tables) != 1 || tables[0].Study.ID != "sqlbench-2013-win" {
 		t.Fatalf("published tables %v", tables)
 	}
-	got := map[string]PublishedRow{}
+	got := map[string]Row{}
 	for _, row := range tables[0].Rows {
 		got[row.Label()] = row
 	}
 	sq := got["SimpleQuery: Go-MySQL-Driver / mymysql godrv"]
-	if sq.Verdict != VerdictAgrees || sq.Measured < 1.49 || sq.Measured > 1.51 || !(sq.Lo <= sq.Measured && sq.Measured <= sq.Hi) {
+	if sq.Verdict != VerdictAgrees || sq.Measured < 1.49 || sq.Measured > 1.51 ||
+		!(sq.Lo <= sq.Measured && sq.Measured <= sq.Hi) {
 		t.Errorf("SimpleQuery row %+v", sq)
 	}
 	if v := got["PreparedQueryRow: Go-MySQL-Driver / mymysql godrv"].Verdict; v != VerdictDisagrees {
@@ -84,13 +89,13 @@ func TestPublishedBesideMeasured(t *testing.T) {
 		t.Errorf("Connector/J verdict %q, want %q", v, VerdictNotMeasured)
 	}
 	var md, html, text bytes.Buffer
-	if err := Markdown(&md, r); err != nil {
+	if err := report.Markdown(&md, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := HTML(&html, r); err != nil {
+	if err := report.HTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := PublishedText(&text, tables[0]); err != nil {
+	if err := Text(&text, tables[0]); err != nil {
 		t.Fatal(err)
 	}
 	for what, out := range map[string]string{"markdown": md.String(), "html": html.String(), "text": text.String()} {
@@ -100,7 +105,8 @@ func TestPublishedBesideMeasured(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(md.String(), "## Published beside measured: sqlbench-2013-win") || !strings.Contains(html.String(), `id="published-1"`) {
+	if !strings.Contains(md.String(), "## Published beside measured: sqlbench-2013-win") ||
+		!strings.Contains(html.String(), `id="published-1"`) {
 		t.Error("the reports lack the published section")
 	}
 	// A disagreement is never left bare: it carries the study's known
@@ -111,7 +117,8 @@ func TestPublishedBesideMeasured(t *testing.T) {
 		heading = "[1] likely cause (PreparedQueryRow Go-MySQL-Driver / mymysql godrv)"
 	}
 	for what, out := range map[string]string{"markdown": md.String(), "html": html.String(), "text": text.String()} {
-		if !strings.Contains(strings.Join(strings.Fields(out), " "), heading) || !strings.Contains(out, pqr.VerdictText()+" [1]") {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), heading) ||
+			!strings.Contains(out, pqr.VerdictText()+" [1]") {
 			t.Errorf("%s lacks %q and the verdict's mark:\n%s", what, heading, out)
 		}
 	}
@@ -122,12 +129,17 @@ func TestPublishedBesideMeasured(t *testing.T) {
 func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 	var lines []string
 	for _, cpu := range []int{2, 4} {
-		lines = append(lines, runs(fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-%d", key(t, "mysql"), cpu), 3000)...)
+		lines = append(
+			lines,
+			runs(
+				fmt.Sprintf("SingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-%d", key(t, "mysql"), cpu),
+				3000,
+			)...)
 		lines = append(lines, runs(fmt.Sprintf("TCPSend/%s/size=2048-%d", key(t, "tcp"), cpu), 3000*float64(10*cpu))...)
 	}
 	lines = append(lines, runs("TCPSend/"+key(t, "tcp")+"/size=2048", 1)...) // no suffix: not a -cpu row
 	s, _ := studies.Lookup("mariadb-tcp-http")
-	tbl := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s)
+	tbl := For(report.New(studyResults(t, s.ID, lines), nil, nil), s)
 	measured := map[string]float64{}
 	for _, row := range tbl.Rows {
 		measured[row.Label()] = row.Measured
@@ -150,18 +162,33 @@ func TestPublishedMatchesGOMAXPROCS(t *testing.T) {
 func TestPublishedMemory(t *testing.T) {
 	var lines []string
 	for i := range 3 {
-		lines = append(lines, fmt.Sprintf("BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-2 100 300000 ns/op 3333 ops/s %d B/op 22 allocs/op",
-			key(t, "mysql"), 760+i))
-		lines = append(lines, fmt.Sprintf("BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=once-2 100 200000 ns/op 5000 ops/s 400 B/op 9 allocs/op", key(t, "mysql")))
+		lines = append(
+			lines,
+			fmt.Sprintf(
+				"BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=each-2 100 300000 ns/op 3333 ops/s %d "+
+					"B/op 22 allocs/op",
+				key(t, "mysql"),
+				760+i,
+			),
+		)
+		lines = append(
+			lines,
+			fmt.Sprintf(
+				"BenchmarkSingleInsert/%s/net=tcp/data=fixed/conns=1/prepare=once-2 100 200000 ns/op 5000 ops/s "+
+					"400 B/op 9 allocs/op",
+				key(t, "mysql"),
+			),
+		)
 	}
 	s, _ := studies.Lookup("mariadb-tcp-http")
-	tbl := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s)
+	tbl := For(report.New(studyResults(t, s.ID, lines), nil, nil), s)
 	found := 0
 	for _, m := range tbl.Memory {
 		switch {
 		case m.Test.CPU == 2 && m.Side.Name == "MariaDB single insert":
 			found++
-			if m.Cell == nil || m.Bytes != 761 || m.Allocs != 22 || m.Published.BytesPerOp != 752 || m.Published.AllocsPerOp != 21 {
+			if m.Cell == nil || m.Bytes != 761 || m.Allocs != 22 || m.Published.BytesPerOp != 752 ||
+				m.Published.AllocsPerOp != 21 {
 				t.Errorf("fixed insert at -cpu=2: %+v", m)
 			}
 		case m.Cell != nil:
@@ -172,7 +199,7 @@ func TestPublishedMemory(t *testing.T) {
 		t.Errorf("%d memory rows, the fixed insert at -cpu=2 found %d times; want 18 and once", len(tbl.Memory), found)
 	}
 	var text bytes.Buffer
-	if err := PublishedText(&text, tbl); err != nil {
+	if err := Text(&text, tbl); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "published allocs/op") || !strings.Contains(text.String(), "761") {
@@ -214,7 +241,19 @@ func TestVerdict(t *testing.T) {
 	} {
 		got, settle := judge(c.pub, c.lo, c.m, c.hi, c.n, 0.25)
 		if got != c.want || settle != c.settle {
-			t.Errorf("%s: judge(%g; %g [%g, %g], n=%d) = %q, %d runs; want %q, %d", c.name, c.pub, c.m, c.lo, c.hi, c.n, got, settle, c.want, c.settle)
+			t.Errorf(
+				"%s: judge(%g; %g [%g, %g], n=%d) = %q, %d runs; want %q, %d",
+				c.name,
+				c.pub,
+				c.m,
+				c.lo,
+				c.hi,
+				c.n,
+				got,
+				settle,
+				c.want,
+				c.settle,
+			)
 		}
 	}
 }
@@ -223,7 +262,7 @@ func TestVerdict(t *testing.T) {
 // for, at a ratio within the range the cause was measured at, carries a
 // footnote with it in every report; one outside that range is a
 // disagreement with no known cause, saying so; an inconclusive row says
-// how many runs would settle it; every line of the text fits TextWidth.
+// how many runs would settle it; every line of the text fits textlayout.Width.
 func TestVerdictTextAndCause(t *testing.T) {
 	var lines []string
 	// Published many N=1000: zombie/mattn 1000/218 = 4.59; measured 3.0,
@@ -239,13 +278,21 @@ func TestVerdictTextAndCause(t *testing.T) {
 	lines = append(lines, runs("SuiteMany/"+key(t, "sqinn")+"/n=100", 500)...)
 	// Published many N=10: 1.21 or so; measured with a wide spread.
 	for _, f := range []float64{0.6, 1.9, 1.0, 1.4, 0.8} {
-		lines = append(lines,
-			fmt.Sprintf("BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s", key(t, "zombiezen"), 1e9/(1000*f), 1000*f),
-			fmt.Sprintf("BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s", key(t, "mattn"), 1e9/1000.0, 1000.0))
+		lines = append(
+			lines,
+			fmt.Sprintf(
+				"BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s",
+				key(t, "zombiezen"),
+				1e9/(1000*f),
+				1000*f,
+			),
+			fmt.Sprintf("BenchmarkSuiteMany/%s/n=10 100 %.0f ns/op %.2f ops/s", key(t, "mattn"), 1e9/1000.0, 1000.0),
+		)
 	}
-	r := New(studyResults(t, "go-sqlite-bench", lines), nil, nil)
-	tbl := r.Published()[0]
-	rows := map[string]PublishedRow{}
+	r := report.New(studyResults(t, "go-sqlite-bench", lines), nil, nil)
+	r.Parts = Parts(r)
+	tbl := Tables(r)[0]
+	rows := map[string]Row{}
 	for _, row := range tbl.Rows {
 		rows[row.Label()] = row
 	}
@@ -256,25 +303,35 @@ func TestVerdictTextAndCause(t *testing.T) {
 	hundred := rows["many/query/N=100: zombie / mattn"]
 	if hundred.Verdict != VerdictDisagrees || hundred.Cause != "" || !strings.Contains(hundred.Missed, "2.20-2.91×") ||
 		hundred.VerdictText() != "disagrees — no known cause" {
-		t.Errorf("many N=100 zombie/mattn: %q, cause %q, missed %q", hundred.VerdictText(), hundred.Cause, hundred.Missed)
+		t.Errorf(
+			"many N=100 zombie/mattn: %q, cause %q, missed %q",
+			hundred.VerdictText(),
+			hundred.Cause,
+			hundred.Missed,
+		)
 	}
-	if sq := rows["many/query/N=100: sqinn / mattn"]; sq.Verdict != VerdictDisagrees || sq.Cause != "" || sq.Hypothesis == "" {
+	if sq := rows["many/query/N=100: sqinn / mattn"]; sq.Verdict != VerdictDisagrees || sq.Cause != "" ||
+		sq.Hypothesis == "" {
 		t.Errorf("many N=100 sqinn/mattn: %q, cause %q, hypothesis %q", sq.VerdictText(), sq.Cause, sq.Hypothesis)
 	}
 	few := rows["many/query/N=10: zombie / mattn"]
-	if few.Verdict != VerdictInconclusive || few.Settle <= 5 || !strings.Contains(few.VerdictText(), fmt.Sprintf("~%d runs", few.Settle)) {
+	if few.Verdict != VerdictInconclusive || few.Settle <= 5 ||
+		!strings.Contains(few.VerdictText(), fmt.Sprintf("~%d runs", few.Settle)) {
 		t.Errorf("many N=10 zombie/mattn: %q (%+v)", few.VerdictText(), few)
 	}
 	var text, md bytes.Buffer
-	if err := PublishedText(&text, tbl); err != nil {
+	if err := Text(&text, tbl); err != nil {
 		t.Fatal(err)
 	}
-	if err := Markdown(&md, r); err != nil {
+	if err := report.Markdown(&md, r); err != nil {
 		t.Fatal(err)
 	}
 	for what, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
 		// The cause's first words, wherever the line wraps after them.
-		cause := "[3] likely cause (many/query/N=1000 zombie / mattn): " + strings.Join(strings.Fields(many.Cause)[:3], " ")
+		cause := "[3] likely cause (many/query/N=1000 zombie / mattn): " + strings.Join(
+			strings.Fields(many.Cause)[:3],
+			" ",
+		)
 		none := "[1] disagrees — no known cause (many/query/N=100 zombie / mattn): outside the ratios the study's cause"
 		hyp := "[2] hypothesis (many/query/N=100 sqinn / mattn): not reproduced: sqinn-go v2"
 		for _, want := range []string{"disagrees [3]", cause, "disagrees — no known cause [1]", none,
@@ -288,17 +345,17 @@ func TestVerdictTextAndCause(t *testing.T) {
 }
 
 // TestPublishedTextFits: every study's table, every comparison measured
-// (the widest verdicts), fits TextWidth columns.
+// (the widest verdicts), fits textlayout.Width columns.
 func TestPublishedTextFits(t *testing.T) {
 	for _, s := range studies.All() {
-		tbl := &PublishedTable{Study: s}
+		tbl := &Table{Study: s}
 		for _, c := range s.Comparisons() {
-			tbl.Rows = append(tbl.Rows, PublishedRow{Comparison: c, Measured: 12.34, Lo: 0.01, Hi: 123.45,
+			tbl.Rows = append(tbl.Rows, Row{Comparison: c, Measured: 12.34, Lo: 0.01, Hi: 123.45,
 				Verdict: VerdictInconclusive, Settle: -1, Runs: 5})
 		}
 		tbl.Rows[0].Verdict, tbl.Rows[0].Cause = VerdictDisagrees, strings.Repeat("a long cause ", 30)
 		var b bytes.Buffer
-		if err := PublishedText(&b, tbl); err != nil {
+		if err := Text(&b, tbl); err != nil {
 			t.Fatal(err)
 		}
 		checkWidth(t, b.String())
@@ -308,8 +365,8 @@ func TestPublishedTextFits(t *testing.T) {
 func checkWidth(t *testing.T, text string) {
 	t.Helper()
 	for _, line := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
-			t.Errorf("%d columns, more than %d: %q", n, TextWidth, line)
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
+			t.Errorf("%d columns, more than %d: %q", n, textlayout.Width, line)
 		}
 	}
 }
@@ -320,10 +377,14 @@ func checkWidth(t *testing.T, text string) {
 func TestCPUSuffixKeepsCellsApart(t *testing.T) {
 	var lines []string
 	for _, cpu := range []int{1, 2} {
-		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=sql-%d", cpu), 1000*float64(cpu))...)
-		lines = append(lines, runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=native-%d", cpu), 3000*float64(cpu))...)
+		lines = append(
+			lines,
+			runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=sql-%d", cpu), 1000*float64(cpu))...)
+		lines = append(
+			lines,
+			runs(fmt.Sprintf("SimpleExec/db=sqlite/driver=ncruces/api=native-%d", cpu), 3000*float64(cpu))...)
 	}
-	r := New(studyResults(t, "dbi-2023", lines), nil, nil)
+	r := report.New(studyResults(t, "dbi-2023", lines), nil, nil)
 	rows := map[string]bool{}
 	for _, c := range r.Cells {
 		rows[c.Row()+" "+c.Column()] = true
@@ -348,14 +409,34 @@ func TestCPUSuffixKeepsCellsApart(t *testing.T) {
 func TestPublishedPairsRuns(t *testing.T) {
 	var lines []string
 	for i, speed := range []float64{1000, 3000, 2000, 5000, 4000} {
-		lines = append(lines,
-			fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s", key(t, "mysql"), 1e9/(1.5*speed), 1.5*speed),
-			fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s", key(t, "mymysql"), 1e9/(speed*(1+0.01*float64(i))), speed*(1+0.01*float64(i))))
+		lines = append(
+			lines,
+			fmt.Sprintf(
+				"BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s",
+				key(t, "mysql"),
+				1e9/(1.5*speed),
+				1.5*speed,
+			),
+			fmt.Sprintf(
+				"BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s",
+				key(t, "mymysql"),
+				1e9/(speed*(1+0.01*float64(i))),
+				speed*(1+0.01*float64(i)),
+			),
+		)
 	}
 	s, _ := studies.Lookup("sqlbench-2013-win")
-	row := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
-	if row.Label() != "SimpleQuery: Go-MySQL-Driver / mymysql godrv" || row.Lo < 1.4 || row.Hi > 1.51 || row.Measured < 1.45 || row.Measured > 1.5 {
-		t.Errorf("%s: measured %g [%g, %g], want about 1.47 with a tight interval", row.Label(), row.Measured, row.Lo, row.Hi)
+	row := For(report.New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
+	if row.Label() != "SimpleQuery: Go-MySQL-Driver / mymysql godrv" || row.Lo < 1.4 || row.Hi > 1.51 ||
+		row.Measured < 1.45 ||
+		row.Measured > 1.5 {
+		t.Errorf(
+			"%s: measured %g [%g, %g], want about 1.47 with a tight interval",
+			row.Label(),
+			row.Measured,
+			row.Lo,
+			row.Hi,
+		)
 	}
 }
 
@@ -364,21 +445,22 @@ func TestPublishedPairsRuns(t *testing.T) {
 // is wider than the width.
 func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
 	s, _ := studies.Lookup("mariadb-tcp-http")
-	tbl := PublishedFor(New(nil, nil, nil), s)
+	tbl := For(report.New(nil, nil, nil), s)
 	for i := range tbl.Rows {
 		tbl.Rows[i].Measured, tbl.Rows[i].Lo, tbl.Rows[i].Hi = 12345.67, 1234.56, 123456.78
 		tbl.Rows[i].Verdict, tbl.Rows[i].Settle = VerdictInconclusive, 227
 	}
 	var b bytes.Buffer
-	if err := PublishedText(&b, tbl); err != nil {
+	if err := Text(&b, tbl); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
+		if n := utf8.RuneCountInString(line); n > textlayout.Width {
 			t.Errorf("%d columns: %q", n, line)
 		}
 	}
-	if !strings.Contains(b.String(), "\n      "+VerdictDisagrees) && !strings.Contains(b.String(), "\n      "+VerdictInconclusive) &&
+	if !strings.Contains(b.String(), "\n      "+VerdictDisagrees) &&
+		!strings.Contains(b.String(), "\n      "+VerdictInconclusive) &&
 		!strings.Contains(b.String(), "\n      "+VerdictAgrees) {
 		t.Errorf("no verdict on a line of its own:\n%s", b.String())
 	}

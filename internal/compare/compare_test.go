@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"bytes"
@@ -14,8 +14,16 @@ import (
 func comparisonFixture() (old, new []*benchfmt.Result) {
 	for i := range 10 {
 		jitter := float64(i%5) * 10
-		old = append(old, result("R/db=sqlite/driver=a/api=sql", 1000+jitter), result("U/db=sqlite/driver=a/api=sql", 500+jitter))
-		new = append(new, result("R/db=sqlite/driver=a/api=sql", 800+jitter), result("U/db=sqlite/driver=a/api=sql", 500+float64((i+2)%5)*10))
+		old = append(
+			old,
+			result("R/db=sqlite/driver=a/api=sql", 1000+jitter),
+			result("U/db=sqlite/driver=a/api=sql", 500+jitter),
+		)
+		new = append(
+			new,
+			result("R/db=sqlite/driver=a/api=sql", 800+jitter),
+			result("U/db=sqlite/driver=a/api=sql", 500+float64((i+2)%5)*10),
+		)
 	}
 	return old, new
 }
@@ -43,7 +51,10 @@ func TestCompareFindsTheRegressionAndNotTheNoise(t *testing.T) {
 		}
 		return out
 	}
-	want := benchmath.AssumeNothing.Compare(benchmath.NewSample(vals(old, r.Name), &benchmath.DefaultThresholds), benchmath.NewSample(vals(new, r.Name), &benchmath.DefaultThresholds))
+	want := benchmath.AssumeNothing.Compare(
+		benchmath.NewSample(vals(old, r.Name), &benchmath.DefaultThresholds),
+		benchmath.NewSample(vals(new, r.Name), &benchmath.DefaultThresholds),
+	)
 	if r.P != want.P {
 		t.Errorf("p = %v, benchmath says %v", r.P, want.P)
 	}
@@ -88,7 +99,11 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 	var old, new []*benchfmt.Result
 	for i := range 6 {
 		j := float64(i)
-		old = append(old, result("A/db=sqlite/driver=a/api=sql", 1000+j), result("Z/db=sqlite/driver=a/api=sql", 1000+j))
+		old = append(
+			old,
+			result("A/db=sqlite/driver=a/api=sql", 1000+j),
+			result("Z/db=sqlite/driver=a/api=sql", 1000+j),
+		)
 		z := result("Z/db=sqlite/driver=a/api=sql", 1000+j)
 		z.Values[1].Value = 0 // no operation done: 0 ops/s
 		new = append(new, result("A/db=sqlite/driver=a/api=sql", 1100+j), z)
@@ -105,7 +120,7 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 		t.Errorf("the text does not say the geomean left a cell out:\n%s", b.String())
 	}
 	b.Reset()
-	cs := CompareUnits("old", old, "new", new)
+	cs := Units("old", old, "new", new)
 	if err := cs.Markdown(&b, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -117,12 +132,14 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 func TestMeasuredSetting(t *testing.T) {
 	for key, want := range map[string]bool{
 		"scale": true, "count": true, "slices": true, "pin": true, "warmup": true, "smoke-scales": true,
-		"mattn-module": true, "mattn-sqlite": true, "postgres-version": true, "mariadb-innodb-flush-log-at-trx-commit": true,
-		"sqlite-synchronous": true, "jdbc-postgres-driver": true, "postgres-profile": true, "jdbc-jvm": true,
-		"timing-thread": true, "jit-warmup": true,
+		"mattn-module": true, "mattn-sqlite": true, "postgres-version": true, "sqlite-synchronous": true,
+		"mariadb-innodb-flush-log-at-trx-commit": true, "jdbc-postgres-driver": true, "postgres-profile": true,
+		"jdbc-jvm": true, "timing-thread": true, "jit-warmup": true,
 		"session-id": false, "started": false, "sqlbench-command": false, "sqlbench": false, "runner-source": false,
-		"postgres-server": false, "postgres-server-cpu": false, "postgres-server-pid": false, "postgres-server-ready": false,
-		"goos": false, "cpu": true, "kernel": false,
+		"postgres-server": false, "postgres-server-cpu": false, "postgres-server-pid": false, "goos": false,
+		"postgres-server-ready": false, "cpu": true, "kernel": false,
+		// idle-latency is a measured setting, the wake-up readings are not
+		"idle-latency": true, "wakeup": false, "wakeup-run-1": false,
 	} {
 		if got := MeasuredSetting(key); got != want {
 			t.Errorf("MeasuredSetting(%q) = %v, want %v", key, got, want)
@@ -130,42 +147,24 @@ func TestMeasuredSetting(t *testing.T) {
 	}
 }
 
-// TestCellLabel: a cell is labelled with its target's name in place of its
-// db=, driver= and api= keys, a variant too; a pair the catalogue lacks
-// keeps its keys.
-func TestCellLabel(t *testing.T) {
-	for name, want := range map[string]string{
-		"SimpleQuery/db=sqlite/driver=xerial/api=jdbc":                   "SimpleQuery/jdbc-sqlite",
-		"SimpleQuery/db=mariadb/driver=connectorj/api=jdbc/net=tcp/n=10": "SimpleQuery/jdbc-mysql/net=tcp/n=10",
-		"SimpleQuery/db=postgres/driver=pgx/api=native/net=unix-4":       "SimpleQuery/pgx-native/net=unix-4",
-		"SimpleQuery/db=sqlite/driver=mattn@v1.14.22/api=sql":            "SimpleQuery/mattn@v1.14.22",
-		"R/db=sqlite/driver=a/api=sql":                                   "R/db=sqlite/driver=a/api=sql",
-		"Foo-2":                                                          "Foo-2",
-	} {
-		if got := CellLabel(name); got != want {
-			t.Errorf("CellLabel(%q) = %q, want %q", name, got, want)
-		}
-	}
+// result is one run of a cell at ops operations per second.
+func result(name string, ops float64) *benchfmt.Result {
+	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: 100, Values: []benchfmt.Value{
+		{Value: 1e9 / ops, Unit: "ns/op"}, {Value: ops, Unit: "ops/s"},
+	}}
 }
 
-// TestSpreadLineNamesTheTarget: the run-to-run spread line names its worst
-// cell by its target, not by its driver= and api= keys.
-func TestSpreadLineNamesTheTarget(t *testing.T) {
-	var b strings.Builder
-	if err := Text(&b, fixtureReport(t)); err != nil {
-		t.Fatal(err)
+// sessionResult is a result of a session of the given id.
+func sessionResult(name string, ops float64, session string) *benchfmt.Result {
+	r := result(name, ops)
+	if session != "" {
+		r.SetConfig("session-id", session)
+		pos, _ := r.ConfigIndex("session-id")
+		r.Config[pos].File = true
 	}
-	text := strings.Join(strings.Fields(b.String()), " ")
-	i := strings.Index(text, "run-to-run spread")
-	j := strings.Index(text[max(i, 0):], ", worst ")
-	if i < 0 || j < 0 {
-		t.Fatalf("no spread line:\n%s", b.String())
-	}
-	line, _, _ := strings.Cut(text[i+j:], ")")
-	if !strings.Contains(line, "(") {
-		t.Fatalf("the spread line names no cell: %s", line)
-	}
-	if strings.Contains(line, "driver=") {
-		t.Errorf("the spread line names a cell by its keys: %s)", line)
-	}
+	return r
 }
+
+// driftRuns are six runs whose machine sped up and slowed down from pass to
+// pass by far more than the 10% between the two targets.
+var driftRuns = []float64{1000, 1600, 700, 1300, 900, 1800}

@@ -1,10 +1,12 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"math"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // Two sessions on one machine differ even when nothing changed: a virtual
@@ -57,7 +59,8 @@ func (s Shift) Band() float64 { return math.Exp(ShiftSpreads * s.Spread) }
 
 // String says what the shift is: "-6.1% (±2.3% spread, 34 cells)".
 func (s Shift) String() string {
-	return fmt.Sprintf("%+.1f%% (cells stray ±%.1f%% from it, %d cells)", 100*(s.Factor-1), 100*(math.Exp(s.Spread)-1), s.Cells)
+	return fmt.Sprintf("%+.1f%% (cells stray ±%.1f%% from it, %d cells)",
+		100*(s.Factor-1), 100*(math.Exp(s.Spread)-1), s.Cells)
 }
 
 // estimateShift estimates the shift from the changes' medians.
@@ -71,12 +74,12 @@ func estimateShift(changes []Change) Shift {
 	if len(logs) == 0 {
 		return Shift{Factor: 1}
 	}
-	m := median(logs)
+	m := report.Median(logs)
 	dev := make([]float64, len(logs))
 	for i, l := range logs {
 		dev[i] = math.Abs(l - m)
 	}
-	return Shift{Cells: len(logs), Factor: math.Exp(m), Spread: 1.4826 * median(dev)}
+	return Shift{Cells: len(logs), Factor: math.Exp(m), Spread: 1.4826 * report.Median(dev)}
 }
 
 // beyondShift sets what is left of ch beyond the comparison's shift: the
@@ -132,8 +135,10 @@ func (c *Comparison) ShiftWorse(threshold float64) bool {
 // cells estimate it.
 func (c *Comparison) shiftNote() string {
 	if !c.Shift.Usable() {
-		return fmt.Sprintf("every cell alike: not estimated from %d cell(s) (it takes %d); a change counts as it is", c.Shift.Cells, MinShiftCells)
+		return fmt.Sprintf("every cell alike: not estimated from %d cell(s) (it takes %d); a change counts as it is",
+			c.Shift.Cells, MinShiftCells)
 	}
-	return fmt.Sprintf("every cell alike: %s;\n  --fail-over counts a cell's change only beyond it, by %d spreads (×%.3f) and the threshold",
+	return fmt.Sprintf("every cell alike: %s;\n  --fail-over counts a cell's change only beyond it, "+
+		"by %d spreads (×%.3f) and the threshold",
 		c.Shift, ShiftSpreads, c.Shift.Band())
 }

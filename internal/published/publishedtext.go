@@ -1,4 +1,4 @@
-package report
+package published
 
 import (
 	"fmt"
@@ -7,12 +7,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sqlbench/sqlbench/internal/studies"
-)
+	"github.com/sqlbench/sqlbench/internal/report"
 
-// TextWidth is the width the plain-text published tables and their notes
-// fit in (a terminal, or a pipe).
-const TextWidth = 100
+	"github.com/sqlbench/sqlbench/internal/studies"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
+)
 
 // footnote is a likely cause shared by the disagreeing rows it explains,
 // a hypothesis named for disagreeing rows, or the note that they have no
@@ -51,7 +50,7 @@ func (f footnote) Heading() string {
 
 // causes returns the table's footnotes: one per distinct measured cause
 // of a disagreeing row, hypothesis or reason it has none, in row order.
-func causes(t *PublishedTable) []footnote {
+func causes(t *Table) []footnote {
 	var out []footnote
 	for i, row := range t.Rows {
 		if row.Verdict != VerdictDisagrees {
@@ -76,7 +75,10 @@ func causes(t *PublishedTable) []footnote {
 			}
 		}
 		if !found {
-			out = append(out, footnote{N: len(out) + 1, Kind: kind, Text: text, Labels: []string{label}, Rows: []int{i}})
+			out = append(
+				out,
+				footnote{N: len(out) + 1, Kind: kind, Text: text, Labels: []string{label}, Rows: []int{i}},
+			)
 		}
 	}
 	return out
@@ -84,7 +86,7 @@ func causes(t *PublishedTable) []footnote {
 
 // verdictTexts returns each row's verdict as printed, a disagreement with
 // a known cause followed by its footnote's number.
-func verdictTexts(t *PublishedTable) []string {
+func verdictTexts(t *Table) []string {
 	out := make([]string, len(t.Rows))
 	for i, row := range t.Rows {
 		out[i] = row.VerdictText()
@@ -107,21 +109,22 @@ func sourceAddresses(s *studies.Study) string {
 	return out
 }
 
-// PublishedText writes a study's published-beside-measured table as plain
-// text within TextWidth columns (sqlbench reproduce and sqlbench report
+// Text writes a study's published-beside-measured table as plain
+// text within textlayout.Width columns (sqlbench reproduce and sqlbench report
 // print it): the comparisons grouped under their test, the likely cause
 // of each disagreement where one is known, and how the verdicts are
 // reached.
-func PublishedText(w io.Writer, t *PublishedTable) error {
+func Text(w io.Writer, t *Table) error {
 	verdicts := verdictTexts(t)
 	rows := [][]string{{"test / comparison", "published", "measured", "interval", "verdict"}}
 	tests := []string{""}
 	for i, row := range t.Rows {
-		line := []string{"  " + row.Num.Name + " / " + row.Den.Name, FormatRatio(row.Published), "—", "—", verdicts[i]}
+		line := []string{"  " + row.Num.Name + " / " + row.Den.Name, report.FormatRatio(row.Published), "—", "—",
+			verdicts[i]}
 		if row.Measured > 0 {
-			line[2] = FormatRatio(row.Measured)
+			line[2] = report.FormatRatio(row.Measured)
 			if !(math.IsInf(row.Hi, 0) || row.Hi <= 0 || math.IsNaN(row.Lo)) {
-				line[3] = strings.TrimSuffix(FormatRatio(row.Lo), "×") + "–" + FormatRatio(row.Hi)
+				line[3] = strings.TrimSuffix(report.FormatRatio(row.Lo), "×") + "–" + report.FormatRatio(row.Hi)
 			}
 		}
 		rows = append(rows, line)
@@ -139,7 +142,7 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 	for _, w := range widths {
 		total += w + 2
 	}
-	ownLine := total-2 > TextWidth
+	ownLine := total-2 > textlayout.Width
 	var b strings.Builder
 	for i, r := range rows {
 		if i > 0 && tests[i] != tests[i-1] {
@@ -169,44 +172,20 @@ func PublishedText(w io.Writer, t *PublishedTable) error {
 		b.WriteString("\n")
 	}
 	for _, f := range fs {
-		b.WriteString(WrapText(fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text), TextWidth, "    "))
+		b.WriteString(
+			textlayout.Wrap(
+				fmt.Sprintf("%s (%s): %s", f.Heading(), strings.Join(f.Labels, "; "), f.Text),
+				textlayout.Width,
+				"    ",
+			),
+		)
 	}
-	b.WriteString("\n" + WrapText(VerdictNoteAt(t.Resolution), TextWidth, ""))
+	b.WriteString("\n" + textlayout.Wrap(VerdictNoteAt(t.Resolution), textlayout.Width, ""))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	if len(t.Memory) == 0 {
 		return nil
 	}
-	return writeGridText(w, publishedMemoryGrid(t))
-}
-
-// WrapText breaks the one-line text s into lines of at most width runes
-// at spaces (the spacing inside a line is kept; a word longer than a line
-// stands alone), every line after the first starting with indent; each
-// line ends with a newline.
-func WrapText(s string, width int, indent string) string {
-	var b strings.Builder
-	line, start := []rune(strings.TrimRight(s, " ")), 0
-	for len(line) > width {
-		cut := -1
-		for i := width; i > start; i-- {
-			if line[i] == ' ' {
-				cut = i
-				break
-			}
-		}
-		for i := width + 1; cut < 0 && i < len(line); i++ {
-			if line[i] == ' ' {
-				cut = i
-			}
-		}
-		if cut < 0 {
-			break
-		}
-		b.WriteString(strings.TrimRight(string(line[:cut]), " ") + "\n")
-		line, start = []rune(indent+strings.TrimLeft(string(line[cut:]), " ")), utf8.RuneCountInString(indent)
-	}
-	b.WriteString(string(line) + "\n")
-	return b.String()
+	return publishedMemoryGrid(t).WriteText(w)
 }

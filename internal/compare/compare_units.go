@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
+	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Comparisons is two sets of results compared cell by cell in every unit
@@ -25,15 +27,15 @@ type Comparisons struct {
 }
 
 // SetResolution sets the resolution of every unit's verdicts
-// (Comparison.Resolution; 0 takes DefaultResolution).
+// (Comparison.Resolution; 0 takes report.DefaultResolution).
 func (cs *Comparisons) SetResolution(p float64) {
 	for _, c := range cs.Units {
 		c.Resolution = p
 	}
 }
 
-// CompareUnits compares old and new cell by cell in every unit.
-func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparisons {
+// Units compares old and new cell by cell in every unit.
+func Units(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparisons {
 	oldOrder, oldVals := sampleValues(old)
 	newOrder, newVals := sampleValues(new)
 	primary := primaryUnit(oldVals, newVals)
@@ -50,7 +52,7 @@ func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new 
 			}
 		}
 	}
-	order := unitOrder()
+	order := report.UnitOrder()
 	slices.SortFunc(others, func(a, b string) int {
 		ia, ib := slices.Index(order, a), slices.Index(order, b)
 		if ia < 0 {
@@ -246,10 +248,10 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 	}
 	c := cs.Units[0]
 	for _, n := range c.OnlyOld {
-		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, CellLabel(n))
+		fmt.Fprintf(w, "only in %s: %s\n", c.OldLabel, report.CellLabel(n))
 	}
 	for _, n := range c.OnlyNew {
-		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, CellLabel(n))
+		fmt.Fprintf(w, "only in %s: %s\n", c.NewLabel, report.CellLabel(n))
 	}
 	return nil
 }
@@ -260,23 +262,30 @@ func (cs *Comparisons) Text(w io.Writer, th Thresholds) error {
 // unit's table folded in a <details> block, open when it holds such a
 // regression.
 func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
-	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
-	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test (golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
-		"equivalent when the bootstrap interval of the change lies within the resolution %s (no change that matters), else undecided.\n\n",
-		Alpha, FormatResolution(cs.resolution()))
+	fmt.Fprintf(w, "## sqlbench: %s → %s\n\n",
+		textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
+	fmt.Fprintf(w, "Medians over the runs; a change counts when a Mann-Whitney U test "+
+		"(golang.org/x/perf/benchmath) finds it significant at alpha %g, else `~`: "+
+		"equivalent when the bootstrap interval of the change lies within the resolution %s "+
+		"(no change that matters), else undecided.\n\n",
+		Alpha, report.FormatResolution(cs.resolution()))
 	regs := cs.Regressions(th)
 	if len(th) > 0 {
 		if len(regs) == 0 {
 			fmt.Fprintf(w, "**No significant regression beyond the thresholds** (%s).\n\n", thresholdList(th))
 		} else {
-			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n", len(regs), thresholdList(th))
+			fmt.Fprintf(w, "**%d significant regression(s) beyond the thresholds** (%s):\n\n",
+				len(regs), thresholdList(th))
 			for _, r := range regs {
-				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", CellLabel(r.Name), r.Unit, MeasureOf(r.Unit).Format(r.Old), MeasureOf(r.Unit).Format(r.New), r.DeltaString(), r.P)
+				m := report.MeasureOf(r.Unit)
+				fmt.Fprintf(w, "- `%s` %s: %s → %s, **%s** (p=%.3f)\n", report.CellLabel(r.Name), r.Unit,
+					m.Format(r.Old), m.Format(r.New), r.DeltaString(), r.P)
 			}
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | equivalent | undecided | geomean | every cell alike |")
+	fmt.Fprintln(w, "| unit | better when | cells | worse | better | ~ | equivalent | undecided | geomean |"+
+		" every cell alike |")
 	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -291,8 +300,9 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			geo += fmt.Sprintf(" (%d zero cells left out)", c.GeoSkipped)
 		}
 		d := c.Decisions()
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", mdEscape(c.Unit), c.better(), len(c.Changes), worse, better,
-			len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo, c.shiftCell())
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", textlayout.EscapeMarkdown(c.Unit),
+			c.better(), len(c.Changes), worse, better, len(c.Changes)-worse-better, d.Equivalent, d.Undecided, geo,
+			c.shiftCell())
 	}
 	for _, c := range cs.Units {
 		if len(c.Changes) == 0 {
@@ -305,16 +315,19 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 			}
 		}
 		worse, better := c.counts()
-		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n", open, c.Unit, c.better(), worse, better)
-		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n", mdEscape(cs.OldLabel), mdEscape(cs.NewLabel))
-		f := MeasureOf(c.Unit).Format
+		fmt.Fprintf(w, "\n<details%s><summary>%s (%s is better): %d worse, %d better</summary>\n\n",
+			open, c.Unit, c.better(), worse, better)
+		fmt.Fprintf(w, "| cell | %s | %s | change | p | new÷old | verdict |\n|---|--:|--:|--:|--:|--:|---|\n",
+			textlayout.EscapeMarkdown(cs.OldLabel), textlayout.EscapeMarkdown(cs.NewLabel))
+		f := report.MeasureOf(c.Unit).Format
 		for _, ch := range c.Changes {
 			d := ch.DeltaString()
 			if v, ok := th[c.Unit]; ok && c.ownRegression(ch, v) {
 				d = "**" + d + "**"
 			}
-			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n", mdEscape(CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
-				ch.IntervalString(), mdEscape(c.Verdict(ch)))
+			fmt.Fprintf(w, "| `%s` | %s n=%d | %s n=%d | %s | %.3f | %s | %s |\n",
+				textlayout.EscapeMarkdown(report.CellLabel(ch.Name)), f(ch.Old), ch.OldN, f(ch.New), ch.NewN, d, ch.P,
+				ch.IntervalString(), textlayout.EscapeMarkdown(c.Verdict(ch)))
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
@@ -322,10 +335,12 @@ func (cs *Comparisons) Markdown(w io.Writer, th Thresholds) error {
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range c.OnlyOld {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.OldLabel), mdEscape(CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n",
+				textlayout.EscapeMarkdown(c.OldLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
 		}
 		for _, n := range c.OnlyNew {
-			fmt.Fprintf(w, "- only in %s: `%s`\n", mdEscape(c.NewLabel), mdEscape(CellLabel(n)))
+			fmt.Fprintf(w, "- only in %s: `%s`\n",
+				textlayout.EscapeMarkdown(c.NewLabel), textlayout.EscapeMarkdown(report.CellLabel(n)))
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/sqlbench/sqlbench/internal/report"
 )
 
 // Only returns the comparisons of the units named (short names such as
@@ -113,7 +115,8 @@ func (cs *Comparisons) JSON(w io.Writer, th Thresholds) error {
 			jc.ShiftFactor, jc.ShiftSpread = finite(c.Shift.Factor), &c.Shift.Spread
 		}
 		for _, ch := range c.Changes {
-			jc.Cells = append(jc.Cells, jsonChange{Cell: ch.Name, Label: CellLabel(ch.Name), Old: ch.Old, New: ch.New,
+			jc.Cells = append(jc.Cells, jsonChange{Cell: ch.Name, Label: report.CellLabel(ch.Name),
+				Old: ch.Old, New: ch.New,
 				OldN: ch.OldN, NewN: ch.NewN, Delta: number(ch.Delta), P: number(ch.P),
 				Significant: ch.Significant, Worse: ch.Worse})
 		}
