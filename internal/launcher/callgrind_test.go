@@ -83,6 +83,69 @@ func TestReadCallgrindTotal(t *testing.T) {
 	}
 }
 
+// A dump with functions of the client and of the runtime's waiting code,
+// names compressed (defined once, named again by id), a call's inclusive
+// cost (not a self cost: left out), an inlined file (fi=) and a position
+// column before the cost: 700 instructions, 300 of them waiting.
+const callgrindWaitingDump = `# callgrind format
+version: 1
+positions: line
+events: Ir
+summary: 700
+
+ob=(1) /tmp/runner
+fl=(1) /root/go/pkg/mod/github.com/jackc/pgx/v5@v5.12.0/pgconn/pgconn.go
+fn=(1) github.com/jackc/pgx/v5/pgconn.(*PgConn).receiveMessage
+10 100
+cfl=(2) /usr/local/go/src/runtime/proc.go
+cfn=(2) runtime.gopark
+calls=1 300
++2 9999
+fi=(3) /usr/local/go/src/internal/poll/fd_unix.go
++1 50
+fl=(2)
+fn=(2)
+1 120
+fl=(4) /usr/local/go/src/runtime/asm_amd64.s
+fn=(3) runtime.mcall
+5 30
+fn=(4) aeshashbody
+7 50
+fl=(5) /usr/local/go/src/syscall/syscall_linux.go
+fn=(5) syscall.RawSyscall6'2
+3 100
+fl=(6) /usr/local/go/src/runtime/iface.go
+fn=(6) runtime.getitab
+4 50
+fn=(7) runtime.convT64
+4 200
+totals: 700
+`
+
+// TestReadCallgrindCounts splits a dump's instructions into the client's
+// and the Go runtime's waiting code, by each function's self cost: by file
+// (the scheduler, the system-call layer) and by name (mcall, the
+// type-assertion caches' misses), whatever else the same file holds
+// (aeshashbody, convT64 are the client's).
+func TestReadCallgrindCounts(t *testing.T) {
+	c, err := ReadCallgrindCounts(writeFile(t, callgrindWaitingDump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (CallgrindCounts{Total: 700, Waiting: 300}); c != want || c.Client() != 400 {
+		t.Errorf("counts %+v (client %d), want %+v (client 400)", c, c.Client(), want)
+	}
+	bad := strings.Replace(callgrindWaitingDump, "1 120", "1 x", 1)
+	if _, err := ReadCallgrindCounts(writeFile(t, bad)); err == nil || !strings.Contains(err.Error(), "cost line") {
+		t.Errorf("a cost that is not a number: %v, want an error naming the cost line", err)
+	}
+	over := strings.NewReplacer("summary: 700", "summary: 200", "totals: 700", "totals: 200").
+		Replace(callgrindWaitingDump)
+	if _, err := ReadCallgrindCounts(writeFile(t, over)); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("more waiting than all: %v, want an error", err)
+	}
+}
+
 // TestAddInstructions puts a run's count, divided by its operations, on
 // its result line, and only there.
 func TestAddInstructions(t *testing.T) {
