@@ -186,7 +186,9 @@ func (c CallgrindCounts) Client() int64 { return c.Total - c.Waiting }
 // stack switches of the scheduler (mcall, gogo, systemstack), and the
 // misses of the type-assertion caches (filled once per call site, in
 // whichever run first gets there). Matched against the source file of
-// each function callgrind names, and its name.
+// each function callgrind names, and its name. The system-call entry and
+// exit of each call into C (CgoTransitions) stay the client's: a cgo
+// driver pays them once per call, as many as its design makes.
 var WaitingCode = struct{ Files, Funcs *regexp.Regexp }{
 	Files: regexp.MustCompile(`/runtime/(proc\.go|lock_\w+\.go|netpoll\w*\.go|os_linux\.go|list_manual\.go|` +
 		`sys_linux_amd64\.s|mgclimit\.go|time\.go|time_nofake\.go|time_linux_amd64\.s)$|` +
@@ -194,6 +196,14 @@ var WaitingCode = struct{ Files, Funcs *regexp.Regexp }{
 	Funcs: regexp.MustCompile(`^(runtime\.(mcall|gogo|systemstack|systemstack_switch|save|` +
 		`typeAssert|interfaceSwitch|getitab|\(\*itabTableType\)\.find|buildTypeAssertCache|` +
 		`buildInterfaceSwitchCache)(\.abi0)?|gogo)('\d+)?$`),
+}
+
+// CgoTransitions are the calls, from runtime.cgocall (Caller) to the
+// scheduler's system-call entry and exit (Callees), whose inclusive cost
+// ReadCallgrindCounts leaves in the client's count.
+var CgoTransitions = struct{ Caller, Callees *regexp.Regexp }{
+	Caller:  regexp.MustCompile(`^runtime\.cgocall('\d+)?$`),
+	Callees: regexp.MustCompile(`^runtime\.(entersyscall|exitsyscall)('\d+)?$`),
 }
 
 // ReadCallgrindCounts reads a callgrind output file (--dump-instr=no,
@@ -212,10 +222,21 @@ func ReadCallgrindCounts(name string) (CallgrindCounts, error) {
 	positions := 1
 	files, funcs := map[string]string{}, map[string]string{} // compressed ids' names
 	file, waiting, skip := "", false, false
+	cgocall, transition := false, false // in runtime.cgocall; its call of CgoTransitions
 	for sc.Scan() {
 		line := sc.Text()
 		if skip { // the inclusive cost of a call, already in the callee's self cost
 			skip = false
+			if transition { // but for a cgo call's entry and exit: the client's
+				f := strings.Fields(line)
+				if len(f) > positions {
+					ir, err := strconv.ParseInt(f[positions], 10, 64)
+					if err != nil {
+						return c, fmt.Errorf("%s: call cost line %q: %w", name, line, err)
+					}
+					c.Waiting -= ir
+				}
+			}
 			continue
 		}
 		if line == "" || line[0] == '#' {
@@ -244,10 +265,12 @@ func ReadCallgrindCounts(name string) (CallgrindCounts, error) {
 			case "fi", "fe", "cfi", "cfl":
 				callgrindName(files, v)
 			case "cfn":
-				callgrindName(funcs, v)
+				callee := callgrindName(funcs, v) // defines its id, whether or not it is used here
+				transition = cgocall && CgoTransitions.Callees.MatchString(callee)
 			case "fn":
 				fn := callgrindName(funcs, v)
 				waiting = WaitingCode.Files.MatchString(file) || WaitingCode.Funcs.MatchString(fn)
+				cgocall, transition = CgoTransitions.Caller.MatchString(fn), false
 			}
 			continue
 		}
@@ -279,6 +302,7 @@ func ReadCallgrindCounts(name string) (CallgrindCounts, error) {
 		return c, fmt.Errorf("%s: no instruction count in its totals line %q", name, total)
 	}
 	c.Total = ir
+	c.Waiting = max(c.Waiting, 0) // a cgo call's exit that ran other code than waiting code
 	if c.Waiting > c.Total {
 		return c, fmt.Errorf("%s: %d instructions in waiting code, more than the %d in all", name, c.Waiting, c.Total)
 	}
