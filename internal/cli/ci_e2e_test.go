@@ -20,7 +20,7 @@ import (
 const ciScript = "../../examples/ci/sqlbench-pr.sh"
 
 // ciScriptLimit bounds one run of the CI script in the tests: the longest
-// case, two sessions, took 50-53 s on 2 cores at load average 17-25.
+// case, two sessions, took 34-53 s on 2 cores at load average 12-25.
 const ciScriptLimit = 150 * time.Second
 
 // runCIScript runs examples/ci/sqlbench-pr.sh with the environment env
