@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -51,9 +52,15 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 			cellsOnly = append(cellsOnly, st.Cell)
 		}
 	}
-	est := estimateFor(env.Dir, cellsOnly)
+	instructions := cfg.Measure == session.MeasureInstructions
+	est := estimateFor(env.Dir, cellsOnly, instructions)
 	var estErr error
-	if est == nil && newestResults(env.Dir) != "" {
+	switch {
+	case est == nil && instructions:
+		estErr = errors.New("no results of a --measure instructions session here to estimate from (under Valgrind " +
+			"a run takes 30-340 times as long: a wall-time session's are no guide); run one of these cells with " +
+			"--quick --measure instructions once")
+	case est == nil && newestResults(env.Dir) != "":
 		_, estErr = estimateFrom(newestResults(env.Dir)) // why the newest file gives none
 	}
 	w := env.Stdout

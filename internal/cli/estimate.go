@@ -41,6 +41,10 @@ type estimate struct {
 	// sessions counts the results files perStep and setUp are the medians
 	// of (estimateFor); 1 for estimateFrom's own.
 	sessions int
+	// instructions says the file's session counted instructions (its
+	// measure line): its runs ran under Valgrind, 30-340 times as long as
+	// without (docs/methodology.md), so it estimates only such a session.
+	instructions bool
 }
 
 // estimateCount and estimateWarmup are the run shape an estimate is for:
@@ -84,8 +88,9 @@ func resultsByAge(dir string) []string {
 // nil when none has any. A file that cannot be read is passed over. Its
 // overhead (per step, start-up) is the median of those of the newest
 // maxOverheadFiles files that have every cell and record it: one session's
-// is as much the machine's load at the time as the plan's.
-func estimateFor(dir string, cells []session.Cell) *estimate {
+// is as much the machine's load at the time as the plan's. Only files of
+// the plan's measure count (instructions: sessions under Valgrind).
+func estimateFor(dir string, cells []session.Cell, instructions bool) *estimate {
 	var best *estimate
 	bestHas := 0
 	var perStep, setUp []time.Duration
@@ -94,7 +99,7 @@ func estimateFor(dir string, cells []session.Cell) *estimate {
 			break
 		}
 		est, err := estimateFrom(path)
-		if err != nil {
+		if err != nil || est.instructions != instructions {
 			continue
 		}
 		has := 0
@@ -156,6 +161,13 @@ func estimateFrom(path string) (*estimate, error) {
 		}
 	}
 	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
+	if len(set.Results) > 0 {
+		for _, c := range set.Results[0].Config {
+			if c.Key == "measure" && strings.HasPrefix(string(c.Value), session.MeasureInstructions) {
+				est.instructions = true
+			}
+		}
+	}
 	var fileTimed time.Duration // the operations of the file's own runs, warm-up included
 	fileSteps := 0
 	for _, s := range report.Summarize(set.Results) {

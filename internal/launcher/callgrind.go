@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -92,7 +93,8 @@ func (c *Counting) Do(ctx context.Context, req protocol.Request, timeout time.Du
 	var counts []int64
 	for {
 		name := c.out + "." + strconv.Itoa(c.next)
-		ir, rerr := ReadCallgrindTotal(name)
+		cc, rerr := ReadCallgrindCounts(name)
+		ir := cc.Client()
 		if errors.Is(rerr, fs.ErrNotExist) {
 			break
 		}
@@ -152,20 +154,129 @@ func addInstructions(lines []string, ir int64) bool {
 // counts: its totals line (or, without one, its summary line), whose first
 // event is Ir when callgrind ran without cache or branch simulation.
 func ReadCallgrindTotal(name string) (int64, error) {
+	c, err := ReadCallgrindCounts(name)
+	return c.Total, err
+}
+
+// CallgrindCounts is what one callgrind dump of a timed region counted.
+type CallgrindCounts struct {
+	// Total is every instruction counted (Ir), as the dump's totals line
+	// (or, without one, its summary line) says.
+	Total int64
+	// Waiting is the part of Total in the Go runtime's code of waiting
+	// and of its bookkeeping (WaitingCode): how much of it a round trip
+	// runs depends on whether the reply was there when the client read.
+	Waiting int64
+}
+
+// Client is the client's own work: Total less Waiting. It is what
+// --measure instructions reports per operation.
+func (c CallgrindCounts) Client() int64 { return c.Total - c.Waiting }
+
+// WaitingCode tells the Go runtime's code that a timed region runs more
+// or less of as time, not the client's work, decides: its scheduler
+// (runtime/proc.go: parking a goroutine, handing the locked thread's P
+// over and back, entering and leaving system calls, sysmon's retakes),
+// its locks, notes and futexes, the network poller, timers and clocks,
+// the GC CPU limiter, the system-call layer (package syscall and
+// internal/runtime/syscall; a read that finds no reply is one more), the
+// stack switches of the scheduler (mcall, gogo, systemstack), and the
+// misses of the type-assertion caches (filled once per call site, in
+// whichever run first gets there). Matched against the source file of
+// each function callgrind names, and its name. The system-call entry and
+// exit of each call into C (CgoTransitions) stay the client's: a cgo
+// driver pays them once per call, as many as its design makes.
+var WaitingCode = struct{ Files, Funcs *regexp.Regexp }{
+	Files: regexp.MustCompile(`/runtime/(proc\.go|lock_\w+\.go|netpoll\w*\.go|os_linux\.go|list_manual\.go|` +
+		`sys_linux_amd64\.s|mgclimit\.go|time\.go|time_nofake\.go|time_linux_amd64\.s)$|` +
+		`/internal/poll/fd_poll_runtime\.go$|/src/syscall/|/internal/runtime/syscall/`),
+	Funcs: regexp.MustCompile(`^(runtime\.(mcall|gogo|systemstack|systemstack_switch|save|` +
+		`typeAssert|interfaceSwitch|getitab|\(\*itabTableType\)\.find|buildTypeAssertCache|` +
+		`buildInterfaceSwitchCache)(\.abi0)?|gogo)('\d+)?$`),
+}
+
+// CgoTransitions are the calls, from runtime.cgocall (Caller) to the
+// scheduler's system-call entry and exit (Callees), whose inclusive cost
+// ReadCallgrindCounts leaves in the client's count.
+var CgoTransitions = struct{ Caller, Callees *regexp.Regexp }{
+	Caller:  regexp.MustCompile(`^runtime\.cgocall('\d+)?$`),
+	Callees: regexp.MustCompile(`^runtime\.(entersyscall|exitsyscall)('\d+)?$`),
+}
+
+// ReadCallgrindCounts reads a callgrind output file (--dump-instr=no,
+// compressed or plain names): its total instructions (Ir) and the part of
+// them in WaitingCode, by the self cost of each function.
+func ReadCallgrindCounts(name string) (CallgrindCounts, error) {
+	var c CallgrindCounts
 	f, err := os.Open(name)
 	if err != nil {
-		return 0, err
+		return c, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	events, total, summary := "", "", ""
+	positions := 1
+	files, funcs := map[string]string{}, map[string]string{} // compressed ids' names
+	file, waiting, skip := "", false, false
+	cgocall, transition := false, false // in runtime.cgocall; its call of CgoTransitions
 	for sc.Scan() {
 		line := sc.Text()
+		if skip { // the inclusive cost of a call, already in the callee's self cost
+			skip = false
+			if transition { // but for a cgo call's entry and exit: the client's
+				f := strings.Fields(line)
+				if len(f) > positions {
+					ir, err := strconv.ParseInt(f[positions], 10, 64)
+					if err != nil {
+						return c, fmt.Errorf("%s: call cost line %q: %w", name, line, err)
+					}
+					c.Waiting -= ir
+				}
+			}
+			continue
+		}
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if b := line[0]; b >= '0' && b <= '9' || b == '+' || b == '-' || b == '*' {
+			if waiting {
+				f := strings.Fields(line)
+				if len(f) > positions {
+					ir, err := strconv.ParseInt(f[positions], 10, 64)
+					if err != nil {
+						return c, fmt.Errorf("%s: cost line %q: %w", name, line, err)
+					}
+					c.Waiting += ir
+				}
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && !strings.Contains(k, ":") {
+			switch k {
+			case "calls":
+				skip = true
+			case "fl":
+				file = callgrindName(files, v)
+			case "fi", "fe", "cfi", "cfl":
+				callgrindName(files, v)
+			case "cfn":
+				callee := callgrindName(funcs, v) // defines its id, whether or not it is used here
+				transition = cgocall && CgoTransitions.Callees.MatchString(callee)
+			case "fn":
+				fn := callgrindName(funcs, v)
+				waiting = WaitingCode.Files.MatchString(file) || WaitingCode.Funcs.MatchString(fn)
+				cgocall, transition = CgoTransitions.Caller.MatchString(fn), false
+			}
+			continue
+		}
 		if k, v, ok := strings.Cut(line, ":"); ok {
 			switch k {
 			case "events":
 				events = strings.TrimSpace(v)
+			case "positions":
+				positions = len(strings.Fields(v))
 			case "totals":
 				total = strings.TrimSpace(v)
 			case "summary":
@@ -174,18 +285,42 @@ func ReadCallgrindTotal(name string) (int64, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read %s: %w", name, err)
+		return c, fmt.Errorf("read %s: %w", name, err)
 	}
 	if total == "" {
 		total = summary
 	}
 	if ev := strings.Fields(events); len(ev) == 0 || ev[0] != "Ir" {
-		return 0, fmt.Errorf("%s: events %q do not begin with Ir", name, events)
+		return c, fmt.Errorf("%s: events %q do not begin with Ir", name, events)
 	}
 	first, _, _ := strings.Cut(total, " ")
 	ir, err := strconv.ParseInt(first, 10, 64)
 	if err != nil || ir < 0 {
-		return 0, fmt.Errorf("%s: no instruction count in its totals line %q", name, total)
+		return c, fmt.Errorf("%s: no instruction count in its totals line %q", name, total)
 	}
-	return ir, nil
+	c.Total = ir
+	c.Waiting = max(c.Waiting, 0) // a cgo call's exit that ran other code than waiting code
+	if c.Waiting > c.Total {
+		return c, fmt.Errorf("%s: %d instructions in waiting code, more than the %d in all", name, c.Waiting, c.Total)
+	}
+	return c, nil
+}
+
+// callgrindName returns the name a callgrind name specification gives,
+// "(id) name" (defining id), "(id)" (naming it again) or "name",
+// remembering ids in names.
+func callgrindName(names map[string]string, spec string) string {
+	spec = strings.TrimSpace(spec)
+	if !strings.HasPrefix(spec, "(") {
+		return spec
+	}
+	id, name, ok := strings.Cut(spec[1:], ")")
+	if !ok {
+		return spec
+	}
+	if name = strings.TrimSpace(name); name != "" {
+		names[id] = name
+		return name
+	}
+	return names[id]
 }

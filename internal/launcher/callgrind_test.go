@@ -83,6 +83,137 @@ func TestReadCallgrindTotal(t *testing.T) {
 	}
 }
 
+// A dump with functions of the client and of the runtime's waiting code,
+// names compressed (defined once, named again by id; runtime.mcall first
+// as a callee), a call's inclusive cost (not a self cost: left out), an
+// inlined file (fi=) and a position column before the cost: 700
+// instructions, 300 of them waiting.
+const callgrindWaitingDump = `# callgrind format
+version: 1
+positions: line
+events: Ir
+summary: 700
+
+ob=(1) /tmp/runner
+fl=(1) /root/go/pkg/mod/github.com/jackc/pgx/v5@v5.12.0/pgconn/pgconn.go
+fn=(1) github.com/jackc/pgx/v5/pgconn.(*PgConn).receiveMessage
+10 100
+cfl=(2) /usr/local/go/src/runtime/proc.go
+cfn=(2) runtime.gopark
+calls=1 300
++2 9999
+cfl=(4) /usr/local/go/src/runtime/asm_amd64.s
+cfn=(3) runtime.mcall
+calls=1 5
++1 30
+fi=(3) /usr/local/go/src/internal/poll/fd_unix.go
++1 50
+fl=(2)
+fn=(2)
+1 120
+fl=(4)
+fn=(3)
+5 30
+fn=(4) aeshashbody
+7 50
+fl=(5) /usr/local/go/src/syscall/syscall_linux.go
+fn=(5) syscall.RawSyscall6'2
+3 100
+fl=(6) /usr/local/go/src/runtime/iface.go
+fn=(6) runtime.getitab
+4 50
+fn=(7) runtime.convT64
+4 200
+totals: 700
+`
+
+// TestReadCallgrindCounts splits a dump's instructions into the client's
+// and the Go runtime's waiting code, by each function's self cost: by file
+// (the scheduler, the system-call layer) and by name (mcall, the
+// type-assertion caches' misses), whatever else the same file holds
+// (aeshashbody, convT64 are the client's).
+func TestReadCallgrindCounts(t *testing.T) {
+	c, err := ReadCallgrindCounts(writeFile(t, callgrindWaitingDump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (CallgrindCounts{Total: 700, Waiting: 300}); c != want || c.Client() != 400 {
+		t.Errorf("counts %+v (client %d), want %+v (client 400)", c, c.Client(), want)
+	}
+	bad := strings.Replace(callgrindWaitingDump, "1 120", "1 x", 1)
+	if _, err := ReadCallgrindCounts(writeFile(t, bad)); err == nil || !strings.Contains(err.Error(), "cost line") {
+		t.Errorf("a cost that is not a number: %v, want an error naming the cost line", err)
+	}
+	over := strings.NewReplacer("summary: 700", "summary: 200", "totals: 700", "totals: 200").
+		Replace(callgrindWaitingDump)
+	if _, err := ReadCallgrindCounts(writeFile(t, over)); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("more waiting than all: %v, want an error", err)
+	}
+}
+
+// A cgo call: runtime.cgocall's calls of the system-call entry and exit
+// (inclusive 40 and 25) stay the client's though their code is waiting
+// code (self 30 and 20 in proc.go, their callees 10 and 5 too); another
+// call of entersyscall, from a read, does not: 265 instructions, 165 in
+// waiting code, less the cgo call's 65.
+const callgrindCgoDump = `# callgrind format
+version: 1
+positions: line
+events: Ir
+summary: 265
+
+ob=(1) /tmp/runner
+fl=(1) /usr/local/go/src/runtime/cgocall.go
+fn=(1) runtime.cgocall
+1 100
+cfl=(2) /usr/local/go/src/runtime/proc.go
+cfn=(2) runtime.entersyscall
+calls=1 1
+2 40
+cfn=(3) runtime.exitsyscall
+calls=1 1
+3 25
+fl=(2)
+fn=(2)
+1 30
+cfn=(4) runtime.reentersyscall
+calls=1 1
+2 10
+fn=(4)
+1 10
+fn=(3)
+1 20
+cfn=(5) runtime.exitsyscallfast
+calls=1 1
+2 5
+fn=(5)
+1 5
+fl=(3) /usr/local/go/src/syscall/syscall_linux.go
+fn=(6) syscall.Syscall
+1 85
+cfn=(2)
+calls=1 1
+2 15
+fl=(2)
+fn=(2)
+1 15
+totals: 265
+`
+
+// TestReadCallgrindCountsCgo: the entry and exit of a call into C count
+// as the client's (inclusive), the same code reached otherwise does not.
+func TestReadCallgrindCountsCgo(t *testing.T) {
+	c, err := ReadCallgrindCounts(writeFile(t, callgrindCgoDump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Waiting: entersyscall 30+15, reentersyscall 10, exitsyscall 20,
+	// exitsyscallfast 5, syscall.Syscall 85 = 165, less cgocall's calls 65.
+	if want := (CallgrindCounts{Total: 265, Waiting: 100}); c != want {
+		t.Errorf("counts %+v, want %+v", c, want)
+	}
+}
+
 // TestAddInstructions puts a run's count, divided by its operations, on
 // its result line, and only there.
 func TestAddInstructions(t *testing.T) {

@@ -35,5 +35,5 @@ func measureLine() string {
 		v = "valgrind (version unknown: " + err.Error() + ")"
 	}
 	return fmt.Sprintf("instructions (%s callgrind, not hardware counters: the timing thread's "+
-		"instructions in each run's timed region, %s)", v, unit.Instructions)
+		"instructions in each run's timed region, but the Go runtime's waiting code, %s)", v, unit.Instructions)
 }
