@@ -365,6 +365,9 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		}
 	}
 	carries := sliced && req.Slice < req.Slices && r.Carry && r.Start != nil
+	// The timing thread's own counts are the run's when it runs the
+	// operations itself.
+	pr.noise.thread = !req.FreeThread && r.Parallel == nil && r.Clients == nil
 	var spun *spinner
 	sample, err := func() (bench.Sample, error) {
 		warmed := r
