@@ -43,7 +43,7 @@ func CompareUnits(oldLabel string, old []*benchfmt.Result, newLabel string, new 
 	for _, vals := range []map[string]map[string][]float64{oldVals, newVals} {
 		for _, byUnit := range vals {
 			for u := range byUnit {
-				if !seen[u] {
+				if !seen[u] && !isNoiseUnit(u) { // the machine's, not the cells'
 					seen[u] = true
 					others = append(others, u)
 				}

@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The units of what went on around a run (internal/runner/noise.go;
+// docs/methodology.md, "What makes memory-heavy cells vary here"): facts
+// of the machine during the run, not of the target, so they are neither
+// measures of the tables nor comparisons, but the noise line's input.
+const (
+	stealUnit = "steal-%"
+)
+
+// isNoiseUnit reports whether unit is one of the runner's noise units.
+func isNoiseUnit(unit string) bool {
+	switch unit {
+	case stealUnit, "minor-faults/op", "major-faults/op", "preempted/op", "migrations/op", "gc/op", "gc-cpu-ns/op":
+		return true
+	}
+	return false
+}
+
+// The thresholds above which a run counts as disturbed (NoisyRuns): a
+// tenth of its time waiting for a CPU, or the hypervisor taking 5% of the
+// machine's CPU time.
+const (
+	NoisyRunQueue = 0.10
+	NoisySteal    = 5.0
+)
+
+// NoisyRun is a run that the machine disturbed beyond NoisyRunQueue or
+// NoisySteal.
+type NoisyRun struct {
+	// Cell is the cell's full name, Run the run's place among its runs
+	// (from 1, in the order they were written).
+	Cell string
+	Run  int
+	// RunQueue is the share of the run's time that its timing thread was
+	// ready to run but waited for a CPU, and Steal the percentage of the
+	// machine's CPU time the hypervisor gave to other guests.
+	RunQueue, Steal float64
+}
+
+// NoisyRuns returns the disturbed runs of the cells whose runs recorded
+// their noise (a runner that writes steal-%), in report order, and how
+// many runs recorded it.
+func (r *Report) NoisyRuns() (noisy []NoisyRun, recorded int) {
+	for _, c := range r.Cells {
+		steal := c.Values[stealUnit]
+		if len(steal) == 0 {
+			continue
+		}
+		ns, runq := c.Values["ns/op"], c.Values[runQueueUnit]
+		recorded += len(steal)
+		for i, s := range steal {
+			share := 0.0
+			if i < len(ns) && i < len(runq) && ns[i] > 0 {
+				share = runq[i] / ns[i]
+			}
+			if share >= NoisyRunQueue || s >= NoisySteal {
+				noisy = append(noisy, NoisyRun{Cell: c.Name, Run: i + 1, RunQueue: share, Steal: s})
+			}
+		}
+	}
+	return noisy, recorded
+}
+
+// maxNoisyCells is how many cells the noise line lists by name.
+const maxNoisyCells = 8
+
+// writeNoise writes the noise line of the reports: how many runs the
+// machine disturbed, and which, per cell. It writes nothing for results
+// without a noise record.
+func writeNoise(w io.Writer, r *Report) {
+	noisy, recorded := r.NoisyRuns()
+	if recorded == 0 {
+		return
+	}
+	stolen := 0
+	for _, n := range noisy {
+		if n.Steal >= NoisySteal {
+			stolen++
+		}
+	}
+	fmt.Fprintf(w, "\nnoise: %d of %d runs waited %.0f%% or more of their time for a CPU or lost %.0f%% or more to steal"+
+		" (%d to steal): the machine's other work, in their times\n",
+		len(noisy), recorded, 100*NoisyRunQueue, NoisySteal, stolen)
+	var cells []string
+	byCell := map[string][]string{}
+	for _, n := range noisy {
+		if _, ok := byCell[n.Cell]; !ok {
+			cells = append(cells, n.Cell)
+		}
+		what := fmt.Sprintf("%d (%.0f%% run queue", n.Run, 100*n.RunQueue)
+		if n.Steal >= NoisySteal {
+			what += fmt.Sprintf(", %.0f%% steal", n.Steal)
+		}
+		byCell[n.Cell] = append(byCell[n.Cell], what+")")
+	}
+	for i, c := range cells {
+		if i == maxNoisyCells {
+			fmt.Fprintf(w, "  … and %d more cells\n", len(cells)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s: runs %s\n", CellLabel(c), strings.Join(byCell[c], ", "))
+	}
+}

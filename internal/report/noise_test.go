@@ -1,0 +1,85 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// noiseResults are crafted result lines: mattn's SimpleQuery with its
+// noise recorded, run 2 waiting 30% of its time for a CPU and run 4
+// losing 12% of the machine to steal; and an older runner's cell, with a
+// run queue but no noise record.
+const noiseResults = `
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op 10000 ops/s 1000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 130000 ns/op 7692 ops/s 39000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 101000 ns/op 9901 ops/s 2000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 112000 ns/op 8929 ops/s 1100 runq-ns/op 12 steal-% 3 minor-faults/op 0.002 gc/op
+BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 90000 runq-ns/op
+BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 1000 runq-ns/op
+`
+
+func readNoiseResults(t *testing.T, text string) []*benchfmt.Result {
+	t.Helper()
+	var rs []*benchfmt.Result
+	r := benchfmt.NewReader(strings.NewReader(text), "noise")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			rs = append(rs, res.Clone())
+		}
+	}
+	if err := r.Err(); err != nil || len(rs) == 0 {
+		t.Fatalf("%d results, %v", len(rs), err)
+	}
+	return rs
+}
+
+// TestNoiseLineNamesDisturbedRuns: the report counts the runs whose
+// timing thread waited a tenth of their time or more for a CPU, or whose
+// machine lost 5% or more to steal, among the runs that recorded their
+// noise, and names them by cell and run; the noise units are neither a
+// row of the memory table nor a comparison.
+func TestNoiseLineNamesDisturbedRuns(t *testing.T) {
+	rs := readNoiseResults(t, noiseResults)
+	r := New(rs, nil, classicLookup)
+	noisy, recorded := r.NoisyRuns()
+	if recorded != 4 || len(noisy) != 2 || noisy[0].Run != 2 || noisy[1].Run != 4 {
+		t.Fatalf("noisy %+v of %d recorded; want runs 2 and 4 of mattn's 4", noisy, recorded)
+	}
+	if got := noisy[0].RunQueue; got < 0.299 || got > 0.301 {
+		t.Errorf("run 2's run queue share %v, want 0.3", got)
+	}
+	var txt bytes.Buffer
+	if err := Text(&txt, r); err != nil {
+		t.Fatal(err)
+	}
+	out := txt.String()
+	for _, want := range []string{
+		"noise: 2 of 4 runs waited 10% or more of their time for a CPU or lost 5% or more to steal (1 to steal)",
+		"  SimpleQuery/mattn: runs 2 (30% run queue), 4 (1% run queue, 12% steal)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "modernc: runs") {
+		t.Errorf("a cell without a noise record is listed:\n%s", out)
+	}
+	for _, unit := range []string{"steal-%", "minor-faults/op", "gc/op"} {
+		if strings.Contains(out, unit) {
+			t.Errorf("the text report shows %s as a measure:\n%s", unit, out)
+		}
+		if c := CompareUnits("old", rs, "new", rs).Unit(unit); c != nil {
+			t.Errorf("compare compares %s, the machine's noise", unit)
+		}
+	}
+	var quiet bytes.Buffer
+	if err := Text(&quiet, New(rs[4:], nil, classicLookup)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(quiet.String(), "noise:") {
+		t.Errorf("results without a noise record have a noise line:\n%s", quiet.String())
+	}
+}
