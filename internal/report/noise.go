@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -68,43 +69,80 @@ func (r *Report) NoisyRuns() (noisy []NoisyRun, recorded int) {
 	return noisy, recorded
 }
 
-// maxNoisyCells is how many cells the noise line lists by name.
-const maxNoisyCells = 8
+// maxNoisyCells is how many cells the noise line lists by name, and
+// maxNoisyRuns how many disturbed runs of a cell it lists one by one (more
+// are summed up as a count and a range).
+const (
+	maxNoisyCells = 8
+	maxNoisyRuns  = 4
+)
 
-// writeNoise writes the noise line of the reports: how many runs the
-// machine disturbed, and which, per cell. It writes nothing for results
-// without a noise record.
+// writeNoise writes the reports' line on disturbed runs: how many runs
+// waited for a CPU or lost the machine to steal, and which, per cell. It
+// writes nothing for results without a noise record.
 func writeNoise(w io.Writer, r *Report) {
 	noisy, recorded := r.NoisyRuns()
 	if recorded == 0 {
 		return
 	}
-	stolen := 0
+	waited, stolen := 0, 0
+	var cells []string
+	byCell := map[string][]NoisyRun{}
 	for _, n := range noisy {
+		if n.RunQueue >= NoisyRunQueue {
+			waited++
+		}
 		if n.Steal >= NoisySteal {
 			stolen++
 		}
-	}
-	fmt.Fprintf(w, "\nnoise: %d of %d runs waited %.0f%% or more of their time for a CPU or lost %.0f%% or more to steal"+
-		" (%d to steal): the machine's other work, in their times\n",
-		len(noisy), recorded, 100*NoisyRunQueue, NoisySteal, stolen)
-	var cells []string
-	byCell := map[string][]string{}
-	for _, n := range noisy {
 		if _, ok := byCell[n.Cell]; !ok {
 			cells = append(cells, n.Cell)
 		}
-		what := fmt.Sprintf("%d (%.0f%% run queue", n.Run, 100*n.RunQueue)
-		if n.Steal >= NoisySteal {
-			what += fmt.Sprintf(", %.0f%% steal", n.Steal)
-		}
-		byCell[n.Cell] = append(byCell[n.Cell], what+")")
+		byCell[n.Cell] = append(byCell[n.Cell], n)
 	}
+	line := fmt.Sprintf("disturbed runs: of %d runs, %d waited %.0f%% or more of their time for a CPU (the machine's other work),"+
+		" %d lost %.0f%% or more of the machine to steal", recorded, waited, 100*NoisyRunQueue, stolen, NoisySteal)
+	fmt.Fprint(w, "\n"+WrapText(line, cmp.Or(r.Width, TextWidth), "  "))
 	for i, c := range cells {
 		if i == maxNoisyCells {
 			fmt.Fprintf(w, "  … and %d more cells\n", len(cells)-i)
 			break
 		}
-		fmt.Fprintf(w, "  %s: runs %s\n", CellLabel(c), strings.Join(byCell[c], ", "))
+		fmt.Fprintf(w, "  %s: %s\n", CellLabel(c), noisyRuns(byCell[c], len(r.cellValues(c, stealUnit))))
 	}
+}
+
+// cellValues returns the values of unit of the cell named name.
+func (r *Report) cellValues(name, unit string) []float64 {
+	for _, c := range r.Cells {
+		if c.Name == name {
+			return c.Values[unit]
+		}
+	}
+	return nil
+}
+
+// noisyRuns describes a cell's disturbed runs out of its runs: each one
+// when they are few, else their count and range.
+func noisyRuns(ns []NoisyRun, runs int) string {
+	if len(ns) > maxNoisyRuns {
+		lo, hi, steal := ns[0].RunQueue, ns[0].RunQueue, 0.0
+		for _, n := range ns {
+			lo, hi, steal = min(lo, n.RunQueue), max(hi, n.RunQueue), max(steal, n.Steal)
+		}
+		out := fmt.Sprintf("%d of %d runs, %.0f–%.0f%% run queue", len(ns), runs, 100*lo, 100*hi)
+		if steal >= NoisySteal {
+			out += fmt.Sprintf(", steal up to %.0f%%", steal)
+		}
+		return out
+	}
+	var parts []string
+	for _, n := range ns {
+		what := fmt.Sprintf("%d (%.0f%% run queue", n.Run, 100*n.RunQueue)
+		if n.Steal >= NoisySteal {
+			what += fmt.Sprintf(", %.0f%% steal", n.Steal)
+		}
+		parts = append(parts, what+")")
+	}
+	return "runs " + strings.Join(parts, ", ")
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,7 +58,8 @@ func TestNoiseLineNamesDisturbedRuns(t *testing.T) {
 	}
 	out := txt.String()
 	for _, want := range []string{
-		"noise: 2 of 4 runs waited 10% or more of their time for a CPU or lost 5% or more to steal (1 to steal)",
+		"disturbed runs: of 4 runs, 1 waited 10% or more of their time for a CPU (the machine's other work),\n" +
+			"  1 lost 5% or more of the machine to steal\n",
 		"  SimpleQuery/mattn: runs 2 (30% run queue), 4 (1% run queue, 12% steal)\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -79,7 +81,25 @@ func TestNoiseLineNamesDisturbedRuns(t *testing.T) {
 	if err := Text(&quiet, New(rs[4:], nil, classicLookup)); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(quiet.String(), "noise:") {
+	if strings.Contains(quiet.String(), "disturbed runs") {
 		t.Errorf("results without a noise record have a noise line:\n%s", quiet.String())
+	}
+}
+
+// TestNoiseLineSumsUpManyRuns: a cell with more disturbed runs than the
+// line lists one by one gets their count and range.
+func TestNoiseLineSumsUpManyRuns(t *testing.T) {
+	var b strings.Builder
+	steal := []int{0, 0, 0, 7, 0, 0}
+	for i, q := range []int{20, 50, 11, 83, 40, 1} {
+		fmt.Fprintf(&b, "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op %d runq-ns/op %d steal-%%\n",
+			q*1000, steal[i])
+	}
+	var txt bytes.Buffer
+	if err := Text(&txt, New(readNoiseResults(t, b.String()), nil, classicLookup)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  SimpleQuery/mattn: 5 of 6 runs, 11–83% run queue, steal up to 7%\n"; !strings.Contains(txt.String(), want) {
+		t.Errorf("text report lacks %q:\n%s", want, txt.String())
 	}
 }
