@@ -24,6 +24,10 @@ type Loop struct {
 	// In carries requests, Out answers, Log progress and diagnostics.
 	In       io.Reader
 	Out, Log io.Writer
+	// Priority, when set, says at what CPU priority the process runs
+	// (RaisePriority's answer): the info reply of every target says it,
+	// and the results file keeps it.
+	Priority string
 
 	cells map[cellKey]*cell
 	hist  *hdrhistogram.Histogram
@@ -181,6 +185,9 @@ func closeEnv(e bench.Env) error {
 func (s *Loop) info(ctx context.Context, req protocol.Request) error {
 	if req.Module != "" {
 		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(req.Module))
+	}
+	if s.Priority != "" {
+		fmt.Fprintf(s.out, "%s-runner-priority: %s\n", req.Target, s.Priority)
 	}
 	e, err := s.open(ctx, req)
 	if err != nil {

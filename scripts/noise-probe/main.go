@@ -37,7 +37,7 @@ func main() {
 	arms := flag.String("arms", "base", "comma-separated arms, alternated run by run: "+
 		"base (runtime.GC before the run, as go test), settle (debug.FreeOSMemory before it, as sqlbench), "+
 		"gcoff (GOGC off in the run), gc400 (GOGC=400 in the run), thpoff (PR_SET_THP_DISABLE), "+
-		"procs1 (GOMAXPROCS=1 in the run), sleep (5 ms asleep before the run), spin (a pure CPU loop as long as the queries)")
+		"procs1 (GOMAXPROCS=1 in the run), sleep (5 ms asleep before the run), nice (every thread at nice -10 in the run), autogroup (the process's autogroup at nice -10 in the run), spin (a pure CPU loop as long as the queries)")
 	flag.Parse()
 	if err := probe(*runs, *ops, strings.Split(*arms, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "noise-probe:", err)
@@ -203,6 +203,25 @@ func probe(runs, ops int, arms []string) error {
 	return nil
 }
 
+// niceAll sets the nice value of every thread of the process (Linux keeps
+// one per thread; a new thread takes its creator's).
+func niceAll(v int) error {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		var tid int
+		if _, err := fmt.Sscan(t.Name(), &tid); err != nil {
+			continue
+		}
+		if err := unix.Setpriority(unix.PRIO_PROCESS, tid, v); err != nil && !errors.Is(err, unix.ESRCH) {
+			return fmt.Errorf("nice %d thread %d: %w", v, tid, err)
+		}
+	}
+	return nil
+}
+
 // spinSteps is the number of steps of spin that take about as long as one
 // query on this machine (about 32 µs).
 const spinSteps = 21_000
@@ -242,6 +261,20 @@ func prepare(arm string, before bool) error {
 			runtime.GC()
 			time.Sleep(5 * time.Millisecond)
 		}
+	case "nice":
+		v := 0
+		if before {
+			runtime.GC()
+			v = -10
+		}
+		return niceAll(v)
+	case "autogroup":
+		v := "0"
+		if before {
+			runtime.GC()
+			v = "-10"
+		}
+		return os.WriteFile("/proc/self/autogroup", []byte(v), 0)
 	case "spin":
 		if before {
 			runtime.GC()
