@@ -15,10 +15,13 @@ const (
 	stealUnit = "steal-%"
 )
 
-// isNoiseUnit reports whether unit is one of the runner's noise units.
+// isNoiseUnit reports whether unit is one of the runner's noise units
+// (the collector's CPU also as a merged run whose slices were all zero
+// writes it: gc-cpu-sec/op).
 func isNoiseUnit(unit string) bool {
 	switch unit {
-	case stealUnit, "minor-faults/op", "major-faults/op", "preempted/op", "migrations/op", "gc/op", "gc-cpu-ns/op":
+	case stealUnit, "minor-faults/op", "major-faults/op", "preempted/op", "migrations/op", "gc/op", "gc-cpu-ns/op",
+		"gc-cpu-sec/op":
 		return true
 	}
 	return false
