@@ -26,8 +26,9 @@ func TestMattnRunRecordsItsNoise(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "noise.db")
 	var in strings.Builder
 	for run := 1; run <= 3; run++ {
-		req := protocol.Request{Verb: protocol.VerbRun, Target: "mattn", Workload: "SimpleQuery", DB: "sqlite", Location: protocol.Location{DSN: db},
-			Scope: "c0", Name: "SimpleQuery/db=sqlite/driver=mattn/api=sql", N: 3000, Warmup: 300, Run: run}
+		req := protocol.Request{Verb: protocol.VerbRun, Target: "mattn", Workload: "SimpleQuery", DB: "sqlite",
+			Location: protocol.Location{DSN: db},
+			Scope:    "c0", Name: "SimpleQuery/db=sqlite/driver=mattn/api=sql", N: 3000, Warmup: 300, Run: run}
 		in.WriteString(req.Encode() + "\n")
 	}
 	var out, log bytes.Buffer

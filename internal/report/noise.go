@@ -103,8 +103,8 @@ func writeNoise(w io.Writer, r *Report) {
 		}
 		byCell[n.Cell] = append(byCell[n.Cell], n)
 	}
-	line := fmt.Sprintf("disturbed runs: of %d runs, %d waited %.0f%% or more of their time for a CPU (the machine's other work),"+
-		" %d lost %.0f%% or more of the machine to steal", recorded, waited, 100*NoisyRunQueue, stolen, NoisySteal)
+	line := fmt.Sprintf("disturbed runs: of %d runs, %d waited %.0f%% or more of their time for a CPU"+
+		" (the machine's other work), %d lost %.0f%% or more of the machine to steal", recorded, waited, 100*NoisyRunQueue, stolen, NoisySteal)
 	fmt.Fprint(w, "\n"+WrapText(line, cmp.Or(r.Width, TextWidth), "  "))
 	for i, c := range cells {
 		if i == maxNoisyCells {

@@ -92,14 +92,15 @@ func TestNoiseLineSumsUpManyRuns(t *testing.T) {
 	var b strings.Builder
 	steal := []int{0, 0, 0, 7, 0, 0}
 	for i, q := range []int{20, 50, 11, 83, 40, 1} {
-		fmt.Fprintf(&b, "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op %d runq-ns/op %d steal-%%\n",
-			q*1000, steal[i])
+		fmt.Fprintf(&b, "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op"+
+			" %d runq-ns/op %d steal-%%\n", q*1000, steal[i])
 	}
 	var txt bytes.Buffer
 	if err := Text(&txt, New(readNoiseResults(t, b.String()), nil, classicLookup)); err != nil {
 		t.Fatal(err)
 	}
-	if want := "  SimpleQuery/mattn: 5 of 6 runs, 11–83% run queue, steal up to 7%\n"; !strings.Contains(txt.String(), want) {
+	want := "  SimpleQuery/mattn: 5 of 6 runs, 11–83% run queue, steal up to 7%\n"
+	if !strings.Contains(txt.String(), want) {
 		t.Errorf("text report lacks %q:\n%s", want, txt.String())
 	}
 }

@@ -24,7 +24,9 @@ var noiseSink []byte
 // touches every page of it: enough, over a run, for the collector to run
 // and the heap to fault fresh pages in.
 func init() {
-	bench.RegisterHandleOpener("noise-probe", func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
+	bench.RegisterHandleOpener("noise-probe", func(context.Context, bench.Config) (bench.Handle, error) {
+		return probeHandle{}, nil
+	})
 	bench.RegisterWorkload(bench.Workload{
 		Name: "NoiseProbe", Family: "test", Ops: 1, Unit: "ops", Only: []bench.DB{floor.Loopback},
 		Describe: func(bench.Dialect) string { return "allocates and touches 64 KiB" },
@@ -47,8 +49,8 @@ func init() {
 // its result line's values by unit.
 func runNoiseProbe(t *testing.T, n int, free bool) map[string]float64 {
 	t.Helper()
-	req := protocol.Request{Verb: protocol.VerbRun, Target: "noise-probe", Workload: "NoiseProbe", DB: string(floor.Loopback),
-		Scope: "c0", Name: "NoiseProbe/db=loopback", N: n, FreeThread: free}
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "noise-probe", Workload: "NoiseProbe",
+		DB: string(floor.Loopback), Scope: "c0", Name: "NoiseProbe/db=loopback", N: n, FreeThread: free}
 	var out, log bytes.Buffer
 	s := &Loop{In: strings.NewReader(req.Encode() + "\n"), Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {
@@ -83,7 +85,8 @@ func TestRunRecordsItsNoise(t *testing.T) {
 	}
 	const n = 2000 // 128 MiB allocated
 	vals := runNoiseProbe(t, n, false)
-	for _, u := range []string{StealUnit, MinorFaultsUnit, MajorFaultsUnit, PreemptedUnit, MigrationsUnit, GCUnit, GCCPUUnit} {
+	units := []string{StealUnit, MinorFaultsUnit, MajorFaultsUnit, PreemptedUnit, MigrationsUnit, GCUnit, GCCPUUnit}
+	for _, u := range units {
 		v, ok := vals[u]
 		if !ok {
 			t.Errorf("no %s on the result line: %v", u, vals)

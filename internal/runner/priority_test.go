@@ -62,7 +62,8 @@ func TestRaisePriority(t *testing.T) {
 		t.Errorf("a runner in its own session:\n%s\nwant nice -10", own)
 	}
 	if _, err := os.Stat("/proc/self/autogroup"); err == nil {
-		if !strings.Contains(own, "nice -10, its own autogroup too\n") || !strings.Contains(own, "autogroup=/autogroup-") ||
+		if !strings.Contains(own, "nice -10, its own autogroup too\n") ||
+			!strings.Contains(own, "autogroup=/autogroup-") ||
 			!strings.HasSuffix(strings.TrimSpace(own), "nice -10") {
 			t.Errorf("a runner in its own session, under autogroups:\n%s\nwant its autogroup at nice -10", own)
 		}
@@ -70,7 +71,8 @@ func TestRaisePriority(t *testing.T) {
 		shared := raiseInChild(t, false, "")
 		after, _ := os.ReadFile("/proc/self/autogroup")
 		if !strings.Contains(shared, "shares its session") || string(before) != string(after) {
-			t.Errorf("a runner sharing the test's session:\n%s\nthe test's autogroup %q, then %q", shared, before, after)
+			t.Errorf("a runner sharing the test's session:\n%s\nthe test's autogroup %q, then %q",
+				shared, before, after)
 		}
 	}
 	normal := raiseInChild(t, true, "normal")
@@ -85,7 +87,8 @@ func TestRaisePriority(t *testing.T) {
 func TestInfoSaysThePriority(t *testing.T) {
 	req := protocol.Request{Verb: protocol.VerbInfo, Target: "noise-probe", DB: string(floor.Loopback)}
 	var out, log bytes.Buffer
-	s := &Loop{In: strings.NewReader(req.Encode() + "\n"), Out: &out, Log: &log, Priority: "nice -10, its own autogroup too"}
+	s := &Loop{In: strings.NewReader(req.Encode() + "\n"), Out: &out, Log: &log,
+		Priority: "nice -10, its own autogroup too"}
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -31,15 +32,32 @@ import (
 	"github.com/sqlbench/sqlbench/internal/procs"
 )
 
+// knownArms are the arms prepare knows.
+var knownArms = []string{"base", "settle", "gcoff", "gc400", "thpoff", "procs1", "sleep", "nice", "autogroup", "spin"}
+
 func main() {
 	runs := flag.Int("runs", 24, "runs per arm")
 	ops := flag.Int("ops", 1000, "queries per run")
 	arms := flag.String("arms", "base", "comma-separated arms, alternated run by run: "+
 		"base (runtime.GC before the run, as go test), settle (debug.FreeOSMemory before it, as sqlbench), "+
 		"gcoff (GOGC off in the run), gc400 (GOGC=400 in the run), thpoff (PR_SET_THP_DISABLE), "+
-		"procs1 (GOMAXPROCS=1 in the run), sleep (5 ms asleep before the run), nice (every thread at nice -10 in the run), autogroup (the process's autogroup at nice -10 in the run), spin (a pure CPU loop as long as the queries)")
+		"procs1 (GOMAXPROCS=1 in the run), sleep (5 ms asleep before the run), "+
+		"nice (every thread at nice -10 in the run), autogroup (the process's autogroup at nice -10 in the run: start the probe with setsid, "+
+		"so that the group is its own), "+
+		"spin (a pure CPU loop as long as the queries)")
 	flag.Parse()
-	if err := probe(*runs, *ops, strings.Split(*arms, ",")); err != nil {
+	list := strings.Split(*arms, ",")
+	for _, a := range list {
+		if !slices.Contains(knownArms, a) {
+			fmt.Fprintf(os.Stderr, "noise-probe: -arms: unknown arm %q (known: %s)\n", a, strings.Join(knownArms, ", "))
+			os.Exit(2)
+		}
+	}
+	if *runs < 1 || *ops < 1 || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "noise-probe: -runs and -ops want a number above 0, and no other argument")
+		os.Exit(2)
+	}
+	if err := probe(*runs, *ops, list); err != nil {
 		fmt.Fprintln(os.Stderr, "noise-probe:", err)
 		os.Exit(1)
 	}
@@ -114,7 +132,8 @@ func probe(runs, ops int, arms []string) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec("CREATE TABLE test (number INT NOT NULL, str VARCHAR(4) NOT NULL, PRIMARY KEY (number))"); err != nil {
+	const create = "CREATE TABLE test (number INT NOT NULL, str VARCHAR(4) NOT NULL, PRIMARY KEY (number))"
+	if _, err := db.Exec(create); err != nil {
 		return err
 	}
 	var b strings.Builder
