@@ -76,7 +76,7 @@ func (r *Report) NoisyRuns() (noisy []NoisyRun, recorded int) {
 // maxNoisyRuns how many disturbed runs of a cell it lists one by one (more
 // are summed up as a count and a range).
 const (
-	maxNoisyCells = 8
+	maxNoisyCells = 4
 	maxNoisyRuns  = 4
 )
 
@@ -103,15 +103,17 @@ func writeNoise(w io.Writer, r *Report) {
 		}
 		byCell[n.Cell] = append(byCell[n.Cell], n)
 	}
+	width := cmp.Or(r.Width, TextWidth)
 	line := fmt.Sprintf("disturbed runs: of %d runs, %d waited %.0f%% or more of their time for a CPU"+
-		" (the machine's other work), %d lost %.0f%% or more of the machine to steal", recorded, waited, 100*NoisyRunQueue, stolen, NoisySteal)
-	fmt.Fprint(w, "\n"+WrapText(line, cmp.Or(r.Width, TextWidth), "  "))
+		" (the machine's other work; run queue %% below), %d lost %.0f%% or more of the machine to steal",
+		recorded, waited, 100*NoisyRunQueue, stolen, NoisySteal)
+	fmt.Fprint(w, "\n"+WrapText(line, width, "  "))
 	for i, c := range cells {
 		if i == maxNoisyCells {
 			fmt.Fprintf(w, "  … and %d more cells\n", len(cells)-i)
 			break
 		}
-		fmt.Fprintf(w, "  %s: %s\n", CellLabel(c), noisyRuns(byCell[c], len(r.cellValues(c, stealUnit))))
+		fmt.Fprint(w, WrapText("  "+CellLabel(c)+": "+noisyRuns(byCell[c], len(r.cellValues(c, stealUnit))), width, "    "))
 	}
 }
 
@@ -126,14 +128,15 @@ func (r *Report) cellValues(name, unit string) []float64 {
 }
 
 // noisyRuns describes a cell's disturbed runs out of its runs: each one
-// when they are few, else their count and range.
+// (its run-queue share, and its steal when that counted) when they are
+// few, else their count and range.
 func noisyRuns(ns []NoisyRun, runs int) string {
 	if len(ns) > maxNoisyRuns {
 		lo, hi, steal := ns[0].RunQueue, ns[0].RunQueue, 0.0
 		for _, n := range ns {
 			lo, hi, steal = min(lo, n.RunQueue), max(hi, n.RunQueue), max(steal, n.Steal)
 		}
-		out := fmt.Sprintf("%d of %d runs, %.0f–%.0f%% run queue", len(ns), runs, 100*lo, 100*hi)
+		out := fmt.Sprintf("%d of %d runs, %.0f–%.0f%%", len(ns), runs, 100*lo, 100*hi)
 		if steal >= NoisySteal {
 			out += fmt.Sprintf(", steal up to %.0f%%", steal)
 		}
@@ -141,9 +144,9 @@ func noisyRuns(ns []NoisyRun, runs int) string {
 	}
 	var parts []string
 	for _, n := range ns {
-		what := fmt.Sprintf("%d (%.0f%% run queue", n.Run, 100*n.RunQueue)
+		what := fmt.Sprintf("%d (%.0f%%", n.Run, 100*n.RunQueue)
 		if n.Steal >= NoisySteal {
-			what += fmt.Sprintf(", %.0f%% steal", n.Steal)
+			what += fmt.Sprintf(", steal %.0f%%", n.Steal)
 		}
 		parts = append(parts, what+")")
 	}

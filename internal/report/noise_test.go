@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -58,9 +59,9 @@ func TestNoiseLineNamesDisturbedRuns(t *testing.T) {
 	}
 	out := txt.String()
 	for _, want := range []string{
-		"disturbed runs: of 4 runs, 1 waited 10% or more of their time for a CPU (the machine's other work),\n" +
-			"  1 lost 5% or more of the machine to steal\n",
-		"  SimpleQuery/mattn: runs 2 (30% run queue), 4 (1% run queue, 12% steal)\n",
+		"disturbed runs: of 4 runs, 1 waited 10% or more of their time for a CPU (the machine's other work;\n" +
+			"  run queue % below), 1 lost 5% or more of the machine to steal\n",
+		"  SimpleQuery/mattn: runs 2 (30%), 4 (1%, steal 12%)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
@@ -99,8 +100,34 @@ func TestNoiseLineSumsUpManyRuns(t *testing.T) {
 	if err := Text(&txt, New(readNoiseResults(t, b.String()), nil, classicLookup)); err != nil {
 		t.Fatal(err)
 	}
-	want := "  SimpleQuery/mattn: 5 of 6 runs, 11–83% run queue, steal up to 7%\n"
+	want := "  SimpleQuery/mattn: 5 of 6 runs, 11–83%, steal up to 7%\n"
 	if !strings.Contains(txt.String(), want) {
 		t.Errorf("text report lacks %q:\n%s", want, txt.String())
+	}
+}
+
+// TestNoiseLineFitsItsWidth: the line lists at most four cells, the rest
+// as a count, each within the report's width (a brief in an 80-column
+// terminal).
+func TestNoiseLineFitsItsWidth(t *testing.T) {
+	var b strings.Builder
+	for _, driver := range []string{"mattn", "modernc", "zombiezen", "ncruces", "crawshaw", "eatonphil"} {
+		for _, q := range []int{20, 50, 11, 83} {
+			fmt.Fprintf(&b, "BenchmarkSimpleQueryRow/db=sqlite/driver=%s/api=sql 1000 100000 ns/op"+
+				" %d runq-ns/op 0 steal-%%\n", driver, q*1000)
+		}
+	}
+	r := New(readNoiseResults(t, b.String()), nil, classicLookup)
+	r.Width = 60
+	var txt bytes.Buffer
+	writeNoise(&txt, r)
+	out := txt.String()
+	if strings.Count(out, ": runs ") != 4 || !strings.Contains(out, "  … and 2 more cells\n") {
+		t.Errorf("want four cells listed and two counted:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 60 {
+			t.Errorf("a line of %d columns in a report 60 wide: %q", n, line)
+		}
 	}
 }
