@@ -58,10 +58,16 @@ func (r *Report) NoisyRuns() (noisy []NoisyRun, recorded int) {
 			continue
 		}
 		ns, runq := c.Values["ns/op"], c.Values[runQueueUnit]
+		if len(ns) != len(steal) || len(runq) != len(steal) {
+			// A run whose slices all read a zero run queue is written in
+			// another spelling (0 runq-sec/op): the runs no longer pair
+			// by place, and only the steal is read.
+			runq = nil
+		}
 		recorded += len(steal)
 		for i, s := range steal {
 			share := 0.0
-			if i < len(ns) && i < len(runq) && ns[i] > 0 {
+			if runq != nil && ns[i] > 0 {
 				share = runq[i] / ns[i]
 			}
 			if share >= NoisyRunQueue || s >= NoisySteal {

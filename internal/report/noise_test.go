@@ -131,3 +131,19 @@ func TestNoiseLineFitsItsWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestNoiseLineWithoutPairedRunQueue: when a cell's runs do not all carry
+// runq-ns/op (a run never waited writes it as 0 runq-sec/op), the run
+// queue cannot be told run by run: no run is named for it, its steal
+// still is.
+func TestNoiseLineWithoutPairedRunQueue(t *testing.T) {
+	const text = `
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op 0 runq-sec/op 0 steal-%
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 130000 ns/op 39000 runq-ns/op 0 steal-%
+BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 101000 ns/op 2000 runq-ns/op 9 steal-%
+`
+	noisy, recorded := New(readNoiseResults(t, text), nil, classicLookup).NoisyRuns()
+	if recorded != 3 || len(noisy) != 1 || noisy[0].Run != 3 || noisy[0].Steal != 9 || noisy[0].RunQueue != 0 {
+		t.Errorf("noisy %+v of %d; want run 3 for its steal alone", noisy, recorded)
+	}
+}
