@@ -21,7 +21,10 @@ func main() {
 	// it, or kills it. A Ctrl-C in the terminal is the orchestrator's to
 	// handle, so the runner ignores it and finishes the reply it is writing.
 	signal.Ignore(os.Interrupt)
-	s := &runner.Loop{In: os.Stdin, Out: os.Stdout, Log: os.Stderr}
+	// A busy machine's other programs wait behind the runner, not it
+	// behind them (docs/methodology.md); SQLBENCH_PRIORITY=normal leaves it.
+	priority := runner.RaisePriority(os.Getenv(runner.PriorityEnv))
+	s := &runner.Loop{In: os.Stdin, Out: os.Stdout, Log: os.Stderr, Priority: priority}
 	if err := s.Serve(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "sqlbench-runner:", err)
 		os.Exit(1)

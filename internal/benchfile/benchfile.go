@@ -221,8 +221,12 @@ func sessionFacts() []string {
 func sessionFactPrefixes() []string { return []string{"wakeup", "drift"} }
 
 // sessionFactSuffixes are the endings of the keys of such facts about a
-// database server: its process id and how long it took to start.
-func sessionFactSuffixes() []string { return []string{"-server-pid", "-server-ready"} }
+// database server (its process id and how long it took to start) and
+// about a runner: the CPU priority it could give itself, which changes no
+// operation of a run (runner.RaisePriority).
+func sessionFactSuffixes() []string {
+	return []string{"-server-pid", "-server-ready", "-runner-priority"}
+}
 
 // IsSessionFact reports whether key is a fact of one session (its id,
 // start time, command line, sqlbench's version and runner sources, the CPU

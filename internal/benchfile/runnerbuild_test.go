@@ -30,3 +30,18 @@ func TestRunnerBuildIsASessionFact(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerPriorityIsASessionFact: the priority a runner gave itself is
+// written as a comment line, so that benchstat compares a session of a
+// raised runner with one of a runner that could not raise itself, or with
+// a file from before runners said it.
+func TestRunnerPriorityIsASessionFact(t *testing.T) {
+	for _, k := range []string{"mattn-runner-priority", "mattn@v1.14.22-runner-priority"} {
+		if !IsSessionFact(k) {
+			t.Errorf("%s is not a session fact", k)
+		}
+	}
+	if IsSessionFact("mattn-module") {
+		t.Error("a driver's module is a session fact")
+	}
+}

@@ -45,7 +45,7 @@ func Units(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benc
 	for _, vals := range []map[string]map[string][]float64{oldVals, newVals} {
 		for _, byUnit := range vals {
 			for u := range byUnit {
-				if !seen[u] {
+				if !seen[u] && !report.IsNoiseUnit(u) { // the machine's, not the cells'
 					seen[u] = true
 					others = append(others, u)
 				}

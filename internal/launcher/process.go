@@ -59,15 +59,19 @@ func newProcess(stdin io.WriteCloser, stdout io.Reader) *Process {
 	return p
 }
 
-// Start starts the runner binary bin (with args) in its own process group,
-// so that a Ctrl-C in the terminal reaches only the orchestrator.
+// Start starts the runner binary bin (with args) in a session of its own
+// (and so its own process group), so that a Ctrl-C in the terminal reaches
+// only the orchestrator, and so that where the scheduler groups processes
+// by session (autogroup) the runner's group is its own: the runner raises
+// its priority with it (runner.RaisePriority) without raising any other
+// program's.
 func Start(bin string, args ...string) (*Process, error) {
 	return start(exec.Command(bin, args...))
 }
 
 // start starts cmd as Start does.
 func start(cmd *exec.Cmd) (*Process, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -2,14 +2,15 @@
 // with github.com/prometheus/procfs for what it parses (a process's stat,
 // command line, threads and their schedstat, open files, the socket
 // tables, meminfo, a process's status), and by hand for the few files it does not read (the
-// boot id, a thread's children, System V shared memory); the CPU time of a
-// process tree (Tree) and the process that listens on a loopback port or a
-// unix socket (Listener). No other package of sqlbench parses
-// /proc/<pid>/stat.
+// boot id, a thread's children and its sched counts, System V shared memory);
+// the CPU time of a process tree (Tree) and the process that listens on a
+// loopback port or a unix socket (Listener). No other package of sqlbench
+// parses /proc/<pid>/stat.
 package procs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,4 +167,89 @@ func SharedMemory(key, id int) bool {
 		}
 	}
 	return false
+}
+
+// CPUTotals returns the machine's CPU time since boot in seconds, summed
+// over its CPUs (the cpu line of /proc/stat): all of it, and the part the
+// hypervisor gave to others while this machine's CPUs wanted to run
+// (steal). The share of steal in the difference of two readings is how
+// much of that interval the host took away.
+func CPUTotals() (total, steal float64, err error) {
+	f, err := FS("")
+	if err != nil {
+		return 0, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	c := st.CPUTotal
+	total = c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
+	return total, c.Steal, nil
+}
+
+// ThreadSched is what the scheduler counted for one thread
+// (/proc/thread-self/sched, which procfs does not read).
+type ThreadSched struct {
+	// Migrations is how often the thread moved to another CPU.
+	Migrations int64
+	// Involuntary is how often the thread was switched out while it could
+	// still run (preempted), Voluntary how often it gave up its CPU itself
+	// (to wait or sleep).
+	Involuntary, Voluntary int64
+}
+
+// SelfThreadSched returns the calling thread's scheduler counts; the
+// caller locks its goroutine to its thread (runtime.LockOSThread) for two
+// readings to be of one thread.
+func SelfThreadSched() (ThreadSched, error) {
+	b, err := os.ReadFile(filepath.Join(Mount, "thread-self", "sched"))
+	if err != nil {
+		return ThreadSched{}, err
+	}
+	return parseThreadSched(string(b))
+}
+
+// parseThreadSched reads the counts of ThreadSched from the text of a
+// sched file: lines of "name : value".
+func parseThreadSched(text string) (ThreadSched, error) {
+	var t ThreadSched
+	found := 0
+	for _, line := range strings.Split(text, "\n") {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		var dst *int64
+		switch strings.TrimSpace(name) {
+		case "se.nr_migrations":
+			dst = &t.Migrations
+		case "nr_involuntary_switches":
+			dst = &t.Involuntary
+		case "nr_voluntary_switches":
+			dst = &t.Voluntary
+		default:
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			return ThreadSched{}, fmt.Errorf("sched: %s: %w", strings.TrimSpace(name), err)
+		}
+		*dst = n
+		found++
+	}
+	if found != 3 {
+		return ThreadSched{}, errors.New("sched: no migration and switch counts")
+	}
+	return t, nil
+}
+
+// SelfFaults returns this process's page faults since it started: minor
+// (the page was in memory, or zero-filled) and major (read from disk).
+func SelfFaults() (minor, major uint64, err error) {
+	st, err := Stat(os.Getpid())
+	if err != nil {
+		return 0, 0, err
+	}
+	return uint64(st.MinFlt), uint64(st.MajFlt), nil
 }

@@ -78,7 +78,8 @@ func MeasureOf(unit string) Measure {
 // measuresOf returns the measures that some cell of cells has, known ones
 // first in their order, then the others by name; ops/s and ns/op, which
 // the main tables show, and the time decomposition's and a script's
-// per-statement units, which have tables of their own, are left out.
+// per-statement units, which have tables of their own, and the machine's
+// noise units (noise.go) are left out.
 func measuresOf(cells []*Cell) []Measure {
 	seen := map[string]bool{}
 	var others []string
@@ -87,7 +88,7 @@ func measuresOf(cells []*Cell) []Measure {
 			if !seen[u] {
 				seen[u] = true
 				known := slices.ContainsFunc(knownMeasures(), func(m Measure) bool { return m.Unit == u })
-				if !known && u != "ops/s" && u != "ns/op" && !isTimeShareUnit(u) && !isStmtUnit(u) {
+				if !known && u != "ops/s" && u != "ns/op" && !isTimeShareUnit(u) && !isStmtUnit(u) && !IsNoiseUnit(u) {
 					others = append(others, u)
 				}
 			}

@@ -148,8 +148,10 @@ func confLabel(sums map[[2]string]Summary) string {
 }
 
 // writeFooter ends the text and brief reports alike: the note on the
-// baseline, where there is one, and every failed cell with its reason.
+// baseline, where there is one, the runs the machine disturbed (noise.go)
+// and every failed cell with its reason.
 func writeFooter(w io.Writer, r *Report) {
+	writeNoise(w, r)
 	if note := r.BaselineNote(); note != "" {
 		fmt.Fprintf(w, "\n%s\n", note)
 	}

@@ -25,6 +25,10 @@ type Loop struct {
 	// In carries requests, Out answers, Log progress and diagnostics.
 	In       io.Reader
 	Out, Log io.Writer
+	// Priority, when set, says at what CPU priority the process runs
+	// (RaisePriority's answer): the info reply of every target says it,
+	// and the results file keeps it.
+	Priority string
 
 	cells map[cellKey]*cell
 	hist  *hdrhistogram.Histogram
@@ -182,6 +186,9 @@ func closeEnv(e bench.Env) error {
 func (s *Loop) info(ctx context.Context, req protocol.Request) error {
 	if req.Module != "" {
 		fmt.Fprintf(s.out, "%s-module: %s\n", req.Target, moduleVersion(req.Module))
+	}
+	if s.Priority != "" {
+		fmt.Fprintf(s.out, "%s-runner-priority: %s\n", req.Target, s.Priority)
 	}
 	e, err := s.open(ctx, req)
 	if err != nil {
@@ -366,6 +373,9 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		}
 	}
 	carries := sliced && req.Slice < req.Slices && r.Carry && r.Start != nil
+	// The timing thread's own counts are the run's when it runs the
+	// operations itself.
+	pr.noise.thread = !req.FreeThread && r.Parallel == nil && r.Clients == nil
 	var spun *spinner
 	sample, err := func() (bench.Sample, error) {
 		warmed := r

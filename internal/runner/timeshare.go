@@ -17,7 +17,8 @@ import (
 
 // probe reads what a run request asks for around the timed region: the
 // server's CPU (when the request names its process) and a CPU profile
-// (when it names a file). Errors are kept, not returned: a probe that
+// (when it names a file); and, for every run, the noise around it
+// (noise.go). Errors are kept, not returned: a probe that
 // cannot read leaves its unit out, the run stands.
 type probe struct {
 	server     procs.Tree
@@ -26,16 +27,19 @@ type probe struct {
 	profile    bytes.Buffer
 	profiling  bool
 	profileErr error
+	noise      *noiseProbe
 }
 
 func newProbe(req protocol.Request) *probe {
-	p := &probe{server: procs.Tree{Root: req.ServerPID}}
+	p := &probe{server: procs.Tree{Root: req.ServerPID}, noise: newNoiseProbe(!req.FreeThread)}
 	p.profiling = req.CPUProfile != ""
 	return p
 }
 
-// Start reads the server's CPU and starts the profile.
+// Start reads the server's CPU, starts the profile and reads the noise
+// counters, the last right before the timed region.
 func (p *probe) Start() {
+	defer p.noise.Start()
 	if p.server.Root > 0 {
 		p.cpu0, p.serverErr = p.server.CPU()
 	}
@@ -46,8 +50,10 @@ func (p *probe) Start() {
 	}
 }
 
-// Stop stops the profile and reads the server's CPU again.
+// Stop reads the noise counters again, stops the profile and reads the
+// server's CPU again.
 func (p *probe) Stop() {
+	p.noise.Stop()
 	if p.profiling {
 		pprof.StopCPUProfile()
 	}
@@ -56,8 +62,9 @@ func (p *probe) Stop() {
 	}
 }
 
-// record puts the server's CPU into s.
+// record puts the server's CPU and the noise units into s.
 func (p *probe) record(s *bench.Sample) {
+	p.noise.record(s)
 	if p.server.Root > 0 && p.serverErr == nil {
 		s.ServerCPU, s.ServerCPUKnown = p.cpu1-p.cpu0, true
 	}
