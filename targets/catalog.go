@@ -221,14 +221,16 @@ func catalog() []Spec {
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).
 		{Name: "pgproto", Driver: "pgproto3", API: APIProto, DB: bench.Postgres, Group: "postgres", Package: "pgproto",
-			Module: "github.com/jackc/pgx/v5", Floor: true, Only: protoFloorWorkloads(),
-			Desc: "protocol floor: a minimal client on pgx's pgproto3 (startup by pgconn, then hijacked): one simple-protocol " +
-				"Query per call, messages read to ReadyForQuery, text values converted with strconv; no driver, no arguments, " +
-				"no prepare (docs/protocol-floor.md)"},
+			Module: "github.com/jackc/pgx/v5", Floor: true,
+			Only: append(protoFloorWorkloads(), "AutoQueryRow", "PreparedQuery", "PreparedQueryRow", "PreparedExec"),
+			Desc: "protocol floor: a minimal client on pgx's pgproto3 (startup by pgconn, then hijacked): simple = one " +
+				"Query message, with arguments = Parse (unnamed), Bind, Execute, Sync; prepared = Parse once, Bind, Execute, " +
+				"Sync per use; messages read to ReadyForQuery, text values converted with strconv; no driver " +
+				"(docs/protocol-floor.md)"},
 		{Name: "mysqlproto", Driver: "go-mysql-packet", API: APIProto, DB: bench.MariaDB, Group: "mysql",
 			Package: "mysqlproto", Module: "github.com/go-mysql-org/go-mysql", Floor: true, Only: protoFloorWorkloads(),
-			Desc: "protocol floor: a minimal client on go-mysql's packet layer (handshake by its client.Connect): one COM_QUERY " +
-				"packet per call, the response read to its last EOF/OK, text values converted with strconv; no driver, " +
+			Desc: "protocol floor: a minimal client on go-mysql's packet layer (handshake by its client.Connect): " +
+				"one COM_QUERY packet per call, the response read to its last EOF/OK, text values converted with strconv; no driver, " +
 				"no arguments, no prepare (docs/protocol-floor.md)"},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.

@@ -140,10 +140,15 @@ func TestProtocolFloors(t *testing.T) {
 	if !ok || !pg.Floor {
 		t.Fatalf("pgproto: %+v", pg)
 	}
-	run := bench.Workload{Name: "SimpleQueryRow"}
-	if !pg.Runs(run) || pg.Runs(bench.Workload{Name: "PreparedQueryRow"}) || !pg.Runs(bench.Workload{Name: "SimpleExec"}) ||
+	my, _ := Lookup("mysqlproto")
+	simple, prepared := bench.Workload{Name: "SimpleQueryRow"}, bench.Workload{Name: "PreparedQueryRow"}
+	if !pg.Runs(simple) || !pg.Runs(prepared) || !my.Runs(simple) || my.Runs(prepared) ||
+		pg.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) || my.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) {
+		t.Error("the protocol floors run other workloads than those they implement")
+	}
+	if !my.Runs(bench.Workload{Name: "SimpleDo", Only: []bench.DB{bench.MariaDB}}) ||
 		pg.Runs(bench.Workload{Name: "SimpleDo", Only: []bench.DB{bench.MariaDB}}) {
-		t.Error("pgproto runs other workloads than SimpleQueryRow, SimpleQuery, SimpleExec on postgres")
+		t.Error("SimpleDo runs on MariaDB's protocol floor only")
 	}
 	if s, err := Select("pgproto,pgx", []bench.DB{bench.Postgres}); err != nil || len(s) != 2 {
 		t.Errorf("Select(pgproto,pgx) = %v, %v", s, err)

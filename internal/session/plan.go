@@ -258,7 +258,8 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 		ours := slices.Contains(dbs, t.DB)
 		// A protocol floor is selected by its name only, never by a pattern
 		// or an exclusion list.
-		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours || t.Floor, Aliases: t.Aliases()})
+		entries = append(entries,
+			pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours || t.Floor, Aliases: t.Aliases()})
 		if ours && !t.Floor {
 			base = append(base, t.Name)
 		}

@@ -99,10 +99,11 @@ func TestValueChecked(t *testing.T) {
 	c, _ := targettest.Open(t, "mysqlproto", where)
 	var n int64
 	var s string
-	if err := c.QueryRow("SELECT 41, 'Test'", func(r bench.Row) error { return r.Scan(&n, &s) }); err != nil || n != 41 || s != "Test" {
+	err := c.QueryRow("SELECT 41, 'Test'", func(r bench.Row) error { return r.Scan(&n, &s) })
+	if err != nil || n != 41 || s != "Test" {
 		t.Fatalf("SELECT 41, 'Test' read %d, %q, %v", n, s, err)
 	}
-	err := c.QueryRow("SELECT 'x41'", func(r bench.Row) error { return r.Scan(&n) })
+	err = c.QueryRow("SELECT 'x41'", func(r bench.Row) error { return r.Scan(&n) })
 	if err == nil || !strings.Contains(err.Error(), "x41") {
 		t.Errorf("a text value scanned into an int64: %v", err)
 	}
@@ -110,10 +111,12 @@ func TestValueChecked(t *testing.T) {
 	if err := c.QueryRow("SELECT NULL", func(r bench.Row) error { return r.Scan(&v) }); err != nil || v != nil {
 		t.Errorf("SELECT NULL read %v, %v", v, err)
 	}
-	if err := c.QueryRow("SELECT 1 FROM DUAL WHERE 1 = 0", func(bench.Row) error { return nil }); err != bench.ErrNoRows {
+	err = c.QueryRow("SELECT 1 FROM DUAL WHERE 1 = 0", func(bench.Row) error { return nil })
+	if err != bench.ErrNoRows {
 		t.Errorf("no row: %v, want bench.ErrNoRows", err)
 	}
-	if err := c.Exec("SELECT * FROM no_such_table_here"); err == nil || !strings.Contains(err.Error(), "no_such_table_here") {
+	err = c.Exec("SELECT * FROM no_such_table_here")
+	if err == nil || !strings.Contains(err.Error(), "no_such_table_here") {
 		t.Errorf("a query of a missing table: %v", err)
 	}
 	var rows []string
