@@ -217,7 +217,7 @@ func catalog() []Spec {
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
 			Caps:   []bench.Cap{bench.CapCopy}},
-		// The protocol floors: the simplest calls as the bare wire protocol,
+		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).
 		{Name: "pgproto", Driver: "pgproto3", API: APIProto, DB: bench.Postgres, Group: "postgres", Package: "pgproto",

@@ -7,7 +7,7 @@ const ScriptWorkload = "Script"
 // Why targets cannot run the script workload.
 const (
 	scriptNoWidth = "its rows do not tell their column count (scripts need it)"
-	scriptFloor   = "a protocol floor runs only the simple classic calls it implements"
+	scriptFloor   = "a protocol floor runs only the classic calls it implements"
 )
 
 // refuseScripts adds to the catalogue the targets that cannot run the
