@@ -91,6 +91,15 @@ type Spec struct {
 	// Refuses lists, by workload ID, workloads of the target's families
 	// that its driver cannot run as written, each with the reason.
 	Refuses map[string]string
+	// Floor marks a protocol floor (targets/pgproto, targets/mysqlproto):
+	// not a driver but a minimal client of its database's wire protocol,
+	// the cost under every driver of that database. A session plans it only
+	// where --targets names it (by its name or an alias; not by default nor
+	// by a pattern), so that it joins no driver ranking unasked.
+	Floor bool
+	// Only, when set, lists by ID the only workloads the target runs (a
+	// protocol floor's: the calls it implements).
+	Only []string
 }
 
 // Has reports whether the target has capability c.
@@ -102,7 +111,13 @@ func (s Spec) Has(c bench.Cap) bool { return slices.Contains(s.Caps, c) }
 // implements only the runner says, in its hello (protocol.Hello); the
 // orchestrator plans cells from that (session.Placement.Runs).
 func (s Spec) Runs(w bench.Workload) bool {
-	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) && s.Refuses[w.ID()] == ""
+	return w.RunsOn(s.DB) && (w.Needs == "" || s.Has(w.Needs)) && s.Takes(w.ID())
+}
+
+// Takes reports whether the catalogue lets the target run the workload
+// whose ID is id: it does not refuse it, and Only, if set, lists it.
+func (s Spec) Takes(id string) bool {
+	return s.Refuses[id] == "" && (s.Only == nil || slices.Contains(s.Only, id))
 }
 
 // RunsOver reports whether the target can connect over transport net ("tcp",
@@ -123,6 +138,9 @@ const (
 	APIJDBC   = "jdbc"
 	// APIRaw is the transport floor's: bytes on a socket, no SQL.
 	APIRaw = "raw"
+	// APIProto is a protocol floor's: the database's wire protocol through
+	// a library's protocol layer, no driver.
+	APIProto = "proto"
 )
 
 // catalog is the whole table, in display order.
@@ -199,6 +217,21 @@ func catalog() []Spec {
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
 			Caps:   []bench.Cap{bench.CapCopy}},
+		// The protocol floors: classic calls as the bare wire protocol,
+		// through the protocol layers of pgx and go-mysql, in the runner
+		// groups that already link them; named only on purpose (Floor).
+		{Name: "pgproto", Driver: "pgproto3", API: APIProto, DB: bench.Postgres, Group: "postgres", Package: "pgproto",
+			Module: "github.com/jackc/pgx/v5", Floor: true,
+			Only: append(protoFloorWorkloads(), "AutoQueryRow", "PreparedQuery", "PreparedQueryRow", "PreparedExec"),
+			Desc: "protocol floor: a minimal client on pgx's pgproto3 (startup by pgconn, then hijacked): simple = one " +
+				"Query message, with arguments = Parse (unnamed), Bind, Execute, Sync; prepared = Parse once, Bind, Execute, " +
+				"Sync per use; messages read to ReadyForQuery, text values converted with strconv; no driver " +
+				"(docs/protocol-floor.md)"},
+		{Name: "mysqlproto", Driver: "go-mysql-packet", API: APIProto, DB: bench.MariaDB, Group: "mysql",
+			Package: "mysqlproto", Module: "github.com/go-mysql-org/go-mysql", Floor: true, Only: protoFloorWorkloads(),
+			Desc: "protocol floor: a minimal client on go-mysql's packet layer (handshake by its client.Connect): " +
+				"one COM_QUERY packet per call, the response read to its last EOF/OK, text values converted with strconv; no driver, " +
+				"no arguments, no prepare (docs/protocol-floor.md)"},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
@@ -328,8 +361,8 @@ func Names() []string {
 }
 
 // Select returns the targets named in list (comma-separated names) that speak
-// one of dbs, or every target of dbs when list is empty. An unknown name is
-// an error that lists the valid ones.
+// one of dbs, or every target of dbs but the protocol floors (Floor) when
+// list is empty. An unknown name is an error that lists the valid ones.
 func Select(list string, dbs []bench.DB) ([]Spec, error) {
 	wantDB := map[bench.DB]bool{}
 	for _, d := range dbs {
@@ -338,7 +371,7 @@ func Select(list string, dbs []bench.DB) ([]Spec, error) {
 	var out []Spec
 	if strings.TrimSpace(list) == "" {
 		for _, s := range catalog() {
-			if wantDB[s.DB] {
+			if wantDB[s.DB] && !s.Floor {
 				out = append(out, s)
 			}
 		}
@@ -360,6 +393,13 @@ func Select(list string, dbs []bench.DB) ([]Spec, error) {
 		}
 	}
 	return out, nil
+}
+
+// protoFloorWorkloads are the workloads the protocol floors run: the
+// classic family's calls of SQL text without arguments (SimpleDo on
+// MariaDB only).
+func protoFloorWorkloads() []string {
+	return []string{"SimpleQuery", "SimpleQueryRow", "SimpleExec", "SimpleDo"}
 }
 
 // Reasons the catalogue gives for refusing workloads.

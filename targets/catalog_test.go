@@ -27,8 +27,12 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 		if _, err := bench.ParseDB(string(s.DB)); err != nil {
 			t.Errorf("%s: %v", s.Name, err)
 		}
-		if s.API != APISQL && s.API != APINative && s.API != APIJDBC && (s.API != APIRaw || s.DB.SQL()) {
+		if s.API != APISQL && s.API != APINative && s.API != APIJDBC && (s.API != APIRaw || s.DB.SQL()) &&
+			(s.API != APIProto || !s.DB.Server() || !s.Floor) {
 			t.Errorf("%s: unknown API %q", s.Name, s.API)
+		}
+		if s.Floor != (s.API == APIProto) || (s.Floor && len(s.Only) == 0) {
+			t.Errorf("%s: a protocol floor (Floor, api=%s) and only one, with the workloads it runs (Only)", s.Name, APIProto)
 		}
 		if strings.ContainsAny(s.Driver+s.API, "/= ") {
 			t.Errorf("%s: driver and API must be usable as name keys", s.Name)
@@ -115,5 +119,38 @@ func TestAliases(t *testing.T) {
 	got, err := Select("xerial,jdbc-sqlite", []bench.DB{bench.SQLite})
 	if err != nil || len(got) != 1 || got[0].Name != "jdbc-sqlite" {
 		t.Errorf("Select(xerial,jdbc-sqlite) = %v, %v", got, err)
+	}
+}
+
+// TestProtocolFloors: the protocol floors run only the workloads they
+// list, and an empty --targets leaves them out.
+func TestProtocolFloors(t *testing.T) {
+	for _, db := range []bench.DB{bench.Postgres, bench.MariaDB} {
+		all, err := Select("", []bench.DB{db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range all {
+			if s.Floor {
+				t.Errorf("Select all %s returned the protocol floor %s", db, s.Name)
+			}
+		}
+	}
+	pg, ok := Lookup("pgproto")
+	if !ok || !pg.Floor {
+		t.Fatalf("pgproto: %+v", pg)
+	}
+	my, _ := Lookup("mysqlproto")
+	simple, prepared := bench.Workload{Name: "SimpleQueryRow"}, bench.Workload{Name: "PreparedQueryRow"}
+	if !pg.Runs(simple) || !pg.Runs(prepared) || !my.Runs(simple) || my.Runs(prepared) ||
+		pg.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) || my.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) {
+		t.Error("the protocol floors run other workloads than those they implement")
+	}
+	if !my.Runs(bench.Workload{Name: "SimpleDo", Only: []bench.DB{bench.MariaDB}}) ||
+		pg.Runs(bench.Workload{Name: "SimpleDo", Only: []bench.DB{bench.MariaDB}}) {
+		t.Error("SimpleDo runs on MariaDB's protocol floor only")
+	}
+	if s, err := Select("pgproto,pgx", []bench.DB{bench.Postgres}); err != nil || len(s) != 2 {
+		t.Errorf("Select(pgproto,pgx) = %v, %v", s, err)
 	}
 }

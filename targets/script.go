@@ -7,6 +7,7 @@ const ScriptWorkload = "Script"
 // Why targets cannot run the script workload.
 const (
 	scriptNoWidth = "its rows do not tell their column count (scripts need it)"
+	scriptFloor   = "a protocol floor runs only the classic calls it implements"
 )
 
 // refuseScripts adds to the catalogue the targets that cannot run the
@@ -17,6 +18,8 @@ func refuseScripts(specs []Spec) []Spec {
 		switch {
 		case s.Name == "sqinn":
 			why = scriptNoWidth
+		case s.Floor:
+			why = scriptFloor
 		}
 		if why == "" {
 			continue

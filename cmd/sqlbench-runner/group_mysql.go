@@ -7,4 +7,5 @@ import (
 	_ "github.com/sqlbench/sqlbench/targets/gomysql"
 	_ "github.com/sqlbench/sqlbench/targets/mymysql"
 	_ "github.com/sqlbench/sqlbench/targets/mysql"
+	_ "github.com/sqlbench/sqlbench/targets/mysqlproto" // the protocol floor
 )

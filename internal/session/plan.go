@@ -256,8 +256,11 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 	var base []string
 	for _, t := range targets.All() {
 		ours := slices.Contains(dbs, t.DB)
-		entries = append(entries, pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours, Aliases: t.Aliases()})
-		if ours {
+		// A protocol floor is selected by its name only, never by a pattern
+		// or an exclusion list.
+		entries = append(entries,
+			pick.Entry{ID: t.Name, Names: []string{t.Name}, Exact: !ours || t.Floor, Aliases: t.Aliases()})
+		if ours && !t.Floor {
 			base = append(base, t.Name)
 		}
 	}

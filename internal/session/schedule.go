@@ -29,11 +29,11 @@ type Placement struct {
 }
 
 // Runs reports whether the placement runs workload w: w runs on the
-// target's database, the catalogue does not say the target refuses it, the
+// target's database, the catalogue lets the target run it (Spec.Takes), the
 // target's runner declares the workload, and the target declares the
 // capability w needs, if any.
 func (p Placement) Runs(w bench.Workload) bool {
-	return w.RunsOn(p.Target.DB) && p.Target.Refuses[w.ID()] == "" && p.Runner.Runs(p.Target.Opener(), w.ID()) &&
+	return w.RunsOn(p.Target.DB) && p.Target.Takes(w.ID()) && p.Runner.Runs(p.Target.Opener(), w.ID()) &&
 		(w.Needs == "" || p.Runner.Has(p.Target.Opener(), w.Needs))
 }
 

@@ -22,6 +22,9 @@ func TestTargetGlobsAndExclusions(t *testing.T) {
 		{[]bench.DB{bench.Postgres}, []string{"-jdbc*", "-pq"}, []string{"pgx", "pgx-native"}, false},
 		{[]bench.DB{bench.SQLite, bench.Postgres}, []string{"p*"}, []string{"pq", "pgx", "pgx-native"}, true},
 		{[]bench.DB{bench.SQLite}, []string{"-sqinn", "-jdbc-sqlite", "-*c*"}, []string{"mattn", "zombiezen", "eatonphil"}, false},
+		// A protocol floor only by its name: not by a pattern, not by default.
+		{[]bench.DB{bench.Postgres}, []string{"pgx", "pgproto"}, []string{"pgx", "pgproto"}, true},
+		{[]bench.DB{bench.MariaDB}, []string{"-jdbc*", "-mysql*", "-mymysql*"}, []string{"go-mysql"}, false},
 	} {
 		cfg := Config{DBs: c.dbs, Targets: c.list, Workloads: []string{"SimpleQuery"}, Scale: 0.2}
 		p, err := NewPlan(&cfg, fakeEnv(io.Discard))

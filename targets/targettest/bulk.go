@@ -73,6 +73,7 @@ func DetectsWrongBulkData(t *testing.T, target string, where Where) {
 		if !ok {
 			t.Fatal("AggregateCount not registered")
 		}
+		skipUnless(t, target, where, w)
 		e := NewEnv(t, target, where)
 		e.N = 20
 		setUp(t, w, e)

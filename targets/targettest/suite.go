@@ -51,6 +51,7 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 	}
 	t.Run("SuiteSimpleInsert", func(t *testing.T) {
 		w, _ := bench.LookupWorkload("SuiteSimpleInsert")
+		skipUnless(t, target, where, w)
 		e := NewEnv(t, target, where)
 		setUp(t, w, e)
 		e.N = 100

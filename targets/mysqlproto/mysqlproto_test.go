@@ -1,0 +1,135 @@
+package mysqlproto_test
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/servertest"
+	_ "github.com/sqlbench/sqlbench/targets/mysqlproto"
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+var srv *servers.Server
+
+func TestMain(m *testing.M) { os.Exit(servertest.Main(m, servers.KindMariaDB, &srv)) }
+
+// TestConformance runs the shared checks on mysqlproto (the workloads it
+// runs, a corrupted row detected, a wrong password refused) on a
+// throwaway server.
+func TestConformance(t *testing.T) { servertest.Conformance(t, "mysqlproto", srv) }
+
+// counters are the server's statement counters TestOneStatementPerCall
+// reads: text-protocol statements by kind, binary-protocol ones, and every
+// statement a client sent.
+var counters = []string{"Com_select", "Com_set_option", "Com_do", "Com_stmt_prepare", "Com_stmt_execute", "Questions"}
+
+// TestOneStatementPerCall: n operations of each workload mysqlproto runs
+// are n text-protocol statements of their kind on the server and nothing
+// else (Com_* and Questions, the server's global counters; the reading
+// connection's own SHOW adds one question).
+func TestOneStatementPerCall(t *testing.T) {
+	const n = 300
+	where := servertest.Where(t, srv, bench.MariaDB, "tcp")
+	stats, _ := targettest.Open(t, "mysqlproto", where)
+	read := func() map[string]int64 {
+		t.Helper()
+		out := map[string]int64{}
+		q := "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + strings.Join(counters, "','") + "')"
+		err := stats.Query(q, func(r bench.Row) error {
+			var k, v string
+			if err := r.Scan(&k, &v); err != nil {
+				return err
+			}
+			var err error
+			out[k], err = strconv.ParseInt(v, 10, 64)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for id, want := range map[string]map[string]int64{
+		"SimpleQueryRow": {"Com_select": n, "Questions": n + 1},
+		"SimpleQuery":    {"Com_select": n, "Questions": n + 1},
+		"SimpleExec":     {"Com_set_option": n, "Questions": n + 1},
+		"SimpleDo":       {"Com_do": n, "Questions": n + 1},
+	} {
+		t.Run(id, func(t *testing.T) {
+			w, _ := bench.LookupWorkload(id)
+			e := targettest.NewEnv(t, "mysqlproto", where)
+			if err := w.Setup(e); err != nil {
+				t.Fatal(err)
+			}
+			defer w.Teardown(e)
+			e.N = n
+			r, err := w.Begin(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := read()
+			if _, err := bench.Measure(r, 0, n, bench.NewLatencyHistogram()); err != nil {
+				t.Fatal(err)
+			}
+			after := read()
+			got := map[string]int64{}
+			for k, v := range after {
+				if d := v - before[k]; d != 0 {
+					got[k] = d
+				}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%d operations: the server counted %v, want %v", n, got, want)
+			}
+		})
+	}
+}
+
+// TestValueChecked: a value the conversion cannot read is an error, not a
+// zero; NULL reaches an *any as nil; a server error leaves the connection
+// answering.
+func TestValueChecked(t *testing.T) {
+	where := servertest.Where(t, srv, bench.MariaDB, "tcp")
+	c, _ := targettest.Open(t, "mysqlproto", where)
+	var n int64
+	var s string
+	err := c.QueryRow("SELECT 41, 'Test'", func(r bench.Row) error { return r.Scan(&n, &s) })
+	if err != nil || n != 41 || s != "Test" {
+		t.Fatalf("SELECT 41, 'Test' read %d, %q, %v", n, s, err)
+	}
+	err = c.QueryRow("SELECT 'x41'", func(r bench.Row) error { return r.Scan(&n) })
+	if err == nil || !strings.Contains(err.Error(), "x41") {
+		t.Errorf("a text value scanned into an int64: %v", err)
+	}
+	var v any = "set"
+	if err := c.QueryRow("SELECT NULL", func(r bench.Row) error { return r.Scan(&v) }); err != nil || v != nil {
+		t.Errorf("SELECT NULL read %v, %v", v, err)
+	}
+	err = c.QueryRow("SELECT 1 FROM DUAL WHERE 1 = 0", func(bench.Row) error { return nil })
+	if err != bench.ErrNoRows {
+		t.Errorf("no row: %v, want bench.ErrNoRows", err)
+	}
+	err = c.Exec("SELECT * FROM no_such_table_here")
+	if err == nil || !strings.Contains(err.Error(), "no_such_table_here") {
+		t.Errorf("a query of a missing table: %v", err)
+	}
+	var rows []string
+	err = c.Query("SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3", func(r bench.Row) error {
+		var v int64
+		err := r.Scan(&v)
+		rows = append(rows, fmt.Sprint(v))
+		return err
+	})
+	if err != nil || strings.Join(rows, ",") != "1,2,3" {
+		t.Errorf("after an error, three rows read %v, %v", rows, err)
+	}
+	if err := c.Exec("SELECT 1", 1); err == nil {
+		t.Error("an argument was accepted")
+	}
+}
