@@ -32,7 +32,7 @@ import (
 // value by value against it inside the timed loop, as the sqinn family's
 // reads are. Targets whose rows are database/sql's *sql.Rows or pgx's rows
 // scan into the natural Go types (time.Time, uuid.UUID, json.RawMessage,
-// sql.NullString, sql.NullInt64) and bind them (time.Time, uuid.UUID,
+// sql.NullString, sql.NullInt64: typedProbe) and bind them (time.Time, uuid.UUID,
 // sql.Null*); targets whose native API reads typed columns of SQLite's
 // kinds (the native SQLite libraries, sqinn, mymysql's and go-mysql's
 // native APIs: bench.Columns) scan into strings, byte slices and integers
@@ -127,30 +127,34 @@ func appendTypedNote(b []byte, id int64) ([]byte, bool) {
 // typedQty returns row id's nullable integer: NULL (false) every second row.
 func typedQty(id int64) (int64, bool) { return id * 7, id%2 == 1 }
 
-// typedNatural reports whether row comes from an API that scans into Go's
-// own types (database/sql's *sql.Rows, pgx's rows) rather than a native
-// API reading SQLite-style typed columns (bench.Columns and its kin).
-func typedNatural(row bench.Row) bool {
-	if _, ok := row.(*sql.Rows); ok {
-		return true
-	}
-	_, pgx := row.(interface{ RawValues() [][]byte })
-	return pgx
+// typedScanProbe is a scan destination only an API that scans into Go's
+// own types takes: a sql.Scanner (database/sql and pgx call it; the native
+// APIs' scans, bench.ScanColumns and sqinn's, refuse it).
+type typedScanProbe struct{ called bool }
+
+// Scan implements sql.Scanner.
+func (p *typedScanProbe) Scan(any) error {
+	p.called = true
+	return nil
 }
 
 // typedProbe reports, from one untimed one-row query, whether c's rows
-// scan into Go's own types (typedNatural).
+// scan into Go's own types (time.Time, uuid.UUID, sql.Null*: database/sql,
+// pgx) or only into the kinds of SQLite's typed columns (the native APIs).
+// It asks by behaviour, not by the row's type, so that it answers the same
+// through a wrapper (the call-counting tests').
 func typedProbe(c bench.Conn) (bool, error) {
-	var natural bool
+	var p typedScanProbe
 	err := c.Query("SELECT 1", func(r bench.Row) error {
-		natural = typedNatural(r)
-		var one int64
-		return r.Scan(&one)
+		if r.Scan(&p) != nil {
+			p.called = false
+		}
+		return nil
 	})
 	if err != nil {
 		return false, fmt.Errorf("probe the row API: %w", err)
 	}
-	return natural, nil
+	return p.called, nil
 }
 
 // typedTable is one of the family's two tables as one API reads and writes
