@@ -573,18 +573,20 @@ func typedName(wide bool, what string) string {
 // typedDescribeTable says what the table holds on d.
 func typedDescribeTable(d bench.Dialect, wide bool) string {
 	if wide {
-		t := &typedWide{}
-		return "a row of 20 columns (id, then " + strings.ToLower(t.ddl(d.DB)[3:]) + " ...: integers, " +
-			"texts and doubles in turn)"
+		types := strings.Split((&typedWide{}).ddl(d.DB), ", ")
+		for i, def := range types[:3] {
+			types[i] = strings.TrimSuffix(strings.Fields(def)[1], " NOT NULL")
+		}
+		return "20 columns (id and w1 .. w19: " + strings.Join(types[:3], ", ") + " in turn)"
 	}
-	t := &typedMixed{}
-	types := []string{}
-	for _, def := range strings.Split(t.ddl(d.DB), ", ") {
+	var types []string
+	for _, def := range strings.Split((&typedMixed{}).ddl(d.DB), ", ") {
 		types = append(types, strings.TrimSuffix(def, " NOT NULL"))
 	}
-	s := "(" + strings.Join(types, ", ") + "), note NULL every 3rd row, qty every 2nd"
+	s := "(id, " + strings.Join(types, ", ") + "), note NULL every 3rd row, qty every 2nd"
 	if d.DB == bench.SQLite {
-		s += "; ts as RFC 3339 text (SQLite has no time type), the UUID as 16 bytes"
+		s += " (SQLite has no time type: a time.Time in the text each database/sql driver writes, RFC 3339 " +
+			"from the native APIs and JDBC; the UUID as its 16 bytes)"
 	}
 	return s
 }
@@ -596,9 +598,15 @@ func typedInsertWorkload(wide bool) bench.Workload {
 	w := bench.Workload{
 		Name: typedName(wide, "Insert"), Ops: typedInserts, Unit: "rows",
 		Describe: func(d bench.Dialect) string {
+			if wide {
+				return "one row of " + typedDescribeTable(d, wide) + " inserted through a statement prepared " +
+					"in one transaction, bound as int64, string and float64; commit timed; read back and checked " +
+					"after the run"
+			}
 			return "one row of " + typedDescribeTable(d, wide) + " inserted through a statement prepared in " +
-				"one transaction, its values bound as the driver's natural types (time.Time, uuid.UUID, " +
-				"sql.Null*; text and bytes on the native APIs); commit timed; read back and checked after the run"
+				"one transaction; values bound as the API's own types (time.Time, uuid.UUID, sql.Null*; text, " +
+				"bytes and nil on the native APIs; JDBC: OffsetDateTime or LocalDateTime, BigDecimal, UUID, " +
+				"setNull); commit timed; read back and checked after the run"
 		},
 		Setup: func(bench.Env) error { return nil },
 	}
@@ -653,13 +661,13 @@ func typedQueryWorkload(wide, asBytes bool) bench.Workload {
 			if wide {
 				s = "integers into int64, texts into string, doubles into float64"
 			} else {
-				s = "time into time.Time, UUID into uuid.UUID, blob into []byte, qty into sql.NullInt64, " +
+				s = "time into time.Time, UUID into uuid.UUID, data into []byte, qty into sql.NullInt64, " +
 					"decimal, JSON and note into " + map[bool]string{
 					false: "string and sql.NullString", true: "[]byte, json.RawMessage and []byte (nil for NULL)",
 				}[asBytes] + " (the native APIs: time and UUID as text or bytes, parsed)"
 			}
 			return "`" + typedQuerySQL(d, typedTableStub(wide)) + "`, all " + strconv.Itoa(typedRows) +
-				" rows of " + typedDescribeTable(d, wide) + ", unprepared (the driver's plain query call); " + s +
+				" rows of " + typedDescribeTable(d, wide) + ", through the plain query call (unprepared); " + s +
 				"; every value checked against the value of its id in the timed loop"
 		},
 		Setup: func(e bench.Env) error {
