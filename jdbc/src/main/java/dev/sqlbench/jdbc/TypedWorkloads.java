@@ -103,7 +103,7 @@ public final class TypedWorkloads {
             };
             List<String> defs = new ArrayList<>();
             for (int k = 1; k <= WIDE; k++) {
-                defs.add("w" + k + " " + new String[] {fl, in, tx}[(k + 1) % 3] + " NOT NULL");
+                defs.add("w" + k + " " + new String[] {fl, in, tx}[k % 3] + " NOT NULL");
             }
             return String.join(", ", defs);
         }

@@ -37,6 +37,20 @@ class TypedWorkloadsTest {
     }
 
     @Test
+    void theTablesAreGos() {
+        // The tables as Go's workloads/typed.go creates them (sqlbench list workloads).
+        Dialect d = Dialect.of(Db.SQLITE, "t");
+        assertEquals("CREATE TABLE sqlbench_t_typed (id INTEGER PRIMARY KEY NOT NULL, ts DATETIME NOT NULL, "
+                + "amount TEXT NOT NULL, uid BLOB NOT NULL, doc TEXT NOT NULL, data BLOB NOT NULL, note TEXT, "
+                + "qty INTEGER)", TypedWorkloads.create(d, false));
+        assertTrue(TypedWorkloads.ddl(Db.SQLITE, true).startsWith("w1 INTEGER NOT NULL, w2 TEXT NOT NULL, "
+                + "w3 REAL NOT NULL, w4 INTEGER NOT NULL"), TypedWorkloads.ddl(Db.SQLITE, true));
+        assertTrue(TypedWorkloads.ddl(Db.POSTGRES, true).startsWith("w1 BIGINT NOT NULL, w2 VARCHAR(32) NOT NULL, "
+                + "w3 DOUBLE PRECISION NOT NULL"), TypedWorkloads.ddl(Db.POSTGRES, true));
+        assertTrue(TypedWorkloads.ddl(Db.SQLITE, true).endsWith("w19 INTEGER NOT NULL"));
+    }
+
+    @Test
     void everyWorkloadPassesItsCheck() throws Exception {
         for (Workload w : TypedWorkloads.all()) {
             Env e = env();
