@@ -116,7 +116,7 @@ func appendTypedBlob(b []byte, id int64) []byte {
 	return b
 }
 
-// typedNote returns row id's nullable text: NULL (false) every third row.
+// appendTypedNote appends row id's nullable text: NULL (false) every third row.
 func appendTypedNote(b []byte, id int64) ([]byte, bool) {
 	if id%3 == 0 {
 		return b, false
@@ -511,17 +511,11 @@ func (r *typedReader) row(row bench.Row) error {
 	return nil
 }
 
-// read runs one read of the whole table through s, a statement of q, or
-// (s nil) through c's plain query call, and checks the count.
-func (r *typedReader) read(c bench.Conn, s bench.Stmt, q string) error {
+// read runs one read of the whole table through c's plain query call and
+// checks the count.
+func (r *typedReader) read(c bench.Conn, q string) error {
 	r.n = 0
-	var err error
-	if s != nil {
-		err = s.Query(r.rowFn)
-	} else {
-		err = c.Query(q, r.rowFn)
-	}
-	if err != nil {
+	if err := c.Query(q, r.rowFn); err != nil {
 		return err
 	}
 	if r.n != r.rows {
@@ -635,7 +629,7 @@ func typedInsertWorkload(wide bool) bench.Workload {
 					return nil
 				}
 				r := newTypedReader(t, e.Warm+e.N)
-				if err := r.read(e.Conn, nil, typedQuerySQL(e.Dialect, t)); err != nil {
+				if err := r.read(e.Conn, typedQuerySQL(e.Dialect, t)); err != nil {
 					return fmt.Errorf("verify: %w", err)
 				}
 				return nil
@@ -689,7 +683,7 @@ func typedQueryWorkload(wide, asBytes bool) bench.Workload {
 		}
 		q := typedQuerySQL(e.Dialect, t)
 		r := newTypedReader(t, typedRows)
-		return bench.Run{Op: func(int) error { return r.read(e.Conn, nil, q) }}, nil
+		return bench.Run{Op: func(int) error { return r.read(e.Conn, q) }}, nil
 	}
 	return w
 }

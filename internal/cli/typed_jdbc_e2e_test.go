@@ -54,7 +54,13 @@ func TestTypedRowsOnTheJDBCTargets(t *testing.T) {
 				continue // failed, above
 			}
 			for _, n := range nets {
-				if name := w + "/" + key + n; runs[name] != 1 {
+				// A workload's keys follow the target's (and the transport's).
+				name, keys, _ := strings.Cut(w, "/")
+				name += "/" + key + n
+				if keys != "" {
+					name += "/" + keys
+				}
+				if runs[name] != 1 {
 					t.Errorf("%s: %d runs, want 1", name, runs[name])
 				}
 			}
