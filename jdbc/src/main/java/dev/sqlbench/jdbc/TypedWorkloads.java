@@ -108,10 +108,10 @@ public final class TypedWorkloads {
             return String.join(", ", defs);
         }
         return switch (db) {
-            case POSTGRES -> "ts TIMESTAMPTZ NOT NULL, amount NUMERIC(18,4) NOT NULL, uid UUID NOT NULL, doc JSONB NOT NULL, "
-                    + "data BYTEA NOT NULL, note TEXT, qty BIGINT";
-            case MARIADB -> "ts DATETIME(6) NOT NULL, amount DECIMAL(18,4) NOT NULL, uid UUID NOT NULL, doc JSON NOT NULL, "
-                    + "data BLOB NOT NULL, note VARCHAR(64), qty BIGINT";
+            case POSTGRES -> "ts TIMESTAMPTZ NOT NULL, amount NUMERIC(18,4) NOT NULL, uid UUID NOT NULL, "
+                    + "doc JSONB NOT NULL, data BYTEA NOT NULL, note TEXT, qty BIGINT";
+            case MARIADB -> "ts DATETIME(6) NOT NULL, amount DECIMAL(18,4) NOT NULL, uid UUID NOT NULL, "
+                    + "doc JSON NOT NULL, data BLOB NOT NULL, note VARCHAR(64), qty BIGINT";
             case SQLITE -> "ts DATETIME NOT NULL, amount TEXT NOT NULL, uid BLOB NOT NULL, doc TEXT NOT NULL, "
                     + "data BLOB NOT NULL, note TEXT, qty INTEGER";
         };
@@ -260,7 +260,8 @@ public final class TypedWorkloads {
         }
         byte[] data = rs.getBytes(6);
         if (!Arrays.equals(data, data(id))) {
-            throw new WrongResultException(row + "data = " + Arrays.toString(data) + ", want " + Arrays.toString(data(id)));
+            throw new WrongResultException(row + "data = " + Arrays.toString(data) + ", want "
+                    + Arrays.toString(data(id)));
         }
         String note = bytes ? utf8(rs.getBytes(7)) : rs.getString(7);
         String wn = note(id);

@@ -80,7 +80,8 @@ class TypedWorkloadsTest {
             String table = e.dialect().table(c[0].startsWith("TypedWide") ? "typedwide" : "typed");
             ClassicWorkloads.exec(e.conn(), "UPDATE " + table + " SET " + c[1] + " = " + c[2] + " WHERE id = 7");
             Workload.Run r = w.begin(e.forRun(0, 1));
-            Throwable ex = assertThrows(Exception.class, () -> Harness.measure(r, 0, 1, Harness.newHistogram()));
+            Throwable ex = assertThrows(Exception.class,
+                    () -> Harness.measure(r, 0, 1, Harness.newHistogram()));
             while (ex != null && !(ex instanceof WrongResultException)) {
                 ex = ex.getCause();
             }
