@@ -14,6 +14,7 @@ public final class Workloads {
         List<Workload> ws = new ArrayList<>(ClassicWorkloads.all());
         ws.addAll(SingleInsertWorkloads.all());
         ws.addAll(BulkInsertWorkloads.all());
+        ws.addAll(TypedWorkloads.all());
         return List.copyOf(ws);
     }
 

@@ -1,0 +1,21 @@
+package mattn_test
+
+import (
+	"testing"
+
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+// TestTypedRows holds the typed family to each target's API: its calls
+// inside the clock, the Go types it scans into and binds, and a read that
+// fails on a wrong value in any column.
+func TestTypedRows(t *testing.T) {
+	for _, c := range []struct {
+		target  string
+		natural bool // scans into Go's own types (database/sql, pgx)
+	}{
+		{"mattn", true},
+	} {
+		t.Run(c.target, func(t *testing.T) { targettest.TypedRows(t, c.target, targettest.SQLite, c.natural) })
+	}
+}
