@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -18,7 +19,7 @@ func TestTypedRows(t *testing.T) {
 		{"go-mysql", false},
 	} {
 		t.Run(c.target, func(t *testing.T) {
-			targettest.TypedRows(t, c.target, targettest.OnServer(t, srv, bench.MariaDB, "tcp"), c.natural)
+			targettest.TypedRows(t, c.target, servertest.Where(t, srv, bench.MariaDB, "tcp"), c.natural)
 		})
 	}
 }

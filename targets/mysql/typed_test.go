@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servertest"
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
@@ -19,7 +20,7 @@ func TestTypedRows(t *testing.T) {
 		{"mysql-interp", true},
 	} {
 		t.Run(c.target, func(t *testing.T) {
-			targettest.TypedRows(t, c.target, targettest.OnServer(t, srv, bench.MariaDB, "tcp"), c.natural)
+			targettest.TypedRows(t, c.target, servertest.Where(t, srv, bench.MariaDB, "tcp"), c.natural)
 		})
 	}
 }

@@ -41,7 +41,7 @@ func typedCalls(t *testing.T, target string, where Where, natural bool) {
 			continue
 		}
 		t.Run(w.ID(), func(t *testing.T) {
-			skipUnless(t, target, w)
+			skipUnless(t, target, where, w)
 			cc := CountInClock(t, target, where, w, n)
 			var want map[string]int
 			var wantTypes []string
@@ -144,7 +144,7 @@ func typedDetectsWrongValues(t *testing.T, target string, where Where) {
 		}
 		for _, c := range corrupt {
 			t.Run(id+"/"+c.col, func(t *testing.T) {
-				skipUnless(t, target, w)
+				skipUnless(t, target, where, w)
 				e := NewEnv(t, target, where)
 				setUp(t, w, e)
 				base := "typed"
