@@ -53,6 +53,12 @@ type studyOptions struct {
 	// measured one agrees (session.Config.StudyResolution; 0 takes
 	// report.CrossMachineTolerance).
 	Resolution float64
+	// AsPublished runs each driver at the version current when the study
+	// was published (studies.Study.Period), where it can be had here.
+	AsPublished bool
+	// BundledSQLite runs the SQLite drivers on the SQLite each bundles,
+	// without the study's builds to one SQLite version (Plan.Builds).
+	BundledSQLite bool
 }
 
 // studyPlan is a study's reproduction on this machine.
@@ -65,6 +71,9 @@ type studyPlan struct {
 	// build's and machine's (a workload not in this build, a target whose
 	// driver or helper program is missing).
 	Gaps []studies.Gap
+	// Builds are the targets run as other builds than the catalogue's:
+	// the period versions (--as-published) and the study's own builds.
+	Builds []periodTarget
 }
 
 // Runnable reports whether anything of the study can run here.
@@ -89,7 +98,12 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 			return nil, fmt.Errorf("study %s: %w", s.ID, err)
 		}
 	}
-	p := &studyPlan{Study: s, Gaps: slices.Clone(s.Unavailable)}
+	p := &studyPlan{Study: s}
+	for _, g := range s.Unavailable {
+		if !opts.AsPublished || !g.Versions {
+			p.Gaps = append(p.Gaps, g) // the versions' gap: the period versions' lines instead
+		}
+	}
 	cfg := session.Config{
 		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
@@ -137,6 +151,10 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	}
 	cfg.Cells = studyCells(s)
 	p.Config = cfg
+	var gaps []studies.Gap
+	p.Builds, gaps = planBuilds(s, cfg.Targets, opts.AsPublished, opts.BundledSQLite, opts.Cache)
+	p.Gaps = append(p.Gaps, gaps...)
+	applyBuilds(p)
 	return p, nil
 }
 

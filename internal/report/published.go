@@ -158,15 +158,27 @@ func (r *Report) studyCell(s *studies.Study, side studies.Side, test studies.Tes
 		return nil
 	}
 	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
-	var found *Cell
+	var found, build *Cell
 	for _, c := range r.Cells {
-		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver || c.Keys["api"] != spec.API ||
+		driver := c.Keys["driver"]
+		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["api"] != spec.API ||
 			cellCPU(c.Name) != test.CPU || workloadKeys(c) != keys {
 			continue
 		}
-		if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
-			found = c
+		switch {
+		case driver == spec.Driver:
+			if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
+				found = c
+			}
+		case strings.HasPrefix(driver, spec.Driver+"@") && !strings.Contains(driver, targets.SpinSuffix):
+			// A version target of the side's (reproduce --as-published).
+			if build == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
+				build = c
+			}
 		}
+	}
+	if found == nil {
+		return build
 	}
 	return found
 }
