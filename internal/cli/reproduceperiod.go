@@ -46,6 +46,9 @@ type periodTarget struct {
 	// AsPublished says it comes from the study's period versions (else from
 	// its plan's builds).
 	AsPublished bool
+	// Pinned says the period version is the one go.mod pins: the
+	// catalogue's own build runs, as published.
+	Pinned bool
 }
 
 // element is the --targets element naming the build.
@@ -69,6 +72,13 @@ func (t periodTarget) name() string {
 func (t periodTarget) describe() string {
 	p := t.Period
 	var b strings.Builder
+	if t.Pinned {
+		fmt.Fprintf(&b, "%s runs as the catalogue's %s %s, the version go.mod pins", t.Base, t.Module, t.Version)
+		if p.Note != "" {
+			b.WriteString("; " + p.Note)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s runs as %s", t.Base, t.name())
 	from := t.Module
 	if p.Source != "" {
@@ -129,7 +139,7 @@ func planBuilds(s *studies.Study, names []string, asPublished, bundled bool, cac
 			t.Version = pinnedModuleVersion(spec.Module)
 		}
 		if !p.NeedsCopy() && !spec.JVM && t.Version == pinnedModuleVersion(spec.Module) {
-			continue // the catalogue's own build
+			t.Pinned = true // the catalogue's own build
 		}
 		if p.NeedsCopy() {
 			t.Dir = filepath.Join(periodRoot(cache), name, copyName(t))
@@ -167,7 +177,7 @@ func applyBuilds(p *studyPlan) {
 	cfg := &p.Config
 	for _, t := range p.Builds {
 		i := slices.Index(cfg.Targets, t.Base)
-		if i < 0 {
+		if i < 0 || t.Pinned {
 			continue
 		}
 		cfg.Targets[i] = t.element()
@@ -205,6 +215,8 @@ func prepareBuilds(ctx context.Context, p *studyPlan, log io.Writer) error {
 	for _, t := range slices.Clone(p.Builds) {
 		var err error
 		switch {
+		case t.Pinned:
+			continue
 		case t.Dir != "":
 			err = prepareCopy(ctx, t)
 		case lookupJVM(t.Base):
