@@ -111,6 +111,10 @@ func studySetup(s *studies.Study) string {
 			parts = append(parts, "JDBC in a cold JVM, as published (--jit-warmup warms it)")
 		}
 	}
+	if p.JDBCPreparedExec == preparedExecWithSQL {
+		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), the SQL passed again, as the study's Java program "+
+			"(Connector/J runs it as a plain statement; --jdbc-prepared-exec plain runs ps.execute())")
+	}
 	parts = append(parts, fmt.Sprintf("--scale %g by default (1 = the published sizes), %d runs a cell in %d slices", p.Scale, p.Count, p.Slices))
 	return strings.Join(parts, "; ")
 }

@@ -203,3 +203,27 @@ func sqliteVersion(t *testing.T, name string) string {
 	}
 	return string(m[1])
 }
+
+// TestPreparedExecAsPublished checks the JDBC PreparedExec call of each
+// study: ps.execute(sql) for the SQL-Benchmark studies, whose Java program
+// called it so, unless --jdbc-prepared-exec plain; ps.execute() elsewhere
+// (the JVM's property: session's TestJVMOptionsFollowTheSession).
+func TestPreparedExecAsPublished(t *testing.T) {
+	for _, s := range studies.All() {
+		p, err := newStudyPlan(studyOptions{Study: s.ID}, machine())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.HasPrefix(s.ID, "sqlbench-2013-")
+		if p.Config.JDBCPreparedExecSQL != want || strings.Contains(studyConditions(p), "ps.execute(sql)") != want {
+			t.Errorf("%s: PreparedExec with the SQL %v, want %v (conditions %q)", s.ID, p.Config.JDBCPreparedExecSQL, want,
+				studyConditions(p))
+		}
+		for _, mode := range []string{preparedExecPlain, preparedExecWithSQL} {
+			q, _ := newStudyPlan(studyOptions{Study: s.ID, JDBCPreparedExec: mode}, machine())
+			if q.Config.JDBCPreparedExecSQL != (mode == preparedExecWithSQL) {
+				t.Errorf("%s --jdbc-prepared-exec %s: with the SQL %v", s.ID, mode, q.Config.JDBCPreparedExecSQL)
+			}
+		}
+	}
+}

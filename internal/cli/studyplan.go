@@ -56,6 +56,9 @@ type studyOptions struct {
 	// AsPublished runs each driver at the version current when the study
 	// was published (studies.Study.Period), where it can be had here.
 	AsPublished bool
+	// JDBCPreparedExec, when set ("with-sql" or "plain"), replaces the
+	// study's choice of the JDBC runner's PreparedExec call.
+	JDBCPreparedExec string
 	// BundledSQLite runs the SQLite drivers on the SQLite each bundles,
 	// without the study's builds to one SQLite version (Plan.Builds).
 	BundledSQLite bool
@@ -114,6 +117,10 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if opts.LockThread {
 		cfg.TimingThread = session.ThreadLocked
 	}
+	cfg.JDBCPreparedExecSQL = s.Plan.JDBCPreparedExec == preparedExecWithSQL
+	if opts.JDBCPreparedExec != "" {
+		cfg.JDBCPreparedExecSQL = opts.JDBCPreparedExec == preparedExecWithSQL
+	}
 	if len(cfg.Nets) == 0 {
 		cfg.Nets = []string{"tcp", "unix"}
 	}
@@ -157,6 +164,13 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	applyBuilds(p)
 	return p, nil
 }
+
+// The values of reproduce --jdbc-prepared-exec: the SQL-Benchmark Java
+// program's ps.execute(sql), and the JDBC runner's own ps.execute().
+const (
+	preparedExecWithSQL = "with-sql"
+	preparedExecPlain   = "plain"
+)
 
 // studyCells returns, by target, the workloads the study compares it on: a
 // reproduction runs no cell the study has no figure for.

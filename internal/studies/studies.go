@@ -208,6 +208,10 @@ type Setup struct {
 	SQLiteSync string `json:"sqlite_sync,omitempty"`
 	// Note says how the study's method maps onto sqlbench's.
 	Note string `json:"note,omitempty"`
+	// JDBCPreparedExec is how the study's Java program ran PreparedExec:
+	// "with-sql" for ps.execute(sql), the SQL passed again (the JDBC
+	// runner's default is ps.execute()); empty: the runner's.
+	JDBCPreparedExec string `json:"jdbc_prepared_exec,omitempty"`
 	// Builds are targets a reproduction runs by default as other builds
 	// than the catalogue's, to meet a condition of the study (Period
 	// entries; their Version empty: the version go.mod pins).
