@@ -232,7 +232,40 @@ func prepareBuilds(ctx context.Context, p *studyPlan, log io.Writer) error {
 			p.fallBack(t, err.Error())
 		}
 	}
+	p.Config.StudyBuilds = buildsRecord(p)
 	return nil
+}
+
+// buildsRecord is the results file's reproduce-builds line: each build
+// (target, module version, what was done to it) and each fallback.
+func buildsRecord(p *studyPlan) string {
+	var parts []string
+	for _, t := range p.Builds {
+		kind := "built for the study"
+		if t.AsPublished {
+			kind = "as published"
+		}
+		what := t.Module + " " + t.Version
+		switch {
+		case t.Pinned:
+			what += ", the pinned version"
+		case t.Period.Source != "":
+			what = t.Period.Source + " " + t.Version
+		}
+		if t.Period.Amalgamation != "" {
+			what += " with the SQLite of " + t.Period.Amalgamation + " " + pinnedModuleVersion(t.Period.Amalgamation)
+		}
+		if n := len(t.Period.Edits); n > 0 {
+			what += fmt.Sprintf(", %d edits", n)
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s (%s)", kind, t.Base, what))
+	}
+	for _, g := range p.Gaps {
+		if strings.HasPrefix(g.What, "as published: ") || strings.HasPrefix(g.What, "the study's build of ") {
+			parts = append(parts, "fell back: "+strings.TrimPrefix(g.What, "as published: "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // moduleInfo is what go mod download -json says of a module version.

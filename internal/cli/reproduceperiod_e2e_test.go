@@ -29,6 +29,10 @@ func TestReproduceSqinnGoAsPublished(t *testing.T) {
 		!strings.Contains(conf["sqlbench-command"], "--as-published") {
 		t.Errorf("the period version is not recorded: %q, command %q", conf["mattn@v2.0.3+incompatible-variant"], conf["sqlbench-command"])
 	}
+	if b := conf["reproduce-builds"]; !strings.Contains(b, "as published: mattn (github.com/mattn/go-sqlite3 v2.0.3+incompatible)") ||
+		!strings.Contains(b, "as published: crawshaw (crawshaw.io/sqlite v0.3.2, the pinned version)") {
+		t.Errorf("reproduce-builds line %q", b)
+	}
 	period, catalogue := 0, 0
 	for name := range runs {
 		switch {

@@ -65,6 +65,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)"
 	}
 	h.Write(w)
+	if cfg.StudyBuilds != "" {
+		w.SetConfig("reproduce-builds", cfg.StudyBuilds)
+	}
 	if cfg.JDBCPreparedExecSQL && slices.ContainsFunc(p.Runnable, func(t targets.Spec) bool { return t.JVM }) {
 		w.SetConfig("jdbc-prepared-exec", "ps.execute(sql): the SQL passed again, as the SQL-Benchmark Java program "+
 			"(Connector/J runs it as a plain statement; reproduce --jdbc-prepared-exec plain: ps.execute())")
