@@ -134,19 +134,51 @@ func planBuilds(s *studies.Study, names []string, asPublished, bundled bool, cac
 			}
 			p, ok = s.Plan.Builds[i], false
 		}
-		t := periodTarget{Base: name, Module: spec.Module, Period: p, Version: p.Version, AsPublished: ok}
-		if t.Version == "" {
-			t.Version = pinnedModuleVersion(spec.Module)
-		}
-		if !p.NeedsCopy() && !spec.JVM && t.Version == pinnedModuleVersion(spec.Module) {
-			t.Pinned = true // the catalogue's own build
-		}
-		if p.NeedsCopy() {
-			t.Dir = filepath.Join(periodRoot(cache), name, copyName(t))
-		}
-		out = append(out, t)
+		out = append(out, newBuild(spec, p, ok, cache))
 	}
 	return out, gaps
+}
+
+// newBuild returns the build p of the catalogue target spec.
+func newBuild(spec targets.Spec, p studies.Period, asPublished bool, cache string) periodTarget {
+	t := periodTarget{Base: spec.Name, Module: spec.Module, Period: p, Version: p.Version, AsPublished: asPublished}
+	if t.Version == "" {
+		t.Version = pinnedModuleVersion(spec.Module)
+	}
+	if !p.NeedsCopy() && !spec.JVM && t.Version == pinnedModuleVersion(spec.Module) {
+		t.Pinned = true // the catalogue's own build
+	}
+	if p.NeedsCopy() {
+		t.Dir = filepath.Join(periodRoot(cache), spec.Name, copyName(t))
+	}
+	return t
+}
+
+// studyBuild returns the study's own build of target name (Plan.Builds),
+// unless --bundled-sqlite leaves them out.
+func (p *studyPlan) studyBuild(name string) (periodTarget, bool) {
+	i := slices.IndexFunc(p.Study.Plan.Builds, func(b studies.Period) bool { return b.Target == name })
+	spec, ok := targets.Lookup(name)
+	if i < 0 || !ok || p.bundled {
+		return periodTarget{}, false
+	}
+	return newBuild(spec, p.Study.Plan.Builds[i], false, p.cache), true
+}
+
+// replaceBuild puts build b in the session in place of build t (of the
+// same target), its cells moved to b's name.
+func (p *studyPlan) replaceBuild(t, b periodTarget) {
+	cfg := &p.Config
+	if i := slices.Index(cfg.Targets, t.element()); i >= 0 {
+		cfg.Targets[i] = b.element()
+	}
+	if cells, ok := cfg.Cells[t.name()]; ok {
+		cfg.Cells[b.name()] = cells
+		delete(cfg.Cells, t.name())
+	}
+	if i := slices.IndexFunc(p.Builds, func(x periodTarget) bool { return x.Base == t.Base }); i >= 0 {
+		p.Builds[i] = b
+	}
 }
 
 // periodRoot is the directory the copies are prepared in.
@@ -213,24 +245,27 @@ func (p *studyPlan) fallBack(t periodTarget, why string) {
 // is kept). A build that cannot be had falls back (fallBack).
 func prepareBuilds(ctx context.Context, p *studyPlan, log io.Writer) error {
 	for _, t := range slices.Clone(p.Builds) {
-		var err error
-		switch {
-		case t.Pinned:
-			continue
-		case t.Dir != "":
-			err = prepareCopy(ctx, t)
-		case lookupJVM(t.Base):
-			continue // the JDBC runner resolves its Maven version itself
-		default:
-			_, err = downloadModule(ctx, t.Module, t.Version)
-		}
+		err := prepareBuild(ctx, t)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err != nil {
-			fmt.Fprintf(log, "%s: %s: falling back to the catalogue's version\n", t.name(), oneLine(err.Error()))
-			p.fallBack(t, err.Error())
+		if err == nil {
+			continue
 		}
+		if alt, ok := p.studyBuild(t.Base); ok && t.AsPublished {
+			// The study's own build meets its condition still (dbi-2023:
+			// one SQLite for both drivers).
+			fmt.Fprintf(log, "%s: %s: the study's build of %s instead\n", t.name(), oneLine(err.Error()), t.Base)
+			p.Gaps = append(p.Gaps, studies.Gap{What: "as published: " + t.Base + "@" + t.Version,
+				Why: oneLine(err.Error()) + "; the study's build of " + t.Base + " runs instead"})
+			p.replaceBuild(t, alt)
+			t, err = alt, prepareBuild(ctx, alt)
+			if err == nil {
+				continue
+			}
+		}
+		fmt.Fprintf(log, "%s: %s: falling back to the catalogue's version\n", t.name(), oneLine(err.Error()))
+		p.fallBack(t, err.Error())
 	}
 	p.Config.StudyBuilds = buildsRecord(p)
 	return nil
@@ -266,6 +301,20 @@ func buildsRecord(p *studyPlan) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// prepareBuild makes build t available: its copy prepared, or its release
+// downloaded (a JDBC driver's Maven version is the JDBC runner's to
+// resolve).
+func prepareBuild(ctx context.Context, t periodTarget) error {
+	switch {
+	case t.Pinned || lookupJVM(t.Base):
+		return nil
+	case t.Dir != "":
+		return prepareCopy(ctx, t)
+	}
+	_, err := downloadModule(ctx, t.Module, t.Version)
+	return err
 }
 
 // moduleInfo is what go mod download -json says of a module version.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -224,6 +225,43 @@ func TestPreparedExecAsPublished(t *testing.T) {
 			if q.Config.JDBCPreparedExecSQL != (mode == preparedExecWithSQL) {
 				t.Errorf("%s --jdbc-prepared-exec %s: with the SQL %v", s.ID, mode, q.Config.JDBCPreparedExecSQL)
 			}
+		}
+	}
+}
+
+// TestAsPublishedFallsBackToTheStudysBuild: a period version that cannot be
+// had gives way to the study's own build where it has one (dbi-2023's mattn
+// on gosqlite's SQLite), else to the catalogue's target, each named.
+func TestAsPublishedFallsBackToTheStudysBuild(t *testing.T) {
+	for _, bundled := range []bool{false, true} {
+		cache := t.TempDir()
+		p, err := newStudyPlan(studyOptions{Study: "dbi-2023", AsPublished: true, BundledSQLite: bundled, Cache: cache}, machine())
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(p.Builds, func(b periodTarget) bool { return b.Base == "mattn" })
+		if i < 0 {
+			t.Fatalf("no period mattn: %v", p.Builds)
+		}
+		p.Builds[i].Period.Source = "example.invalid/no-such-module" // not to be had
+		p.Builds = p.Builds[i : i+1]
+		if err := prepareBuilds(context.Background(), p, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		want := "mattn@" + filepath.Join(cache, "period", "mattn",
+			pinnedModuleVersion("github.com/mattn/go-sqlite3")+"-sqlite-of-gosqlite")
+		why := "the study's build of mattn runs instead"
+		if bundled {
+			want, why = "mattn", "the catalogue's mattn runs instead"
+		}
+		if !slices.Contains(p.Config.Targets, want) {
+			t.Errorf("bundled %v: targets %v, want %s", bundled, p.Config.Targets, want)
+		}
+		named := slices.ContainsFunc(p.Gaps, func(g studies.Gap) bool {
+			return strings.HasPrefix(g.What, "as published: mattn@v1.14.14-") && strings.HasSuffix(g.Why, why)
+		})
+		if !named || !strings.Contains(p.Config.StudyBuilds, "fell back: mattn@v1.14.14-") {
+			t.Errorf("bundled %v: the fallback not named: %v; record %q", bundled, p.Gaps, p.Config.StudyBuilds)
 		}
 	}
 }

@@ -77,6 +77,10 @@ type studyPlan struct {
 	// Builds are the targets run as other builds than the catalogue's:
 	// the period versions (--as-published) and the study's own builds.
 	Builds []periodTarget
+	// cache is the runner cache the copies are prepared in; bundled
+	// leaves the study's own builds out (--bundled-sqlite).
+	cache   string
+	bundled bool
 }
 
 // Runnable reports whether anything of the study can run here.
@@ -101,7 +105,7 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 			return nil, fmt.Errorf("study %s: %w", s.ID, err)
 		}
 	}
-	p := &studyPlan{Study: s}
+	p := &studyPlan{Study: s, cache: opts.Cache, bundled: opts.BundledSQLite}
 	for _, g := range s.Unavailable {
 		if !opts.AsPublished || !g.Versions {
 			p.Gaps = append(p.Gaps, g) // the versions' gap: the period versions' lines instead
