@@ -41,7 +41,8 @@ func writeStudiesMarkdown(w io.Writer) error {
 				strings.TrimSuffix(bd.Note, "."))
 		}
 		if len(s.Period) > 0 {
-			b.WriteString("- **As published (`--as-published`), each driver at the version current when the study was published:**\n")
+			b.WriteString("- **As published (`--as-published`), each driver at the version current " +
+				"when the study was published:**\n")
 			for _, p := range s.Period {
 				fmt.Fprintf(&b, "  - %s\n", periodMarkdown(p))
 			}

@@ -113,7 +113,8 @@ func (t periodTarget) describe() string {
 // then its plan's builds for the targets that have none; and the gaps of
 // the period versions that cannot run here (their Fallback). cache is the
 // runner cache, under which the copies are prepared.
-func planBuilds(s *studies.Study, names []string, asPublished, bundled bool, cache string) ([]periodTarget, []studies.Gap) {
+func planBuilds(s *studies.Study, names []string, asPublished, bundled bool,
+	cache string) ([]periodTarget, []studies.Gap) {
 	var out []periodTarget
 	var gaps []studies.Gap
 	for _, name := range names {

@@ -16,7 +16,8 @@ import (
 func TestReproduceSqinnGoAsPublished(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "study.txt")
-	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--as-published", "--quick", "-o", out, "--cache", cache}, env)
+	args := []string{"reproduce", "sqinn-go", "--as-published", "--quick", "-o", out, "--cache", cache}
+	code := Main(context.Background(), args, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -27,9 +28,11 @@ func TestReproduceSqinnGoAsPublished(t *testing.T) {
 	}
 	if !strings.HasPrefix(conf["mattn@v2.0.3+incompatible-variant"], "github.com/mattn/go-sqlite3@v2.0.3+incompatible ") ||
 		!strings.Contains(conf["sqlbench-command"], "--as-published") {
-		t.Errorf("the period version is not recorded: %q, command %q", conf["mattn@v2.0.3+incompatible-variant"], conf["sqlbench-command"])
+		t.Errorf("the period version is not recorded: %q, command %q", conf["mattn@v2.0.3+incompatible-variant"],
+			conf["sqlbench-command"])
 	}
-	if b := conf["reproduce-builds"]; !strings.Contains(b, "as published: mattn (github.com/mattn/go-sqlite3 v2.0.3+incompatible)") ||
+	b := conf["reproduce-builds"]
+	if !strings.Contains(b, "as published: mattn (github.com/mattn/go-sqlite3 v2.0.3+incompatible)") ||
 		!strings.Contains(b, "as published: crawshaw (crawshaw.io/sqlite v0.3.2, the pinned version)") {
 		t.Errorf("reproduce-builds line %q", b)
 	}
@@ -52,7 +55,8 @@ func TestReproduceSqinnGoAsPublished(t *testing.T) {
 		t.Errorf("what differs does not name the period versions:\n%s", text)
 	}
 	i := strings.Index(text, "test / comparison  ")
-	if i < 0 || !strings.Contains(text[i:], "crawshaw / mattn") || strings.Contains(text, " 0 of 26 comparisons measured") {
+	if i < 0 || !strings.Contains(text[i:], "crawshaw / mattn") ||
+		strings.Contains(text, " 0 of 26 comparisons measured") {
 		t.Errorf("the published table measures no period comparison:\n%s", text)
 	}
 }
@@ -73,7 +77,8 @@ func TestDBI2023SQLiteDriversRunOneSQLite(t *testing.T) {
 	b := p.Builds[0]
 	out := filepath.Join(t.TempDir(), "r.txt")
 	code := Main(context.Background(), []string{"run", "--db", "sqlite", "--targets", "eatonphil," + b.element(),
-		"--workloads", "BulkInsert/shape=3x8/path=prepared/args=bytes", "--quick", "--count", "1", "-o", out, "--cache", cache}, env)
+		"--workloads", "BulkInsert/shape=3x8/path=prepared/args=bytes", "--quick", "--count", "1", "-o", out,
+		"--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -36,7 +36,8 @@ func TestAsPublishedPlans(t *testing.T) {
 				"mymysql@" + root + "/mymysql/v0.0.0-20130301100320-d072d1daf8b1-edited", "jdbc-mysql"},
 			cells: []string{"mysql@local-v0.0.0-20130302023314-af17a70cb2d2-edited",
 				"mymysql@local-v0.0.0-20130301100320-d072d1daf8b1-edited", "jdbc-mysql"},
-			gaps: []string{"as published: jdbc-mysql@5.1.23"}, notGaps: []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
+			gaps:    []string{"as published: jdbc-mysql@5.1.23"},
+			notGaps: []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
 		{study: "sqlbench-2013-win", targets: []string{"mysql", "mymysql", "jdbc-mysql"},
 			cells: []string{"mysql", "mymysql", "jdbc-mysql"}, gaps: []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
 		{study: "sqlbench-2013-osx", asPublished: true,
@@ -46,13 +47,15 @@ func TestAsPublishedPlans(t *testing.T) {
 		{study: "sqinn-go", asPublished: true, targets: []string{"mattn@v2.0.3+incompatible", "crawshaw", "sqinn"},
 			cells: []string{"mattn@v2.0.3+incompatible", "crawshaw", "sqinn"},
 			gaps:  []string{"as published: sqinn@v1.1.0"}, pinned: []string{"crawshaw"}},
-		{study: "dbi-2023", targets: []string{"eatonphil", "mattn@" + root + "/mattn/v1.14.52-sqlite-of-gosqlite", "pgx-native", "pq"},
-			cells: []string{"mattn@local-v1.14.52-sqlite-of-gosqlite"}},
+		{study: "dbi-2023",
+			targets: []string{"eatonphil", "mattn@" + root + "/mattn/v1.14.52-sqlite-of-gosqlite", "pgx-native", "pq"},
+			cells:   []string{"mattn@local-v1.14.52-sqlite-of-gosqlite"}},
 		{study: "dbi-2023", bundled: true, targets: []string{"eatonphil", "mattn", "pgx-native", "pq"}},
 		{study: "dbi-2023", asPublished: true, targets: []string{"eatonphil@v0.8.0",
 			"mattn@" + root + "/mattn/v1.14.14-0.20231005193852-b20e196f602b", "pgx-native@v5.4.3", "pq@v1.10.9"}},
 	} {
-		p, err := newStudyPlan(studyOptions{Study: c.study, AsPublished: c.asPublished, BundledSQLite: c.bundled, Cache: cache}, machine())
+		opts := studyOptions{Study: c.study, AsPublished: c.asPublished, BundledSQLite: c.bundled, Cache: cache}
+		p, err := newStudyPlan(opts, machine())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +184,8 @@ func TestDBI2023BuildLinksGosqlitesSQLite(t *testing.T) {
 		t.Fatalf("prepare: %v; gaps %v", err, p.Gaps)
 	}
 	b := p.Builds[i]
-	info, err := downloadModule(context.Background(), "github.com/eatonphil/gosqlite", pinnedModuleVersion("github.com/eatonphil/gosqlite"))
+	const gosqlite = "github.com/eatonphil/gosqlite"
+	info, err := downloadModule(context.Background(), gosqlite, pinnedModuleVersion(gosqlite))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +239,8 @@ func TestPreparedExecAsPublished(t *testing.T) {
 func TestAsPublishedFallsBackToTheStudysBuild(t *testing.T) {
 	for _, bundled := range []bool{false, true} {
 		cache := t.TempDir()
-		p, err := newStudyPlan(studyOptions{Study: "dbi-2023", AsPublished: true, BundledSQLite: bundled, Cache: cache}, machine())
+		opts := studyOptions{Study: "dbi-2023", AsPublished: true, BundledSQLite: bundled, Cache: cache}
+		p, err := newStudyPlan(opts, machine())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -187,7 +187,8 @@ func studyConditions(p *studyPlan) string {
 		parts = append(parts, "JDBC in a cold JVM (no JIT warm-up; --jit-warmup for one)")
 	}
 	if p.Config.JDBCPreparedExecSQL && slices.ContainsFunc(p.Config.Targets, lookupJVM) {
-		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), as the study's Java program (--jdbc-prepared-exec plain: ps.execute())")
+		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), as the study's Java program "+
+			"(--jdbc-prepared-exec plain: ps.execute())")
 	}
 	if len(p.Study.Plan.Nets) > 0 {
 		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))
