@@ -40,6 +40,7 @@ sqlbench report rebuilds the table.`,
   sqlbench reproduce dbi-2023 --dry-run    # what it would run, for how long
   sqlbench reproduce all --quick           # every study, a verdict per headline
   sqlbench reproduce sqinn-go --scale 1    # the published sizes
+  sqlbench reproduce sqlbench-2013-win --as-published  # the drivers of March 2013
   sqlbench reproduce --markdown            # every study, what differs here, as Markdown`,
 		Args: func(_ *cobra.Command, names []string) error {
 			if len(names) > 1 {
@@ -59,6 +60,14 @@ sqlbench report rebuilds the table.`,
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell (default: the study's)")
 	fs.BoolVar(&dry, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
 	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what it compared, how it runs here, what differs here and the known causes; docs/reproduce.md holds it)")
+	fs.BoolVar(&opts.AsPublished, "as-published", false,
+		"run each driver at the version current when the study was published (its period versions: "+
+			"docs/reproduce.md), where it can be had and built here; each that cannot falls back, named")
+	fs.BoolVar(&opts.BundledSQLite, "bundled-sqlite", false, "run each SQLite driver on the SQLite it bundles, "+
+		"without the study's builds to one SQLite version (dbi-2023)")
+	fs.StringVar(&opts.JDBCPreparedExec, "jdbc-prepared-exec", "",
+		"the JDBC PreparedExec call: with-sql, ps.execute(sql) as the SQL-Benchmark Java program "+
+			"(the default of its studies), or plain, ps.execute() (the JDBC runner's own; default elsewhere)")
 	fs.BoolVar(&opts.JITWarmup, "jit-warmup", false, "give JDBC cells the runner's JIT warm-up although the study's programs ran cold (default: a cold JVM, as published)")
 	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, FILE-STUDY.txt each); an existing one is refused unless --force")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the -o results file if it exists")
@@ -87,6 +96,12 @@ sqlbench report rebuilds the table.`,
 		var err error
 		if opts.IdleLatency, err = session.ParseIdleLatency(idle); err != nil {
 			return usagef("--idle-latency: %v", err)
+		}
+		switch opts.JDBCPreparedExec {
+		case "", preparedExecWithSQL, preparedExecPlain:
+		default:
+			return usagef("--jdbc-prepared-exec must be %s or %s, got %q", preparedExecWithSQL, preparedExecPlain,
+				opts.JDBCPreparedExec)
 		}
 		switch thread {
 		case "free":

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -26,11 +27,19 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 	var total time.Duration
 	unknown := 0
 	if p.Runnable() {
+		// The builds' copies are prepared (downloaded and edited, not
+		// built): the preview plans the session, which names them.
+		if err := prepareBuilds(context.Background(), p, env.session().Log); err != nil {
+			return 0, 0, err
+		}
 		if total, unknown, err = preview(&p.Config, env); err != nil {
 			return 0, 0, err
 		}
 	} else {
 		fmt.Fprintln(w, "nothing of the study can run here")
+	}
+	for _, t := range p.Builds {
+		fmt.Fprint(w, textlayout.Wrap(buildLine(t), textlayout.Width, "  "))
 	}
 	for _, g := range p.Gaps {
 		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), textlayout.Width, "  "))

@@ -36,6 +36,17 @@ func writeStudiesMarkdown(w io.Writer) error {
 		for _, g := range s.Unavailable {
 			fmt.Fprintf(&b, "  - %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
 		}
+		for _, bd := range s.Plan.Builds {
+			fmt.Fprintf(&b, "- **Built for the study (the default; `--bundled-sqlite` leaves it):** %s: %s.\n", bd.Target,
+				strings.TrimSuffix(bd.Note, "."))
+		}
+		if len(s.Period) > 0 {
+			b.WriteString("- **As published (`--as-published`), each driver at the version current " +
+				"when the study was published:**\n")
+			for _, p := range s.Period {
+				fmt.Fprintf(&b, "  - %s\n", periodMarkdown(p))
+			}
+		}
 		if len(s.Causes) > 0 {
 			b.WriteString("- **Known causes where a ratio here differs from the published one** (a measured cause " +
 				"applies only where the measured interval reaches the ratios it was measured at; a hypothesis never does):\n")
@@ -101,6 +112,10 @@ func studySetup(s *studies.Study) string {
 			parts = append(parts, "JDBC in a cold JVM, as published (--jit-warmup warms it)")
 		}
 	}
+	if p.JDBCPreparedExec == preparedExecWithSQL {
+		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), the SQL passed again, as the study's Java program "+
+			"(Connector/J runs it as a plain statement; --jdbc-prepared-exec plain runs ps.execute())")
+	}
 	parts = append(parts, fmt.Sprintf("--scale %g by default (1 = the published sizes), %d runs a cell in %d slices", p.Scale, p.Count, p.Slices))
 	return strings.Join(parts, "; ")
 }
@@ -139,4 +154,39 @@ func causeScope(c studies.Cause) string {
 		pairs = append(pairs, p[0]+" / "+p[1])
 	}
 	return strings.Join(pairs, ", ") + " on " + strings.Join(c.Tests, ", ")
+}
+
+// periodMarkdown describes a period version: "mysql@VERSION (commit,
+// date): how it was chosen; the edits it needs here", or why it does not
+// run here.
+func periodMarkdown(p studies.Period) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s@%s`", p.Target, p.Version)
+	if p.Source != "" {
+		fmt.Fprintf(&b, " from `%s`", p.Source)
+	}
+	var when []string
+	if p.Commit != "" {
+		when = append(when, "commit "+p.Commit)
+	}
+	if p.Released != "" {
+		when = append(when, p.Released)
+	}
+	if len(when) > 0 {
+		b.WriteString(" (" + strings.Join(when, ", ") + ")")
+	}
+	if p.Note != "" {
+		b.WriteString(": " + strings.TrimSuffix(p.Note, "."))
+	}
+	for _, e := range p.Edits {
+		if e.Shim != "" {
+			fmt.Fprintf(&b, "; `%s` added: %s", e.File, strings.TrimSuffix(e.Why, "."))
+		} else {
+			fmt.Fprintf(&b, "; `%s:%d` edited: %s", e.File, e.Line, strings.TrimSuffix(e.Why, "."))
+		}
+	}
+	if p.Fallback != "" {
+		b.WriteString("; **does not run here:** " + strings.TrimSuffix(p.Fallback, "."))
+	}
+	return b.String() + "."
 }

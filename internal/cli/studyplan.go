@@ -53,6 +53,15 @@ type studyOptions struct {
 	// measured one agrees (session.Config.StudyResolution; 0 takes
 	// published.CrossMachineTolerance).
 	Resolution float64
+	// AsPublished runs each driver at the version current when the study
+	// was published (studies.Study.Period), where it can be had here.
+	AsPublished bool
+	// JDBCPreparedExec, when set ("with-sql" or "plain"), replaces the
+	// study's choice of the JDBC runner's PreparedExec call.
+	JDBCPreparedExec string
+	// BundledSQLite runs the SQLite drivers on the SQLite each bundles,
+	// without the study's builds to one SQLite version (Plan.Builds).
+	BundledSQLite bool
 }
 
 // studyPlan is a study's reproduction on this machine.
@@ -65,6 +74,13 @@ type studyPlan struct {
 	// build's and machine's (a workload not in this build, a target whose
 	// driver or helper program is missing).
 	Gaps []studies.Gap
+	// Builds are the targets run as other builds than the catalogue's:
+	// the period versions (--as-published) and the study's own builds.
+	Builds []periodTarget
+	// cache is the runner cache the copies are prepared in; bundled
+	// leaves the study's own builds out (--bundled-sqlite).
+	cache   string
+	bundled bool
 }
 
 // Runnable reports whether anything of the study can run here.
@@ -89,7 +105,12 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 			return nil, fmt.Errorf("study %s: %w", s.ID, err)
 		}
 	}
-	p := &studyPlan{Study: s, Gaps: slices.Clone(s.Unavailable)}
+	p := &studyPlan{Study: s, cache: opts.Cache, bundled: opts.BundledSQLite}
+	for _, g := range s.Unavailable {
+		if !opts.AsPublished || !g.Versions {
+			p.Gaps = append(p.Gaps, g) // the versions' gap: the period versions' lines instead
+		}
+	}
 	cfg := session.Config{
 		Count: s.Plan.Count, Slices: s.Plan.Slices, Scale: s.Plan.Scale, Warmup: s.Plan.Warmup,
 		Timeout: session.DefaultTimeout, Pin: session.DefaultPin, Profile: profile,
@@ -99,6 +120,10 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	}
 	if opts.LockThread {
 		cfg.TimingThread = session.ThreadLocked
+	}
+	cfg.JDBCPreparedExecSQL = s.Plan.JDBCPreparedExec == preparedExecWithSQL
+	if opts.JDBCPreparedExec != "" {
+		cfg.JDBCPreparedExecSQL = opts.JDBCPreparedExec == preparedExecWithSQL
 	}
 	if len(cfg.Nets) == 0 {
 		cfg.Nets = []string{"tcp", "unix"}
@@ -137,8 +162,19 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	}
 	cfg.Cells = studyCells(s)
 	p.Config = cfg
+	var gaps []studies.Gap
+	p.Builds, gaps = planBuilds(s, cfg.Targets, opts.AsPublished, opts.BundledSQLite, opts.Cache)
+	p.Gaps = append(p.Gaps, gaps...)
+	applyBuilds(p)
 	return p, nil
 }
+
+// The values of reproduce --jdbc-prepared-exec: the SQL-Benchmark Java
+// program's ps.execute(sql), and the JDBC runner's own ps.execute().
+const (
+	preparedExecWithSQL = "with-sql"
+	preparedExecPlain   = "plain"
+)
 
 // studyCells returns, by target, the workloads the study compares it on: a
 // reproduction runs no cell the study has no figure for.

@@ -31,6 +31,9 @@ func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Out
 	if !p.Runnable() {
 		return nil, errNothingRuns
 	}
+	if err := prepareBuilds(ctx, p, env.Log); err != nil {
+		return nil, err
+	}
 	for _, t := range p.Config.Targets {
 		if lookupJVM(t) && len(p.Config.CPUs) > 0 {
 			fmt.Fprintf(env.Log, "%s: GOMAXPROCS does not apply to the JDBC runner; its studyCells run once, without a -N suffix\n", t)
@@ -121,11 +124,24 @@ func printStudy(w io.Writer, p *studyPlan, t *published.Table, goHere string) er
 	if s.Plan.Note != "" {
 		line("method: "+s.Plan.Note, "  ")
 	}
+	for _, t := range p.Builds {
+		line(buildLine(t), "  ")
+	}
 	for _, g := range p.Gaps {
 		line(fmt.Sprintf("not reproduced: %s: %s", g.What, g.Why), "  ")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// buildLine is the what-differs line of a build: "as published: ..." for
+// a period version, "built for the study: ..." for one of the study's
+// builds.
+func buildLine(t periodTarget) string {
+	if t.AsPublished {
+		return "as published: " + t.describe()
+	}
+	return "built for the study: " + t.describe()
 }
 
 // tally counts a table's verdicts: "13 of 26 comparisons measured: 9
@@ -170,6 +186,10 @@ func studyConditions(p *studyPlan) string {
 	parts = append(parts, fmt.Sprintf("warm-up %g", p.Config.Warmup))
 	if p.Config.ColdJVM && slices.ContainsFunc(p.Config.Targets, lookupJVM) {
 		parts = append(parts, "JDBC in a cold JVM (no JIT warm-up; --jit-warmup for one)")
+	}
+	if p.Config.JDBCPreparedExecSQL && slices.ContainsFunc(p.Config.Targets, lookupJVM) {
+		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), as the study's Java program "+
+			"(--jdbc-prepared-exec plain: ps.execute())")
 	}
 	if len(p.Study.Plan.Nets) > 0 {
 		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))

@@ -123,6 +123,11 @@ const SmokeJITWarmup = "-Dsqlbench.jit.maxMillis=1000"
 // runner records it in its jdbc-jit-warmup line.
 const ColdJIT = "-Dsqlbench.jit.maxMillis=0"
 
+// PreparedExecWithSQL is the system property that makes the JDBC runner's
+// PreparedExec call ps.execute(sql), as the SQL-Benchmark Java program
+// did (session.Config.JDBCPreparedExecSQL).
+const PreparedExecWithSQL = "-Dsqlbench.preparedExec=with-sql"
+
 // Command returns the command line that starts a JDBC runner from jar,
 // with any extra JVM options (system properties) before -jar.
 func (b *JarBuilder) Command(jar string, opts ...string) []string {

@@ -18,6 +18,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
+	"github.com/sqlbench/sqlbench/internal/variant"
 	"github.com/sqlbench/sqlbench/targets"
 )
 
@@ -166,17 +167,27 @@ func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studi
 		return nil
 	}
 	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
-	var found *report.Cell
+	var found, build *report.Cell
 	for _, c := range r.Cells {
-		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["driver"] != spec.Driver ||
-			c.Keys["api"] != spec.API ||
-			cellCPU(c.Name) != test.CPU ||
-			workloadKeys(c) != keys {
+		driver := c.Keys["driver"]
+		if c.Workload != name || c.Keys["db"] != string(spec.DB) || c.Keys["api"] != spec.API ||
+			cellCPU(c.Name) != test.CPU || workloadKeys(c) != keys {
 			continue
 		}
-		if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
-			found = c
+		switch {
+		case driver == spec.Driver:
+			if found == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
+				found = c
+			}
+		case isVersionOf(driver, spec.Driver):
+			// A version target of the side's (reproduce --as-published).
+			if build == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
+				build = c
+			}
 		}
+	}
+	if found == nil {
+		return build
 	}
 	return found
 }
@@ -333,4 +344,11 @@ func writeMarkdown(w io.Writer, t *Table) {
 		fmt.Fprintf(w, "- %s (%s): %s\n", c.Heading(), textlayout.EscapeMarkdown(strings.Join(c.Labels, "; ")),
 			textlayout.EscapeMarkdown(c.Text))
 	}
+}
+
+// isVersionOf reports whether driver names a version target of base
+// (mattn@v1.14.22, not a spin variant), as reproduce --as-published plans.
+func isVersionOf(driver, base string) bool {
+	n := variant.Parse(driver)
+	return n.Base == base && n.HasVersion && !n.HasSpin
 }

@@ -93,6 +93,16 @@ type Config struct {
 	// first in the JVM, as in a published Java program that ran cold.
 	// sqlbench reproduce sets it for a study with no warm-up.
 	ColdJVM bool
+	// StudyBuilds, when set, is the results file's reproduce-builds line:
+	// the study's targets built otherwise than the catalogue's (the
+	// period versions of reproduce --as-published, the study's own
+	// builds) and those that fell back to it.
+	StudyBuilds string
+	// JDBCPreparedExecSQL makes the JDBC runners' PreparedExec call
+	// ps.execute(sql), the SQL passed again, as the SQL-Benchmark Java
+	// program did (Connector/J runs it as a plain statement), instead of
+	// ps.execute(). sqlbench reproduce sets it for those studies.
+	JDBCPreparedExecSQL bool
 	// Smoke runs the workloads that have a smoke scale of their own
 	// (bench.Workload.Smoke) at it, instead of Scale.
 	Smoke bool

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/envinfo"
 	"github.com/sqlbench/sqlbench/internal/pin"
 	"github.com/sqlbench/sqlbench/internal/wake"
+	"github.com/sqlbench/sqlbench/targets"
 )
 
 // writeHeader writes the results file's configuration lines: the machine,
@@ -63,6 +65,13 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)"
 	}
 	h.Write(w)
+	if cfg.StudyBuilds != "" {
+		w.SetConfig("reproduce-builds", cfg.StudyBuilds)
+	}
+	if cfg.JDBCPreparedExecSQL && slices.ContainsFunc(p.Runnable, func(t targets.Spec) bool { return t.JVM }) {
+		w.SetConfig("jdbc-prepared-exec", "ps.execute(sql): the SQL passed again, as the SQL-Benchmark Java program "+
+			"(Connector/J runs it as a plain statement; reproduce --jdbc-prepared-exec plain: ps.execute())")
+	}
 	if cfg.Measure == MeasureInstructions {
 		w.SetConfig("measure", measureLine())
 	}

@@ -301,11 +301,15 @@ func logSkips(log io.Writer, p *Plan) {
 // jvmOptions returns the system properties the JDBC runners start with:
 // no JIT warm-up for a cold JVM (ColdJVM), a short one for a smoke run.
 func jvmOptions(cfg *Config) []string {
+	var out []string
 	switch {
 	case cfg.ColdJVM:
-		return []string{launcher.ColdJIT}
+		out = []string{launcher.ColdJIT}
 	case cfg.Smoke:
-		return []string{launcher.SmokeJITWarmup}
+		out = []string{launcher.SmokeJITWarmup}
 	}
-	return nil
+	if cfg.JDBCPreparedExecSQL {
+		out = append(out, launcher.PreparedExecWithSQL)
+	}
+	return out
 }

@@ -12,7 +12,7 @@
 package studies
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -23,6 +23,9 @@ import (
 
 //go:embed studies.json
 var data []byte
+
+//go:embed shims/*.txt
+var shims embed.FS
 
 // Study is one published benchmark study.
 type Study struct {
@@ -52,6 +55,80 @@ type Study struct {
 	// Causes are the known or likely causes of comparisons that differ
 	// from the published ones here (see CauseOf).
 	Causes []Cause `json:"causes,omitempty"`
+	// Period are the study's drivers at the versions current when it was
+	// published, one per target (reproduce --as-published runs them).
+	Period []Period `json:"period,omitempty"`
+}
+
+// Period is one of a study's drivers at the version current when the
+// study was published: a version target (driver@version) of its catalogue
+// target, built from the module proxy's release or pseudo-version (a
+// Maven version for a JDBC target), with the source edits it needs to build
+// with today's Go or to talk to today's server, or the reason it cannot run
+// here (then the catalogue's pinned version runs instead).
+type Period struct {
+	// Target is the catalogue target the version is of.
+	Target string `json:"target"`
+	// Version is the module version (a release, or a pseudo-version
+	// naming a commit), or the Maven version of a JDBC driver; empty: the
+	// version go.mod pins.
+	Version string `json:"version,omitempty"`
+	// Source, when set, is the module the version is downloaded from
+	// instead of the target's own (a fork that keeps its module path).
+	Source string `json:"source,omitempty"`
+	// Amalgamation, when set, is a module whose SQLite amalgamation
+	// (sqlite3.c and sqlite3.h, at the version go.mod pins) replaces the
+	// one the target's module bundles.
+	Amalgamation string `json:"amalgamation,omitempty"`
+	// Released is the date of that version (its commit's), Commit the
+	// commit where the release has no tag.
+	Released string `json:"released"`
+	Commit   string `json:"commit,omitempty"`
+	// Edits are the source edits the version needs here, applied to a
+	// copy of the module before it is built.
+	Edits []Edit `json:"edits,omitempty"`
+	// Fallback, when set, says why the version does not run here: the
+	// catalogue target runs instead.
+	Fallback string `json:"fallback,omitempty"`
+	// Note says how the version was chosen.
+	Note string `json:"note,omitempty"`
+}
+
+// Edit is one source edit of a period version: on line Line of File, the
+// text Old becomes New (Old must be on that line); or, with Shim, the file
+// is added with the text of shims/SHIM.txt (code of sqlbench's own).
+type Edit struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
+	Shim string `json:"shim,omitempty"`
+	// Why says what fails without it.
+	Why string `json:"why"`
+}
+
+// NeedsCopy reports whether the version is built from an edited copy of
+// its module rather than from the module proxy's release as it is.
+func (p Period) NeedsCopy() bool {
+	return p.Source != "" || p.Amalgamation != "" || len(p.Edits) > 0
+}
+
+// ShimText returns the text of the shim e adds.
+func ShimText(e Edit) ([]byte, error) {
+	b, err := shims.ReadFile("shims/" + e.Shim + ".txt")
+	if err != nil {
+		return nil, fmt.Errorf("shim %q: %w", e.Shim, err)
+	}
+	return b, nil
+}
+
+// PeriodOf returns the period version of the study's target name.
+func (s *Study) PeriodOf(target string) (Period, bool) {
+	i := slices.IndexFunc(s.Period, func(p Period) bool { return p.Target == target })
+	if i < 0 {
+		return Period{}, false
+	}
+	return s.Period[i], true
 }
 
 // Source cites the document that published a study's figures.
@@ -133,12 +210,23 @@ type Setup struct {
 	SQLiteSync string `json:"sqlite_sync,omitempty"`
 	// Note says how the study's method maps onto sqlbench's.
 	Note string `json:"note,omitempty"`
+	// JDBCPreparedExec is how the study's Java program ran PreparedExec:
+	// "with-sql" for ps.execute(sql), the SQL passed again (the JDBC
+	// runner's default is ps.execute()); empty: the runner's.
+	JDBCPreparedExec string `json:"jdbc_prepared_exec,omitempty"`
+	// Builds are targets a reproduction runs by default as other builds
+	// than the catalogue's, to meet a condition of the study (Period
+	// entries; their Version empty: the version go.mod pins).
+	Builds []Period `json:"builds,omitempty"`
 }
 
 // Gap is something of a study that cannot be reproduced here.
 type Gap struct {
 	What string `json:"what"`
 	Why  string `json:"why"`
+	// Versions marks the gap of the drivers' versions, which
+	// reproduce --as-published replaces with its own lines.
+	Versions bool `json:"versions,omitempty"`
 }
 
 // Comparison is one headline comparison of a study: side Num over side

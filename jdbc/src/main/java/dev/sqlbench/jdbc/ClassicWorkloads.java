@@ -27,6 +27,14 @@ public final class ClassicWorkloads {
     static final int ROWS = 100;
     static final String STR = "Test";
     private static final String DO = "DO 1";
+    /**
+     * The system property that chooses PreparedExec's call: {@link
+     * #PREPARED_EXEC_WITH_SQL}, the published Java program's {@code
+     * ps.execute(sql)}; anything else (the default) {@code ps.execute()}.
+     */
+    static final String PREPARED_EXEC_PROPERTY = "sqlbench.preparedExec";
+    /** The value of {@link #PREPARED_EXEC_PROPERTY} for {@code ps.execute(sql)}. */
+    static final String PREPARED_EXEC_WITH_SQL = "with-sql";
 
     private ClassicWorkloads() {
     }
@@ -97,6 +105,14 @@ public final class ClassicWorkloads {
                 }),
                 classic("PreparedExec", (c, d, warm) -> {
                     TimedStatement ps = new TimedStatement(c, d.noopExec());
+                    if (PREPARED_EXEC_WITH_SQL.equals(System.getProperty(PREPARED_EXEC_PROPERTY))) {
+                        // The SQL-Benchmark Java program's call: the SQL passed
+                        // again, which Connector/J runs as a plain statement
+                        // (Statement.execute(String), not overridden by its
+                        // PreparedStatement); docs/reproduce.md.
+                        String q = d.noopExec();
+                        return ps.run(i -> ps.ps.execute(q));
+                    }
                     return ps.run(i -> ps.ps.execute());
                 }),
                 classic("SimpleDo", Set.of(Db.MARIADB), (c, d, warm) -> {

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReproduceSqinnGoAsPublished reproduces the Sqinn-Go study at smoke
+// size on its period drivers: mattn at the version the published program
+// pinned, built from the module proxy as a version target, its cells
+// measured and set beside the published figures; crawshaw's period version
+// being the pinned one, the catalogue's; each said in the what-differs
+// lines and recorded in the results file.
+func TestReproduceSqinnGoAsPublished(t *testing.T) {
+	env, stdout, stderr, cache, _ := realEnv(t)
+	out := filepath.Join(t.TempDir(), "study.txt")
+	args := []string{"reproduce", "sqinn-go", "--as-published", "--quick", "-o", out, "--cache", cache}
+	code := Main(context.Background(), args, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs, cfg := readRuns(t, out)
+	conf := map[string]string{}
+	for _, c := range cfg.Config {
+		conf[c.Key] = string(c.Value)
+	}
+	if !strings.HasPrefix(conf["mattn@v2.0.3+incompatible-variant"], "github.com/mattn/go-sqlite3@v2.0.3+incompatible ") ||
+		!strings.Contains(conf["sqlbench-command"], "--as-published") {
+		t.Errorf("the period version is not recorded: %q, command %q", conf["mattn@v2.0.3+incompatible-variant"],
+			conf["sqlbench-command"])
+	}
+	b := conf["reproduce-builds"]
+	if !strings.Contains(b, "as published: mattn (github.com/mattn/go-sqlite3 v2.0.3+incompatible)") ||
+		!strings.Contains(b, "as published: crawshaw (crawshaw.io/sqlite v0.3.2, the pinned version)") {
+		t.Errorf("reproduce-builds line %q", b)
+	}
+	period, catalogue := 0, 0
+	for name := range runs {
+		switch {
+		case strings.Contains(name, "/driver=mattn@v2.0.3+incompatible/"):
+			period++
+		case strings.Contains(name, "/driver=mattn/"):
+			catalogue++
+		}
+	}
+	if period == 0 || catalogue != 0 {
+		t.Errorf("%d cells of the period mattn, %d of the catalogue's: %v", period, catalogue, runs)
+	}
+	text := stdout.String()
+	if !strings.Contains(text, "as published: mattn runs as mattn@v2.0.3+incompatible") ||
+		!strings.Contains(text, "as published: crawshaw runs as the catalogue's crawshaw.io/sqlite v0.3.2") ||
+		strings.Contains(text, "not reproduced: the 2020 versions") {
+		t.Errorf("what differs does not name the period versions:\n%s", text)
+	}
+	i := strings.Index(text, "test / comparison  ")
+	if i < 0 || !strings.Contains(text[i:], "crawshaw / mattn") ||
+		strings.Contains(text, " 0 of 26 comparisons measured") {
+		t.Errorf("the published table measures no period comparison:\n%s", text)
+	}
+}
+
+// TestDBI2023SQLiteDriversRunOneSQLite builds dbi-2023's default mattn (on
+// gosqlite's SQLite amalgamation), runs it beside gosqlite and reads the
+// SQLite version each reported (SELECT sqlite_version(), the results
+// file's TARGET-sqlite lines): they must be one version, as in the study.
+func TestDBI2023SQLiteDriversRunOneSQLite(t *testing.T) {
+	env, stdout, stderr, cache, _ := realEnv(t)
+	p, err := newStudyPlan(studyOptions{Study: "dbi-2023", Cache: cache}, env.session())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prepareBuilds(context.Background(), p, env.Stderr); err != nil || len(p.Builds) != 1 {
+		t.Fatalf("prepare: %v, builds %v, gaps %v", err, p.Builds, p.Gaps)
+	}
+	b := p.Builds[0]
+	out := filepath.Join(t.TempDir(), "r.txt")
+	code := Main(context.Background(), []string{"run", "--db", "sqlite", "--targets", "eatonphil," + b.element(),
+		"--workloads", "BulkInsert/shape=3x8/path=prepared/args=bytes", "--quick", "--count", "1", "-o", out,
+		"--cache", cache}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	_, cfg := readRuns(t, out)
+	conf := map[string]string{}
+	for _, c := range cfg.Config {
+		conf[c.Key] = string(c.Value)
+	}
+	gosqlite, mattn := conf["eatonphil-sqlite"], conf[b.name()+"-sqlite"]
+	if gosqlite == "" || mattn != gosqlite {
+		t.Errorf("gosqlite runs SQLite %q, %s %q: want one version", gosqlite, b.name(), mattn)
+	}
+}
