@@ -52,6 +52,19 @@ type Interval struct {
 	P50, P99, Max, MeanLag time.Duration
 }
 
+// String returns the interval as one line: its end, the rate of
+// operations finished in it, their latency percentiles and mean lag, and
+// the late and skipped counts.
+func (iv Interval) String() string {
+	rate := 0.0
+	if iv.Length > 0 {
+		rate = float64(iv.Ops) / iv.Length.Seconds()
+	}
+	r := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
+	return fmt.Sprintf("t=%v ops/s=%.1f p50=%v p99=%v max=%v lag=%v late=%d skipped=%d",
+		iv.End.Round(time.Millisecond), rate, r(iv.P50), r(iv.P99), r(iv.Max), r(iv.MeanLag), iv.Late, iv.Skipped)
+}
+
 // OpenLoopStats is what an open-loop run measured beside its latencies.
 type OpenLoopStats struct {
 	// Rate and LatencyLimit are the run's settings.
