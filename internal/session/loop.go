@@ -407,7 +407,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		err = fmt.Errorf("the run's slices sum to %d operations, want %d", res.Iters, total)
 	}
 	if err == nil {
-		s.recordProgress(sum.slices)
+		s.recordProgress(req.Name, sum.slices)
 	}
 	return res, err
 }
@@ -416,12 +416,14 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 // in the results file: one session fact, series-K for the run's K-th
 // result line of the session, written before that line, holding the
 // intervals of its slices in order, separated by " | ", each as the
-// runner wrote it ("NAME t=1s ops/s=… p50=… p99=… max=… lag=… late=…
-// skipped=…"; t counts from the start of its slice).
-func (s *Session) recordProgress(slices []Slice) {
+// runner wrote it without the run's name ("t=1s ops/s=… p50=… p99=…
+// max=… lag=… late=… skipped=…"; t counts from the start of its slice).
+func (s *Session) recordProgress(name string, slices []Slice) {
 	var ivs []string
 	for _, sl := range slices {
-		ivs = append(ivs, sl.Progress...)
+		for _, iv := range sl.Progress {
+			ivs = append(ivs, strings.TrimPrefix(iv, name+" "))
+		}
 	}
 	if len(ivs) == 0 || s.results == nil {
 		return
