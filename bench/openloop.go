@@ -177,6 +177,25 @@ func (r *recorder) close(end time.Duration) Interval {
 	return iv
 }
 
+// flush closes the run's last interval at end: one of its own unless it is
+// shorter than a tenth of an interval (the clients' last moments after the
+// last tick), when its counts go to the interval before, whose percentiles
+// stay its own. The intervals handed on (OnProgress) are those before it.
+func (r *recorder) flush(end time.Duration, ol *OpenLoop) {
+	if n := len(r.stats.Series); n > 0 && end-r.intervalFrom < ol.Progress/10 {
+		r.mu.Lock()
+		last := &r.stats.Series[n-1]
+		last.Ops, last.Late, last.Skipped = last.Ops+r.iOps, last.Late+r.iLate, last.Skipped+r.iSkip
+		last.End, last.Length = end, last.Length+end-r.intervalFrom
+		r.mu.Unlock()
+		return
+	}
+	iv := r.close(end)
+	if ol.OnProgress != nil {
+		ol.OnProgress(iv)
+	}
+}
+
 // runOpenLoop runs operations [first, first+n) of ops as an open-loop
 // run: one client per function in ops, each claiming the next scheduled
 // operation, sleeping until its scheduled start, and running it (or
@@ -288,11 +307,8 @@ func runOpenLoop(ops []func(int) error, first, n int, h *hdrhistogram.Histogram,
 	wg.Wait()
 	close(stop)
 	<-ticked
-	if rec.series && (rec.iOps > 0 || rec.iSkip > 0 || len(rec.stats.Series) == 0) {
-		iv := rec.close(time.Since(start))
-		if ol.OnProgress != nil {
-			ol.OnProgress(iv)
-		}
+	if rec.series {
+		rec.flush(time.Since(start), ol)
 	}
 	// The arrivals: an operation claimed after the deadline was not.
 	return rec.stats.Done + rec.stats.Skipped, rec.stats, errors.Join(errs...)

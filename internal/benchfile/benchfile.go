@@ -51,6 +51,7 @@ func Units() []UnitInfo {
 		{Unit: unit.Lag, Better: "lower", Label: "schedule lag", Short: "lag", Of: Nanoseconds},
 		{Unit: unit.Late, Better: "lower", Label: "late"},
 		{Unit: unit.Skipped, Better: "lower", Label: "skipped"},
+		{Unit: unit.DoneRate, Better: "higher", Label: "done ops/s"},
 		// A spin variant's spin follows --targets, not the target: no best.
 		{Unit: unit.Spin, Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}

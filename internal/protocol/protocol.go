@@ -93,7 +93,8 @@
 //	    operations open-loop: Poisson arrivals at R per second, each
 //	    operation's latency (every one recorded, not sampled) from its
 //	    scheduled start, and adds <v> lag-ns/op (the mean schedule lag),
-//	    <v> late and <v> skipped (counts) to the result line; with
+//	    <v> late and <v> skipped (counts) and <v> done-ops/s (the rate of the
+//	    operations done; ops/s counts the arrivals) to the result line; with
 //	    latency-limit=NS it skips the operations already more than NS
 //	    behind their schedule and counts those done over NS as late; with
 //	    progress=NS it writes one line per NS interval before the result:

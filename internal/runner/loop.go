@@ -390,7 +390,8 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		sample.Metrics = append(sample.Metrics,
 			bench.Metric{Value: float64(ol.MeanLag()), Unit: unit.Lag},
 			bench.Metric{Value: float64(ol.Late), Unit: unit.Late},
-			bench.Metric{Value: float64(ol.Skipped), Unit: unit.Skipped})
+			bench.Metric{Value: float64(ol.Skipped), Unit: unit.Skipped},
+			bench.Metric{Value: float64(ol.Done) / sample.Elapsed.Seconds(), Unit: unit.DoneRate})
 	}
 	if spun != nil && err == nil {
 		spin := bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: unit.Spin}

@@ -52,10 +52,12 @@ const Spin = "spin-ns/op"
 const Instructions = "instructions/op"
 
 // The schedule of an open-loop run (sqlbench run --rate): the mean lag of
-// an operation's start behind its scheduled start, and the counts of the
-// operations done over the latency limit (late) and skipped.
+// an operation's start behind its scheduled start, the counts of the
+// operations done over the latency limit (late) and skipped, and the rate
+// of the operations done (ops/s counts the arrivals, skipped ones too).
 const (
-	Lag     = "lag-ns/op"
-	Late    = "late"
-	Skipped = "skipped"
+	Lag      = "lag-ns/op"
+	Late     = "late"
+	Skipped  = "skipped"
+	DoneRate = "done-ops/s"
 )
