@@ -98,6 +98,7 @@ func TestOpenLoopShowsAServerStall(t *testing.T) {
 	skipped, _ := r.Value("skipped")
 	p99, _ := r.Value("p99-sec/op")
 	lag, okLag := r.Value("lag-sec/op")
+	t.Logf("late %v, skipped %v, p99 %v s, lag %v s; series: %s", late, skipped, p99, lag, r.GetConfig("series-1"))
 	// About 100 operations are scheduled in the stall, 60 of them more
 	// than the limit behind it when it ends.
 	if late+skipped < 30 || p99 < 0.2 || !okLag {
