@@ -415,9 +415,10 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 // recordProgress records an open-loop run's time series (run --progress)
 // in the results file: one session fact, series-K for the run's K-th
 // result line of the session, written before that line, holding the
-// intervals of its slices in order, separated by " | ", each as the
-// runner wrote it without the run's name ("t=1s ops/s=… p50=… p99=…
-// max=… lag=… late=… skipped=…"; t counts from the start of its slice).
+// run's name, a colon, and the intervals of its slices in order,
+// separated by " | ", each as the runner wrote it without the name
+// ("NAME: t=1s ops/s=… p50=… p99=… max=… lag=… late=… skipped=… | t=2s …";
+// t counts from the start of its slice).
 func (s *Session) recordProgress(name string, slices []Slice) {
 	var ivs []string
 	for _, sl := range slices {
@@ -428,7 +429,7 @@ func (s *Session) recordProgress(name string, slices []Slice) {
 	if len(ivs) == 0 || s.results == nil {
 		return
 	}
-	s.results.SetConfig(fmt.Sprintf("%s-%d", progressFact, s.out.Runs+1), strings.Join(ivs, " | "))
+	s.results.SetConfig(fmt.Sprintf("%s-%d", progressFact, s.out.Runs+1), name+": "+strings.Join(ivs, " | "))
 }
 
 // progressFact begins the key of the session fact of an open-loop run's
