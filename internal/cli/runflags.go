@@ -276,14 +276,14 @@ func (r *runFlags) defineOpenLoop() {
 	r.value("rate", "open-loop load: operations arrive at this many per second (Poisson, as pgbench --rate), "+
 		"whether or not the earlier ones finished; latencies run from each one's scheduled start, and its "+
 		"schedule lag, late and skipped counts are reported (server databases, Go runners; docs/open-loop.md)",
-		"0", func(s string) error {
+		"", func(s string) error {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || !(v > 0) || math.IsInf(v, 0) {
 				return fmt.Errorf("want a rate above 0, operations per second, got %q", s)
 			}
 			cfg.Rate = v
 			return nil
-		})
+		}).typ = "float"
 	r.noop(func() noopRule {
 		var local []string // databases with no server to queue at
 		for _, db := range cfg.DBs {
@@ -305,11 +305,11 @@ func (r *runFlags) defineOpenLoop() {
 		}
 	}
 	r.value("latency-limit", "with --rate: skip the operations already this late when a client reaches them, and "+
-		"count those that finish this long after their scheduled start as late (pgbench --latency-limit)", "0s",
-		positive(&cfg.LatencyLimit))
+		"count those that finish this long after their scheduled start as late (pgbench --latency-limit)", "",
+		positive(&cfg.LatencyLimit)).typ = "duration"
 	r.value("progress", "with --rate: print each run's ops/s, latency percentiles and schedule lag every this "+
-		"long during the run, and record the series in the results file (like pgbench -P, in time)", "0s",
-		positive(&cfg.Progress))
+		"long during the run, and record the series in the results file (like pgbench -P, in time)", "",
+		positive(&cfg.Progress)).typ = "duration"
 	r.noop(func() noopRule {
 		return noopRule{cfg.Rate == 0, []string{"latency-limit", "progress"}, "needs --rate (open-loop load)"}
 	})
