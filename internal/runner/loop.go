@@ -421,7 +421,7 @@ func (s *Loop) openLoop(req protocol.Request) *bench.OpenLoop {
 		return nil
 	}
 	ol := &bench.OpenLoop{Rate: req.Rate, LatencyLimit: req.LatencyLimit, Progress: req.Progress,
-		Seed: uint64(req.Run)<<32 | uint64(req.Slice)}
+		Seed: uint64(req.Slice)} // every run of a cell draws the same schedule
 	if req.Progress > 0 {
 		ol.OnProgress = func(iv bench.Interval) {
 			fmt.Fprintf(s.Out, "%s: %s %s\n", protocol.ProgressKey, req.Name, iv)
