@@ -123,3 +123,47 @@ func TestOpenLoopShowsAServerStall(t *testing.T) {
 		t.Errorf("%d intervals with late or skipped operations, want the one or two of the stall: %s", worst, series)
 	}
 }
+
+// TestOpenLoopBelowAndAboveSaturation: one client running a 5 ms statement
+// serves at most ~200 operations a second. At 50/s (below) the open loop
+// keeps its rate with a latency near the statement's and next to nothing
+// late or skipped; at 400/s (above) with a 100 ms limit, most arrivals are
+// skipped or late and the median latency is near the limit.
+func TestOpenLoopBelowAndAboveSaturation(t *testing.T) {
+	env, stdout, stderr, cache, tmp := realEnv(t)
+	srv, _ := userDB(t, servers.KindPostgres, tmp)
+	dir := t.TempDir()
+	sc := writeScript(t, dir, "sleep.sql", "SELECT 1 FROM (SELECT pg_sleep(0.005)) s;\n")
+	run := func(rate string) map[string]float64 {
+		out := filepath.Join(dir, "rate-"+rate+".txt")
+		args := []string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pgx",
+			"--script", sc, "--clients", "1", "--time", "3s", "--count", "1", "--slices", "1",
+			"--rate", rate, "--latency-limit", "100ms", "-o", out, "--cache", cache}
+		if code := Main(context.Background(), args, env); code != ExitOK {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		set, err := benchfile.ReadFile(out)
+		if err != nil || len(set.Results) != 1 {
+			t.Fatalf("%v, %d results; want 1", err, len(set.Results))
+		}
+		vals := map[string]float64{"arrivals": float64(set.Results[0].Iters)}
+		for _, u := range []string{"p50-sec/op", "late", "skipped", "done-ops/s"} {
+			v, ok := set.Results[0].Value(u)
+			if !ok {
+				t.Fatalf("rate %s: no %s", rate, u)
+			}
+			vals[u] = v
+		}
+		t.Logf("rate %s: %v", rate, vals)
+		return vals
+	}
+	below, above := run("50"), run("400")
+	if bad := below["late"] + below["skipped"]; bad > 0.05*below["arrivals"] || below["done-ops/s"] < 35 ||
+		below["p50-sec/op"] > 0.05 {
+		t.Errorf("below saturation: %v; want the rate kept, latency near 5 ms, nearly nothing late", below)
+	}
+	if bad := above["late"] + above["skipped"]; bad < 0.3*above["arrivals"] || above["p50-sec/op"] < 0.05 ||
+		above["p50-sec/op"] < 5*below["p50-sec/op"] {
+		t.Errorf("above saturation: %v; want most arrivals late or skipped, the median near the 100 ms limit", above)
+	}
+}
