@@ -276,8 +276,11 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	}
 	start := time.Now()
 	countOn()
-	var ols OpenLoopStats
-	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial, &ols)
+	var ols *OpenLoopStats // allocated for an open-loop run only: a closed one allocates nothing here
+	if o.OpenLoop != nil {
+		ols = new(OpenLoopStats)
+	}
+	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial, ols)
 	countOff()
 	if r.Timer != nil {
 		// A run that ended paused: its last pause ends where the clock
@@ -360,9 +363,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	if r.Metrics != nil {
 		s.Metrics = r.Metrics()
 	}
-	if o.OpenLoop != nil {
-		s.OpenLoop = &ols
-	}
+	s.OpenLoop = ols
 	return s, nil
 }
 
