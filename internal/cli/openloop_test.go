@@ -23,7 +23,8 @@ func TestOpenLoopBadInput(t *testing.T) {
 		{[]string{"run", "--db", "sqlite,postgres", "--rate", "100"}, "sqlite runs in the runner's process"},
 		{[]string{"run", "--db", "postgres", "--latency-limit", "10ms"}, "run: --latency-limit: needs --rate"},
 		{[]string{"run", "--db", "postgres", "--progress", "1s"}, "run: --progress: needs --rate"},
-		{[]string{"run", "--db", "postgres", "--rate", "10", "--latency-limit", "0"}, "--latency-limit: want a duration above 0"},
+		{[]string{"run", "--db", "postgres", "--rate", "10", "--latency-limit", "0"},
+			"--latency-limit: want a duration above 0"},
 		{[]string{"run", "--db", "postgres", "--rate", "10", "--progress", "-1s"}, "--progress: want a duration above 0"},
 	} {
 		var out, errb bytes.Buffer
