@@ -48,7 +48,7 @@ func Units() []UnitInfo {
 		{Unit: unit.RSSGrowth, Better: "lower", Label: "RSS growth", Of: Bytes},
 		{Unit: unit.Instructions, Better: "lower", Label: "instructions/op", Short: "instructions"},
 		// An open-loop run's (--rate): counts of a run, not per operation.
-		{Unit: unit.Lag, Better: "lower", Label: "schedule lag", Short: "lag", Of: Nanoseconds},
+		{Unit: unit.Lag, Better: "lower", Label: "schedule lag", Of: Nanoseconds}, // no Short: not a percentile
 		{Unit: unit.Late, Better: "lower", Label: "late"},
 		{Unit: unit.Skipped, Better: "lower", Label: "skipped"},
 		{Unit: unit.DoneRate, Better: "higher", Label: "done ops/s"},
