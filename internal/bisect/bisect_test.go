@@ -140,6 +140,7 @@ func ratio(r, lo, hi float64) report.Ratio {
 
 func TestJudgeTime(t *testing.T) {
 	slower := ratio(0.8, 0.75, 0.85)
+	far := ratio(0.25, 0.23, 0.27)
 	for _, c := range []struct {
 		name                     string
 		vsGood, vsBad, badVsGood report.Ratio
@@ -151,6 +152,12 @@ func TestJudgeTime(t *testing.T) {
 		{"wide", ratio(1, 0.7, 1.3), ratio(1.2, 0.9, 1.5), slower, Undecided},
 		{"ends alike", ratio(1, 0.98, 1.02), ratio(1, 0.98, 1.02), ratio(1, 0.98, 1.02), Undecided},
 		{"no interval", ratio(1, math.Inf(-1), math.Inf(1)), ratio(1.25, 1.2, 1.3), slower, Undecided},
+		// Ends 4× apart: a candidate within 20% of an end is on its side
+		// of the halfway mark (2×), though not within 5% of it.
+		{"far ends, like good", ratio(0.9, 0.8, 1.1), ratio(3.6, 3, 4.4), far, LikeGood},
+		{"far ends, like bad", ratio(0.28, 0.22, 0.3), ratio(1.1, 0.9, 1.2), far, LikeBad},
+		{"far ends, straddles the mark", ratio(0.5, 0.3, 0.9), ratio(2, 1.2, 3.3), far, Undecided},
+		{"a far speed-up, like bad", ratio(3.8, 3.5, 4.3), ratio(0.95, 0.85, 1.1), ratio(4, 3.8, 4.2), LikeBad},
 	} {
 		if st := JudgeTime(c.vsGood, c.vsBad, c.badVsGood, 0.05); st.Verdict != c.want {
 			t.Errorf("%s: %q (%s), want %q", c.name, st.Verdict, st.Detail, c.want)

@@ -92,7 +92,12 @@ func pairedRatio(num, den []float64) (ratio, lo, hi, conf float64) {
 // like the good end when equivalent to it and different (faster or
 // slower) from the bad one, like the bad end the other way round, and
 // undecided otherwise, among them when the ends themselves do not differ
-// in this session.
+// in this session. Where the ends differ by much more than p, equivalence
+// within p of one end asks for more runs than the question needs: there
+// the candidate is also like the end on whose side of the halfway mark
+// (the geometric middle of the ends' change, taken at the interval's end
+// nearest no change) its whole interval lies, while it differs from the
+// other end (halfway).
 func JudgeTime(vsGood, vsBad, badVsGood report.Ratio, p float64) Step {
 	kg, kb, ends := vsGood.Kind(p), vsBad.Kind(p), badVsGood.Kind(p)
 	differs := func(k string) bool { return k == report.Faster || k == report.Slower }
@@ -113,8 +118,53 @@ func JudgeTime(vsGood, vsBad, badVsGood report.Ratio, p float64) Step {
 		st.Verdict = LikeGood
 	case kb == report.Equivalent && differs(kg):
 		st.Verdict = LikeBad
+	default:
+		st.Verdict = halfway(vsGood, vsBad, badVsGood, kg, kb)
 	}
 	return st
+}
+
+// halfway judges a candidate between ends that differ (badVsGood decided)
+// by the side of the halfway mark its intervals lie on, in log space: with
+// d the ends' change nearest no change (the interval's bound closest to
+// 1), it is like the good end when its change from the good end stays
+// within d/2 and it differs from the bad end, and like the bad end when its
+// change from the bad end stays within d/2 the other way and it differs
+// from the good end. Both intervals are the session's paired ratios at its
+// confidence, as Classify's are, so the verdict is no weaker than theirs.
+func halfway(vsGood, vsBad, badVsGood report.Ratio, kg, kb string) string {
+	finite := func(q report.Ratio) bool {
+		return q.Lo > 0 && q.Hi > 0 && !math.IsInf(q.Lo, 0) && !math.IsInf(q.Hi, 0)
+	}
+	if !finite(vsGood) || !finite(vsBad) || !finite(badVsGood) {
+		return Undecided
+	}
+	differs := func(k string) bool { return k == report.Faster || k == report.Slower }
+	d := math.Log(badVsGood.Hi) // a slowdown: ratios of ops/s below 1
+	if badVsGood.Lo > 1 {
+		d = math.Log(badVsGood.Lo) // a speed-up
+	}
+	if d == 0 || badVsGood.Lo <= 1 && badVsGood.Hi >= 1 {
+		return Undecided
+	}
+	g := [2]float64{math.Log(vsGood.Lo), math.Log(vsGood.Hi)}
+	b := [2]float64{math.Log(vsBad.Lo), math.Log(vsBad.Hi)}
+	if d < 0 {
+		switch {
+		case g[0] > d/2 && differs(kb):
+			return LikeGood
+		case b[1] < -d/2 && differs(kg):
+			return LikeBad
+		}
+		return Undecided
+	}
+	switch {
+	case g[1] < d/2 && differs(kb):
+		return LikeGood
+	case b[0] > -d/2 && differs(kg):
+		return LikeBad
+	}
+	return Undecided
 }
 
 // ratioText is a ratio with its interval: "0.97× [0.91–1.02×]".

@@ -539,10 +539,9 @@ func (r *bisectRun) conclude(o bisect.Outcome) error {
 			why, lastGood, r.cands[o.FirstBad].label), textlayout.Width, "  "))
 		if r.unit == "time" {
 			b.WriteString(textlayout.Wrap(fmt.Sprintf(
-				"  a time verdict needs the candidate's interval within --resolution (%s) of "+
-					"one end and clear of the other; where the ends differ by far more (bad vs good, in each step), "+
-					"a --resolution "+
-					"of a fraction of that difference decides with fewer runs", report.FormatResolution(
+				"  a time verdict needs the candidate's interval within --resolution (%s) of one end, or on "+
+					"that end's side of the halfway mark between the ends, and clear of the other end; more runs "+
+					"(--count) narrow the intervals", report.FormatResolution(
 					report.ResolutionOr(r.opts.Resolution, report.DefaultResolution))), textlayout.Width, "    "))
 		}
 		err = noCulprit{"bisect: no culprit: " + why}

@@ -15,15 +15,32 @@ import (
 // committed at a known place: the pinned zombiezen (a pure-Go driver,
 // the cheapest to rebuild: its engine, modernc, comes from the build
 // cache), copied from the module cache into a git repository of three
-// commits after the good end, the second of which makes Stmt.Reset,
-// called once per prepared query, allocate (the other two change a
-// comment). Every step builds the candidate as a variant target and
-// measures it beside both ends; bisect must name that commit, in two
-// steps, and keep every step's results.
+// commits after the good end, the second of which changes Stmt.Reset,
+// called once per prepared query (the other two change a comment). In one
+// case the change allocates (measured in allocs/op, exact); in the other it
+// spins about 20 µs, a known slowdown of several times the operation
+// (measured in wall time, judged by the paired ratios' verdicts). Every
+// step builds the candidate as a variant target and measures it beside
+// both ends; bisect must name that commit, in two steps, and keep every
+// step's results.
 func TestBisectFindsTheCommit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
 	}
+	for _, c := range []struct{ measure, change, unit string }{
+		{"allocs/op", "\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n", "allocs/op"},
+		{"time", "\tfor i := 0; i < 20000; i++ { // sqlbench's bisect test: a known slowdown\n" +
+			"\t\tbisectSpin++\n\t}\n", "sec/op"},
+	} {
+		t.Run(strings.ReplaceAll(c.measure, "/", "-"), func(t *testing.T) {
+			bisectKnownCommit(t, c.measure, c.change, c.unit)
+		})
+	}
+}
+
+// bisectKnownCommit runs one case of TestBisectFindsTheCommit: change is
+// put at the top of Stmt.Reset by the culprit commit.
+func bisectKnownCommit(t *testing.T, measure, change, unit string) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
@@ -74,27 +91,26 @@ func TestBisectFindsTheCommit(t *testing.T) {
 		if !strings.Contains(s, reset) {
 			t.Fatalf("no Stmt.Reset in zombiezen %s's sqlite.go", pinned)
 		}
-		alloc := "\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n"
-		return strings.Replace(s, reset, reset+alloc, 1) +
-			"\nvar bisectSink *[64]byte\n"
+		return strings.Replace(s, reset, reset+change, 1) +
+			"\nvar (\n\tbisectSink *[64]byte\n\tbisectSpin int\n)\n"
 	})
-	culprit := commit("allocate in Reset")
+	culprit := commit("regress in Reset")
 	edit("doc.go", note("two"))
 	commit("harmless two")
 
 	dir := filepath.Join(t.TempDir(), "steps")
 	code := Main(context.Background(), []string{"bisect", "--target", "zombiezen", "--checkout", repo, "--good", good,
-		"--bad", "main", "--workload", "PreparedQueryRow", "--measure", "allocs/op", "--quick", "--count", "3",
+		"--bad", "main", "--workload", "PreparedQueryRow", "--measure", measure, "--quick", "--count", "3",
 		"-o", dir, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	out := stdout.String()
-	found := regexp.MustCompile(`(?m)^culprit: ` + culprit + ` allocate in Reset \(first like the bad end`)
+	found := regexp.MustCompile(`(?m)^culprit: ` + culprit + ` regress in Reset \(first like the bad end`)
 	if !found.MatchString(out) {
 		t.Errorf("no culprit %s in:\n%s", culprit, out)
 	}
-	ratio := regexp.MustCompile(`(?m)^  allocs/op over ` + good + `.*'s: 1\.[0-9]+× \[1\.[0-9]+–1\.[0-9]+×\]`)
+	ratio := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(unit) + ` over ` + good + `.*'s: [1-9][0-9]*\.[0-9]+× \[[0-9.]+–[0-9.]+×\]`)
 	if !ratio.MatchString(out) {
 		t.Errorf("no ratio with its interval for the culprit in:\n%s", out)
 	}
