@@ -13,7 +13,7 @@ import (
 // 2013-11-02 (go-sql-driver/sql-benchmark main.go since commit d4a9ca8,
 // https://github.com/go-sql-driver/sql-benchmark/blob/d4a9ca8/main.go:
 // 250,000 per run, 50,000 for the large reads, 500,000 for the concurrent
-// tests; before that commit they were 500,000 and 100,000): `SELECT 1`
+// tests, the counts of that run): `SELECT 1`
 // read back through the
 // one-row call, unprepared and prepared, a parameter echoed back, five
 // values of mixed types echoed back, a 10,000-character string read into a string, a []byte

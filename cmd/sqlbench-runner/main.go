@@ -1,9 +1,10 @@
 // Command sqlbench-runner is the Go runner process: it serves the sqlbench
-// runner protocol (see package runner) on stdin and stdout for the targets
-// linked into it. Build tags choose the driver group: each group_*.go file
-// links one group's targets, because cgo SQLite libraries export the same C
-// symbols and cannot share a binary. sqlbench builds and caches one binary
-// per group; it is not meant to be run by hand.
+// runner protocol (package internal/protocol; the loop is internal/runner)
+// on stdin and stdout for the targets linked into it. Build tags choose the
+// driver group: each group_*.go file links one group's targets, because cgo
+// SQLite libraries export the same C symbols and cannot share a binary.
+// sqlbench builds and caches one binary per group; it is not meant to be
+// run by hand.
 package main
 
 import (

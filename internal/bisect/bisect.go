@@ -2,7 +2,9 @@
 // measure changed: a binary search over an ordered list of candidates
 // between a good end and a bad end, each candidate judged by a probe (in
 // sqlbench, a session measuring it beside both ends) as like the good end,
-// like the bad end, or undecided.
+// like the bad end, or undecided. The candidates are a module's releases
+// between the ends (Versions) or a git repository's commits (Commits, each
+// written out as a tree by Extract).
 package bisect
 
 import (

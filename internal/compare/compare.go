@@ -9,13 +9,13 @@ import (
 	"io"
 	"math"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
 
 // Alpha is the significance level of comparisons.
@@ -69,14 +69,6 @@ type Comparison struct {
 	OnlyOld, OnlyNew []string
 	// Shift is what moved every cell alike (see Shift).
 	Shift Shift
-}
-
-// Compare compares old and new cell by cell in ops/s, or in ns/op when
-// either set lacks ops/s (a plain go test -bench file).
-func Compare(oldLabel string, old []*benchfmt.Result, newLabel string, new []*benchfmt.Result) *Comparison {
-	oldOrder, oldVals := sampleValues(old)
-	newOrder, newVals := sampleValues(new)
-	return compareUnit(oldLabel, newLabel, primaryUnit(oldVals, newVals), oldOrder, oldVals, newOrder, newVals)
 }
 
 // primaryUnit is the unit a comparison leads with: ops/s, or ns/op when
@@ -357,24 +349,26 @@ func (c *Comparison) table(w io.Writer) error {
 		report.FormatResolution(c.resolution()))
 	f := report.MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := []string{"", c.OldLabel, c.NewLabel, "change", "p", "new÷old", "verdict"}
 	if oldN > 0 {
-		fmt.Fprintf(tw, "\t%s n=%d\t%s n=%d\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, oldN, c.NewLabel, newN)
-	} else {
-		fmt.Fprintf(tw, "\t%s\t%s\tchange\tp\tnew÷old\tverdict\t\n", c.OldLabel, c.NewLabel)
+		header[1], header[2] = fmt.Sprintf("%s n=%d", c.OldLabel, oldN), fmt.Sprintf("%s n=%d", c.NewLabel, newN)
 	}
+	var rows [][]string
 	for _, ch := range c.Changes {
 		o, n := f(ch.Old), f(ch.New)
 		if oldN == 0 {
 			o, n = fmt.Sprintf("%s n=%d", o, ch.OldN), fmt.Sprintf("%s n=%d", n, ch.NewN)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%s\t%s\t\n", report.CellLabel(ch.Name), o, n, ch.DeltaString(), ch.P,
-			ch.IntervalString(), c.Verdict(ch))
+		rows = append(rows, []string{report.CellLabel(ch.Name), o, n, ch.DeltaString(), fmt.Sprintf("p=%.3f", ch.P),
+			ch.IntervalString(), c.Verdict(ch)})
 	}
 	if c.GeoOld > 0 {
-		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\t\t\n", f(c.GeoOld), f(c.GeoNew), 100*(c.GeoNew/c.GeoOld-1))
+		change := fmt.Sprintf("%+.2f%%", 100*(c.GeoNew/c.GeoOld-1))
+		rows = append(rows, []string{"geomean", f(c.GeoOld), f(c.GeoNew), change, "", "", ""})
 	}
-	if err := tw.Flush(); err != nil {
+	t := textlayout.Labels(header, rows)
+	t.AlignRight = true
+	if err := t.WriteColumns(w); err != nil {
 		return fmt.Errorf("write comparison: %w", err)
 	}
 	if note := c.geoNote(); note != "" {

@@ -30,7 +30,7 @@ func comparisonFixture() (old, new []*benchfmt.Result) {
 
 func TestCompareFindsTheRegressionAndNotTheNoise(t *testing.T) {
 	old, new := comparisonFixture()
-	c := Compare("old", old, "new", new)
+	c := Units("old", old, "new", new).Units[0]
 	if c.Unit != "ops/s" || len(c.Changes) != 2 {
 		t.Fatalf("comparison %+v", c)
 	}
@@ -108,7 +108,7 @@ func TestGeomeanSaysWhatItLeavesOut(t *testing.T) {
 		z.Values[1].Value = 0 // no operation done: 0 ops/s
 		new = append(new, result("A/db=sqlite/driver=a/api=sql", 1100+j), z)
 	}
-	c := Compare("old", old, "new", new)
+	c := Units("old", old, "new", new).Units[0]
 	if c.GeoSkipped != 1 || len(c.Changes) != 2 {
 		t.Fatalf("skipped %d of %d cells, want 1 of 2", c.GeoSkipped, len(c.Changes))
 	}

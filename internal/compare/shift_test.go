@@ -30,7 +30,7 @@ func shiftedPair(factors []float64) (old, new []*benchfmt.Result) {
 func TestGateTakesOutTheShiftEveryCellShared(t *testing.T) {
 	machine := []float64{0.90, 0.91, 0.89, 0.90, 0.92, 0.88, 0.90, 0.905}
 	old, new := shiftedPair(machine)
-	c := Compare("a", old, "b", new)
+	c := Units("a", old, "b", new).Units[0]
 	if !c.Shift.Usable() || math.Abs(c.Shift.Factor-0.90) > 0.005 {
 		t.Fatalf("shift %+v, want a usable factor of about 0.90", c.Shift)
 	}
@@ -52,7 +52,7 @@ func TestGateTakesOutTheShiftEveryCellShared(t *testing.T) {
 
 	regressed := append(machine[:len(machine):len(machine)], 0.75)
 	old, new = shiftedPair(regressed)
-	c = Compare("a", old, "b", new)
+	c = Units("a", old, "b", new).Units[0]
 	regs := c.Regressions(0.05)
 	if len(regs) != 1 || regs[0].Name != "W/db=sqlite/driver=d8/api=sql" {
 		t.Fatalf("want the one cell 15%% beyond the shift, got %+v", regs)
@@ -75,7 +75,7 @@ func TestGateTakesOutTheShiftEveryCellShared(t *testing.T) {
 // threshold counts as it is.
 func TestGateWithTooFewCellsHoldsTheRawChange(t *testing.T) {
 	old, new := shiftedPair([]float64{0.90, 0.90, 0.90})
-	c := Compare("a", old, "b", new)
+	c := Units("a", old, "b", new).Units[0]
 	if c.Shift.Usable() {
 		t.Fatalf("a shift from %d cells", c.Shift.Cells)
 	}

@@ -1,6 +1,8 @@
 // Package dsn reads a user's server DSN into the driver-neutral
 // bench.Endpoint, with each database's own driver parser, and checks it
-// before a run: on this machine (unless allowed) and reachable. No error it
+// before a run: on this machine (unless allowed) and reachable. It also
+// lists and drops what sessions leave on such a server, by the prefix of
+// their names (Tables, Namespaces, Drop, DropNamespaces). No error it
 // returns carries a password.
 package dsn
 

@@ -1,6 +1,8 @@
 // Package envinfo collects facts about the machine and toolchain that a
 // benchmark ran on. They are recorded as configuration lines ("key: value")
-// at the top of a results file in the Go benchmark format.
+// at the top of a results file in the Go benchmark format. CPUTimes reads
+// the machine's CPU time, for the share the hypervisor stole during a
+// session (StealSince).
 package envinfo
 
 import (

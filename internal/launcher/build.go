@@ -1,5 +1,9 @@
-// Package launcher builds runner binaries with the local Go toolchain, caches
-// them, starts them as processes and speaks the runner protocol to them.
+// Package launcher builds runner binaries with the local Go toolchain (the
+// JDBC runner's jar with Maven; a driver's other versions as Variants), from
+// a source tree on disk or the sources embedded in sqlbench (Source), caches
+// them with their build times (Estimate), builds them side by side (Batch),
+// starts them as processes (under callgrind for --measure instructions) and
+// speaks the runner protocol to them.
 package launcher
 
 import (

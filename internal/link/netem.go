@@ -12,9 +12,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Netem reports whether this kernel has netem, the qdisc the issue's
-// first design (a namespace for the server, a veth pair with a netem
-// qdisc) needs, and says how it was told: the kernel's configuration
+// Netem reports whether this kernel has netem, the qdisc a link through
+// a namespace for the server (a veth pair with a netem qdisc) would need,
+// and says how it was told: the kernel's configuration
 // (/proc/config.gz, else /boot/config-RELEASE), its loaded modules, and
 // the module file. sqlbench emulates links with Toxiproxy either way (the
 // namespace design is not built: it could not be tested on a kernel

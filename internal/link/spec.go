@@ -3,14 +3,16 @@
 // its jitter and a bandwidth limit, by a real link emulator — never a sleep
 // in a driver or the harness.
 //
-// The first choice, a network namespace reached over a veth pair
-// with a netem qdisc, needs a kernel with netem (CONFIG_NET_SCH_NETEM);
-// where it is absent (Netem says why) the link is Toxiproxy
-// (github.com/Shopify/toxiproxy/v2 at the version go.mod pins): a proxy
-// process of its own on loopback, started by Start, configured through its
-// HTTP API with the delay and bandwidth toxics on both directions. The
-// delay toxic is sqlbench's own (package proxyd): Toxiproxy's latency toxic
-// counts whole milliseconds, and a LAN's round trip is a tenth of one.
+// The link is Toxiproxy (github.com/Shopify/toxiproxy/v2 at the version
+// go.mod pins): a proxy process of its own on loopback, started by Start,
+// configured through its HTTP API with the delay and bandwidth toxics on
+// both directions. It runs on any kernel; a network namespace reached over
+// a veth pair with a netem qdisc would need one with netem
+// (CONFIG_NET_SCH_NETEM), and is not built because it could not be tested
+// without one (Netem says whether this kernel has it; the results record
+// the answer). The delay toxic is sqlbench's own (package proxyd):
+// Toxiproxy's latency toxic counts whole milliseconds, and a LAN's round
+// trip is a tenth of one.
 //
 // Every proxy process is recorded in a directory of its own under
 // os.TempDir() with the sqlbench process that started it; Sweep removes

@@ -120,7 +120,6 @@
 //	    orchestrator sums them (operations, time, memory) and merges their
 //	    histograms into the run's result, so a slice's sample survives the
 //	    runner that measured it (a crash, an interrupted session).
-//	    (Version 2 runners summed the slices themselves.)
 //	    MB/s is reported by workloads that move a payload; percentiles by
 //	    every workload that times operations one by one. A runner that cannot
 //	    count allocations leaves allocs/op out.
@@ -169,10 +168,10 @@ import (
 )
 
 // ProtocolVersion is the version of the runner protocol this package speaks.
-// Version 2 changed the hello reply (version 1 named the linked targets on
-// one runner-targets line): the orchestrator now plans from it, so a runner
-// of version 1 is refused by ParseHello rather than planned as if it
-// implemented nothing.
+// The orchestrator plans from a runner's hello and sums a run's slices
+// itself, so a runner of another version (one that names its targets
+// otherwise, or sums the slices itself) is refused by ParseHello rather
+// than planned as if it implemented nothing.
 const ProtocolVersion = 3
 
 // LatencyKey is the key of the line that carries a slice's latency

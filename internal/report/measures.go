@@ -3,7 +3,6 @@ package report
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"golang.org/x/perf/benchunit"
 
@@ -65,14 +64,14 @@ func UnitOrder() []string {
 }
 
 // MeasureOf returns how unit is shown: a known one as knownMeasures says,
-// any other under its own name, better higher when it is a rate ("/s").
+// any other under its own name, better as benchfile.HigherIsBetter says.
 func MeasureOf(unit string) Measure {
 	for _, m := range knownMeasures() {
 		if m.Unit == unit {
 			return m
 		}
 	}
-	return Measure{Unit: unit, Label: unit, Higher: strings.HasSuffix(unit, "/s"), Format: textlayout.FormatValue}
+	return Measure{Unit: unit, Label: unit, Higher: benchfile.HigherIsBetter(unit), Format: textlayout.FormatValue}
 }
 
 // measuresOf returns the measures that some cell of cells has, known ones

@@ -1,10 +1,12 @@
-// Package report turns results into what people read: per-cell summaries
-// computed with golang.org/x/perf/benchmath; tables in the style of the
-// classic SQL-Benchmark results (rows = workloads, columns = drivers) as text
-// and Markdown; CSV and JSON records; a self-contained HTML report and PNG
-// charts drawn with gonum.org/v1/plot; derived views (database/sql
-// overhead, distance to the transport floor, scaling); and comparisons of
-// two sets of results with a Mann-Whitney U test.
+// Package report turns one session's results into what people read:
+// per-cell summaries computed with golang.org/x/perf/benchmath; tables in the
+// style of the classic SQL-Benchmark results (rows = workloads, columns =
+// drivers) as text and Markdown; each target's ratio to a baseline with its
+// bootstrap interval and verdict at a resolution; CSV and JSON records; a
+// self-contained HTML report and PNG files of its charts (package charts);
+// derived views (database/sql overhead, distance to the transport floor,
+// scaling, where the time goes). The comparison of two sessions is package
+// compare, the studies' published figures package published (set as Parts).
 package report
 
 import (

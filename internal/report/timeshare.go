@@ -7,23 +7,13 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/charts"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
-// Units of the time decomposition a runner writes on each result line
-// (runner.OnCPUUnit and its siblings; the report does not import the
-// runner). The first three add up to ns/op; the other two are CPU time
-// spent in parallel with it.
-const (
-	onCPUUnit         = "oncpu-ns/op"
-	runQueueUnit      = "runq-ns/op"
-	blockedUnit       = "blocked-ns/op"
-	backgroundCPUUnit = "bg-cpu-ns/op"
-	serverCPUUnit     = "server-cpu-ns/op"
-)
-
-// Units an older sqlbench wrote: the whole runner's CPU and the rest of
-// ns/op, which was not a division of the timed thread's time (it could go
-// negative). They are still read (compare, CSV), never divided.
+// Units of results files written before the thread's time was divided:
+// the whole runner's CPU and the rest of ns/op, which is not a division of
+// the timed thread's time (it can go negative). They are read (compare,
+// CSV), never divided.
 const (
 	oldClientCPUUnit = "client-cpu-ns/op"
 	oldWaitUnit      = "wait-ns/op"
@@ -52,10 +42,10 @@ type TimeShare struct {
 func (s Summary) TimeShare() (ts TimeShare, ok bool) {
 	ts = TimeShare{Wall: s.NsPerOp.Center, OnCPU: math.NaN(), RunQueue: math.NaN(), Blocked: math.NaN(),
 		Background: math.NaN(), Server: math.NaN()}
-	if st, ok := s.Stats[serverCPUUnit]; ok {
+	if st, ok := s.Stats[unit.ServerCPU]; ok {
 		ts.Server = st.Median
 	}
-	if st, ok := s.Stats[backgroundCPUUnit]; ok {
+	if st, ok := s.Stats[unit.BackgroundCPU]; ok {
 		ts.Background = st.Median
 	}
 	if shares, ok := s.threadShares(); ok {
@@ -70,7 +60,7 @@ func (s Summary) TimeShare() (ts TimeShare, ok bool) {
 // false when some run lacks them.
 func (s Summary) threadShares() (shares [3]float64, ok bool) {
 	wall := s.Values["ns/op"]
-	parts := [3][]float64{s.Values[onCPUUnit], s.Values[runQueueUnit], s.Values[blockedUnit]}
+	parts := [3][]float64{s.Values[unit.OnCPU], s.Values[unit.RunQueue], s.Values[unit.Blocked]}
 	for _, p := range parts {
 		if len(wall) == 0 || len(p) != len(wall) {
 			return shares, false
@@ -229,10 +219,10 @@ func timeShareChart(workload, db string, cells []*Cell) *charts.Chart {
 }
 
 // isTimeShareUnit reports whether unit is one of the time decomposition's
-// (today's or an older sqlbench's).
-func isTimeShareUnit(unit string) bool {
-	switch unit {
-	case onCPUUnit, runQueueUnit, blockedUnit, backgroundCPUUnit, serverCPUUnit, oldClientCPUUnit, oldWaitUnit:
+// units, including those of results files written before the division.
+func isTimeShareUnit(u string) bool {
+	switch u {
+	case unit.OnCPU, unit.RunQueue, unit.Blocked, unit.BackgroundCPU, unit.ServerCPU, oldClientCPUUnit, oldWaitUnit:
 		return true
 	}
 	return false

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/charts"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // timeShareReport is the report of testdata/timeshare.txt: two MariaDB
@@ -142,10 +143,10 @@ func TestTimeShareTablesAndCharts(t *testing.T) {
 func TestThreadSharesAreMediansOfRuns(t *testing.T) {
 	s := Summary{NsPerOp: benchmath.Summary{Center: 100}, Values: map[string][]float64{
 		"ns/op":        {100, 200, 100},
-		onCPUUnit:      {50, 50, 60},  // shares .5 .25 .6: median .5
-		runQueueUnit:   {10, 50, 0},   // .1 .25 0: median .1
-		blockedUnit:    {40, 100, 40}, // .4 .5 .4: median .4
-		serverCPUUnit:  {1, 2, 3},
+		unit.OnCPU:     {50, 50, 60},  // shares .5 .25 .6: median .5
+		unit.RunQueue:  {10, 50, 0},   // .1 .25 0: median .1
+		unit.Blocked:   {40, 100, 40}, // .4 .5 .4: median .4
+		unit.ServerCPU: {1, 2, 3},
 		"unrelated/op": {1},
 	}}
 	shares, ok := s.threadShares()
@@ -158,7 +159,7 @@ func TestThreadSharesAreMediansOfRuns(t *testing.T) {
 			t.Errorf("shares %v, want %v", shares, want)
 		}
 	}
-	s.Values[blockedUnit] = s.Values[blockedUnit][:2] // a run without the part
+	s.Values[unit.Blocked] = s.Values[unit.Blocked][:2] // a run without the part
 	if _, ok := s.threadShares(); ok {
 		t.Error("shares from runs that lack a part")
 	}

@@ -1,3 +1,11 @@
+// Package runner is the runner side of the sqlbench runner protocol (package
+// protocol), linked into cmd/sqlbench-runner: the serving loop (Loop), which
+// answers hello from the bench registries, opens cells (registered workloads
+// or script workloads) and times their runs, one slice at a time, and what
+// it measures besides ns/op: the peak RSS, the division of the timing
+// thread's time (on a CPU, in a run queue, blocked) with the background and
+// server CPU beside it, CPU profiles of timed runs and a spin variant's busy
+// spin. The result line of a run is SampleResult.
 package runner
 
 import (

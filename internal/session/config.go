@@ -6,8 +6,8 @@
 // throwaway servers), build (the runners), declare (what each runner
 // implements), header (the results file's), loop (the interleaved
 // schedule, each failure contained to its cell) and report; it returns
-// what it did (Outcome). Front ends — the command line's run and
-// reproduce — bind their input onto a Config and print the Outcome; none
+// what it did (Outcome). Front ends — the command line's run, reproduce
+// and bisect — bind their input onto a Config and print the Outcome; none
 // repeats a step.
 package session
 

@@ -2,10 +2,8 @@ package session
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"github.com/sqlbench/sqlbench/workloads/script"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,166 +22,8 @@ import (
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
+	"github.com/sqlbench/sqlbench/workloads/script"
 )
-
-// NewID returns a random session id: six lower-case letters and digits,
-// usable in table names on every database.
-func NewID() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	var b [6]byte
-	rand.Read(b[:])
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	// A letter first: an identifier that starts with a digit needs quoting.
-	b[0] = alphabet[int(b[0])%26]
-	return string(b[:])
-}
-
-// ValidID reports whether id has the form NewID gives.
-func ValidID(id string) bool {
-	if len(id) != 6 || id[0] < 'a' || id[0] > 'z' {
-		return false
-	}
-	for _, r := range id {
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// ErrRunsNone marks, in the skips Declarations returns, a target that its
-// runner links as the catalogue describes but that runs none of the
-// selected workloads: nothing is wrong, there is just nothing for it to do.
-var ErrRunsNone = errors.New("none of the selected workloads runs on it, by its runner's declaration (hello)")
-
-// hello says hello to the runner of group, starting it if needed, and
-// returns its declaration of what it implements.
-func (s *Session) hello(ctx context.Context, group string) (protocol.Hello, error) {
-	reply, err := s.do(ctx, group, protocol.Request{Verb: protocol.VerbHello})
-	if err == nil && reply.Fail != "" {
-		err = errors.New(reply.Fail)
-	}
-	if err != nil {
-		return protocol.Hello{}, fmt.Errorf("hello to runner %s: %w", group, err)
-	}
-	h, err := protocol.ParseHello(reply.Lines)
-	if err != nil {
-		return protocol.Hello{}, fmt.Errorf("runner %s: %w", group, err)
-	}
-	return h, nil
-}
-
-// declarations says hello to the runner of every group of ts and returns
-// the declarations by group, for Placement.Runner. A target is returned in
-// skipped, with the reason, when its runner cannot answer, does not link it,
-// or declares capabilities other than the catalogue's (CheckHello); and,
-// with a reason that wraps ErrRunsNone, when it runs none of ws.
-func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]protocol.Hello, skipped map[string]error) {
-	byGroup, skipped = map[string]protocol.Hello{}, map[string]error{}
-	failed := map[string]error{}
-	for _, t := range ts {
-		h, ok := byGroup[t.Group]
-		err := failed[t.Group]
-		if !ok && err == nil {
-			if h, err = s.hello(ctx, t.Group); err != nil {
-				failed[t.Group] = err
-			} else {
-				byGroup[t.Group] = h
-			}
-		}
-		if err == nil {
-			err = CheckHello(h, t)
-		}
-		if err == nil && !slices.ContainsFunc(ws, Placement{Target: t, Runner: h}.Runs) {
-			err = ErrRunsNone
-		}
-		if err != nil {
-			skipped[t.Name] = err
-		}
-	}
-	return byGroup, skipped
-}
-
-// CheckHello compares a runner's declaration h of catalogue target t with
-// the catalogue: it returns nil when the runner links t and declares
-// exactly the capabilities the catalogue lists for it, else an error
-// saying how they differ.
-func CheckHello(h protocol.Hello, t targets.Spec) error {
-	caps, ok := h.Targets[t.Opener()]
-	if !ok {
-		names := h.TargetNames()
-		linked := strings.Join(names, ",")
-		if len(names) == 0 {
-			linked = "none"
-		}
-		return fmt.Errorf("its runner (group %s) does not link it (it links %s)", t.Group, linked)
-	}
-	want := slices.Clone(t.Caps)
-	slices.Sort(want)
-	if !slices.Equal(caps, want) {
-		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, protocol.CapList(caps), protocol.CapList(want))
-	}
-	return nil
-}
-
-// targetInfo asks the runner of each target for its configuration lines
-// (module and library versions; a Go runner is told the module of the
-// target's driver from the catalogue). Targets whose runner cannot answer
-// are returned in skipped with the reason.
-func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []string, skipped map[string]error) {
-	skipped = map[string]error{}
-	for _, t := range ts {
-		req := protocol.Request{Verb: protocol.VerbInfo, Target: t.Opener(), DB: string(t.DB),
-			Location: s.dbs.location(t, s.dbs.netsFor(t)[0], t.Name+"-info"), SQLite: s.cfg.SQLite}
-		if !t.JVM {
-			req.Module = t.Module
-		}
-		reply, err := s.do(ctx, t.Group, req)
-		if err == nil && reply.Fail != "" {
-			err = errors.New(reply.Fail)
-		}
-		if err != nil {
-			skipped[t.Name] = err
-			continue
-		}
-		for _, l := range reply.Lines {
-			// A variant's runner names its lines by the catalogue
-			// target it is a version of; the session names them by the
-			// variant, so that they stand beside the target's own.
-			if rest, ok := strings.CutPrefix(l, t.Opener()+"-"); ok && t.Base != "" {
-				l = t.Name + "-" + rest
-			}
-			lines = append(lines, l)
-		}
-		if t.Spin > 0 {
-			lines = append(lines, fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
-		}
-	}
-	return lines, skipped
-}
-
-// schedule returns the session's steps: every planned workload on every
-// runnable target over each of its transports and GOMAXPROCS values, as far
-// as its runner declares it (Placement.Runs) and Config.Cells allows,
-// interleaved (Schedule).
-func (s *Session) schedule() []Step { return s.scheduleN(s.cfg.Count) }
-
-// scheduleN is schedule with count runs per cell.
-func (s *Session) scheduleN(count int) []Step {
-	var places []Placement
-	for _, t := range s.p.Runnable {
-		for _, n := range s.dbs.netsFor(t) {
-			for _, cpu := range cpusFor(s.cfg, t) {
-				places = append(places, Placement{Target: t, Net: n, Runner: s.declared[t.Group], CPU: cpu})
-			}
-		}
-	}
-	return slices.DeleteFunc(Schedule(s.p.Workloads, places, count, s.cfg.Slices), func(st Step) bool {
-		return !s.cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
-	})
-}
 
 // loop runs the schedule: every step journaled, every run written to the
 // results file as it finishes, the machine's drift and wake-ups probed at

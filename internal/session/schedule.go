@@ -5,6 +5,7 @@
 package session
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -135,4 +136,25 @@ func Schedule(ws []bench.Workload, ps []Placement, count, slices int) []Step {
 		}
 	}
 	return steps
+}
+
+// schedule returns the session's steps: every planned workload on every
+// runnable target over each of its transports and GOMAXPROCS values, as far
+// as its runner declares it (Placement.Runs) and Config.Cells allows,
+// interleaved (Schedule).
+func (s *Session) schedule() []Step { return s.scheduleN(s.cfg.Count) }
+
+// scheduleN is schedule with count runs per cell.
+func (s *Session) scheduleN(count int) []Step {
+	var places []Placement
+	for _, t := range s.p.Runnable {
+		for _, n := range s.dbs.netsFor(t) {
+			for _, cpu := range cpusFor(s.cfg, t) {
+				places = append(places, Placement{Target: t, Net: n, Runner: s.declared[t.Group], CPU: cpu})
+			}
+		}
+	}
+	return slices.DeleteFunc(Schedule(s.p.Workloads, places, count, s.cfg.Slices), func(st Step) bool {
+		return !s.cfg.Runs(st.Cell.Target.Name, st.Cell.Workload.ID())
+	})
 }

@@ -91,11 +91,16 @@ func (t Table) WriteStacked(w io.Writer, width int) error {
 }
 
 // WriteColumns writes t's header and rows (their texts) as columns two
-// spaces apart, aligned left, however wide.
+// spaces apart, aligned left (or right: AlignRight), however wide.
 func (t Table) WriteColumns(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	flags, end := uint(0), ""
+	if t.AlignRight {
+		// A cell that ends its line aligns only when a tab ends it too.
+		flags, end = tabwriter.AlignRight, "\t"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
 	for _, r := range t.texts() {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		fmt.Fprintln(tw, strings.Join(r, "\t")+end)
 	}
 	return tw.Flush()
 }

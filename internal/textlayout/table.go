@@ -25,6 +25,9 @@ type Table struct {
 	Groups bool
 	// LeftLast left-aligns the last column (words, such as a verdict).
 	LeftLast bool
+	// AlignRight makes WriteColumns align every column right, the last
+	// and the labels too (a table of figures), instead of left.
+	AlignRight bool
 	// Notes are printed under the table: what its columns mean, and why
 	// some are not known.
 	Notes []string

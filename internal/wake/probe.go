@@ -103,14 +103,41 @@ func lockTo(cpus []int) error {
 	if len(cpus) == 0 {
 		return nil
 	}
-	var set unix.CPUSet
-	for _, c := range cpus {
-		set.Set(c)
-	}
+	set := cpuSet(cpus)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
 		return fmt.Errorf("pin to CPUs %v: %w", cpus, err)
 	}
 	return nil
+}
+
+// cpuSet is the affinity mask of cpus.
+func cpuSet(cpus []int) unix.CPUSet {
+	var set unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	return set
+}
+
+// onLockedThread runs timing on a goroutine of its own, locked by lockTo to
+// a thread pinned to cpus, and returns what timing returns (or lockTo's
+// error). The goroutine ends with timing, and its thread with it.
+func onLockedThread(cpus []int, timing func() ([]time.Duration, error)) ([]time.Duration, error) {
+	type result struct {
+		d   []time.Duration
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		if err := lockTo(cpus); err != nil {
+			ch <- result{err: err}
+			return
+		}
+		d, err := timing()
+		ch <- result{d: d, err: err}
+	}()
+	r := <-ch
+	return r.d, r.err
 }
 
 // Linux futex operations (linux/futex.h).
@@ -191,32 +218,19 @@ func (p *Probe) thread() ([]time.Duration, error) {
 		}
 		partner <- nil
 	}()
-	type result struct {
-		d   []time.Duration
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		if err := lockTo(p.CPUs); err != nil {
-			set(&words[0], stop)
-			ch <- result{err: err}
-			return
-		}
-		d, err := p.timeTrips(func(i int) error {
+	d, err := onLockedThread(p.CPUs, func() ([]time.Duration, error) {
+		return p.timeTrips(func(i int) error {
 			set(&words[0], uint32(i))
-			if err := waitFor(&words[1], uint32(i), deadline); err != nil {
-				set(&words[0], stop)
-				return err
-			}
-			return nil
+			return waitFor(&words[1], uint32(i), deadline)
 		})
-		ch <- result{d: d, err: err}
-	}()
-	r := <-ch
-	if perr := <-partner; perr != nil && (r.err == nil || errors.Is(r.err, errStopped)) {
+	})
+	if err != nil {
+		set(&words[0], stop) // the partner waits for a trip that will not come
+	}
+	if perr := <-partner; perr != nil && (err == nil || errors.Is(err, errStopped)) {
 		return nil, perr
 	}
-	return r.d, r.err
+	return d, err
 }
 
 // process ping-pongs one byte with a child cat through two pipes, read
@@ -259,36 +273,21 @@ func (p *Probe) process() ([]time.Duration, error) {
 		}
 	}()
 	if len(p.PartnerCPUs) > 0 {
-		var s unix.CPUSet
-		for _, c := range p.PartnerCPUs {
-			s.Set(c)
-		}
+		s := cpuSet(p.PartnerCPUs)
 		if err := unix.SchedSetaffinity(cmd.Process.Pid, &s); err != nil {
 			return nil, fmt.Errorf("pin the child to CPUs %v: %w", p.PartnerCPUs, err)
 		}
 	}
-	type result struct {
-		d   []time.Duration
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		if err := lockTo(p.CPUs); err != nil {
-			ch <- result{err: err}
-			return
-		}
+	return onLockedThread(p.CPUs, func() ([]time.Duration, error) {
 		deadline := time.Now().Add(limit)
 		buf := []byte{0}
-		d, err := p.timeTrips(func(int) error {
+		return p.timeTrips(func(int) error {
 			if _, err := unix.Write(to[1], buf); err != nil {
 				return fmt.Errorf("write to the child: %w", err)
 			}
 			return readOne(from[0], buf, deadline)
 		})
-		ch <- result{d: d, err: err}
-	}()
-	r := <-ch
-	return r.d, r.err
+	})
 }
 
 // readOne sleeps in poll until fd has a byte, then reads it into buf.
@@ -353,41 +352,29 @@ func (p *Probe) tcp() ([]time.Duration, error) {
 			}
 		}
 	}()
-	type result struct {
-		d   []time.Duration
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		if err := lockTo(p.CPUs); err != nil {
-			ch <- result{err: err}
-			return
-		}
+	d, err := onLockedThread(p.CPUs, func() ([]time.Duration, error) {
 		c, err := net.DialTimeout("tcp", ln.Addr().String(), limit)
 		if err != nil {
-			ch <- result{err: err}
-			return
+			return nil, err
 		}
 		defer c.Close()
 		c.SetDeadline(deadline)
 		buf := []byte{0}
-		d, err := p.timeTrips(func(int) error {
+		return p.timeTrips(func(int) error {
 			if _, err := c.Write(buf); err != nil {
 				return err
 			}
 			_, err := io.ReadFull(c, buf)
 			return err
 		})
-		ch <- result{d: d, err: err}
-	}()
-	r := <-ch
-	if r.err != nil {
+	})
+	if err != nil {
 		ln.Close() // an Accept still waiting ends
 	}
 	if perr := <-partner; perr != nil { // the pinger's error is then only its end of it
 		return nil, perr
 	}
-	return r.d, r.err
+	return d, err
 }
 
 // CrossCPU returns the placement that makes every wake-up cross CPUs: the

@@ -3,8 +3,6 @@
 package mattn
 
 import (
-	"context"
-
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -12,7 +10,5 @@ import (
 )
 
 func init() {
-	bench.RegisterOpener("mattn", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, cfg)
-	}, bench.CapPool)
+	bench.RegisterOpener("mattn", sqldb.FileOpener("sqlite3"), bench.CapPool)
 }

@@ -3,8 +3,6 @@
 package modernc
 
 import (
-	"context"
-
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -12,7 +10,5 @@ import (
 )
 
 func init() {
-	bench.RegisterOpener("modernc", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return sqldb.Open(ctx, "sqlite", "file:"+cfg.DSN, cfg)
-	}, bench.CapPool)
+	bench.RegisterOpener("modernc", sqldb.FileOpener("sqlite"), bench.CapPool)
 }

@@ -15,9 +15,7 @@ import (
 )
 
 func init() {
-	bench.RegisterOpener("ncruces", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
-		return sqldb.Open(ctx, "sqlite3", "file:"+cfg.DSN, cfg)
-	}, bench.CapPool)
+	bench.RegisterOpener("ncruces", sqldb.FileOpener("sqlite3"), bench.CapPool)
 	bench.RegisterOpener("ncruces-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := sqlite3.Open(cfg.DSN)
 		if err != nil {

@@ -17,7 +17,7 @@ type conn struct{ sqldb.Conn }
 // transaction, the statement `COPY table (cols) FROM STDIN` is prepared,
 // executed once per row (pq buffers the rows and sends them in large
 // messages), then executed with no arguments to end the stream. That
-// statement text is what pq.CopyIn builds; pq now documents it as the way to
+// statement text is what pq.CopyIn builds; pq documents it as the way to
 // write it.
 func (c conn) CopyFrom(table string, cols []string, src bench.RowSource) (n int64, err error) {
 	tx, err := c.DB.Begin()

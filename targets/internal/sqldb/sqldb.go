@@ -33,6 +33,15 @@ func Open(ctx context.Context, driverName, dsn string, cfg bench.Config) (bench.
 	return Wrap(ctx, db, cfg)
 }
 
+// FileOpener returns the opener of a SQLite database/sql driver registered
+// as driverName: it opens the file the target's DSN names, as a "file:"
+// URI, through Open.
+func FileOpener(driverName string) bench.Opener {
+	return func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		return Open(ctx, driverName, "file:"+cfg.DSN, cfg)
+	}
+}
+
 // Wrap checks the connection of an opened pool and returns it as a
 // bench.Conn; it closes db on failure. The pool is sized as for Open.
 func Wrap(ctx context.Context, db *sql.DB, cfg bench.Config) (bench.Conn, error) {
