@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sqlbench/sqlbench/internal/textlayout"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // The units of what went on around a run (internal/runner/noise.go;
@@ -59,7 +60,7 @@ func (r *Report) NoisyRuns() (noisy []NoisyRun, recorded int) {
 		if len(steal) == 0 {
 			continue
 		}
-		ns, runq := c.Values["ns/op"], c.Values[runQueueUnit]
+		ns, runq := c.Values["ns/op"], c.Values[unit.RunQueue]
 		if len(ns) != len(steal) || len(runq) != len(steal) {
 			// A run whose slices all read a zero run queue is written in
 			// another spelling (0 runq-sec/op): the runs no longer pair
