@@ -80,7 +80,8 @@ func (s *Session) hello(ctx context.Context, group string) (protocol.Hello, erro
 // skipped, with the reason, when its runner cannot answer, does not link it,
 // or declares capabilities other than the catalogue's (CheckHello); and,
 // with a reason that wraps ErrRunsNone, when it runs none of ws.
-func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]protocol.Hello, skipped map[string]error) {
+func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (
+	byGroup map[string]protocol.Hello, skipped map[string]error) {
 	byGroup, skipped = map[string]protocol.Hello{}, map[string]error{}
 	failed := map[string]error{}
 	for _, t := range ts {
@@ -123,7 +124,8 @@ func CheckHello(h protocol.Hello, t targets.Spec) error {
 	want := slices.Clone(t.Caps)
 	slices.Sort(want)
 	if !slices.Equal(caps, want) {
-		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, protocol.CapList(caps), protocol.CapList(want))
+		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group,
+			protocol.CapList(caps), protocol.CapList(want))
 	}
 	return nil
 }
@@ -158,7 +160,8 @@ func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []st
 			lines = append(lines, l)
 		}
 		if t.Spin > 0 {
-			lines = append(lines, fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
+			lines = append(lines,
+				fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
 		}
 	}
 	return lines, skipped
@@ -259,8 +262,9 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
-			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
+		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name,
+			Target: st.Cell.Target.Name,
+			Run:    st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
 		if _, failed := s.failed[name]; !failed {
 			began := time.Now()
 			res, err := s.runStep(ctx, st)
@@ -377,7 +381,8 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 			return nil, err
 		}
 		if want := n; sl.Result.Iters != want && !(w.Timed && sl.Result.Iters <= want) {
-			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters, st.Slice, st.Run, want)
+			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters,
+				st.Slice, st.Run, want)
 		}
 		if err := s.journalSlice(key, sl); err != nil {
 			return nil, &journalError{err}
