@@ -60,6 +60,10 @@ type Sample struct {
 	ServerCPUKnown bool
 	// Metrics are the run's further values (Run.Metrics), if any.
 	Metrics []Metric
+	// OpenLoop is what an open-loop run (Options.OpenLoop) measured beside
+	// its latencies, which run from each operation's scheduled start; nil
+	// for a closed-loop run.
+	OpenLoop *OpenLoopStats
 }
 
 // Options are the optional parts of a measurement (see MeasureProbed).
@@ -88,6 +92,11 @@ type Options struct {
 	// Carries marks a slice of a run the runner holds for its next
 	// (Run.Carry): the untimed Finish of a slice that continues is not run.
 	Carries bool
+	// OpenLoop, when set, runs the operations open-loop (see OpenLoop):
+	// Poisson arrivals at a rate, every operation's latency recorded from
+	// its scheduled start. It needs a run whose operations are timed one by
+	// one (Op or Parallel), without a paused timer or fanned-out clients.
+	OpenLoop *OpenLoop
 }
 
 // Probe is read around the timed region of a run (see MeasureProbed):
@@ -190,6 +199,10 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	if r.Duration > 0 && r.Parallel == nil {
 		return Sample{}, errors.New("only a parallel run can run for a time")
 	}
+	if o.OpenLoop != nil && (r.Batch != nil || r.Timer != nil || r.Clients != nil) {
+		return Sample{}, errors.New("an open-loop run needs operations timed one by one " +
+			"(this workload's are a batch, pause their timer or fan out to clients)")
+	}
 	if r.Clients != nil && (r.Op == nil || r.Parallel != nil || r.Clients.N() == 0) {
 		return Sample{}, errors.New("clients fan out from the operations of a sequential run only")
 	}
@@ -263,7 +276,11 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	}
 	start := time.Now()
 	countOn()
-	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial)
+	var ols *OpenLoopStats // allocated for an open-loop run only: a closed one allocates nothing here
+	if o.OpenLoop != nil {
+		ols = new(OpenLoopStats)
+	}
+	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial, ols)
 	countOff()
 	if r.Timer != nil {
 		// A run that ended paused: its last pause ends where the clock
@@ -346,6 +363,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 	if r.Metrics != nil {
 		s.Metrics = r.Metrics()
 	}
+	s.OpenLoop = ols
 	return s, nil
 }
 
@@ -416,9 +434,11 @@ func countOff() {
 
 // timedRegion runs the timed region of MeasureProbed: r's Start (unless a
 // later slice), its operations, and its Finish (unless an earlier slice).
-// It returns the operations done.
+// It returns the operations done (an open-loop run's arrivals, done or
+// skipped), and sets *ols for an open-loop run.
 func timedRegion(r Run, first, n int, h *hdrhistogram.Histogram, hs []*hdrhistogram.Histogram,
-	threads []threadTimes, start time.Time, o Options, timeSerial func(func() error) error) (int, error) {
+	threads []threadTimes, start time.Time, o Options, timeSerial func(func() error) error,
+	ols *OpenLoopStats) (int, error) {
 	var err error
 	done := n
 	if r.Start != nil && !o.Continued {
@@ -430,6 +450,19 @@ func timedRegion(r Run, first, n int, h *hdrhistogram.Histogram, hs []*hdrhistog
 	case err != nil:
 	case r.Batch != nil:
 		err = r.Batch(first, n)
+	case o.OpenLoop != nil && (r.Op != nil || r.Parallel != nil):
+		var deadline time.Time
+		if r.Duration > 0 {
+			deadline = start.Add(r.Duration)
+		}
+		ops, inline := r.Parallel, false
+		if ops == nil {
+			ops, inline = []func(int) error{r.Op}, true
+		}
+		done, *ols, err = runOpenLoop(ops, first, n, h, threads, deadline, o.OpenLoop, inline)
+		if err == nil && done == 0 {
+			err = fmt.Errorf("no operation arrived within %v", r.Duration)
+		}
 	case r.Parallel != nil && r.Duration > 0:
 		done, err = runParallelFor(r.Parallel, first, n, hs, threads, start.Add(r.Duration))
 		if err == nil && done == 0 {

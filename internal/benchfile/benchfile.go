@@ -47,6 +47,11 @@ func Units() []UnitInfo {
 		{Unit: unit.PeakRSS, Better: "lower", Label: "peak RSS", Of: Bytes},
 		{Unit: unit.RSSGrowth, Better: "lower", Label: "RSS growth", Of: Bytes},
 		{Unit: unit.Instructions, Better: "lower", Label: "instructions/op", Short: "instructions"},
+		// An open-loop run's (--rate): counts of a run, not per operation.
+		{Unit: unit.Lag, Better: "lower", Label: "schedule lag", Of: Nanoseconds}, // no Short: not a percentile
+		{Unit: unit.Late, Better: "lower", Label: "late"},
+		{Unit: unit.Skipped, Better: "lower", Label: "skipped"},
+		{Unit: unit.DoneRate, Better: "higher", Label: "done ops/s"},
 		// A spin variant's spin follows --targets, not the target: no best.
 		{Unit: unit.Spin, Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}
@@ -218,7 +223,8 @@ func sessionFacts() []string {
 // sessionFactPrefixes are the beginnings of the keys of facts measured
 // during a session: the wake-up round trips ("wakeup", "wakeup-run-3") and
 // the drift loop's median time ("drift").
-func sessionFactPrefixes() []string { return []string{"wakeup", "drift"} }
+// An open-loop run's time series ("series-3", run --progress) is one too.
+func sessionFactPrefixes() []string { return []string{"wakeup", "drift", "series"} }
 
 // sessionFactSuffixes are the endings of the keys of such facts about a
 // database server (its process id and how long it took to start) and

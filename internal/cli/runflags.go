@@ -3,8 +3,11 @@ package cli
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -262,7 +265,54 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 		"connections a script's executions are shared out to, each its own goroutine (pgbench -c)")
 	fs.DurationVar(&f.time, "time", 0,
 		"run each timed run of a script for this long instead of a count of executions (pgbench -T); e.g. 30s")
+	r.defineOpenLoop()
 	return r
+}
+
+// defineOpenLoop defines run's open-loop flags (docs/open-loop.md): --rate,
+// and --latency-limit and --progress, which need it.
+func (r *runFlags) defineOpenLoop() {
+	cfg := r.cfg
+	r.value("rate", "open-loop load: operations arrive at this many per second (Poisson, as pgbench --rate), "+
+		"whether or not the earlier ones finished; latencies run from each one's scheduled start, and its "+
+		"schedule lag, late and skipped counts are reported (server databases, Go runners; docs/open-loop.md)",
+		"", func(s string) error {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("want a rate above 0, operations per second, got %q", s)
+			}
+			cfg.Rate = v
+			return nil
+		}).typ = "float"
+	r.noop(func() noopRule {
+		var local []string // databases with no server to queue at
+		for _, db := range cfg.DBs {
+			if !db.Server() {
+				local = append(local, string(db))
+			}
+		}
+		return noopRule{cfg.Rate > 0 && len(local) > 0, []string{"rate"}, "open-loop load needs a server to queue " +
+			"at, and " + strings.Join(local, ", ") + " runs in the runner's process: use --db mariadb or postgres"}
+	})
+	positive := func(p *time.Duration) func(string) error {
+		return func(s string) error {
+			d, err := time.ParseDuration(s)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a duration above 0 (like 10ms), got %q", s)
+			}
+			*p = d
+			return nil
+		}
+	}
+	r.value("latency-limit", "with --rate: skip the operations already this late when a client reaches them, and "+
+		"count those that finish this long after their scheduled start as late (pgbench --latency-limit)", "",
+		positive(&cfg.LatencyLimit)).typ = "duration"
+	r.value("progress", "with --rate: print each run's ops/s, latency percentiles and schedule lag every this "+
+		"long during the run, and record the series in the results file (like pgbench -P, in time)", "",
+		positive(&cfg.Progress)).typ = "duration"
+	r.noop(func() noopRule {
+		return noopRule{cfg.Rate == 0, []string{"latency-limit", "progress"}, "needs --rate (open-loop load)"}
+	})
 }
 
 // value defines the flag name whose values set parses as they are given;

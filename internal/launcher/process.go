@@ -41,6 +41,10 @@ type Process struct {
 	err    error
 	killer func()
 	pid    int
+	// Progress, when set, is given every line of a reply that carries an
+	// open-loop run's interval (protocol.ProgressKey) as it arrives, during
+	// the run; the reply keeps it too. Set it before the first Do.
+	Progress func(line string)
 }
 
 // Pid returns the process id of the protocol.
@@ -112,6 +116,9 @@ func (p *Process) Do(ctx context.Context, req protocol.Request, timeout time.Dur
 			if isStatus, fail := protocol.ParseStatus(line); isStatus {
 				reply.Fail = fail
 				return reply, nil
+			}
+			if p.Progress != nil && strings.HasPrefix(line, protocol.ProgressKey+": ") {
+				p.Progress(line)
 			}
 			reply.Lines = append(reply.Lines, line)
 		case <-timer.C:

@@ -90,6 +90,17 @@
 //	    of ns/op. Each is read once before and once after the timed
 //	    region (and around the paused regions of a workload that pauses
 //	    its timer), never per operation, outside the memory statistics.
+//	    With rate=R (sqlbench run --rate) a Go runner runs the timed
+//	    operations open-loop: Poisson arrivals at R per second, each
+//	    operation's latency (every one recorded, not sampled) from its
+//	    scheduled start, and adds <v> lag-ns/op (the mean schedule lag),
+//	    <v> late and <v> skipped (counts) and <v> done-ops/s (the rate of the
+//	    operations done; ops/s counts the arrivals) to the result line; with
+//	    latency-limit=NS it skips the operations already more than NS
+//	    behind their schedule and counts those done over NS as late; with
+//	    progress=NS it writes one line per NS interval before the result:
+//	        open-loop-progress: NAME <interval, bench.Interval's String>
+//	    A run whose operations are not timed one by one fails.
 //	    With cpuprofile=FILE a Go runner
 //	    profiles the timed region (runtime/pprof) and merges the profile
 //	    into FILE; the orchestrator sends it to Go runners only (the JDBC
@@ -149,6 +160,7 @@ package protocol
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -167,6 +179,10 @@ const ProtocolVersion = 3
 // LatencyKey is the key of the line that carries a slice's latency
 // histogram in a run reply.
 const LatencyKey = "latency-hdr"
+
+// ProgressKey is the key of the lines that carry an open-loop run's time
+// series in a run reply, one interval a line, written as each closes.
+const ProgressKey = "open-loop-progress"
 
 // Verbs of the protocol.
 const (
@@ -226,6 +242,12 @@ type Request struct {
 	// Spin, when above 0, is the busy spin a Go runner adds after each
 	// timed operation of a run, inside the clock (spin=NS).
 	Spin time.Duration
+	// Rate, when above 0, runs the request's timed operations open-loop
+	// (rate=R: Poisson arrivals at R per second, bench.OpenLoop), with
+	// LatencyLimit (latency-limit=NS) and Progress (progress=NS) when
+	// above 0.
+	Rate                   float64
+	LatencyLimit, Progress time.Duration
 	// Pool, when above 1, asks for a connection many goroutines share (the
 	// runner sets it for the extra connections a workload opens, and for a
 	// cell whose workload asks for a pooled connection, bench.Workload.Pool;
@@ -292,6 +314,15 @@ func (r Request) Encode() string {
 		}
 		if r.Spin > 0 {
 			v.Set("spin", strconv.FormatInt(int64(r.Spin), 10))
+		}
+		if r.Rate > 0 {
+			v.Set("rate", strconv.FormatFloat(r.Rate, 'g', -1, 64))
+		}
+		if r.LatencyLimit > 0 {
+			v.Set("latency-limit", strconv.FormatInt(int64(r.LatencyLimit), 10))
+		}
+		if r.Progress > 0 {
+			v.Set("progress", strconv.FormatInt(int64(r.Progress), 10))
 		}
 	}
 	if len(v) == 0 {
@@ -371,6 +402,9 @@ func ParseRequest(line string) (Request, error) {
 			}
 			r.Spin = time.Duration(ns)
 		}
+		if err := parseOpenLoop(v, &r); err != nil {
+			return r, err
+		}
 		if r.Name == "" || r.Workload == "" || r.Scope == "" {
 			return r, fmt.Errorf("run: name, workload and scope are required")
 		}
@@ -389,6 +423,36 @@ func ParseRequest(line string) (Request, error) {
 		return r, fmt.Errorf("%s: target is required", verb)
 	}
 	return r, nil
+}
+
+// parseOpenLoop reads a run request's open-loop parameters: rate,
+// latency-limit and progress, the last two only with a rate.
+func parseOpenLoop(v url.Values, r *Request) error {
+	if s := v.Get("rate"); s != "" {
+		rate, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(rate > 0) || math.IsInf(rate, 0) {
+			return fmt.Errorf("run: rate must be a positive number of operations per second, got %q", s)
+		}
+		r.Rate = rate
+	}
+	for _, p := range []struct {
+		key string
+		d   *time.Duration
+	}{{"latency-limit", &r.LatencyLimit}, {"progress", &r.Progress}} {
+		s := v.Get(p.key)
+		if s == "" {
+			continue
+		}
+		ns, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || ns < 1 {
+			return fmt.Errorf("run: %s must be a positive number of nanoseconds, got %q", p.key, s)
+		}
+		if r.Rate == 0 {
+			return fmt.Errorf("run: %s needs a rate", p.key)
+		}
+		*p.d = time.Duration(ns)
+	}
+	return nil
 }
 
 // Reply is a runner's answer to one request.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -91,5 +92,22 @@ func TestThreadParameterRoundTrips(t *testing.T) {
 	}
 	if _, err := ParseRequest("run target=t&workload=W&scope=c&name=W&n=1&warmup=0&thread=loose"); err == nil {
 		t.Error("thread=loose accepted")
+	}
+}
+
+// An open-loop run request keeps its rate, latency limit and progress
+// interval; the two need a rate, and none may be 0 or below.
+func TestOpenLoopParametersRoundTrip(t *testing.T) {
+	in := Request{Verb: VerbRun, Target: "pgx", Workload: "W", DB: "postgres", Scope: "c1", Name: "N", N: 10,
+		Rate: 250.5, LatencyLimit: 20 * time.Millisecond, Progress: time.Second}
+	out, err := ParseRequest(in.Encode())
+	if err != nil || out != in {
+		t.Fatalf("round trip: %+v, %v; want %+v", out, err, in)
+	}
+	for _, q := range []string{"rate=0", "rate=-1", "rate=x", "rate=%2BInf", "latency-limit=1000", "progress=5",
+		"rate=5&latency-limit=0", "rate=5&progress=-3"} {
+		if _, err := ParseRequest("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&" + q); err == nil {
+			t.Errorf("%s accepted", q)
+		}
 	}
 }

@@ -90,6 +90,13 @@ func HTML(w io.Writer, r *Report) error {
 		}
 		page.Sections = append(page.Sections, hs)
 	}
+	ol, err := openLoopHTML(r) // openloop.go
+	if err != nil {
+		return err
+	}
+	if ol != nil {
+		page.Sections = append(page.Sections, *ol)
+	}
 	if err := tmpl.Execute(w, page); err != nil {
 		return fmt.Errorf("write html: %w", err)
 	}

@@ -20,7 +20,8 @@ func TestOpenLoopSeriesCharted(t *testing.T) {
 			"t=500ms ops/s=300 p50=3ms p99=974µs max=30ms lag=1ms late=0 skipped=0"},
 		{Key: "series-3", Value: "not a series"},
 	}
-	runs := openLoopRuns([]*Cell{{Summary: Summary{Config: cfg}}, {Summary: Summary{Config: cfg}}})
+	cells := func(cfg []Config) []*Cell { return []*Cell{{Summary: Summary{Config: cfg}}} }
+	runs := openLoopRuns(append(cells(cfg), cells(cfg)...))
 	if len(runs) != 2 || runs[0].name != name {
 		t.Fatalf("runs %+v, want series-1 and series-2 of %s", runs, name)
 	}
@@ -30,19 +31,19 @@ func TestOpenLoopSeriesCharted(t *testing.T) {
 	if got := runs[1].p99Millis; got[1] != 1200 {
 		t.Errorf("series-2 p99 %v ms, want 1200 in its second interval", got)
 	}
-	charts := openLoopCharts([]*Cell{{Summary: Summary{Config: cfg}}})
+	charts := openLoopCharts(cells(cfg))
 	if len(charts) != 2 || charts[0].Points() != 4 || len(charts[0].Lines) != 2 {
 		t.Fatalf("%d charts, want 2 of 2 runs, 4 points each", len(charts))
 	}
 	var b bytes.Buffer
-	if err := HTML(&b, &Report{Cells: []*Cell{{Summary: Summary{Config: cfg}}}}); err != nil {
+	if err := HTML(&b, &Report{Cells: cells(cfg)}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `id="open-loop-1-p99" data-points="4"`) {
 		t.Error("the HTML report has no open-loop p99 chart")
 	}
 	b.Reset()
-	if err := HTML(&b, &Report{Cells: []*Cell{{Summary: Summary{Config: cfg[:1]}}}}); err != nil {
+	if err := HTML(&b, &Report{Cells: cells(cfg[:1])}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "open-loop") {

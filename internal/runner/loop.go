@@ -394,9 +394,16 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		}
 		return bench.MeasureProbed(timed, warm, n, s.hist, bench.Options{Probe: pr, FreeThread: req.FreeThread,
 			Continued: sliced && req.Slice > 1, Continues: sliced && req.Slice < req.Slices,
-			Carried: carried, Carries: carries})
+			Carried: carried, Carries: carries, OpenLoop: s.openLoop(req)})
 	}()
 	pr.record(&sample)
+	if ol := sample.OpenLoop; ol != nil && err == nil {
+		sample.Metrics = append(sample.Metrics,
+			bench.Metric{Value: float64(ol.MeanLag()), Unit: unit.Lag},
+			bench.Metric{Value: float64(ol.Late), Unit: unit.Late},
+			bench.Metric{Value: float64(ol.Skipped), Unit: unit.Skipped},
+			bench.Metric{Value: float64(ol.Done) / sample.Elapsed.Seconds(), Unit: unit.DoneRate})
+	}
 	if spun != nil && err == nil {
 		spin := bench.Metric{Value: float64(spun.total()) / float64(sample.N), Unit: unit.Spin}
 		sample.Metrics = append(sample.Metrics, spin)
@@ -414,6 +421,24 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		}
 	}
 	return sample, err
+}
+
+// openLoop returns the open-loop schedule a run request asks for (rate=R),
+// or nil. Its intervals (progress=NS) go to the orchestrator as they close,
+// each a line of the reply before its result: written straight to Out,
+// which nothing else writes to during the run.
+func (s *Loop) openLoop(req protocol.Request) *bench.OpenLoop {
+	if req.Rate <= 0 {
+		return nil
+	}
+	ol := &bench.OpenLoop{Rate: req.Rate, LatencyLimit: req.LatencyLimit, Progress: req.Progress,
+		Seed: uint64(req.Slice)} // every run of a cell draws the same schedule
+	if req.Progress > 0 {
+		ol.OnProgress = func(iv bench.Interval) {
+			fmt.Fprintf(s.Out, "%s: %s %s\n", protocol.ProgressKey, req.Name, iv)
+		}
+	}
+	return ol
 }
 
 // SampleResult turns one run's sample into the result line the protocol

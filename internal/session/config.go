@@ -192,6 +192,17 @@ type Config struct {
 	// Valgrind's callgrind (launcher.StartCounting): every Go cell's timing
 	// goroutine is locked to its thread, and JDBC targets are skipped.
 	Measure string
+	// Rate, when above 0, runs every cell open-loop (sqlbench run --rate,
+	// docs/open-loop.md): operations arrive at Rate per second, Poisson
+	// distributed, and their latencies run from their scheduled starts
+	// (bench.OpenLoop). LatencyLimit, with Rate, skips the operations
+	// already more than it behind their schedule and counts those finished
+	// over it (late). Progress, with Rate, closes an interval of each run's
+	// time series every Progress, printed during the run and recorded in the
+	// results file.
+	Rate         float64
+	LatencyLimit time.Duration
+	Progress     time.Duration
 	// Resume names the journal of an interrupted session to finish: the
 	// session it planned is planned again, its journaled slices are taken
 	// as measured, only the missing ones run. The rest of the Config but

@@ -78,6 +78,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 	if cfg.Measure == MeasureInstructions {
 		w.SetConfig("measure", measureLine())
 	}
+	for _, kv := range openLoopConfig(cfg) {
+		w.SetConfig(kv[0], kv[1])
+	}
 	for _, kv := range scriptConfig(cfg) {
 		w.SetConfig(kv[0], kv[1])
 	}

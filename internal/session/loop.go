@@ -359,6 +359,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		Name:     st.Cell.Name(), N: n, Warmup: int(float64(n) * s.cfg.WarmupOf(w)),
 		Run: st.Run, Slice: st.Slice, Slices: slices,
 		Scale: scale, SQLite: s.cfg.SQLite, CPU: st.Cell.CPU, Spin: st.Cell.Target.Spin,
+		Rate: s.cfg.Rate, LatencyLimit: s.cfg.LatencyLimit, Progress: s.cfg.Progress,
 	}
 	if w.ID() == script.WorkloadName {
 		req.Script = scriptSpec(s.cfg)
@@ -410,8 +411,35 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	if err == nil && res.Iters != total && !(w.Timed && res.Iters <= total) {
 		err = fmt.Errorf("the run's slices sum to %d operations, want %d", res.Iters, total)
 	}
+	if err == nil {
+		s.recordProgress(req.Name, sum.slices)
+	}
 	return res, err
 }
+
+// recordProgress records an open-loop run's time series (run --progress)
+// in the results file: one session fact, series-K for the run's K-th
+// result line of the session, written before that line, holding the
+// run's name, a colon, and the intervals of its slices in order,
+// separated by " | ", each as the runner wrote it without the name
+// ("NAME: t=1s ops/s=… p50=… p99=… max=… lag=… late=… skipped=… | t=2s …";
+// t counts from the start of its slice).
+func (s *Session) recordProgress(name string, slices []Slice) {
+	var ivs []string
+	for _, sl := range slices {
+		for _, iv := range sl.Progress {
+			ivs = append(ivs, strings.TrimPrefix(iv, name+" "))
+		}
+	}
+	if len(ivs) == 0 || s.results == nil {
+		return
+	}
+	s.results.SetConfig(fmt.Sprintf("%s-%d", progressFact, s.out.Runs+1), name+": "+strings.Join(ivs, " | "))
+}
+
+// progressFact begins the key of the session fact of an open-loop run's
+// time series (recordProgress).
+const progressFact = "series"
 
 // journalError is a slice that could not be journaled: the session stops,
 // as when the results file cannot be written.
@@ -428,6 +456,10 @@ func parseSlice(lines []string, name string) (Slice, error) {
 	for _, l := range lines {
 		if v, ok := strings.CutPrefix(l, protocol.LatencyKey+": "); ok {
 			sl.Latency = v
+			continue
+		}
+		if v, ok := strings.CutPrefix(l, protocol.ProgressKey+": "); ok {
+			sl.Progress = append(sl.Progress, v)
 			continue
 		}
 		rest = append(rest, l)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/unit"
 )
 
 // Slice is what a runner measured for one slice of a run (or for a whole
@@ -19,6 +20,9 @@ import (
 type Slice struct {
 	Result  *benchfmt.Result
 	Latency string
+	// Progress are an open-loop slice's intervals (run --progress), each
+	// as the runner wrote it after protocol.ProgressKey; not journaled.
+	Progress []string
 }
 
 // SliceKey names a slice in a session: the cell's name, the run and the
@@ -40,13 +44,14 @@ type runSum struct {
 // weighted by each slice's operations; rates (ops/s, MB/s) recomputed from
 // the merged time per operation; sizes ("-B" units: peak RSS) the largest;
 // percentiles from the slices' histograms merged, or left out when a slice
-// has none.
+// has none; counts of a run (an open-loop run's late and skipped) summed.
 func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 	if len(r.slices) == 1 && r.slices[0].Latency == "" {
 		return r.slices[0].Result, nil
 	}
 	type acc struct {
 		sum, max float64
+		total    float64 // the values added up, unweighted
 		seen     int
 		// origUnit and factor give the unit as the runner wrote it (ns/op
 		// for sec/op): the results file keeps the runner's units.
@@ -91,6 +96,7 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 				}
 			}
 			a.seen++
+			a.total += v.Value
 			a.max = max(a.max, v.Value)
 			if strings.HasSuffix(v.Unit, "/s") {
 				a.sum += v.Value * sec * n // the rate's quantity per operation, times operations
@@ -127,6 +133,8 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 			v = a.sum / float64(ops) / secOp
 		case strings.HasSuffix(unit, "-B"):
 			v = a.max
+		case isCount(unit):
+			v = a.total
 		default:
 			v = a.sum / float64(ops)
 		}
@@ -138,3 +146,7 @@ func (r *runSum) merge(name string) (*benchfmt.Result, error) {
 	}
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: ops, Values: vals}, nil
 }
+
+// isCount reports whether a unit counts something of a whole run rather
+// than per operation: the slices' values add up.
+func isCount(u string) bool { return u == unit.Late || u == unit.Skipped }

@@ -332,9 +332,16 @@ func (s *Session) startRunner(ctx context.Context, group string) (launcher.Conn,
 	}
 	proc, err := launcher.Start(cmd[0], cmd[1:]...)
 	if err == nil {
+		proc.Progress = s.printProgress
 		err = pin.Process(proc.Pid(), s.placement.Runner)
 	}
 	return proc, err
+}
+
+// printProgress prints an interval of an open-loop run (run --progress) as
+// its runner sends it, during the run.
+func (s *Session) printProgress(line string) {
+	fmt.Fprintln(s.env.Log, "progress:", strings.TrimPrefix(line, protocol.ProgressKey+": "))
 }
 
 // declare drops the targets that cannot reach their database over any

@@ -50,3 +50,14 @@ const Spin = "spin-ns/op"
 // Instructions are the instructions a run executes per operation inside
 // its timed region, counted under callgrind (--measure instructions).
 const Instructions = "instructions/op"
+
+// The schedule of an open-loop run (sqlbench run --rate): the mean lag of
+// an operation's start behind its scheduled start, the counts of the
+// operations done over the latency limit (late) and skipped, and the rate
+// of the operations done (ops/s counts the arrivals, skipped ones too).
+const (
+	Lag      = "lag-ns/op"
+	Late     = "late"
+	Skipped  = "skipped"
+	DoneRate = "done-ops/s"
+)
