@@ -41,11 +41,13 @@ func TestScanColumnsConvertsEveryDestination(t *testing.T) {
 
 func TestScanColumnsRejectsMismatches(t *testing.T) {
 	var x int64
-	if err := ScanColumns(fakeColumns{int64(1), int64(2)}, &x); err == nil || !strings.Contains(err.Error(), "1 destinations for 2 columns") {
+	if err := ScanColumns(fakeColumns{int64(1), int64(2)}, &x); err == nil ||
+		!strings.Contains(err.Error(), "1 destinations for 2 columns") {
 		t.Errorf("count mismatch: err = %v", err)
 	}
 	var c complex128
-	if err := ScanColumns(fakeColumns{int64(1)}, &c); err == nil || !strings.Contains(err.Error(), "unsupported destination") {
+	if err := ScanColumns(fakeColumns{int64(1)}, &c); err == nil ||
+		!strings.Contains(err.Error(), "unsupported destination") {
 		t.Errorf("bad destination: err = %v", err)
 	}
 }
@@ -74,21 +76,24 @@ func TestScanColumnsRawBytes(t *testing.T) {
 
 func TestScanColumnsFillsSQLNullTypes(t *testing.T) {
 	// A value, a zero value (valid) and NULL (invalid) of each type.
-	row := fakeColumns{int64(42), int64(1_700_000_000_000), "Gopher", int64(1), int64(0), int64(0), "", int64(0), nil, nil, nil, nil}
+	row := fakeColumns{int64(42), int64(1_700_000_000_000), "Gopher", int64(1), int64(0), int64(0), "", int64(0), nil,
+		nil, nil, nil}
 	var (
 		id, id0, idNull                sql.NullInt32
 		created, created0, createdNull sql.NullInt64
 		email, email0, emailNull       sql.NullString
 		active, active0, activeNull    sql.NullBool
 	)
-	err := ScanColumns(row, &id, &created, &email, &active, &id0, &created0, &email0, &active0, &idNull, &createdNull, &emailNull, &activeNull)
+	err := ScanColumns(row, &id, &created, &email, &active, &id0, &created0, &email0, &active0, &idNull, &createdNull,
+		&emailNull, &activeNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := (sql.NullInt32{Int32: 42, Valid: true}); id != want {
 		t.Errorf("id = %+v, want %+v", id, want)
 	}
-	if created.Int64 != 1_700_000_000_000 || !created.Valid || email.String != "Gopher" || !email.Valid || !active.Bool || !active.Valid {
+	if created.Int64 != 1_700_000_000_000 || !created.Valid || email.String != "Gopher" || !email.Valid ||
+		!active.Bool || !active.Valid {
 		t.Errorf("values scanned as %+v %+v %+v", created, email, active)
 	}
 	if !id0.Valid || !created0.Valid || !email0.Valid || !active0.Valid || active0.Bool {

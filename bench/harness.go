@@ -373,7 +373,8 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 func withSerial(clients []threadTimes, serial threadTimes) []threadTimes {
 	out := make([]threadTimes, len(clients))
 	for i, t := range clients {
-		out[i] = threadTimes{cpu: t.cpu + serial.cpu, runQueue: t.runQueue + serial.runQueue, err: errors.Join(t.err, serial.err)}
+		out[i] = threadTimes{cpu: t.cpu + serial.cpu, runQueue: t.runQueue + serial.runQueue,
+			err: errors.Join(t.err, serial.err)}
 	}
 	return out
 }
@@ -534,7 +535,8 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 
 // runParallelFor is runParallel that, when deadline is set, also stops
 // claiming operations once it has passed; it returns the operations done.
-func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes, deadline time.Time) (int, error) {
+func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes,
+	deadline time.Time) (int, error) {
 	var (
 		finished atomic.Int64
 		claim    atomic.Int64

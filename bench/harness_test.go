@@ -175,7 +175,8 @@ func TestBatchAndFinishAreTimedOnce(t *testing.T) {
 		t.Fatalf("sample %+v: want both calls timed, no latencies, the payload kept", s)
 	}
 	r.Finish = func() error { return errors.New("commit refused") }
-	if _, err := Measure(r, 0, 10, NewLatencyHistogram()); err == nil || !strings.Contains(err.Error(), "finish: commit refused") {
+	if _, err := Measure(r, 0, 10, NewLatencyHistogram()); err == nil ||
+		!strings.Contains(err.Error(), "finish: commit refused") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -199,7 +200,8 @@ func (p *countProbe) Stop()  { p.stops++ }
 
 func TestProbeIsReadOncePerRun(t *testing.T) {
 	p := &countProbe{}
-	if _, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 1000, NewLatencyHistogram(), Options{Probe: p}); err != nil {
+	if _, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 1000, NewLatencyHistogram(),
+		Options{Probe: p}); err != nil {
 		t.Fatal(err)
 	}
 	if p.starts != 1 || p.stops != 1 {

@@ -23,7 +23,8 @@ func TestKindRunsOnlyWhatNamesIt(t *testing.T) {
 	if db, err := ParseDB(string(testKind)); err != nil || db != testKind {
 		t.Fatalf("ParseDB(%s) = %q, %v", testKind, db, err)
 	}
-	if _, err := ParseDB("oracle"); err == nil || !strings.Contains(err.Error(), "sqlite, mariadb, postgres, "+string(testKind)) {
+	if _, err := ParseDB("oracle"); err == nil ||
+		!strings.Contains(err.Error(), "sqlite, mariadb, postgres, "+string(testKind)) {
 		t.Errorf("ParseDB(oracle): %v, want the valid names, the kind's last", err)
 	}
 	if slices.Contains(AllDBs(), testKind) || !slices.Contains(KnownDBs(), testKind) {
@@ -39,7 +40,8 @@ func TestKindRunsOnlyWhatNamesIt(t *testing.T) {
 	own := Workload{Name: "Own", Only: []DB{testKind}}
 	for _, db := range AllDBs() {
 		if !db.SQL() || !sql.RunsOn(db) || own.RunsOn(db) {
-			t.Errorf("on %s: SQL %v, SQL workload %v, the kind's workload %v", db, db.SQL(), sql.RunsOn(db), own.RunsOn(db))
+			t.Errorf("on %s: SQL %v, SQL workload %v, the kind's workload %v", db, db.SQL(), sql.RunsOn(db),
+				own.RunsOn(db))
 		}
 	}
 	if testKind.SQL() || sql.RunsOn(testKind) || !own.RunsOn(testKind) {

@@ -25,7 +25,8 @@ var reg = &registry{openers: map[string]Opener{}, handles: map[string]HandleOpen
 // RegisterWorkload adds w to the catalogue. It panics on a duplicate or
 // incomplete entry: both are programming errors found at start-up.
 func RegisterWorkload(w Workload) {
-	if w.Name == "" || w.Family == "" || w.Describe == nil || w.Ops < 1 || w.Setup == nil || w.Begin == nil || w.Teardown == nil || w.Unit == "" {
+	if w.Name == "" || w.Family == "" || w.Describe == nil || w.Ops < 1 || w.Setup == nil || w.Begin == nil ||
+		w.Teardown == nil || w.Unit == "" {
 		panic(fmt.Sprintf("bench: incomplete workload %q", w.Name))
 	}
 	reg.mu.Lock()
@@ -34,7 +35,8 @@ func RegisterWorkload(w Workload) {
 		if have.ID() == w.ID() {
 			panic("bench: workload registered twice: " + w.ID())
 		}
-		if have.Name == w.Name && (have.Smoke != w.Smoke || have.Family != w.Family || have.Unit != w.Unit || have.Spread != w.Spread) {
+		if have.Name == w.Name &&
+			(have.Smoke != w.Smoke || have.Family != w.Family || have.Unit != w.Unit || have.Spread != w.Spread) {
 			panic("bench: siblings of " + w.Name + " differ in Family, Unit, Smoke or Spread")
 		}
 	}

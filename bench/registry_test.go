@@ -62,7 +62,8 @@ func TestRegisterOpenerKeepsTheDeclaredCapabilitiesSorted(t *testing.T) {
 	open := func(context.Context, Config) (Conn, error) { return nil, nil }
 	RegisterOpener("registry-test-caps", open, CapLoad, CapBatch)
 	RegisterOpener("registry-test-none", open)
-	if caps, ok := TargetCaps("registry-test-caps"); !ok || len(caps) != 2 || caps[0] != CapBatch || caps[1] != CapLoad {
+	if caps, ok := TargetCaps("registry-test-caps"); !ok || len(caps) != 2 || caps[0] != CapBatch ||
+		caps[1] != CapLoad {
 		t.Errorf("TargetCaps = %v, %v; want [batch load], true", caps, ok)
 	}
 	if caps, ok := TargetCaps("registry-test-none"); !ok || len(caps) != 0 {

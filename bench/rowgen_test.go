@@ -40,7 +40,8 @@ func TestRowGenMatchesValue(t *testing.T) {
 func TestRowGenRemainder(t *testing.T) {
 	for _, width := range []int{0, 1, 8, 32, 1 << 19, PoolSize - 1, PoolSize} {
 		g := NewRowGen(1, width)
-		xs := []uint64{0, 1, g.d - 1, g.d, g.d + 1, math.MaxUint64, math.MaxUint64 - 1, 1 << 63, math.MaxUint64 / g.d * g.d}
+		xs := []uint64{0, 1, g.d - 1, g.d, g.d + 1, math.MaxUint64, math.MaxUint64 - 1, 1 << 63,
+			math.MaxUint64 / g.d * g.d}
 		for i := range uint64(200_000) {
 			xs = append(xs, Mix(i))
 		}

@@ -65,7 +65,8 @@ func TestSlicesTimeStartInTheFirstAndFinishInTheLast(t *testing.T) {
 					return err
 				}
 			}
-			s, err := MeasureProbed(r, 0, 2, NewLatencyHistogram(), Options{Continued: c.continued, Continues: c.continues})
+			s, err := MeasureProbed(r, 0, 2, NewLatencyHistogram(),
+				Options{Continued: c.continued, Continues: c.continues})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,8 @@ func TestCarriedSlicesRunNoUntimedStartOrFinish(t *testing.T) {
 		{"first, carries", Options{Continues: true, Carries: true}, "start 0 1"},
 		{"middle, carried and carries", Options{Continued: true, Continues: true, Carried: true, Carries: true}, "0 1"},
 		{"last, carried", Options{Continued: true, Carried: true}, "0 1 finish"},
-		{"middle, not carried in (a restarted runner), carries", Options{Continued: true, Continues: true, Carries: true}, "start 0 1"},
+		{"middle, not carried in (a restarted runner), carries",
+			Options{Continued: true, Continues: true, Carries: true}, "start 0 1"},
 	} {
 		var log []string
 		if _, err := MeasureProbed(startRun(&log, 0), 0, 2, NewLatencyHistogram(), c.o); err != nil {
@@ -186,11 +188,13 @@ func TestParallelRunSplitsStartAsTheCoordinatorSpentIt(t *testing.T) {
 		}
 		// The coordinator spun for 2d: on a CPU, or waiting for one.
 		if busy := s.OnCPU + s.RunQueue; busy < 2*d*8/10 || s.Blocked > d/2 {
-			return fmt.Errorf("on-CPU %v + run queue %v, blocked %v of %v: want the 2×%v spin as the clients' time, not blocked",
+			return fmt.Errorf(
+				"on-CPU %v + run queue %v, blocked %v of %v: want the 2×%v spin as the clients' time, not blocked",
 				s.OnCPU, s.RunQueue, s.Blocked, s.Elapsed, d)
 		}
 		if s.BackgroundCPU > d/2 {
-			return fmt.Errorf("background CPU %v: the coordinator's spin counted as the runner's background", s.BackgroundCPU)
+			return fmt.Errorf("background CPU %v: the coordinator's spin counted as the runner's background",
+				s.BackgroundCPU)
 		}
 		return nil
 	})

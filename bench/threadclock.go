@@ -34,7 +34,8 @@ const schedstatPath = "/proc/thread-self/schedstat\x00"
 
 // errNoSchedstat is returned where the kernel keeps no schedstat file (a
 // kernel without CONFIG_SCHED_INFO, or /proc not mounted).
-var errNoSchedstat = errors.New("no /proc/thread-self/schedstat (kernel without CONFIG_SCHED_INFO, or /proc not mounted)")
+var errNoSchedstat = errors.New(
+	"no /proc/thread-self/schedstat (kernel without CONFIG_SCHED_INFO, or /proc not mounted)")
 
 // open opens the calling thread's schedstat file. The caller must have
 // locked its goroutine to the thread (runtime.LockOSThread).

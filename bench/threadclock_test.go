@@ -23,10 +23,12 @@ func checkSplit(t *testing.T, s Sample) {
 		t.Fatalf("thread times not known: %s", s.Why)
 	}
 	if s.OnCPU < 0 || s.RunQueue < 0 || s.Blocked < 0 || s.BackgroundCPU < 0 {
-		t.Fatalf("a negative part: on CPU %v, run queue %v, blocked %v, background %v", s.OnCPU, s.RunQueue, s.Blocked, s.BackgroundCPU)
+		t.Fatalf("a negative part: on CPU %v, run queue %v, blocked %v, background %v", s.OnCPU, s.RunQueue, s.Blocked,
+			s.BackgroundCPU)
 	}
 	if sum := s.OnCPU + s.RunQueue + s.Blocked; sum != s.Elapsed {
-		t.Fatalf("on CPU %v + run queue %v + blocked %v = %v, want the elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, sum, s.Elapsed)
+		t.Fatalf("on CPU %v + run queue %v + blocked %v = %v, want the elapsed %v", s.OnCPU, s.RunQueue, s.Blocked, sum,
+			s.Elapsed)
 	}
 }
 
@@ -45,7 +47,8 @@ func measureSplit(t *testing.T, r Run, n int) (Sample, perOp) {
 	var p perOp
 	p.onCPU, p.runQueue, p.blocked, p.background, _ = s.PerOp()
 	p.ns = s.NsPerOp()
-	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background CPU %.0f", p.ns, p.onCPU, p.runQueue, p.blocked, p.background)
+	t.Logf("%.0f ns/op: on CPU %.0f, run queue %.0f, blocked %.0f; background CPU %.0f", p.ns, p.onCPU, p.runQueue,
+		p.blocked, p.background)
 	return s, p
 }
 
@@ -100,7 +103,8 @@ func TestBlockedOfASleepingOperation(t *testing.T) {
 	onceInThree(t, func() error {
 		_, p := measureSplit(t, Run{Op: func(int) error { time.Sleep(per); return nil }}, 40)
 		if p.blocked < 0.8*p.ns || p.onCPU > 0.1*p.ns {
-			return fmt.Errorf("a sleep: blocked %.0f and on CPU %.0f of %.0f ns/op, want mostly blocked", p.blocked, p.onCPU, p.ns)
+			return fmt.Errorf("a sleep: blocked %.0f and on CPU %.0f of %.0f ns/op, want mostly blocked", p.blocked,
+				p.onCPU, p.ns)
 		}
 		return nil
 	})
@@ -138,7 +142,8 @@ func TestPausedRegionIsInNoPart(t *testing.T) {
 	onceInThree(t, func() error {
 		_, p := measureSplit(t, Run{Op: op, Timer: &tm}, 300)
 		if p.onCPU < 80e3 || p.onCPU > 125e3 {
-			return fmt.Errorf("on CPU %.0f ns/op, want the 100 µs burned on the clock (the paused 300 µs left out)", p.onCPU)
+			return fmt.Errorf("on CPU %.0f ns/op, want the 100 µs burned on the clock (the paused 300 µs left out)",
+				p.onCPU)
 		}
 		if p.background > 50e3 {
 			return fmt.Errorf("background CPU %.0f ns/op: the paused burn counted as background", p.background)
@@ -201,7 +206,8 @@ func TestParallelRunSplitsEachClient(t *testing.T) {
 
 // TestFreeThreadIsNotDivided: a free-thread run says why it has no split.
 func TestFreeThreadIsNotDivided(t *testing.T) {
-	s, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 100, NewLatencyHistogram(), Options{FreeThread: true})
+	s, err := MeasureProbed(Run{Op: func(int) error { return nil }}, 0, 100, NewLatencyHistogram(),
+		Options{FreeThread: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +250,8 @@ func TestProbeAllocationsAreNotTheWorkloads(t *testing.T) {
 	b1, a1 := perOp(probed)
 	t.Logf("without the probe %.1f B/op %.2f allocs/op; with it %.1f B/op %.2f allocs/op", b0, a0, b1, a1)
 	if math.Abs(b1-b0) > 1 || math.Abs(a1-a0) > 0.05 {
-		t.Fatalf("with an allocating probe %.1f B/op %.2f allocs/op, without %.1f B/op %.2f allocs/op: the probe counted as the workload's", b1, a1, b0, a0)
+		t.Fatalf("with an allocating probe %.1f B/op %.2f allocs/op, without %.1f B/op %.2f allocs/op: the probe "+
+			"counted as the workload's", b1, a1, b0, a0)
 	}
 }
 
@@ -361,10 +368,12 @@ func TestRunQueueUnderCompetition(t *testing.T) {
 	for _, v := range [][]float64{idle, busy, busyOff} {
 		slices.Sort(v)
 	}
-	t.Logf("run-queue share on CPU %d: without competitors %.1f%%, with three on the same CPU %.1f%%, %.1f%% of their time off it (medians of 3)",
+	t.Logf("run-queue share on CPU %d: without competitors %.1f%%, with three on the same CPU %.1f%%, %.1f%% of "+
+		"their time off it (medians of 3)",
 		cpu, 100*idle[1], 100*busy[1], 100*busyOff[1])
 	if busy[1] < 0.5 || busyOff[1] < 0.9 {
-		t.Fatalf("with three competitors on the same CPU: run-queue share %.1f%% (want at least 50%%), %.1f%% of the time off it (want at least 90%%)",
+		t.Fatalf("with three competitors on the same CPU: run-queue share %.1f%% (want at least 50%%), %.1f%% of the "+
+			"time off it (want at least 90%%)",
 			100*busy[1], 100*busyOff[1])
 	}
 }

@@ -49,7 +49,8 @@ func TestPausedRegionIsExcluded(t *testing.T) {
 				t.Errorf("elapsed %v, less than the %v of work", s.Elapsed, n*work)
 			}
 			if s.Elapsed >= n*work+sleep {
-				t.Errorf("elapsed %v includes the paused generator (%d × %v paused, %v of work)", s.Elapsed, n, sleep, n*work)
+				t.Errorf("elapsed %v includes the paused generator (%d × %v paused, %v of work)", s.Elapsed, n, sleep,
+					n*work)
 			}
 			if tm.Paused() < n*sleep {
 				t.Errorf("paused %v, want at least %v", tm.Paused(), n*sleep)

@@ -75,10 +75,12 @@ func Kind() bench.Kind {
 		Family:        Family,
 		BoundsServers: true,
 		Config: [][2]string{{"floor",
-			"transport floor (db=loopback, no database): raw TCP and net/http HTTP/1.1 to sinks inside the runner process on 127.0.0.1"}},
+			"transport floor (db=loopback, no database): raw TCP and net/http HTTP/1.1 to sinks inside the runner " +
+				"process on 127.0.0.1"}},
 		Info: func(target string) [][2]string {
 			// No server version: the Go runtime's net stack.
-			return [][2]string{{target + "-floor", fmt.Sprintf("loopback 127.0.0.1, sink in the runner process, %s net", runtime.Version())}}
+			return [][2]string{{target + "-floor",
+				fmt.Sprintf("loopback 127.0.0.1, sink in the runner process, %s net", runtime.Version())}}
 		},
 	}
 }

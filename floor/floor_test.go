@@ -15,8 +15,10 @@ func TestKindRegistered(t *testing.T) {
 	if db, err := bench.ParseDB("loopback"); err != nil || db != Loopback {
 		t.Fatalf("ParseDB(loopback) = %q, %v", db, err)
 	}
-	if Loopback.SQL() || Loopback.Server() || slices.Contains(bench.AllDBs(), Loopback) || !slices.Contains(bench.KnownDBs(), Loopback) {
-		t.Errorf("loopback: SQL %v, server %v, AllDBs %v, KnownDBs %v", Loopback.SQL(), Loopback.Server(), bench.AllDBs(), bench.KnownDBs())
+	if Loopback.SQL() || Loopback.Server() || slices.Contains(bench.AllDBs(), Loopback) ||
+		!slices.Contains(bench.KnownDBs(), Loopback) {
+		t.Errorf("loopback: SQL %v, server %v, AllDBs %v, KnownDBs %v", Loopback.SQL(), Loopback.Server(),
+			bench.AllDBs(), bench.KnownDBs())
 	}
 	k, ok := bench.LookupKind(Loopback)
 	if !ok || k.Family != Family || !k.BoundsServers {
@@ -25,7 +27,8 @@ func TestKindRegistered(t *testing.T) {
 	if len(k.Config) != 1 || k.Config[0][0] != "floor" || !strings.Contains(k.Config[0][1], "db=loopback") {
 		t.Errorf("config lines %q", k.Config)
 	}
-	if info := k.Info("tcp"); len(info) != 1 || info[0][0] != "tcp-floor" || !strings.HasPrefix(info[0][1], "loopback 127.0.0.1") {
+	if info := k.Info("tcp"); len(info) != 1 || info[0][0] != "tcp-floor" ||
+		!strings.HasPrefix(info[0][1], "loopback 127.0.0.1") {
 		t.Errorf("info lines %q", info)
 	}
 }

@@ -95,7 +95,9 @@ func Workloads() []bench.Workload {
 			Name: "TCPSend", Keys: "size=" + strconv.Itoa(size), Ops: tcpSendOps(size), Unit: "messages",
 			Only: only, Needs: CapWire, MinScale: floorMinScale(size), Smoke: tcpSendSmoke,
 			Describe: func(bench.Dialect) string {
-				return fmt.Sprintf("one %s message written and flushed through a bufio.Writer to a sink over loopback TCP that reads and drops it, no answer (the published client); bytes received checked after the run%s", sizeName(size), scaleOnly(size))
+				return fmt.Sprintf("one %s message written and flushed through a bufio.Writer to a sink over "+
+					"loopback TCP that reads and drops it, no answer (the published client); bytes received checked "+
+					"after the run%s", sizeName(size), scaleOnly(size))
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				w, ok := e.Handle.(Wire)
@@ -111,7 +113,8 @@ func Workloads() []bench.Workload {
 			Name: "TCPRoundTrip", Keys: "size=" + strconv.Itoa(size), Ops: 50_000, Unit: "round trips",
 			Only: only, Needs: CapWire,
 			Describe: func(bench.Dialect) string {
-				return fmt.Sprintf("ping-pong over loopback TCP: %d byte%s written, echoed by the sink, read back and compared", size, plural(size))
+				return fmt.Sprintf("ping-pong over loopback TCP: %d byte%s written, echoed by the sink, read back "+
+					"and compared", size, plural(size))
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				w, ok := e.Handle.(Wire)
@@ -135,7 +138,9 @@ func Workloads() []bench.Workload {
 			Name: "HTTPPost", Keys: "size=" + strconv.Itoa(size), Ops: floorOps(size), Unit: "requests",
 			Only: only, Needs: CapHTTP, MinScale: floorMinScale(size),
 			Describe: func(bench.Dialect) string {
-				return fmt.Sprintf("a net/http POST of a %s body to a net/http server on loopback that reads it with io.ReadAll and answers 200 (the published client and handler); status checked, requests and bytes received checked after the run%s", sizeName(size), scaleOnly(size))
+				return fmt.Sprintf("a net/http POST of a %s body to a net/http server on loopback that reads it with "+
+					"io.ReadAll and answers 200 (the published client and handler); status checked, requests and "+
+					"bytes received checked after the run%s", sizeName(size), scaleOnly(size))
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				p, ok := e.Handle.(Poster)

@@ -156,25 +156,35 @@ func catalog() []Spec {
 			Module: "modernc.org/sqlite",
 			Desc:   "modernc.org/sqlite through database/sql (C translated to Go, no cgo)",
 			Caps:   pooled},
-		{Name: "zombiezen", Package: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite, Group: "purego",
+		{Name: "zombiezen", Package: "zombiezen", Driver: "zombiezen", API: APINative, DB: bench.SQLite,
+			Group:  "purego",
 			Module: "zombiezen.com/go/sqlite",
-			Desc:   "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
-		{Name: "crawshaw", Package: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw", Cgo: true,
+			Desc: "zombiezen.com/go/sqlite native API on modernc's engine; simple = PrepareTransient+Step, " +
+				"prepared = Prepare once, Reset per use"},
+		{Name: "crawshaw", Package: "crawshaw", Driver: "crawshaw", API: APINative, DB: bench.SQLite, Group: "crawshaw",
+			Cgo:    true,
 			Module: "crawshaw.io/sqlite", FreeIn: []string{"suite"},
-			Desc: "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, Reset per use"},
+			Desc: "crawshaw.io/sqlite native API (cgo); simple = PrepareTransient+Step, prepared = Prepare once, " +
+				"Reset per use"},
 		{Name: "ncruces", Package: "ncruces", Driver: "ncruces", API: APISQL, DB: bench.SQLite, Group: "purego",
 			Module: "github.com/ncruces/go-sqlite3",
-			Desc:   "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; no cgo)",
-			Caps:   pooled},
-		{Name: "ncruces-native", Package: "ncruces", Driver: "ncruces", API: APINative, DB: bench.SQLite, Group: "purego",
+			Desc: "ncruces/go-sqlite3 through database/sql (SQLite compiled to Wasm, translated to Go by wasm2go; " +
+				"no cgo)",
+			Caps: pooled},
+		{Name: "ncruces-native", Package: "ncruces", Driver: "ncruces", API: APINative, DB: bench.SQLite,
+			Group:  "purego",
 			Module: "github.com/ncruces/go-sqlite3",
-			Desc:   "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
-		{Name: "eatonphil", Package: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite, Group: "eatonphil", Cgo: true,
+			Desc: "ncruces/go-sqlite3 native API; simple = Prepare+Step+Close, prepared = Prepare once, Reset per " +
+				"use"},
+		{Name: "eatonphil", Package: "eatonphil", Driver: "eatonphil", API: APINative, DB: bench.SQLite,
+			Group: "eatonphil", Cgo: true,
 			Module: "github.com/eatonphil/gosqlite",
-			Desc:   "eatonphil/gosqlite native API (cgo, bundles SQLite), the maintained fork of bvinc/go-sqlite-lite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
+			Desc: "eatonphil/gosqlite native API (cgo, bundles SQLite), the maintained fork of " +
+				"bvinc/go-sqlite-lite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use"},
 		{Name: "bvinc", Package: "bvinc", Driver: "bvinc", API: APINative, DB: bench.SQLite, Group: "bvinc", Cgo: true,
 			Module: "github.com/bvinc/go-sqlite-lite",
-			Desc:   "bvinc/go-sqlite-lite native API (cgo, bundles SQLite), the original gosqlite; simple = Prepare+Step+Close, prepared = Prepare once, Reset per use",
+			Desc: "bvinc/go-sqlite-lite native API (cgo, bundles SQLite), the original gosqlite; simple = " +
+				"Prepare+Step+Close, prepared = Prepare once, Reset per use",
 			Refuses: map[string]string{
 				"BulkInsert/shape=16x32/path=multirow/args=bytes":  bvincParams,
 				"BulkInsert/shape=16x32/path=multirow/args=string": bvincParams,
@@ -182,28 +192,37 @@ func catalog() []Spec {
 		{Name: "sqinn", Package: "sqinn", Driver: "sqinn", API: APINative, DB: bench.SQLite, Group: "sqinn",
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH", Piped: true,
 			ExternalHow: "scripts/sqinn in a clone builds it: docs/targets.md",
-			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
-				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use; " +
-				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the rows, one Query per read"},
+			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec " +
+				"request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
+				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a " +
+				"time), Reset per use; " +
+				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the " +
+				"rows, one Query per read"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
 			Caps:   loads},
-		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
-			Module: "github.com/go-sql-driver/mysql",
-			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",
-			Caps:   loads},
+		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql",
+			Package: "mysql",
+			Module:  "github.com/go-sql-driver/mysql",
+			Desc: "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server " +
+				"prepare",
+			Caps: loads},
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql through database/sql (godrv)",
 			Caps:   pooled},
-		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
-			Module: "github.com/ziutek/mymysql",
-			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
+		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql",
+			Package: "mymysql",
+			Module:  "github.com/ziutek/mymysql",
+			Desc: "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), " +
+				"prepared = Prepare once, Run per use"},
 		{Name: "go-mysql", Driver: "go-mysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "gomysql",
 			Module: "github.com/go-mysql-org/go-mysql",
-			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments interpolated as SQL literals by sqlbench; " +
-				"prepared = conn.Prepare once, stmt.Execute per use, binary protocol; Query streams rows (ExecuteSelectStreaming)",
+			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments " +
+				"interpolated as SQL literals by sqlbench; " +
+				"prepared = conn.Prepare once, stmt.Execute per use, binary protocol; Query streams rows " +
+				"(ExecuteSelectStreaming)",
 			Caps: pooled},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
@@ -215,33 +234,40 @@ func catalog() []Spec {
 			Caps:   pooled},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
-			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
-			Caps:   []bench.Cap{bench.CapCopy}},
+			Desc: "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = " +
+				"conn.Prepare once, run by name",
+			Caps: []bench.Cap{bench.CapCopy}},
 		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).
 		{Name: "pgproto", Driver: "pgproto3", API: APIProto, DB: bench.Postgres, Group: "postgres", Package: "pgproto",
 			Module: "github.com/jackc/pgx/v5", Floor: true,
 			Only: append(protoFloorWorkloads(), "AutoQueryRow", "PreparedQuery", "PreparedQueryRow", "PreparedExec"),
-			Desc: "protocol floor: a minimal client on pgx's pgproto3 (startup by pgconn, then hijacked): simple = one " +
-				"Query message, with arguments = Parse (unnamed), Bind, Execute, Sync; prepared = Parse once, Bind, Execute, " +
+			Desc: "protocol floor: a minimal client on pgx's pgproto3 (startup by pgconn, then hijacked): simple = " +
+				"one " +
+				"Query message, with arguments = Parse (unnamed), Bind, Execute, Sync; prepared = Parse once, Bind, " +
+				"Execute, " +
 				"Sync per use; messages read to ReadyForQuery, text values converted with strconv; no driver " +
 				"(docs/protocol-floor.md)"},
 		{Name: "mysqlproto", Driver: "go-mysql-packet", API: APIProto, DB: bench.MariaDB, Group: "mysql",
 			Package: "mysqlproto", Module: "github.com/go-mysql-org/go-mysql", Floor: true, Only: protoFloorWorkloads(),
 			Desc: "protocol floor: a minimal client on go-mysql's packet layer (handshake by its client.Connect): " +
-				"one COM_QUERY packet per call, the response read to its last EOF/OK, text values converted with strconv; no driver, " +
+				"one COM_QUERY packet per call, the response read to its last EOF/OK, text values converted with " +
+				"strconv; no driver, " +
 				"no arguments, no prepare (docs/protocol-floor.md)"},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
 			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite},
 			Module: "com.mysql:mysql-connector-j",
-			Desc:   "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through junixsocket's socket factory"},
-		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb", JVM: true,
+			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
+				"socket through junixsocket's socket factory"},
+		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb",
+			JVM:    true,
 			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch},
 			Module: "org.mariadb.jdbc:mariadb-java-client",
-			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
+			Desc: "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
+				"socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
 			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch},
 			Refuses: map[string]string{
@@ -251,7 +277,8 @@ func catalog() []Spec {
 				"BulkInsert/shape=3x8/path=multirow/args=bytes":   pgjdbcBytes,
 			},
 			Module: "org.postgresql:postgresql",
-			Desc:   "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; unix socket through junixsocket's socket factory"},
+			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the " +
+				"5th use; unix socket through junixsocket's socket factory"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",
@@ -260,10 +287,13 @@ func catalog() []Spec {
 		// no database, no driver module (the standard library's net and
 		// net/http), sinks started inside the runner.
 		{Name: "tcp", Driver: "tcp", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
-			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (messages written and flushed, unanswered, as the published TCP benchmark; an echo for round trips); no SQL",
+			Desc: "transport floor: raw TCP on 127.0.0.1 to a sink in the runner process (messages written and " +
+				"flushed, unanswered, as the published TCP benchmark; an echo for round trips); no SQL",
 			Caps: []bench.Cap{floor.CapWire}},
 		{Name: "http", Driver: "http", API: APIRaw, DB: floor.Loopback, Group: "purego", Package: "../floor/wire",
-			Desc: "transport floor: net/http client POSTs (the default transport's settings, as the published benchmark) on a kept-alive HTTP/1.1 connection to a net/http server in the runner process on 127.0.0.1 that reads each body with io.ReadAll and answers 200; no SQL",
+			Desc: "transport floor: net/http client POSTs (the default transport's settings, as the published " +
+				"benchmark) on a kept-alive HTTP/1.1 connection to a net/http server in the runner process on " +
+				"127.0.0.1 that reads each body with io.ReadAll and answers 200; no SQL",
 			Caps: []bench.Cap{floor.CapHTTP}},
 	})
 }
@@ -404,6 +434,7 @@ func protoFloorWorkloads() []string {
 
 // Reasons the catalogue gives for refusing workloads.
 const (
-	bvincParams = "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are 1,600"
+	bvincParams = "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are " +
+		"1,600"
 	pgjdbcBytes = "pgjdbc binds a byte[] (setBytes) as bytea, which PostgreSQL refuses for the TEXT columns"
 )

@@ -17,7 +17,8 @@ import (
 func TestCatalogEntriesAreComplete(t *testing.T) {
 	names, keys := map[string]bool{}, map[string]bool{}
 	for _, s := range All() {
-		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || (s.Module == "" && s.DB.SQL()) || (s.Package == "" && !s.JVM) {
+		if s.Name == "" || s.Driver == "" || s.Desc == "" || s.Group == "" || (s.Module == "" && s.DB.SQL()) ||
+			(s.Package == "" && !s.JVM) {
 			t.Errorf("incomplete entry %+v", s)
 		}
 		if names[s.Name] || keys[s.Key()] {
@@ -32,7 +33,8 @@ func TestCatalogEntriesAreComplete(t *testing.T) {
 			t.Errorf("%s: unknown API %q", s.Name, s.API)
 		}
 		if s.Floor != (s.API == APIProto) || (s.Floor && len(s.Only) == 0) {
-			t.Errorf("%s: a protocol floor (Floor, api=%s) and only one, with the workloads it runs (Only)", s.Name, APIProto)
+			t.Errorf("%s: a protocol floor (Floor, api=%s) and only one, with the workloads it runs (Only)", s.Name,
+				APIProto)
 		}
 		if strings.ContainsAny(s.Driver+s.API, "/= ") {
 			t.Errorf("%s: driver and API must be usable as name keys", s.Name)
@@ -76,11 +78,13 @@ func TestSelect(t *testing.T) {
 func TestSpinOf(t *testing.T) {
 	mattn, _ := Lookup("mattn")
 	s := SpinOf(mattn, 2000, "2us")
-	if s.Name != "mattn+spin=2us" || s.Driver != "mattn+spin=2us" || s.Group != "mattn" || s.Opener() != "mattn" || s.Version != "" || s.Spin != 2000 {
+	if s.Name != "mattn+spin=2us" || s.Driver != "mattn+spin=2us" || s.Group != "mattn" || s.Opener() != "mattn" ||
+		s.Version != "" || s.Spin != 2000 {
 		t.Errorf("SpinOf(mattn) = %+v", s)
 	}
 	v := SpinOf(VariantOf(mattn, "v1.14.22", "v1.14.22"), 2000, "2us")
-	if v.Name != "mattn@v1.14.22+spin=2us" || v.Group != "mattn@v1.14.22" || v.Opener() != "mattn" || v.Version != "v1.14.22" {
+	if v.Name != "mattn@v1.14.22+spin=2us" || v.Group != "mattn@v1.14.22" || v.Opener() != "mattn" ||
+		v.Version != "v1.14.22" {
 		t.Errorf("SpinOf(mattn@v1.14.22) = %+v", v)
 	}
 }

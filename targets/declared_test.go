@@ -31,7 +31,8 @@ var javaTwinExclusions = map[string]string{
 }
 
 // javaCopyBinds is why the JDBC runner has no args=bytes COPY.
-const javaCopyBinds = "pgjdbc's COPY reads a text stream: no argument is bound, so the Go drivers' question (what lib/pq and pgx send for a []byte) has no JDBC counterpart; the JDBC COPY is the args=string twin"
+const javaCopyBinds = "pgjdbc's COPY reads a text stream: no argument is bound, so the Go drivers' question (what " +
+	"lib/pq and pgx send for a []byte) has no JDBC counterpart; the JDBC COPY is the args=string twin"
 
 // runners builds, starts and says hello to each group's runner once per test
 // binary: the Go groups with the local toolchain (the cgo ones take a minute
@@ -180,7 +181,8 @@ func TestRunnersDeclareTheirCatalogueTargets(t *testing.T) {
 				t.Error("the runner declares no workloads")
 			}
 			if !jvm && !slices.Equal(h.Workloads, goIDs) {
-				t.Errorf("the Go runner declares %d workloads, the Go catalogue has %d: built from other source?", len(h.Workloads), len(goIDs))
+				t.Errorf("the Go runner declares %d workloads, the Go catalogue has %d: built from other source?",
+					len(h.Workloads), len(goIDs))
 			}
 		})
 	}
@@ -225,10 +227,12 @@ func TestEveryGoWorkloadOfAJDBCFamilyHasAJavaTwin(t *testing.T) {
 	}
 	gaps, stale := javaTwinGaps(h, jdbc, families, javaTwinExclusions)
 	for _, g := range gaps {
-		t.Errorf("%s, but the JDBC runner does not implement it: write its Java twin in jdbc/, or excuse it in javaTwinExclusions with the reason", g)
+		t.Errorf("%s, but the JDBC runner does not implement it: write its Java twin in jdbc/, or excuse it in "+
+			"javaTwinExclusions with the reason", g)
 	}
 	for _, id := range stale {
-		t.Errorf("javaTwinExclusions excuses %s, which needs no excuse (implemented now, or no Go workload of a JDBC family on a JDBC target's database): remove it", id)
+		t.Errorf("javaTwinExclusions excuses %s, which needs no excuse (implemented now, or no Go workload of a JDBC "+
+			"family on a JDBC target's database): remove it", id)
 	}
 	t.Logf("the JDBC runner implements families %v: %d workloads", families, len(h.Workloads))
 }
@@ -237,11 +241,13 @@ func TestEveryGoWorkloadOfAJDBCFamilyHasAJavaTwin(t *testing.T) {
 // target of jdbc (its database, the capability they need declared in h)
 // but that h does not declare and excluded does not excuse, one line each;
 // and the IDs excluded excuses without need.
-func javaTwinGaps(h protocol.Hello, jdbc []targets.Spec, families []string, excluded map[string]string) (gaps, stale []string) {
+func javaTwinGaps(h protocol.Hello, jdbc []targets.Spec, families []string, excluded map[string]string) (gaps,
+	stale []string) {
 	excused := map[string]bool{}
 	for _, s := range jdbc {
 		for _, w := range bench.Workloads() {
-			if !slices.Contains(families, w.Family) || !w.RunsOn(s.DB) || (w.Needs != "" && !h.Has(s.Name, w.Needs)) || h.Implements(w.ID()) {
+			if !slices.Contains(families, w.Family) || !w.RunsOn(s.DB) || (w.Needs != "" && !h.Has(s.Name, w.Needs)) ||
+				h.Implements(w.ID()) {
 				continue
 			}
 			if _, ok := excluded[w.ID()]; ok {
@@ -265,7 +271,8 @@ func javaTwinGaps(h protocol.Hello, jdbc []targets.Spec, families []string, excl
 // its workloads, on a SQLite target with the batch capability.
 func TestJavaTwinGapsFindsAMissingTwin(t *testing.T) {
 	sqlite, _ := targets.Lookup("jdbc-sqlite")
-	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{sqlite.Name: {bench.CapBatch}}}
+	h := protocol.Hello{Protocol: protocol.ProtocolVersion,
+		Targets: map[string][]bench.Cap{sqlite.Name: {bench.CapBatch}}}
 	var missing string
 	for _, w := range bench.Workloads() {
 		if w.Family != "classic" || !w.RunsOn(bench.SQLite) {
@@ -281,7 +288,8 @@ func TestJavaTwinGapsFindsAMissingTwin(t *testing.T) {
 	if missing == "" {
 		t.Fatal("no classic workload runs on SQLite")
 	}
-	gaps, stale := javaTwinGaps(h, []targets.Spec{sqlite}, []string{"classic"}, map[string]string{"NoSuchWorkload": "made up"})
+	gaps, stale := javaTwinGaps(h, []targets.Spec{sqlite}, []string{"classic"},
+		map[string]string{"NoSuchWorkload": "made up"})
 	if len(gaps) != 1 || !strings.HasPrefix(gaps[0], missing+" (family classic) runs on jdbc-sqlite") {
 		t.Errorf("gaps %q, want the one of %s", gaps, missing)
 	}

@@ -28,7 +28,8 @@ func init() {
 		Name: "AggregateCount", Family: analyticsFamily, Ops: analyticsOps, Unit: "queries", ScaledData: true,
 		NoWarmup: true, // the study timed its ten queries with none before
 		Describe: func(d bench.Dialect) string {
-			return fmt.Sprintf("`%s` over a table of 10,000,000 generated rows (times --scale) of %d TEXT columns of %d random letters and digits, no index, filled once per cell; one number comes back",
+			return fmt.Sprintf("`%s` over a table of 10,000,000 generated rows (times --scale) of %d TEXT columns of "+
+				"%d random letters and digits, no index, filled once per cell; one number comes back",
 				analyticsSQL(d), analyticsCols, analyticsWidth)
 		},
 		Setup: func(e bench.Env) error {

@@ -96,7 +96,8 @@ func bulkWorkloads() []bench.Workload {
 				bench.Workload{
 					Keys: s.key() + "/path=prepared/" + a.key(),
 					Describe: func(d bench.Dialect) string {
-						return fmt.Sprintf("`%s` prepared once and executed for each row, all in one transaction, %s; %s",
+						return fmt.Sprintf(
+							"`%s` prepared once and executed for each row, all in one transaction, %s; %s",
 							insertSQL(d, d.Table(bulkTable), s.cols, 1), a.describe(), s.describe())
 					},
 					Begin: func(e bench.Env) (bench.Run, error) { return bulkPrepared(e, s, a) },
@@ -104,7 +105,8 @@ func bulkWorkloads() []bench.Workload {
 				bench.Workload{
 					Keys: s.key() + "/path=multirow/" + a.key(),
 					Describe: func(d bench.Dialect) string {
-						return fmt.Sprintf("`INSERT INTO %s (%s) VALUES (%s), ...` with %d rows per prepared statement (one more for the last rows), all in one transaction, %s; %s",
+						return fmt.Sprintf("`INSERT INTO %s (%s) VALUES (%s), ...` with %d rows per prepared "+
+							"statement (one more for the last rows), all in one transaction, %s; %s",
 							d.Table(bulkTable), strings.Join(bulkColumns(s.cols), ", "), params(d, s.cols),
 							batchRows(d.DB, s.cols), a.describe(), s.describe())
 					},
@@ -113,7 +115,8 @@ func bulkWorkloads() []bench.Workload {
 				bench.Workload{
 					Keys: s.key() + "/path=copy/" + a.key(), Only: []bench.DB{bench.Postgres}, Needs: bench.CapCopy,
 					Describe: func(d bench.Dialect) string {
-						return fmt.Sprintf("`COPY %s (%s) FROM STDIN` through the driver's COPY API (pgx CopyFrom, lib/pq CopyIn), %s (lib/pq sends a []byte as bytea hex text, which the check decodes); %s",
+						return fmt.Sprintf("`COPY %s (%s) FROM STDIN` through the driver's COPY API (pgx CopyFrom, "+
+							"lib/pq CopyIn), %s (lib/pq sends a []byte as bytea hex text, which the check decodes); %s",
 							d.Table(bulkTable), strings.Join(bulkColumns(s.cols), ", "), a.describe(), s.describe())
 					},
 					Begin: func(e bench.Env) (bench.Run, error) { return bulkCopy(e, s, a) },
@@ -134,7 +137,8 @@ func bulkWorkloads() []bench.Workload {
 			bench.Workload{
 				Keys: s.key() + "/path=batch", Needs: bench.CapBatch,
 				Describe: func(d bench.Dialect) string {
-					return fmt.Sprintf("`%s` prepared once, addBatch per row and executeBatch every %d rows (JDBC), all in one transaction; %s",
+					return fmt.Sprintf("`%s` prepared once, addBatch per row and executeBatch every %d rows (JDBC), "+
+						"all in one transaction; %s",
 						insertSQL(d, d.Table(bulkTable), s.cols, 1), multirowBatch, s.describe())
 				},
 				Begin: jdbcOnly,
@@ -142,7 +146,8 @@ func bulkWorkloads() []bench.Workload {
 			bench.Workload{
 				Keys: s.key() + "/path=rewrite", Only: []bench.DB{bench.MariaDB}, Needs: bench.CapRewrite,
 				Describe: func(d bench.Dialect) string {
-					return fmt.Sprintf("the batch path on a connection with rewriteBatchedStatements=true: Connector/J sends each batch as multi-row INSERTs; %s",
+					return fmt.Sprintf("the batch path on a connection with rewriteBatchedStatements=true: "+
+						"Connector/J sends each batch as multi-row INSERTs; %s",
 						s.describe())
 				},
 				Begin: jdbcOnly,
@@ -156,7 +161,9 @@ func bulkWorkloads() []bench.Workload {
 		w.Smoke, w.Spread = bulkSmoke, true
 		w.NoWarmup = true                              // the study timed each run from an empty table
 		w.Setup = func(bench.Env) error { return nil } // each run creates its table
-		w.Teardown = func(e bench.Env) error { return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(bulkTable)) }
+		w.Teardown = func(e bench.Env) error {
+			return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(bulkTable))
+		}
 	}
 	return ws
 }
@@ -169,7 +176,9 @@ func jdbcOnly(bench.Env) (bench.Run, error) {
 
 // describe says what the rows are.
 func (s bulkShape) describe() string {
-	return fmt.Sprintf("%d TEXT columns of %d random letters and digits, generated before the clock starts (all of a run's rows when they take at most %d MB, as published; else %d rows at a time, the clock paused between), no key or index, table recreated before each run", s.cols, s.width, bulkUpFrontBytes>>20, bulkBlockRows)
+	return fmt.Sprintf("%d TEXT columns of %d random letters and digits, generated before the clock starts (all of a "+
+		"run's rows when they take at most %d MB, as published; else %d rows at a time, the clock paused between), "+
+		"no key or index, table recreated before each run", s.cols, s.width, bulkUpFrontBytes>>20, bulkBlockRows)
 }
 
 // rowBytes estimates the memory one generated row takes: each value's
@@ -205,7 +214,8 @@ func newBulkBlockWithin(s bulkShape, a bulkArgs, total, align, budget int) *bulk
 	if total*s.rowBytes() <= budget {
 		size = max(total, 1)
 	}
-	b := &bulkBlock{rows: bench.NewArgRows(size, s.cols, a == argsBytes), gen: bench.NewRowGen(s.cols, s.width), timer: &bench.Timer{}, total: total, size: size}
+	b := &bulkBlock{rows: bench.NewArgRows(size, s.cols, a == argsBytes), gen: bench.NewRowGen(s.cols, s.width),
+		timer: &bench.Timer{}, total: total, size: size}
 	b.rows.Fill(0, min(total, size), &b.gen)
 	return b
 }

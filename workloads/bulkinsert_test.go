@@ -195,7 +195,8 @@ func TestTSVReaderWritesTheGeneratedRows(t *testing.T) {
 					}
 				}
 				if got.String() != want {
-					t.Fatalf("%s rows [%d, %d) read %d bytes at a time: wrong text", s.key(), pass.first, pass.first+pass.n, size)
+					t.Fatalf("%s rows [%d, %d) read %d bytes at a time: wrong text", s.key(), pass.first, pass.first+
+						pass.n, size)
 				}
 			}
 			r.reset(pass.first, pass.n)
@@ -277,7 +278,8 @@ func TestBulkInputStaysBounded(t *testing.T) {
 		}
 		runtime.ReadMemStats(&after)
 		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
-			t.Errorf("%s: a run of %d rows allocated %d MB, want it bounded by the block (under 16 MB)", a.key(), n, got>>20)
+			t.Errorf("%s: a run of %d rows allocated %d MB, want it bounded by the block (under 16 MB)", a.key(), n,
+				got>>20)
 		}
 	}
 }
@@ -336,7 +338,8 @@ func TestEveryBulkPathHandsTheDriverTheGeneratedRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			if want := bench.GeneratedChecksum(0, n, s.cols, s.width); sk.sum != want {
-				t.Errorf("%s %s: the driver was given rows with checksum %+v, want the generated %+v", path, a.key(), sk.sum, want)
+				t.Errorf("%s %s: the driver was given rows with checksum %+v, want the generated %+v", path, a.key(),
+					sk.sum, want)
 			}
 		}
 	}
@@ -366,6 +369,7 @@ func TestRowsFittingTheBudgetAreAllMadeBeforeTheClock(t *testing.T) {
 	}
 	over := newBulkBlockWithin(s, argsBytes, fit+1, 1, budget)
 	if over.rows.Holds(fit) || over.size >= fit {
-		t.Errorf("%d rows, one over the budget: a block of %d rows, want blocks of about %d", fit+1, over.size, bulkBlockRows)
+		t.Errorf("%d rows, one over the budget: a block of %d rows, want blocks of about %d", fit+1, over.size,
+			bulkBlockRows)
 	}
 }

@@ -45,7 +45,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "PreparedQuery", Ops: 10_000, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + all(d) + "` reading all 100 rows through one prepared statement, prepared and closed inside the clock"
+				return "`" + all(d) +
+					"` reading all 100 rows through one prepared statement, prepared and closed inside the clock"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				p := newTimedStmt(e.Conn, all(e.Dialect))
@@ -57,7 +58,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "AutoQueryRow", Ops: 100_000, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + one(d) + "` with the argument passed to the driver's one-row call, each of the 100 rows in turn"
+				return "`" + one(d) +
+					"` with the argument passed to the driver's one-row call, each of the 100 rows in turn"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				c, d := e.Conn, e.Dialect
@@ -72,7 +74,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "SimpleQueryRow", Ops: 100_000, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + star(d) + "N` with the literal formatted into the SQL text in the timed loop (fmt.Sprintf, as the published program), each of the 100 rows in turn"
+				return "`" + star(d) + "N` with the literal formatted into the SQL text in the timed loop " +
+					"(fmt.Sprintf, as the published program), each of the 100 rows in turn"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				c, d := e.Conn, e.Dialect
@@ -90,7 +93,8 @@ func classicWorkloads() []bench.Workload {
 		{
 			Name: "PreparedQueryRow", Ops: 100_000, Unit: "queries", Period: classicRows,
 			Describe: func(d bench.Dialect) string {
-				return "`" + one(d) + "` through a statement prepared again for each pass over the 100 rows, each prepared and closed inside the clock"
+				return "`" + one(d) + "` through a statement prepared again for each pass over the 100 rows, each " +
+					"prepared and closed inside the clock"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				c, d := e.Conn, e.Dialect
@@ -210,7 +214,8 @@ func classicSetup(e bench.Env) error {
 // constraints in the dialect's types.
 func classicCreate(d bench.Dialect, table string) string {
 	if d.DB == bench.MariaDB {
-		return "CREATE TABLE " + table + " (`number` int(3) NOT NULL, `str` varchar(4) NOT NULL, PRIMARY KEY (`number`)) ENGINE=InnoDB DEFAULT CHARSET=utf8"
+		return "CREATE TABLE " + table + " (`number` int(3) NOT NULL, `str` varchar(4) NOT NULL, PRIMARY KEY " +
+			"(`number`)) ENGINE=InnoDB DEFAULT CHARSET=utf8"
 	}
 	return "CREATE TABLE " + table + " (number INT NOT NULL, str VARCHAR(4) NOT NULL, PRIMARY KEY (number))"
 }

@@ -54,7 +54,8 @@ func concurrentWorkloads() []bench.Workload {
 		keys := "conns=" + strconv.Itoa(n)
 		ws = append(ws,
 			bench.Workload{
-				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs", Smoke: concurrentSmoke, Pool: n,
+				Name: "PreparedExecConcurrent", Keys: keys, Ops: 500_000, Unit: "execs", Smoke: concurrentSmoke,
+				Pool: n,
 				Describe: func(d bench.Dialect) string {
 					return "`" + concurrentNoop(d) + "` through one statement shared by " + sharers(n)
 				},
@@ -65,9 +66,12 @@ func concurrentWorkloads() []bench.Workload {
 				},
 			},
 			bench.Workload{
-				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries", Smoke: concurrentSmoke, Pool: n,
+				Name: "PreparedQueryConcurrent", Keys: keys, Ops: 500_000, Unit: "queries", Smoke: concurrentSmoke,
+				Pool: n,
 				Describe: func(d bench.Dialect) string {
-					return "`" + concurrentEcho(d) + "` through one statement and the one-row call, shared by " + sharers(n) + "; each goroutine sends its index (0 to N-1, as the published program), echoed and checked with 'foobar'"
+					return "`" + concurrentEcho(d) + "` through one statement and the one-row call, shared by " +
+						sharers(n) + "; each goroutine sends its index (0 to N-1, as the published program), echoed " +
+						"and checked with 'foobar'"
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
 					return concurrentRun(e, n, concurrentEcho(e.Dialect), func(s *timedStmt, k int) func(int) error {
@@ -108,7 +112,8 @@ func sharers(n int) string {
 // slices (Carry); the pool stays open for the cell's next run.
 func concurrentRun(e bench.Env, n int, q string, client func(s *timedStmt, k int) func(int) error) (bench.Run, error) {
 	if n > 1 && e.Pool < n {
-		return bench.Run{}, fmt.Errorf("the cell's connection serves %d goroutine(s) at once, %d need it", max(1, e.Pool), n)
+		return bench.Run{},
+			fmt.Errorf("the cell's connection serves %d goroutine(s) at once, %d need it", max(1, e.Pool), n)
 	}
 	s := newTimedStmt(e.Conn, q)
 	ops := make([]func(int) error, n)

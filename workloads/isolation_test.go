@@ -166,7 +166,8 @@ func TestCellTimeDoesNotDependOnTheCellsBeforeIt(t *testing.T) {
 			return
 		}
 		if set == 2 {
-			t.Errorf("after the %s family the read takes %.2f× its time alone on CPU (median of %d pairs, in both of two sets), want within 10%%",
+			t.Errorf("after the %s family the read takes %.2f× its time alone on CPU (median of %d pairs, in both of "+
+				"two sets), want within 10%%",
 				probe.Family, ratio, reps)
 			return
 		}
@@ -177,7 +178,8 @@ func TestCellTimeDoesNotDependOnTheCellsBeforeIt(t *testing.T) {
 // isolationRatio runs reps pairs of the probe read, alone in one fresh
 // runner and after every workload of family in another, and returns the
 // median of the pairs' ratios of time on CPU, after over alone.
-func isolationRatio(t *testing.T, probe bench.Workload, probeScale float64, family []bench.Workload, others float64, reps int) float64 {
+func isolationRatio(t *testing.T, probe bench.Workload, probeScale float64, family []bench.Workload, others float64,
+	reps int) float64 {
 	t.Helper()
 	alone, after := startRunner(t), startRunner(t)
 	var aloneNs, afterNs []float64

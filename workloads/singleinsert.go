@@ -118,7 +118,8 @@ func singleDDL(d bench.Dialect, table string) string {
 	return "CREATE TABLE " + table + " (Id INT(11) NOT NULL AUTO_INCREMENT, " +
 		"FirstInsert DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), " +
 		"LastUpdate DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), " +
-		field + ", PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci ROW_FORMAT=COMPACT"
+		field + ", PRIMARY KEY (Id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci " +
+		"ROW_FORMAT=COMPACT"
 }
 
 // singleInsertSQL returns the INSERT statement on d.
@@ -158,7 +159,8 @@ func singleInsertWorkloads() []bench.Workload {
 					// test's b.N ramp-up, no warm-up of its own.
 					NoWarmup: true,
 					Describe: func(d bench.Dialect) string {
-						return fmt.Sprintf("`%s` autocommitted, %s, one row per operation, %s, %s; table created once per cell; rows and checksum verified",
+						return fmt.Sprintf("`%s` autocommitted, %s, one row per operation, %s, %s; table created "+
+							"once per cell; rows and checksum verified",
 							singleInsertSQL(d), prepareText(prep), dataText(random), clients(n))
 					},
 					Setup: func(e bench.Env) error {
@@ -170,7 +172,9 @@ func singleInsertWorkloads() []bench.Workload {
 						}
 						return nil
 					},
-					Begin: func(e bench.Env) (bench.Run, error) { return singleInsertRun(e, n, random, prep == prepareEach) },
+					Begin: func(e bench.Env) (bench.Run, error) {
+						return singleInsertRun(e, n, random, prep == prepareEach)
+					},
 					Teardown: func(e bench.Env) error {
 						return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table(singleTable))
 					},
@@ -211,7 +215,8 @@ func clients(n int) string {
 func singleInsertRun(e bench.Env, n int, random, each bool) (bench.Run, error) {
 	c, d, table := e.Conn, e.Dialect, e.Dialect.Table(singleTable)
 	var base int64
-	if err := c.QueryRow("SELECT COALESCE(MAX(Id), 0) FROM "+table, func(r bench.Row) error { return r.Scan(&base) }); err != nil {
+	if err := c.QueryRow("SELECT COALESCE(MAX(Id), 0) FROM "+table,
+		func(r bench.Row) error { return r.Scan(&base) }); err != nil {
 		return bench.Run{}, fmt.Errorf("read the largest Id of %s: %w", table, err)
 	}
 	var (
@@ -313,7 +318,8 @@ func verifySingle(c bench.Conn, table string, base int64, values []string) error
 		return fmt.Errorf("read back %s: %w", table, err)
 	}
 	if got != want {
-		return fmt.Errorf("%s holds %d new rows (checksum %x), want %d rows (checksum %x)", table, got.Rows, got.Sum, want.Rows, want.Sum)
+		return fmt.Errorf("%s holds %d new rows (checksum %x), want %d rows (checksum %x)", table, got.Rows, got.Sum,
+			want.Rows, want.Sum)
 	}
 	return nil
 }

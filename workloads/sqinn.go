@@ -141,7 +141,8 @@ func (t sqinnOneTable) insert(d bench.Dialect) string {
 	for i := range t.cols {
 		ps = append(ps, d.Param(i+2))
 	}
-	return "INSERT INTO " + d.Table(t.base) + " (id, " + strings.Join(t.cols, ", ") + ") VALUES (" + strings.Join(ps, ", ") + ")"
+	return "INSERT INTO " + d.Table(t.base) + " (id, " + strings.Join(t.cols, ", ") + ") VALUES (" +
+		strings.Join(ps, ", ") + ")"
 }
 
 func (t sqinnOneTable) query(d bench.Dialect) string {
@@ -452,7 +453,8 @@ func sqinnTextTable(base string, cols []string, vals []sqinnText, ddl func(d ben
 }
 
 func sqinnCarsTable() sqinnOneTable {
-	return sqinnTextTable("cars", []string{"company", "model"}, []sqinnText{{"Company ", true}, {"Model ", true}}, func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
+	return sqinnTextTable("cars", []string{"company", "model"}, []sqinnText{{"Company ", true}, {"Model ", true}},
+		func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
 }
 
 // sqinnPlantName returns the large test's name: "Name " repeated to at
@@ -480,7 +482,10 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleInsert", Whole: true, Ops: sqinnUsers, Unit: "rows", Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.insert(d) + "` through one statement prepared in one transaction (crawshaw: bound with its typed calls; sqinn: all the rows in one Exec request), one user per operation, its name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table recreated before each run"
+				return "`" + t.insert(d) + "` through one statement prepared in one transaction (crawshaw: bound " +
+					"with its typed calls; sqinn: all the rows in one Exec request), one user per operation, its " +
+					"name formatted in the timed loop (`User_<id>`, age 33+id, rating 0.13·id), commit timed; table " +
+					"recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(t.base),
 			Begin: sqinnHeld(sqinnInsertRun(t)),
@@ -488,7 +493,9 @@ func sqinnSimple() []bench.Workload {
 		{
 			Name: "SqinnSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query (sqinn: one Query request returning every row), each row scanned into sql.Null types and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query (sqinn: one " +
+					"Query request returning every row), each row scanned into sql.Null types and checked in the " +
+					"timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnUsers)) },
 			Teardown: sqinnDropper(t.base),
@@ -504,7 +511,9 @@ func sqinnMany() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SqinnMany", Keys: "n=" + strconv.Itoa(n), Ops: sqinnManyQueries, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared (crawshaw: its cached statement, as published; sqinn: one Query request), each row scanned into sql.Null types and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared (crawshaw: its " +
+					"cached statement, as published; sqinn: one Query request), each row scanned into sql.Null types " +
+					"and checked in the timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, n) },
 			Teardown: sqinnDropper(t.base),
@@ -521,7 +530,9 @@ func sqinnLarge() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SqinnLarge", Keys: "size=" + strconv.Itoa(size), Ops: sqinnPlantQueries, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) + "-byte name, unprepared (crawshaw: its cached statement, as published; sqinn: one Query request), each row scanned into sql.Null types and checked in the timed loop"
+				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) +
+					"-byte name, unprepared (crawshaw: its cached statement, as published; sqinn: one Query " +
+					"request), each row scanned into sql.Null types and checked in the timed loop"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, sqinnPlants) },
 			Teardown: sqinnDropper(t.base),
@@ -540,11 +551,14 @@ func sqinnConcurrent() []bench.Workload {
 	t := sqinnBooksTable()
 	for _, n := range []int{2, 4, 8} {
 		ws = append(ws, bench.Workload{
-			Name: "SqinnConcurrent", Keys: "goroutines=" + strconv.Itoa(n), Ops: 2, Unit: "rounds", ScaledData: true, Smoke: sqinnSmoke,
+			Name: "SqinnConcurrent", Keys: "goroutines=" + strconv.Itoa(n), Ops: 2, Unit: "rounds", ScaledData: true,
+			Smoke: sqinnSmoke,
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(n) + " goroutines at once each open a connection of their own, run `" + t.query(d) +
-					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row into sql.Null types and checking it, and close it" +
-					" (crawshaw: each takes one of " + strconv.Itoa(n) + " connections opened before the clock from its sqlitex.Pool and puts it back, as published); one operation is one round"
+					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row " +
+					"into sql.Null types and checking it, and close it" +
+					" (crawshaw: each takes one of " + strconv.Itoa(n) + " connections opened before the clock from " +
+					"its sqlitex.Pool and puts it back, as published); one operation is one round"
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnBooks)) },
 			Teardown: sqinnDropper(t.base),

@@ -25,12 +25,15 @@ func sqinnComplexSchema(d bench.Dialect) []string {
 		return "CREATE INDEX " + table + "_" + col + " ON " + table + " (" + col + ")"
 	}
 	return []string{
-		"CREATE TABLE " + p + " (id " + v + " PRIMARY KEY NOT NULL, name " + v + " NOT NULL, active " + b + " NOT NULL)" + engine,
+		"CREATE TABLE " + p + " (id " + v + " PRIMARY KEY NOT NULL, name " + v + " NOT NULL, active " + b +
+			" NOT NULL)" + engine,
 		idx(p, "name"), idx(p, "active"),
-		"CREATE TABLE " + dv + " (id " + v + " PRIMARY KEY NOT NULL, profileId " + v + " NOT NULL, name " + v + " NOT NULL, active " + b + " NOT NULL, " +
+		"CREATE TABLE " + dv + " (id " + v + " PRIMARY KEY NOT NULL, profileId " + v + " NOT NULL, name " + v +
+			" NOT NULL, active " + b + " NOT NULL, " +
 			"FOREIGN KEY (profileId) REFERENCES " + p + " (id))" + engine,
 		idx(dv, "profileId"), idx(dv, "name"), idx(dv, "active"),
-		"CREATE TABLE " + l + " (id " + v + " PRIMARY KEY NOT NULL, deviceId " + v + " NOT NULL, name " + v + " NOT NULL, active " + b + " NOT NULL, " +
+		"CREATE TABLE " + l + " (id " + v + " PRIMARY KEY NOT NULL, deviceId " + v + " NOT NULL, name " + v +
+			" NOT NULL, active " + b + " NOT NULL, " +
 			"FOREIGN KEY (deviceId) REFERENCES " + dv + " (id))" + engine,
 		idx(l, "deviceId"), idx(l, "name"), idx(l, "active"),
 	}
@@ -39,7 +42,8 @@ func sqinnComplexSchema(d bench.Dialect) []string {
 var sqinnComplexTables = []string{"locations", "devices", "profiles"}
 
 func sqinnComplexInsertSQL(d bench.Dialect, base string) string {
-	cols := map[string]string{"profiles": "id, name, active", "devices": "id, profileId, name, active", "locations": "id, deviceId, name, active"}[base]
+	cols := map[string]string{"profiles": "id, name, active", "devices": "id, profileId, name, active",
+		"locations": "id, deviceId, name, active"}[base]
 	n := strings.Count(cols, ",") + 1
 	ps := make([]string, n)
 	for i := range ps {
@@ -50,9 +54,11 @@ func sqinnComplexInsertSQL(d bench.Dialect, base string) string {
 
 func sqinnComplexQuery(d bench.Dialect) string {
 	l, dv, p := d.Table("locations"), d.Table("devices"), d.Table("profiles")
-	return "SELECT l.id, l.deviceId, l.name, l.active, dv.id, dv.profileId, dv.name, dv.active, p.id, p.name, p.active FROM " +
+	return "SELECT l.id, l.deviceId, l.name, l.active, dv.id, dv.profileId, dv.name, dv.active, p.id, p.name, " +
+		"p.active FROM " +
 		l + " l LEFT JOIN " + dv + " dv ON dv.id = l.deviceId LEFT JOIN " + p + " p ON p.id = dv.profileId " +
-		"WHERE l.active = " + d.Param(1) + " OR l.active = " + d.Param(2) + " ORDER BY l.name, l.id, dv.name, dv.id, p.name, p.id"
+		"WHERE l.active = " + d.Param(1) + " OR l.active = " + d.Param(2) +
+		" ORDER BY l.name, l.id, dv.name, dv.id, p.name, p.id"
 }
 
 func sqinnComplex() []bench.Workload {
@@ -60,9 +66,13 @@ func sqinnComplex() []bench.Workload {
 		{
 			Name: "SqinnComplexInsert", Whole: true, Ops: sqinnLocations, Unit: "locations", Smoke: sqinnComplexSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "200 profiles, then 20,000 devices, then 200,000 locations (`" + sqinnComplexInsertSQL(d, "locations") +
-					"`), each table in a transaction of its own through one prepared statement (crawshaw: bound with its typed calls; sqinn: all its rows in one Exec request), keys and names formatted in the timed loop (a parent's key once for its children); " +
-					"one operation is one location (with its device every 10 and profile every 1,000), commits timed; tables recreated before each run"
+				return "200 profiles, then 20,000 devices, then 200,000 locations (`" +
+					sqinnComplexInsertSQL(d, "locations") +
+					"`), each table in a transaction of its own through one prepared statement (crawshaw: bound with " +
+					"its typed calls; sqinn: all its rows in one Exec request), keys and names formatted in the " +
+					"timed loop (a parent's key once for its children); " +
+					"one operation is one location (with its device every 10 and profile every 1,000), commits " +
+					"timed; tables recreated before each run"
 			},
 			Setup: func(bench.Env) error { return nil }, Teardown: sqinnDropper(sqinnComplexTables...),
 			Begin: sqinnHeld(sqinnComplexInsert),
@@ -70,7 +80,9 @@ func sqinnComplex() []bench.Workload {
 		{
 			Name: "SqinnComplexQuery", Ops: 5, Unit: "queries", ScaledData: true, Smoke: sqinnComplexSmoke,
 			Describe: func(d bench.Dialect) string {
-				return "`" + sqinnComplexQuery(d) + "` with (0, 1), reading all 200,000 locations (times --scale) with their device and profile (sqinn: one Query request), each row scanned into sql.Null types and checked in the timed loop"
+				return "`" + sqinnComplexQuery(d) + "` with (0, 1), reading all 200,000 locations (times --scale) " +
+					"with their device and profile (sqinn: one Query request), each row scanned into sql.Null types " +
+					"and checked in the timed loop"
 			},
 			Setup: func(e bench.Env) error {
 				// The run's own insert fills the tables, untimed.
@@ -148,7 +160,8 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 	// many rows in one call (sqinn's Exec, as the published sqinn program
 	// inserts) all the rows go in one call; elsewhere one prepared
 	// statement runs per row.
-	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any, bind func(b bench.ParamBinder, k int) error) error {
+	table := func(base string, nparams, from, to int, add func(vals []any, k int) []any,
+		bind func(b bench.ParamBinder, k int) error) error {
 		q := sqinnComplexInsertSQL(d, base)
 		if whole {
 			if err := t.begin(e.Conn); err != nil {
@@ -218,7 +231,8 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			}, func(b bench.ParamBinder, dev int) error {
 				id, name := sqinnDeviceKey(dev)
 				pid := profileID(dev / sqinnDevicesPerProfile)
-				return bindAll(b.BindText(1, id), b.BindText(2, pid), b.BindText(3, name), b.BindInt64(4, int64(dev%sqinnDevicesPerProfile%2)))
+				return bindAll(b.BindText(1, id), b.BindText(2, pid), b.BindText(3, name),
+					b.BindInt64(4, int64(dev%sqinnDevicesPerProfile%2)))
 			})
 			if err != nil {
 				return err
@@ -231,7 +245,8 @@ func sqinnComplexInsert(e bench.Env) (bench.Run, error) {
 			}, func(b bench.ParamBinder, loc int) error {
 				id, name := sqinnLocationKey(loc)
 				did := deviceID(loc / sqinnLocationsPerDevice)
-				return bindAll(b.BindText(1, id), b.BindText(2, did), b.BindText(3, name), b.BindInt64(4, int64(loc%sqinnLocationsPerDevice%2)))
+				return bindAll(b.BindText(1, id), b.BindText(2, did), b.BindText(3, name),
+					b.BindInt64(4, int64(loc%sqinnLocationsPerDevice%2)))
 			})
 		},
 		End: func() error {
@@ -355,14 +370,18 @@ func (r *sqinnComplexReader) next() error {
 	p, d, l := dev/sqinnDevicesPerProfile, dev%sqinnDevicesPerProfile, loc%sqinnLocationsPerDevice
 	b := &r.buf
 	switch {
-	case !sqinnKeyIs(r.lid.String, b, "location_", '_', p, d, l) || !sqinnKeyIs(r.lname.String, b, "Location ", ' ', p, d, l) ||
+	case !sqinnKeyIs(r.lid.String, b, "location_", '_', p, d, l) ||
+		!sqinnKeyIs(r.lname.String, b, "Location ", ' ', p, d, l) ||
 		!sqinnKeyIs(r.ldev.String, b, "device_", '_', p, d) || r.lact.Int32 != int32(l%2):
 		return fmt.Errorf("wrong location %s: (%q, %q, %d)", r.lid.String, r.ldev.String, r.lname.String, r.lact.Int32)
 	case !sqinnKeyIs(r.did.String, b, "device_", '_', p, d) || !sqinnKeyIs(r.dname.String, b, "Device ", ' ', p, d) ||
 		!sqinnKeyIs(r.dprof.String, b, "profile_", '_', p) || r.dact.Int32 != int32(d%2):
-		return fmt.Errorf("wrong device %s of location %s: (%q, %q, %d)", r.did.String, r.lid.String, r.dprof.String, r.dname.String, r.dact.Int32)
-	case !sqinnKeyIs(r.pid.String, b, "profile_", '_', p) || !sqinnKeyIs(r.pname.String, b, "Profile ", ' ', p) || r.pact.Int32 != int32(p%2):
-		return fmt.Errorf("wrong profile %s of location %s: (%q, %d)", r.pid.String, r.lid.String, r.pname.String, r.pact.Int32)
+		return fmt.Errorf("wrong device %s of location %s: (%q, %q, %d)", r.did.String, r.lid.String, r.dprof.String,
+			r.dname.String, r.dact.Int32)
+	case !sqinnKeyIs(r.pid.String, b, "profile_", '_', p) || !sqinnKeyIs(r.pname.String, b, "Profile ", ' ', p) ||
+		r.pact.Int32 != int32(p%2):
+		return fmt.Errorf("wrong profile %s of location %s: (%q, %d)", r.pid.String, r.lid.String, r.pname.String,
+			r.pact.Int32)
 	}
 	return nil
 }

@@ -85,7 +85,8 @@ func sqlbench2Workloads() []bench.Workload {
 		{
 			Name: "SimpleQueryRowSelect1", Ops: sqlbench2Ops, Unit: "queries",
 			Describe: func(bench.Dialect) string {
-				return "`" + one + "` unprepared through the driver's one-row call, scanned into an integer and checked (the second generation's SimpleQueryRow)"
+				return "`" + one + "` unprepared through the driver's one-row call, scanned into an integer and " +
+					"checked (the second generation's SimpleQueryRow)"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				c, st := e.Conn, &intEcho{want: 1}
@@ -96,7 +97,8 @@ func sqlbench2Workloads() []bench.Workload {
 		{
 			Name: "PreparedQueryRowSelect1", Ops: sqlbench2Ops, Unit: "queries",
 			Describe: func(bench.Dialect) string {
-				return "`" + one + "` through one statement prepared and closed inside the clock and the driver's one-row call, scanned into an integer and checked (the second generation's PreparedQueryRow)"
+				return "`" + one + "` through one statement prepared and closed inside the clock and the driver's " +
+					"one-row call, scanned into an integer and checked (the second generation's PreparedQueryRow)"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				p := newTimedStmt(e.Conn, one)
@@ -108,7 +110,8 @@ func sqlbench2Workloads() []bench.Workload {
 		{
 			Name: "PreparedQueryRowParam", Ops: sqlbench2Ops, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + paramEcho(d) + "` through one statement prepared and closed inside the clock and the driver's one-row call, the operation number as argument, echo checked"
+				return "`" + paramEcho(d) + "` through one statement prepared and closed inside the clock and the " +
+					"driver's one-row call, the operation number as argument, echo checked"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				p := newTimedStmt(e.Conn, paramEcho(e.Dialect))
@@ -123,7 +126,9 @@ func sqlbench2Workloads() []bench.Workload {
 		{
 			Name: "EchoMixed5", Ops: sqlbench2Ops, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + mixedEcho(d) + "` through one statement prepared and closed inside the clock and the driver's one-row call with (42, \"Gopher\", 1.618, NULL, true), all five checked (NULL scanned into *any)"
+				return "`" + mixedEcho(d) + "` through one statement prepared and closed inside the clock and the " +
+					"driver's one-row call with (42, \"Gopher\", 1.618, NULL, true), all five checked (NULL scanned " +
+					"into *any)"
 			},
 			Begin: func(e bench.Env) (bench.Run, error) {
 				p := newTimedStmt(e.Conn, mixedEcho(e.Dialect))
@@ -163,7 +168,8 @@ func (k largeKind) dest() string {
 	return [...]string{
 		"a string",
 		"a []byte",
-		"sql.RawBytes (native APIs: their zero-copy view where they have one — pgx Rows.RawValues, ncruces ColumnRawBlob, mymysql's row buffer — else a copy into a reused []byte: crawshaw and zombiezen)",
+		"sql.RawBytes (native APIs: their zero-copy view where they have one — pgx Rows.RawValues, ncruces " +
+			"ColumnRawBlob, mymysql's row buffer — else a copy into a reused []byte: crawshaw and zombiezen)",
 	}[k]
 }
 
@@ -185,7 +191,8 @@ func largeWorkload(k largeKind, prepared bool) bench.Workload {
 			call = "read with Query, Next and Scan"
 		}
 		return "`" + largeText(d) + "`, 10,000 'A's, " + how + ", " + call + ", scanned into " + k.dest() +
-			"; one row per read checked in the clock, the 10,000 characters outside it (every read of the warm-up, the first and last timed read with the clock paused), as the published program reads them unchecked"
+			"; one row per read checked in the clock, the 10,000 characters outside it (every read of the warm-up, " +
+			"the first and last timed read with the clock paused), as the published program reads them unchecked"
 	}
 	w.Begin = func(e bench.Env) (bench.Run, error) {
 		st := newLargeScan(k)
@@ -274,7 +281,8 @@ func (m *mixedScan) row(r bench.Row) error {
 		return err
 	}
 	if m.id != echoID || m.name != echoName || m.ratio != echoRatio || m.other != nil || m.hire != echoHire {
-		return fmt.Errorf("wrong echo (%d, %q, %v, %v, %v), want (42, \"Gopher\", 1.618, <nil>, true)", m.id, m.name, m.ratio, m.other, m.hire)
+		return fmt.Errorf("wrong echo (%d, %q, %v, %v, %v), want (42, \"Gopher\", 1.618, <nil>, true)", m.id, m.name,
+			m.ratio, m.other, m.hire)
 	}
 	return nil
 }

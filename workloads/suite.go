@@ -41,7 +41,8 @@ const (
 )
 
 func init() {
-	for _, ws := range [][]bench.Workload{suiteSimple(), suiteReal(), suiteComplex(), suiteMany(), suiteLarge(), suiteConcurrent()} {
+	for _, ws := range [][]bench.Workload{suiteSimple(), suiteReal(), suiteComplex(), suiteMany(), suiteLarge(),
+		suiteConcurrent()} {
 		for _, w := range ws {
 			w.Family = suiteFamily
 			w.NoWarmup = true // the published suite starts each test on a fresh database
@@ -82,13 +83,16 @@ func suiteSchema(d bench.Dialect) []string {
 	}
 	pk := in + " PRIMARY KEY NOT NULL"
 	return []string{
-		"CREATE TABLE " + users + " (id " + pk + ", created " + in + " NOT NULL, email " + tx + " NOT NULL, active " + in + " NOT NULL)" + engine,
+		"CREATE TABLE " + users + " (id " + pk + ", created " + in + " NOT NULL, email " + tx + " NOT NULL, active " +
+			in + " NOT NULL)" + engine,
 		"CREATE INDEX " + users + "_created ON " + users + " (created)",
-		"CREATE TABLE " + articles + " (id " + pk + ", created " + in + " NOT NULL, userId " + in + " NOT NULL, text " + tx + " NOT NULL, " +
+		"CREATE TABLE " + articles + " (id " + pk + ", created " + in + " NOT NULL, userId " + in + " NOT NULL, text " +
+			tx + " NOT NULL, " +
 			"FOREIGN KEY (userId) REFERENCES " + users + " (id))" + engine,
 		"CREATE INDEX " + articles + "_created ON " + articles + " (created)",
 		"CREATE INDEX " + articles + "_userId ON " + articles + " (userId)",
-		"CREATE TABLE " + comments + " (id " + pk + ", created " + in + " NOT NULL, articleId " + in + " NOT NULL, text " + tx + " NOT NULL, " +
+		"CREATE TABLE " + comments + " (id " + pk + ", created " + in + " NOT NULL, articleId " + in +
+			" NOT NULL, text " + tx + " NOT NULL, " +
 			"FOREIGN KEY (articleId) REFERENCES " + articles + " (id))" + engine,
 		"CREATE INDEX " + comments + "_created ON " + comments + " (created)",
 		"CREATE INDEX " + comments + "_articleId ON " + comments + " (articleId)",
@@ -172,7 +176,8 @@ func suiteArticleCols() string { return "id,created,userId,text" }
 func suiteCommentCols() string { return "id,created,articleId,text" }
 
 func suiteInsert(d bench.Dialect, base, cols string) string {
-	return "INSERT INTO " + d.Table(base) + "(" + cols + ") VALUES(" + d.Param(1) + "," + d.Param(2) + "," + d.Param(3) + "," + d.Param(4) + ")"
+	return "INSERT INTO " + d.Table(base) + "(" + cols + ") VALUES(" + d.Param(1) + "," + d.Param(2) + "," +
+		d.Param(3) + "," + d.Param(4) + ")"
 }
 
 // suiteFillMaxRows and suiteFillMaxBytes bound one statement of a fill:
@@ -270,7 +275,8 @@ func (s *userScan) row(r bench.Row) error {
 	}
 	created, email, active := s.shape.user(s.id)
 	if s.created != created || s.active != boolInt(active) || s.email != email {
-		return fmt.Errorf("wrong user %d: (%d, %q, %d), want (%d, %q, %v)", s.id, s.created, clip(s.email), s.active, created, clip(email), active)
+		return fmt.Errorf("wrong user %d: (%d, %q, %d), want (%d, %q, %v)", s.id, s.created, clip(s.email), s.active,
+			created, clip(email), active)
 	}
 	return nil
 }

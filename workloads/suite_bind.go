@@ -4,7 +4,8 @@ import "github.com/sqlbench/sqlbench/bench"
 
 // suiteTypedBindNote ends the description of an insert that binds through
 // suiteInserter.
-const suiteTypedBindNote = "; crawshaw, zombiezen: each value bound with the library's typed call (BindInt64, BindText, BindBool), as their published adapters"
+const suiteTypedBindNote = "; crawshaw, zombiezen: each value bound with the library's typed call (BindInt64, " +
+	"BindText, BindBool), as their published adapters"
 
 // suiteInserter inserts the go-sqlite-bench suite's rows through one
 // prepared statement, binding as the target's published adapter does:
@@ -31,7 +32,8 @@ func newSuiteInserter(s bench.Stmt, d bench.Dialect) suiteInserter {
 func (in suiteInserter) user(id, created int64, email string, active bool) error {
 	if b := in.typed; b != nil {
 		// BindBool binds 1 or 0, as an int64, in both libraries.
-		if err := bindAll(b.BindInt64(1, id), b.BindInt64(2, created), b.BindText(3, email), b.BindInt64(4, boolInt(active))); err != nil {
+		if err := bindAll(b.BindInt64(1, id), b.BindInt64(2, created), b.BindText(3, email),
+			b.BindInt64(4, boolInt(active))); err != nil {
 			return err
 		}
 		return b.ExecBound()
@@ -43,7 +45,8 @@ func (in suiteInserter) user(id, created int64, email string, active bool) error
 // article): id, created, parent, text.
 func (in suiteInserter) child(id, created, parent int64, text string) error {
 	if b := in.typed; b != nil {
-		if err := bindAll(b.BindInt64(1, id), b.BindInt64(2, created), b.BindInt64(3, parent), b.BindText(4, text)); err != nil {
+		if err := bindAll(b.BindInt64(1, id), b.BindInt64(2, created), b.BindInt64(3, parent),
+			b.BindText(4, text)); err != nil {
 			return err
 		}
 		return b.ExecBound()

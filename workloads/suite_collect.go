@@ -69,13 +69,15 @@ type userCols struct {
 func (c *userCols) dest() []any { return []any{&c.id, &c.created, &c.email, &c.active} }
 
 func (c *userCols) rec() userRec {
-	return userRec{id: int64(c.id.Int32), created: time.UnixMilli(c.created.Int64), email: c.email.String, active: c.active.Bool}
+	return userRec{id: int64(c.id.Int32), created: time.UnixMilli(c.created.Int64), email: c.email.String,
+		active: c.active.Bool}
 }
 
 // userAt reads a users row from column at of a native row into the
 // application's struct, as the published native adapters build theirs.
 func userAt(r bench.Columns, at int) userRec {
-	return userRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), email: r.ColumnText(at + 2), active: r.ColumnInt64(at+3) != 0}
+	return userRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), email: r.ColumnText(at + 2),
+		active: r.ColumnInt64(at+3) != 0}
 }
 
 // childCols is the scan destination of an articles or a comments row: its
@@ -91,21 +93,25 @@ type childCols struct {
 func (c *childCols) dest() []any { return []any{&c.id, &c.created, &c.parent, &c.text} }
 
 func (c *childCols) article() articleRec {
-	return articleRec{id: int64(c.id.Int32), userID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
+	return articleRec{id: int64(c.id.Int32), userID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64),
+		text: c.text.String}
 }
 
 func (c *childCols) comment() commentRec {
-	return commentRec{id: int64(c.id.Int32), articleID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64), text: c.text.String}
+	return commentRec{id: int64(c.id.Int32), articleID: int64(c.parent.Int32), created: time.UnixMilli(c.created.Int64),
+		text: c.text.String}
 }
 
 // articleAt and commentAt read an articles or a comments row from column
 // at of a native row.
 func articleAt(r bench.Columns, at int) articleRec {
-	return articleRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), userID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
+	return articleRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)),
+		userID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
 }
 
 func commentAt(r bench.Columns, at int) commentRec {
-	return commentRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)), articleID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
+	return commentRec{id: r.ColumnInt64(at), created: time.UnixMilli(r.ColumnInt64(at + 1)),
+		articleID: r.ColumnInt64(at + 2), text: r.ColumnText(at + 3)}
 }
 
 // joinCols is the scan destination of a row of the three-way join: the
@@ -159,7 +165,8 @@ func (s *userCollect) row(r bench.Row) error {
 		// userAt, not inlined, returned the struct through two copies on
 		// the stack, one a stalled load, 3% of a many/N=1000 read on
 		// zombiezen (docs/reproduce.md).
-		s.rows = append(s.rows, userRec{id: c.ColumnInt64(0), created: time.UnixMilli(c.ColumnInt64(1)), email: c.ColumnText(2), active: c.ColumnInt64(3) != 0})
+		s.rows = append(s.rows, userRec{id: c.ColumnInt64(0), created: time.UnixMilli(c.ColumnInt64(1)),
+			email: c.ColumnText(2), active: c.ColumnInt64(3) != 0})
 		return nil
 	}
 	if err := r.Scan(s.dest...); err != nil {
@@ -184,7 +191,8 @@ func verifyUserRecs(rows []userRec, want int64, shape userShape) error {
 		}
 		created, email, active := shape.user(u.id)
 		if u.created.UnixMilli() != created || u.active != active || u.email != email {
-			return fmt.Errorf("wrong user %d: (%d, %q, %v), want (%d, %q, %v)", u.id, u.created.UnixMilli(), clip(u.email), u.active, created, clip(email), active)
+			return fmt.Errorf("wrong user %d: (%d, %q, %v), want (%d, %q, %v)", u.id, u.created.UnixMilli(),
+				clip(u.email), u.active, created, clip(email), active)
 		}
 	}
 	if int64(len(rows)) != want {

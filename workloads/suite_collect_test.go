@@ -90,7 +90,8 @@ func TestSuiteReadsNativeRowsAsPublished(t *testing.T) {
 	if err := newUserCollect().row(s); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(s.dests, " "), "*sql.NullInt32 *sql.NullInt64 *sql.NullString *sql.NullBool"; got != want {
+	if got, want := strings.Join(s.dests, " "),
+		"*sql.NullInt32 *sql.NullInt64 *sql.NullString *sql.NullBool"; got != want {
 		t.Errorf("a database/sql users row scanned into %s, the published adapter's %s", got, want)
 	}
 }

@@ -17,8 +17,13 @@ func suiteComplex() []bench.Workload {
 		{
 			Name: "SuiteComplexInsert", Whole: true, Ops: suiteComplexUsers * suiteArticlesPerUser, Unit: "articles",
 			Describe: func(d bench.Dialect) string {
-				return "200 users (every other one active), then 20,000 articles ('article text'), then 400,000 comments ('comment text'), created a minute apart by id, as published, each table in a transaction of its own through one prepared statement " +
-					"(`" + suiteInsert(d, "articles", suiteArticleCols()) + "` and the like), rows generated before the clock starts; one operation is one article (its 20 comments and a user every 100 articles included), commits timed; tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
+				return "200 users (every other one active), then 20,000 articles ('article text'), then 400,000 " +
+					"comments ('comment text'), created a minute apart by id, as published, each table in a " +
+					"transaction of its own through one prepared statement " +
+					"(`" + suiteInsert(d, "articles", suiteArticleCols()) + "` and the like), rows generated before " +
+					"the clock starts; one operation is one article (its 20 comments and a user every 100 articles " +
+					"included), commits timed; tables recreated before each run" + suiteTypedBindNote +
+					suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,
@@ -27,7 +32,9 @@ func suiteComplex() []bench.Workload {
 		{
 			Name: "SuiteComplexQuery", Ops: 5, Unit: "queries", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
-				return "`" + suiteJoinQuery(d) + "` reading 200 users (times --scale) × 100 articles × 20 comments in one query, each user, article and comment filed once into its slice (a map per table finds the ones seen), every row checked after the query, clock paused" + suiteWholeReadNote
+				return "`" + suiteJoinQuery(d) + "` reading 200 users (times --scale) × 100 articles × 20 comments " +
+					"in one query, each user, article and comment filed once into its slice (a map per table finds " +
+					"the ones seen), every row checked after the query, clock paused" + suiteWholeReadNote
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillComplex(e, e.Scaled(suiteComplexUsers))
@@ -95,7 +102,8 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 		}
 		return t.commit()
 	}
-	qUsers, qArticles, qComments := suiteInsert(d, "users", suiteUserCols()), suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
+	qUsers, qArticles, qComments := suiteInsert(d, "users", suiteUserCols()),
+		suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
 	// whole inserts rows with one whole call in a transaction of its own,
 	// as the published sqinn adapter does (suite_whole.go).
 	rx, isWhole := e.Conn.(bench.RowsExecer)
@@ -112,11 +120,13 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 	}
 	batch := func(first, n int) error {
 		lastUser := (first + n + suiteArticlesPerUser - 1) / suiteArticlesPerUser
-		if err := whole(qUsers, func(v []any) []any { return suiteUserValues(v, users[usersIn:lastUser]) }); err != nil {
+		if err := whole(qUsers,
+			func(v []any) []any { return suiteUserValues(v, users[usersIn:lastUser]) }); err != nil {
 			return fmt.Errorf("insert users: %w", err)
 		}
 		usersIn = lastUser
-		if err := whole(qArticles, func(v []any) []any { return suiteArticleValues(v, articles[first:first+n]) }); err != nil {
+		if err := whole(qArticles,
+			func(v []any) []any { return suiteArticleValues(v, articles[first:first+n]) }); err != nil {
 			return fmt.Errorf("insert articles: %w", err)
 		}
 		err := whole(qComments, func(v []any) []any {
@@ -151,13 +161,14 @@ func suiteComplexInsert(e bench.Env) (bench.Run, error) {
 			if err != nil {
 				return err
 			}
-			return table(qComments, first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle, func(in suiteInserter, k int) error {
-				c := &comments[k]
-				if err := in.child(c.id, c.created.UnixMilli(), c.articleID, c.text); err != nil {
-					return fmt.Errorf("insert comment %d: %w", c.id, err)
-				}
-				return nil
-			})
+			return table(qComments, first*suiteCommentsPerArticle, (first+n)*suiteCommentsPerArticle,
+				func(in suiteInserter, k int) error {
+					c := &comments[k]
+					if err := in.child(c.id, c.created.UnixMilli(), c.articleID, c.text); err != nil {
+						return fmt.Errorf("insert comment %d: %w", c.id, err)
+					}
+					return nil
+				})
 		}
 	}
 	return bench.Run{
@@ -209,10 +220,11 @@ func suiteFillComplex(e bench.Env, users int) error {
 	if err != nil {
 		return err
 	}
-	return suiteFill(e, "comments", suiteCommentCols(), articles*suiteCommentsPerArticle, func(b []byte, id int64) []byte {
-		created, aid, text := suiteComment(id)
-		return appendRow(b, id, created, aid, text)
-	})
+	return suiteFill(e, "comments", suiteCommentCols(), articles*suiteCommentsPerArticle,
+		func(b []byte, id int64) []byte {
+			created, aid, text := suiteComment(id)
+			return appendRow(b, id, created, aid, text)
+		})
 }
 
 // suiteJoinQuery reads users, their articles and the articles' comments in
@@ -230,7 +242,8 @@ func suiteJoinSelect(d bench.Dialect) string {
 	return "SELECT " + u + ".id, " + u + ".created, " + u + ".email, " + u + ".active, " +
 		a + ".id, " + a + ".created, " + a + ".userId, " + a + ".text, " +
 		c + ".id, " + c + ".created, " + c + ".articleId, " + c + ".text FROM " + u +
-		" LEFT JOIN " + a + " ON " + a + ".userId = " + u + ".id LEFT JOIN " + c + " ON " + c + ".articleId = " + a + ".id"
+		" LEFT JOIN " + a + " ON " + a + ".userId = " + u + ".id LEFT JOIN " + c + " ON " + c + ".articleId = " + a +
+		".id"
 }
 
 // suiteJoinOrder is the published join's ORDER BY list; sep follows its
@@ -252,7 +265,8 @@ type joinScan struct {
 
 func newJoinScan() *joinScan {
 	s := &joinScan{}
-	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.auid, &s.atext, &s.cid, &s.ccreated, &s.caid, &s.ctext}
+	s.dest = []any{&s.uid, &s.ucreated, &s.email, &s.uactive, &s.aid, &s.acreated, &s.auid, &s.atext, &s.cid,
+		&s.ccreated, &s.caid, &s.ctext}
 	return s
 }
 

@@ -25,8 +25,12 @@ func suiteConcurrent() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SuiteConcurrent", Keys: "conns=" + strconv.Itoa(conns), Ops: 2, Unit: "rounds", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
-				return strconv.Itoa(conns) + " clients at once, each through a connection of its own opened in turn (timed, as published: the next opens as the previous starts reading), run `" + suiteUsersQuery(d) +
-					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own and checking each row (count, id order, year 2023, email prefix, flag) through the published MustBeEqual in the round; one operation is one round; every value checked after the round, clock paused" + suiteWholeReadNote
+				return strconv.Itoa(conns) + " clients at once, each through a connection of its own opened in turn " +
+					"(timed, as published: the next opens as the previous starts reading), run `" + suiteUsersQuery(d) +
+					"` reading all 1,000,000 users (times --scale) into a slice of structs of its own and checking " +
+					"each row (count, id order, year 2023, email prefix, flag) through the published MustBeEqual in " +
+					"the round; one operation is one round; every value checked after the round, clock paused" +
+					suiteWholeReadNote
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, e.Scaled(suiteConcurrentUsers), concurrentUsers())

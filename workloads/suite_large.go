@@ -21,7 +21,10 @@ func suiteLarge() []bench.Workload {
 				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
-						"-byte email of a's, every user's made (strings.Repeat) at the start of the timed region and kept until the insert ends, as the published test makes all its users after starting its clock and before it begins its transaction; through one statement prepared in one transaction, " + strconv.Itoa(rows) +
+						"-byte email of a's, every user's made (strings.Repeat) at the start of the timed region and " +
+						"kept until the insert ends, as the published test makes all its users after starting its " +
+						"clock and before it begins its transaction; through one statement prepared in one " +
+						"transaction, " + strconv.Itoa(rows) +
 						" rows, commit timed; tables recreated before each run" + suiteWholeInsertNote
 				},
 				Setup:    suiteNoSetup,
@@ -35,8 +38,10 @@ func suiteLarge() []bench.Workload {
 			bench.Workload{
 				Name: "SuiteLargeQuery", Keys: key, Ops: 5, Unit: "queries", ScaledData: true,
 				Describe: func(d bench.Dialect) string {
-					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) + " users (times --scale) with " +
-						strconv.Itoa(size) + "-byte emails in one query into a slice of structs, every row checked after the query, clock paused"
+					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) +
+						" users (times --scale) with " +
+						strconv.Itoa(size) + "-byte emails in one query into a slice of structs, every row checked " +
+						"after the query, clock paused"
 				},
 				Setup: suiteSetup(func(e bench.Env) error {
 					return suiteFillUsers(e, e.Scaled(rows), largeUsers(size))

@@ -14,7 +14,10 @@ func suiteMany() []bench.Workload {
 		ws = append(ws, bench.Workload{
 			Name: "SuiteMany", Keys: "n=" + strconv.Itoa(n), Ops: 1000, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + suiteUsersQuery(d) + "` reading all " + strconv.Itoa(n) + " users, unprepared (crawshaw, zombiezen: through the library's statement cache, as published), into a slice of structs, the count checked in the clock, every row after the query, clock paused" + suiteWholeReadNote
+				return "`" + suiteUsersQuery(d) + "` reading all " + strconv.Itoa(n) +
+					" users, unprepared (crawshaw, zombiezen: through the library's statement cache, as published), " +
+					"into a slice of structs, the count checked in the clock, every row after the query, clock paused" +
+					suiteWholeReadNote
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, n, simpleUsers())

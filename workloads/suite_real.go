@@ -32,8 +32,10 @@ func suiteReal() []bench.Workload {
 		{
 			Name: "SuiteRealInsert", Whole: true, Ops: realUsers, Unit: "users",
 			Describe: func(d bench.Dialect) string {
-				return "per operation one user, its 20 articles and their 20 comments each (421 rows) in a transaction of its own, every row through a statement prepared, executed and closed for it (`" +
-					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
+				return "per operation one user, its 20 articles and their 20 comments each (421 rows) in a " +
+					"transaction of its own, every row through a statement prepared, executed and closed for it (`" +
+					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; " +
+					"tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,
@@ -42,7 +44,11 @@ func suiteReal() []bench.Workload {
 		{
 			Name: "SuiteRealQuery", Ops: realUsers, Unit: "queries",
 			Describe: func(d bench.Dialect) string {
-				return "`" + realQuery(d) + "` for each of the 100 users in turn, unprepared (crawshaw, zombiezen: through the library's statement cache, as published), the rows filed into users, articles and comments (a map per table finds the ones seen); the counts checked and the rows appended to the run's slices in the clock, as published; 1 user, 20 articles and 400 comments checked after each query, clock paused" + suiteWholeReadNote
+				return "`" + realQuery(d) + "` for each of the 100 users in turn, unprepared (crawshaw, zombiezen: " +
+					"through the library's statement cache, as published), the rows filed into users, articles and " +
+					"comments (a map per table finds the ones seen); the counts checked and the rows appended to the " +
+					"run's slices in the clock, as published; 1 user, 20 articles and 400 comments checked after " +
+					"each query, clock paused" + suiteWholeReadNote
 			},
 			Setup:    suiteSetup(realFill),
 			Teardown: suiteDrop,
@@ -75,7 +81,8 @@ func realInsert(e bench.Env) (bench.Run, error) {
 		return bench.Run{}, err
 	}
 	d := e.Dialect
-	qUser, qArticle, qComment := suiteInsert(d, "users", suiteUserCols()), suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
+	qUser, qArticle, qComment := suiteInsert(d, "users", suiteUserCols()),
+		suiteInsert(d, "articles", suiteArticleCols()), suiteInsert(d, "comments", suiteCommentCols())
 	// The emails are made before the clock starts, as the published
 	// program makes them; the rows themselves are built in the loop.
 	total := e.Warm + e.N
@@ -184,23 +191,26 @@ func realFill(e bench.Env) error {
 	}); err != nil {
 		return err
 	}
-	if err := suiteFill(e, "articles", suiteArticleCols(), realUsers*realArticlesPerUser, func(b []byte, aid int64) []byte {
-		uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
-		return appendRow(b, aid, realArticleCreated(uid, k), uid, realText)
-	}); err != nil {
+	if err := suiteFill(e, "articles", suiteArticleCols(), realUsers*realArticlesPerUser,
+		func(b []byte, aid int64) []byte {
+			uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
+			return appendRow(b, aid, realArticleCreated(uid, k), uid, realText)
+		}); err != nil {
 		return err
 	}
-	return suiteFill(e, "comments", suiteCommentCols(), realUsers*realArticlesPerUser*realCommentsPerArticle, func(b []byte, cid int64) []byte {
-		aid, j := (cid-1)/realCommentsPerArticle+1, int((cid-1)%realCommentsPerArticle)
-		uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
-		return appendRow(b, cid, realArticleCreated(uid, k)+int64(1+j)*1000, aid, realText)
-	})
+	return suiteFill(e, "comments", suiteCommentCols(), realUsers*realArticlesPerUser*realCommentsPerArticle,
+		func(b []byte, cid int64) []byte {
+			aid, j := (cid-1)/realCommentsPerArticle+1, int((cid-1)%realCommentsPerArticle)
+			uid, k := (aid-1)/realArticlesPerUser+1, int((aid-1)%realArticlesPerUser)
+			return appendRow(b, cid, realArticleCreated(uid, k)+int64(1+j)*1000, aid, realText)
+		})
 }
 
 // realQuery is the lookup of one user by email with its articles and
 // their comments, written as published.
 func realQuery(d bench.Dialect) string {
-	return suiteJoinSelect(d) + " WHERE " + d.Table("users") + ".email = " + d.Param(1) + " ORDER BY " + suiteJoinOrder(d, " ")
+	return suiteJoinSelect(d) + " WHERE " + d.Table("users") + ".email = " + d.Param(1) + " ORDER BY " +
+		suiteJoinOrder(d, " ")
 }
 
 // realRead begins a run whose operation i looks up user i%100+1. As
@@ -300,7 +310,8 @@ func (s *realCollect) verify(uid int64) error {
 	if len(s.users) != 1 {
 		return fmt.Errorf("lookup of user %d found %d users", uid, len(s.users))
 	}
-	if u := s.users[0]; u.id != uid || u.created.UnixMilli() != realUserCreated(uid) || u.email != realEmail(uid) || !u.active {
+	if u := s.users[0]; u.id != uid || u.created.UnixMilli() != realUserCreated(uid) || u.email != realEmail(uid) ||
+		!u.active {
 		return fmt.Errorf("wrong user %d: (%d, %d, %q, %v)", uid, u.id, u.created.UnixMilli(), u.email, u.active)
 	}
 	if len(s.articles) != realArticlesPerUser || len(s.comments) != realArticlesPerUser*realCommentsPerArticle {
@@ -310,11 +321,13 @@ func (s *realCollect) verify(uid int64) error {
 	for k, a := range s.articles {
 		created := realArticleCreated(uid, k)
 		if a.id != realArticleID(uid, k) || a.userID != uid || a.created.UnixMilli() != created || a.text != realText {
-			return fmt.Errorf("wrong article %d of user %d: (%d, %d, %d, %q)", k, uid, a.id, a.userID, a.created.UnixMilli(), a.text)
+			return fmt.Errorf("wrong article %d of user %d: (%d, %d, %d, %q)", k, uid, a.id, a.userID,
+				a.created.UnixMilli(), a.text)
 		}
 		for j := range realCommentsPerArticle {
 			c := s.comments[k*realCommentsPerArticle+j]
-			if c.id != realCommentID(a.id, j) || c.articleID != a.id || c.created.UnixMilli() != created+int64(1+j)*1000 || c.text != realText {
+			if c.id != realCommentID(a.id, j) || c.articleID != a.id ||
+				c.created.UnixMilli() != created+int64(1+j)*1000 || c.text != realText {
 				return fmt.Errorf("wrong comment %d: (%d, %d, %q)", c.id, c.articleID, c.created.UnixMilli(), c.text)
 			}
 		}

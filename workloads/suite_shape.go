@@ -57,19 +57,22 @@ func simpleUsers() userShape {
 
 // complexUsers is the complex test's users.
 func complexUsers() userShape {
-	return userShape{first: suiteBase + suiteMinute, step: suiteMinute, email: paddedEmail, active: func(id int64) bool { return id%2 == 0 }}
+	return userShape{first: suiteBase + suiteMinute, step: suiteMinute, email: paddedEmail,
+		active: func(id int64) bool { return id%2 == 0 }}
 }
 
 // largeUsers is the large test's users, emails of size bytes (the one
 // string returned for every id; the insert makes each user's its own).
 func largeUsers(size int) userShape {
 	a := strings.Repeat("a", size)
-	return userShape{first: suiteBase, step: suiteSecond, email: func(int64) string { return a }, active: allActive, size: size}
+	return userShape{first: suiteBase, step: suiteSecond, email: func(int64) string { return a }, active: allActive,
+		size: size}
 }
 
 // concurrentUsers is the concurrent test's users.
 func concurrentUsers() userShape {
-	return userShape{first: suiteBase, step: suiteSecond, email: func(id int64) string { return fmt.Sprintf("user%d@example.com", id) }, active: allActive}
+	return userShape{first: suiteBase, step: suiteSecond,
+		email: func(id int64) string { return fmt.Sprintf("user%d@example.com", id) }, active: allActive}
 }
 
 // suiteActive is the value an insert binds for active: a bool on SQLite,

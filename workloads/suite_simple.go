@@ -17,8 +17,11 @@ func suiteSimple() []bench.Workload {
 		{
 			Name: "SuiteSimpleInsert", Whole: true, Ops: suiteSimpleUsers, Unit: "rows",
 			Describe: func(d bench.Dialect) string {
-				return "`" + suiteInsert(d, "users", suiteUserCols()) + "` through one statement prepared in one transaction, " +
-					"one user (as published: created a minute apart, email user%08d@example.com, active; bound as int, int64, string, bool) per operation, commit timed; the suite's tables (" + describeTypes(d) + ") recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
+				return "`" + suiteInsert(d, "users", suiteUserCols()) +
+					"` through one statement prepared in one transaction, " +
+					"one user (as published: created a minute apart, email user%08d@example.com, active; bound as " +
+					"int, int64, string, bool) per operation, commit timed; the suite's tables (" + describeTypes(d) +
+					") recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,
@@ -27,7 +30,9 @@ func suiteSimple() []bench.Workload {
 		{
 			Name: "SuiteSimpleQuery", Ops: 5, Unit: "queries", ScaledData: true,
 			Describe: func(d bench.Dialect) string {
-				return "`" + suiteUsersQuery(d) + "` reading all 1,000,000 users (times --scale) in one query into a slice of structs, the count checked in the clock, every row after the query, clock paused" + suiteWholeReadNote
+				return "`" + suiteUsersQuery(d) + "` reading all 1,000,000 users (times --scale) in one query into a " +
+					"slice of structs, the count checked in the clock, every row after the query, clock paused" +
+					suiteWholeReadNote
 			},
 			Setup: suiteSetup(func(e bench.Env) error {
 				return suiteFillUsers(e, e.Scaled(suiteSimpleUsers), simpleUsers())
@@ -95,7 +100,8 @@ func suiteInsertUsers(shape userShape) func(bench.Env) (bench.Run, error) {
 			return bench.Run{}, err
 		}
 		users := suiteUserRecs(e.Warm+e.N, shape)
-		d, c, q, t := e.Dialect, e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()), &suiteTxInsert{calls: suiteCalls(e.Conn)}
+		d, c, q, t := e.Dialect, e.Conn, suiteInsert(e.Dialect, "users", suiteUserCols()),
+			&suiteTxInsert{calls: suiteCalls(e.Conn)}
 		makeEmails := func() {
 			if shape.size > 0 {
 				for i := range users {

@@ -124,8 +124,11 @@ func (r *joinRead) read(c bench.Conn, q string, args ...any) error {
 
 // The workloads' descriptions end with what sqinn does.
 const (
-	suiteWholeInsertNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each Begin, insert call and Commit, as its published adapter" +
-		"; sqinn: one Exec request per insert call of the published program (BEGIN and COMMIT one each), as its published adapter"
-	suiteWholeReadNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each read, as its published adapter" +
+	suiteWholeInsertNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each Begin, " +
+		"insert call and Commit, as its published adapter" +
+		"; sqinn: one Exec request per insert call of the published program (BEGIN and COMMIT one each), as its " +
+		"published adapter"
+	suiteWholeReadNote = "; crawshaw: its connection taken from a sqlitex.Pool and given back around each read, as " +
+		"its published adapter" +
 		"; sqinn: one Query request per read, as its published adapter"
 )

@@ -69,7 +69,8 @@ func TestInstallAnywhere(t *testing.T) {
 	version, _, code := sqlbench("version")
 	lines := strings.Split(strings.TrimSpace(version), "\n")
 	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "sqlbench "+testVersion+" ") ||
-		!strings.HasPrefix(lines[1], "embedded runner sources: key ") || !strings.Contains(lines[2], "the embedded sources") {
+		!strings.HasPrefix(lines[1], "embedded runner sources: key ") ||
+		!strings.Contains(lines[2], "the embedded sources") {
 		t.Errorf("sqlbench version: exit %d, output:\n%s", code, version)
 	}
 	key := strings.TrimPrefix(lines[1], "embedded runner sources: key ")

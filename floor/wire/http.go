@@ -130,7 +130,8 @@ func (c *HTTPConn) Post(p []byte) error {
 // once Post has returned.
 func (c *HTTPConn) Settle() error {
 	if r, b := c.sink.requests.Load(), c.sink.received.Load(); r != c.requests || b != c.sent {
-		return fmt.Errorf("the server read %d requests of %d bytes in all, %d of %d bytes were sent", r, b, c.requests, c.sent)
+		return fmt.Errorf("the server read %d requests of %d bytes in all, %d of %d bytes were sent", r, b, c.requests,
+			c.sent)
 	}
 	return nil
 }

@@ -15,10 +15,14 @@ import (
 func TestThroughTheRunnerProtocol(t *testing.T) {
 	in := strings.Join([]string{
 		"info target=tcp&db=loopback",
-		"run target=tcp&workload=TCPSend/size=4096&db=loopback&scope=c0&name=TCPSend/db=loopback/driver=tcp/api=raw/size=4096&n=200&warmup=20",
-		"run target=tcp&workload=TCPSend/size=4096&db=loopback&scope=c0&name=TCPSend/db=loopback/driver=tcp/api=raw/size=4096&n=200&warmup=20",
-		"run target=http&workload=HTTPPost/size=4096&db=loopback&scope=c1&name=HTTPPost/db=loopback/driver=http/api=raw/size=4096&n=50&warmup=5",
-		"run target=http&workload=SimpleQuery&db=loopback&scope=c2&name=SimpleQuery/db=loopback/driver=http/api=raw&n=1&warmup=0",
+		"run target=tcp&workload=TCPSend/size=4096&db=loopback&scope=c0&name=TCPSend/db=loopback/driver=tcp/api=raw/" +
+			"size=4096&n=200&warmup=20",
+		"run target=tcp&workload=TCPSend/size=4096&db=loopback&scope=c0&name=TCPSend/db=loopback/driver=tcp/api=raw/" +
+			"size=4096&n=200&warmup=20",
+		"run target=http&workload=HTTPPost/size=4096&db=loopback&scope=c1&name=HTTPPost/db=loopback/driver=http/api=" +
+			"raw/size=4096&n=50&warmup=5",
+		"run target=http&workload=SimpleQuery&db=loopback&scope=c2&name=SimpleQuery/db=loopback/driver=http/api=raw&" +
+			"n=1&warmup=0",
 		"close target=tcp&scope=c0",
 		"close target=http&scope=c1",
 	}, "\n")
@@ -41,7 +45,8 @@ func TestThroughTheRunnerProtocol(t *testing.T) {
 		}
 	}
 	if len(statuses) != 7 || results != 3 || !strings.Contains(out.String(), "tcp-floor: loopback 127.0.0.1") {
-		t.Fatalf("%d statuses %q, %d results; want 7, 3 and a tcp-floor line:\n%s", len(statuses), statuses, results, out.String())
+		t.Fatalf("%d statuses %q, %d results; want 7, 3 and a tcp-floor line:\n%s", len(statuses), statuses, results,
+			out.String())
 	}
 	for i, st := range statuses {
 		if i == 4 {

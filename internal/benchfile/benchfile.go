@@ -282,7 +282,8 @@ func (w *Writer) writeFacts() error {
 // facts set so far.
 func (w *Writer) WriteUnits() error {
 	for _, u := range Units() {
-		m := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.Unit, Key: "better"}, OrigUnit: u.Unit, Value: u.Better}
+		m := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.Unit, Key: "better"},
+			OrigUnit: u.Unit, Value: u.Better}
 		if err := w.bw.Write(m); err != nil {
 			return fmt.Errorf("write results: %w", err)
 		}

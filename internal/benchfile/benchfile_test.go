@@ -27,7 +27,8 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	name := "SimpleQuery/db=sqlite/driver=mattn/api=sql"
 	for i := 1; i <= 3; i++ {
 		r := &benchfmt.Result{Name: benchfmt.Name(name), Iters: 100, Values: []benchfmt.Value{
-			{Value: float64(1000 * i), Unit: "ns/op"}, {Value: 1e6 / float64(i), Unit: "ops/s"}, {Value: 24, Unit: "B/op"},
+			{Value: float64(1000 * i), Unit: "ns/op"}, {Value: 1e6 / float64(i), Unit: "ops/s"},
+			{Value: 24, Unit: "B/op"},
 		}}
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
@@ -56,7 +57,8 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		t.Errorf("ops/s = %v", v)
 	}
 	if set.Units.GetBetter("ops/s") != 1 || set.Units.GetBetter("p99-ns/op") != -1 {
-		t.Errorf("unit metadata not read back: ops/s %d, p99 %d", set.Units.GetBetter("ops/s"), set.Units.GetBetter("p99-ns/op"))
+		t.Errorf("unit metadata not read back: ops/s %d, p99 %d", set.Units.GetBetter("ops/s"),
+			set.Units.GetBetter("p99-ns/op"))
 	}
 }
 
@@ -65,7 +67,8 @@ func TestReadRejectsCorruptFiles(t *testing.T) {
 		"BenchmarkX 100 12 ns/op\nBenchmarkY notanumber 5 ns/op\n",
 		"BenchmarkX 100 12\n",
 	} {
-		if _, err := Read(strings.NewReader(content), "bad.txt"); err == nil || !strings.Contains(err.Error(), "bad.txt:") {
+		if _, err := Read(strings.NewReader(content), "bad.txt"); err == nil ||
+			!strings.Contains(err.Error(), "bad.txt:") {
 			t.Errorf("Read(%q) = %v, want an error naming the position", content, err)
 		}
 	}
@@ -184,7 +187,8 @@ func writeSession(t *testing.T, path, id string, scale float64) {
 		t.Fatal(err)
 	}
 	for i := range 6 {
-		for j, name := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql", "SimpleQuery/db=postgres/driver=pgx/api=native/net=tcp"} {
+		for j, name := range []string{"SimpleQuery/db=sqlite/driver=mattn/api=sql",
+			"SimpleQuery/db=postgres/driver=pgx/api=native/net=tcp"} {
 			ns := scale * float64(1000*(j+1)+10*i)
 			if err := w.Write(&benchfmt.Result{Name: benchfmt.Name(name), Iters: 100, Values: []benchfmt.Value{
 				{Value: ns, Unit: "ns/op"}, {Value: 1e9 / ns, Unit: "ops/s"}}}); err != nil {
@@ -216,7 +220,9 @@ func TestSessionFactsAreCommentsReadBackAsConfig(t *testing.T) {
 			t.Errorf("a session fact is a configuration line benchstat groups by: %q", line)
 		}
 	}
-	for _, want := range []string{"# session-id: abc121\n", "# started: 2026-01-01T00:00:01Z\n", "# postgres-server-pid: 1\n", "\npostgres-server: throwaway\n", "\ncount: 6\n", "# wakeup: thread 41.0/60.0 µs\n# wakeup-run-1: thread 41.5/61.0 µs\n"} {
+	for _, want := range []string{"# session-id: abc121\n", "# started: 2026-01-01T00:00:01Z\n",
+		"# postgres-server-pid: 1\n", "\npostgres-server: throwaway\n", "\ncount: 6\n",
+		"# wakeup: thread 41.0/60.0 µs\n# wakeup-run-1: thread 41.5/61.0 µs\n"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the file lacks %q:\n%s", want, b)
 		}
@@ -226,7 +232,8 @@ func TestSessionFactsAreCommentsReadBackAsConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range set.Results {
-		for k, v := range map[string]string{"session-id": "abc121", "sqlbench-command": "sqlbench run -o 1.txt", "postgres-server-ready": "1ms", "count": "6", "wakeup": "thread 41.0/60.0 µs"} {
+		for k, v := range map[string]string{"session-id": "abc121", "sqlbench-command": "sqlbench run -o 1.txt",
+			"postgres-server-ready": "1ms", "count": "6", "wakeup": "thread 41.0/60.0 µs"} {
 			if got := r.GetConfig(k); got != v {
 				t.Fatalf("%s of %s read back as %q, want %q", k, r.Name, got, v)
 			}
@@ -320,7 +327,8 @@ func TestTargetKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.Contains(string(b), "BenchmarkSimpleQuery/db=sqlite/target=jdbc-sqlite/driver=xerial/api=jdbc/n=10-2 ") {
+	if !strings.Contains(string(b),
+		"BenchmarkSimpleQuery/db=sqlite/target=jdbc-sqlite/driver=xerial/api=jdbc/n=10-2 ") {
 		t.Errorf("the file does not name the target:\n%s", b)
 	}
 	if r.Name.String() != "SimpleQuery/db=sqlite/driver=xerial/api=jdbc/n=10-2" {

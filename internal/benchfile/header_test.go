@@ -19,7 +19,8 @@ func sample() Header {
 		Version: "v0.0.0-dev", Command: "sqlbench run --quick=true", Count: 6, Slices: 5, Scale: 0.1,
 		SmokeScales: []NamedScale{{"BulkInsert", 0.0001}, {"SuiteSimpleInsert", 0.001}},
 		Warmup:      0.1, WarmupAll: true, JITWarmup: "off: a cold JVM", CPUs: []int{2, 4},
-		Study: "sqinn-go", Began: time.Date(2026, 11, 26, 4, 59, 30, 250e6, time.UTC), Started: time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC),
+		Study: "sqinn-go", Began: time.Date(2026, 11, 26, 4, 59, 30, 250e6, time.UTC),
+		Started:  time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC),
 		Finished: time.Date(2026, 11, 26, 5, 1, 0, 5e6, time.UTC), SessionID: "abc123",
 	}
 }
@@ -60,7 +61,8 @@ func roundTrip(t *testing.T, h Header) Header {
 // its session facts written as comment lines included; a header without the
 // optional lines comes back without them.
 func TestHeaderRoundTrip(t *testing.T) {
-	for _, h := range []Header{sample(), {Pin: "none", TimingThread: "free", Version: "v1", Command: "sqlbench run", Count: 1, Slices: 1, Scale: 1}} {
+	for _, h := range []Header{sample(),
+		{Pin: "none", TimingThread: "free", Version: "v1", Command: "sqlbench run", Count: 1, Slices: 1, Scale: 1}} {
 		if back := roundTrip(t, h); !reflect.DeepEqual(back, h) {
 			t.Errorf("round trip\n got %+v\nwant %+v", back, h)
 		}
@@ -79,14 +81,16 @@ func TestParseHeaderRefusesWhatItCannotRead(t *testing.T) {
 			t.Errorf("%s: %q: %v, want an error naming the key", key, v, err)
 		}
 	}
-	h, err := ParseHeader([]benchfmt.Config{{Key: "goos", Value: []byte("linux")}, {Key: KeyScale, Value: []byte("0.5")}})
+	h, err := ParseHeader(
+		[]benchfmt.Config{{Key: "goos", Value: []byte("linux")}, {Key: KeyScale, Value: []byte("0.5")}})
 	if err != nil || h.Scale != 0.5 || h.ScaleOf("Anything") != 0.5 {
 		t.Errorf("%+v, %v", h, err)
 	}
 	if setUp, runs, ok := sample().Elapsed(); !ok || setUp != 29750*time.Millisecond || runs != 60005*time.Millisecond {
 		t.Errorf("Elapsed = %v, %v, %v", setUp, runs, ok)
 	}
-	if s := sample(); s.ScaleOf("BulkInsert") != 0.0001 || s.ScaleOf("SimpleQuery") != 0.1 || (Header{}).ScaleOf("x") != 1 {
+	if s := sample(); s.ScaleOf("BulkInsert") != 0.0001 || s.ScaleOf("SimpleQuery") != 0.1 ||
+		(Header{}).ScaleOf("x") != 1 {
 		t.Error("ScaleOf does not take the smoke scale, then the scale, then 1")
 	}
 }
@@ -109,13 +113,16 @@ func line(s string) bool {
 // is written back as lines that parse to the same header; and a header of
 // values a session writes survives the results file.
 func FuzzHeaderRoundTrip(f *testing.F) {
-	f.Add("6", "5", "0.1", "BulkInsert=0.0001 X=0.5", "0.1", "true", "2,4", "2026-11-26T05:00:00Z", "split 0 | 1", "sqlbench run")
+	f.Add("6", "5", "0.1", "BulkInsert=0.0001 X=0.5", "0.1", "true", "2,4", "2026-11-26T05:00:00Z", "split 0 | 1",
+		"sqlbench run")
 	f.Add("1", "1", "1", "", "0", "false", "", "", "none", "")
 	f.Add("x", "-3", "1e400", "A=", "NaN", "1", "0", "now", "", "a\nb")
 	f.Fuzz(func(t *testing.T, count, slices, scale, smoke, warmup, all, cpu, started, pin, command string) {
 		var cfg []benchfmt.Config
-		for _, kv := range [][2]string{{KeyCount, count}, {KeySlices, slices}, {KeyScale, scale}, {KeySmokeScales, smoke},
-			{KeyWarmup, warmup}, {KeyWarmupAll, all}, {KeyCPU, cpu}, {KeyStarted, started}, {KeyPin, pin}, {KeyCommand, command}} {
+		for _, kv := range [][2]string{{KeyCount, count}, {KeySlices, slices}, {KeyScale, scale},
+			{KeySmokeScales, smoke},
+			{KeyWarmup, warmup}, {KeyWarmupAll, all}, {KeyCPU, cpu}, {KeyStarted, started}, {KeyPin, pin},
+			{KeyCommand, command}} {
 			if kv[1] != "" {
 				cfg = append(cfg, benchfmt.Config{Key: kv[0], Value: []byte(kv[1])})
 			}

@@ -48,7 +48,8 @@ func TestMergeCountsEveryRunOnce(t *testing.T) {
 		{"a copy taken while the session ran", []Named{early, r1}, 12,
 			[]string{"r1.txt repeats 6 of its 12 runs of session k3x9qa already read from early.txt; counted once"}},
 		{"a file without a session id twice", []Named{x, y}, 12,
-			[]string{"y.txt repeats all 12 runs of results without a session id already read from x.txt; counted once"}},
+			[]string{
+				"y.txt repeats all 12 runs of results without a session id already read from x.txt; counted once"}},
 		{"two sessions", []Named{r1, named(sessionFile(t, "p2m7zz", 1, 6, 0), "r2.txt")}, 24, nil},
 		{"two files without a session id, other values", []Named{x, y5}, 24, nil},
 		{"three files", []Named{named(sessionFile(t, "k3x9qa", 1, 2, 0), "a.txt"),

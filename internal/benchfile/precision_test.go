@@ -20,11 +20,12 @@ func TestWriteKeepsTheMeasuredPrecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	ns := 12242538.0 / 1000 // a run of 1,000 operations in 12,242,538 ns
-	r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000, Values: []benchfmt.Value{
-		{Value: ns, Unit: "ns/op"}, {Value: 1e9 / ns, Unit: "ops/s"},
-		{Value: 0.1 + 0.2 + 623.78, Unit: "B/op"}, {Value: 87.02500000000039, Unit: "wait-ns/op"},
-		{Value: 1.1030528e+07, Unit: "peak-RSS-B"}, {Value: 44368.23300000001, Unit: "widgets"},
-	}}
+	r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000,
+		Values: []benchfmt.Value{
+			{Value: ns, Unit: "ns/op"}, {Value: 1e9 / ns, Unit: "ops/s"},
+			{Value: 0.1 + 0.2 + 623.78, Unit: "B/op"}, {Value: 87.02500000000039, Unit: "wait-ns/op"},
+			{Value: 1.1030528e+07, Unit: "peak-RSS-B"}, {Value: 44368.23300000001, Unit: "widgets"},
+		}}
 	if err := w.Write(r); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,8 @@ func TestWriteKeepsTheMeasuredPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "BenchmarkQ/db=sqlite/driver=mattn/api=sql 1000 12242.538 ns/op 81682.409 ops/s 624.08 B/op 87.025 wait-ns/op 1.1030528e+07 peak-RSS-B 44368.233 widgets\n"
+	want := "BenchmarkQ/db=sqlite/driver=mattn/api=sql 1000 12242.538 ns/op 81682.409 ops/s 624.08 B/op 87.025 " +
+		"wait-ns/op 1.1030528e+07 peak-RSS-B 44368.233 widgets\n"
 	if !strings.HasSuffix(string(b), want) {
 		t.Errorf("file ends\n%s\nwant\n%s", b[strings.LastIndex(string(b[:len(b)-1]), "\n")+1:], want)
 	}
@@ -86,8 +88,9 @@ func TestZeroTimesReadInTheirUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rq := range []float64{0, 12.5} {
-		r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000, Values: []benchfmt.Value{
-			{Value: 1000, Unit: "ns/op"}, {Value: rq, Unit: "runq-ns/op"}, {Value: 0, Unit: "B/op"}}}
+		r := &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 1000,
+			Values: []benchfmt.Value{
+				{Value: 1000, Unit: "ns/op"}, {Value: rq, Unit: "runq-ns/op"}, {Value: 0, Unit: "B/op"}}}
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}

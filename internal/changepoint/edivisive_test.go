@@ -63,13 +63,15 @@ func TestPlantedStepFound(t *testing.T) {
 			what string
 			got  int
 			want float64
-		}{{"any change point", found, c.minFound}, {"within one of 15", near, c.minNear}, {"at 15", exact, c.minExact}} {
+		}{{"any change point", found, c.minFound}, {"within one of 15", near, c.minNear},
+			{"at 15", exact, c.minExact}} {
 			if float64(r.got) < r.want*seeds {
 				t.Errorf("CV %g: %s in %d of %d seeds, want at least %g%%", c.cv, r.what, r.got, seeds, r.want*100)
 			}
 		}
 		if float64(elsewhere) > c.maxElsewhere*seeds {
-			t.Errorf("CV %g: %d change points away from the step in %d seeds, want at most %g%%", c.cv, elsewhere, seeds,
+			t.Errorf("CV %g: %d change points away from the step in %d seeds, want at most %g%%", c.cv, elsewhere,
+				seeds,
 				c.maxElsewhere*100)
 		}
 	}

@@ -17,7 +17,8 @@ import (
 // files.
 func twoSessions(t *testing.T) (a, b string) {
 	t.Helper()
-	return sessionPair(t, "--targets", "mattn,modernc,zombiezen,crawshaw", "--workloads", "SimpleExec,PreparedQueryRow", "--count", "2")
+	return sessionPair(t, "--targets", "mattn,modernc,zombiezen,crawshaw", "--workloads", "SimpleExec,PreparedQueryRow",
+		"--count", "2")
 }
 
 // sessionPair runs two real --quick sessions of one slice per run with
@@ -90,7 +91,8 @@ func TestBenchstatOnRealSessions(t *testing.T) {
 	// user runs it on results/...: the column headings are the names.
 	dir, old, new := filepath.Dir(old), filepath.Base(old), filepath.Base(new)
 	bin := filepath.Join(t.TempDir(), "benchstat")
-	if out, err := exec.Command("go", "build", "-o", bin, "golang.org/x/perf/cmd/benchstat").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin,
+		"golang.org/x/perf/cmd/benchstat").CombinedOutput(); err != nil {
 		t.Fatalf("build the module's benchstat: %v\n%s", err, out)
 	}
 	benchstat := func(args ...string) string {
@@ -105,7 +107,8 @@ func TestBenchstatOnRealSessions(t *testing.T) {
 	}
 	s := benchstat(old, new)
 	if n := strings.Count(s, "vs base"); n < 3 || strings.Count(s, "old.txt") != n {
-		t.Errorf("benchstat printed %d comparisons and %d old columns, want one of each per unit:\n%s", n, strings.Count(s, "old.txt"), s)
+		t.Errorf("benchstat printed %d comparisons and %d old columns, want one of each per unit:\n%s", n,
+			strings.Count(s, "old.txt"), s)
 	}
 	for _, line := range strings.Split(s, "\n") {
 		if strings.Contains(line, "old.txt") && !strings.Contains(line, "new.txt") {

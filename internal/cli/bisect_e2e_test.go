@@ -110,7 +110,8 @@ func bisectKnownCommit(t *testing.T, measure, change, unit string) {
 	if !found.MatchString(out) {
 		t.Errorf("no culprit %s in:\n%s", culprit, out)
 	}
-	ratio := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(unit) + ` over ` + good + `.*'s: [1-9][0-9]*\.[0-9]+× \[[0-9.]+–[0-9.]+×\]`)
+	ratio := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(unit) + ` over ` + good +
+		`.*'s: [1-9][0-9]*\.[0-9]+× \[[0-9.]+–[0-9.]+×\]`)
 	if !ratio.MatchString(out) {
 		t.Errorf("no ratio with its interval for the culprit in:\n%s", out)
 	}

@@ -23,7 +23,8 @@ func TestDryRunOfABudgetedSession(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "5", "--budget", "1m"}
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "5",
+		"--budget", "1m"}
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

@@ -32,11 +32,13 @@ func (t buildTerm) clause() string {
 		s = fmt.Sprintf(" + %s building %s the cache lacks for this source (one-time; from their last builds here)",
 			formatEstimate(t.Took), countRunners(t.Runners, ""))
 	case t.Runners > 0:
-		s = fmt.Sprintf("; %s the cache lacks for this source %s built first (one-time; no build of them is recorded in "+
-			"the cache to estimate from, not counted)", countRunners(t.Runners, ""), isAre(t.Runners))
+		s = fmt.Sprintf(
+			"; %s the cache lacks for this source %s built first (one-time; no build of them is recorded in "+
+				"the cache to estimate from, not counted)", countRunners(t.Runners, ""), isAre(t.Runners))
 	}
 	if t.Variants > 0 {
-		s += fmt.Sprintf("; %s %s built or found in the cache first (not counted)", countRunners(t.Variants, "variant "),
+		s += fmt.Sprintf("; %s %s built or found in the cache first (not counted)",
+			countRunners(t.Variants, "variant "),
 			isAre(t.Variants))
 	}
 	return s

@@ -27,7 +27,8 @@ func TestDryRunCountsABuildOnlyWhereItWouldHappen(t *testing.T) {
 	// As in TestEstimateCountsTheStepsAndTheStartUp, but 10 s of the 12 s
 	// of start-up were the runners' builds.
 	file := "count: 2\nslices: 5\nscale: 0.01\nwarmup: 0.1\nwarmup-all: false\n" +
-		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: 2026-11-26T05:00:32.440Z\n" +
+		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: " +
+		"2026-11-26T05:00:32.440Z\n" +
 		"# runner-build: 10s\n\n" +
 		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
 		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n"
@@ -59,7 +60,8 @@ func TestDryRunCountsABuildOnlyWhereItWouldHappen(t *testing.T) {
 	// nothing recorded.
 	if s := dry(); !strings.Contains(s, "estimated time: 22s: <1s timed,") ||
 		!strings.Contains(s, "+ 2s start-up (servers, runners); "+
-			"2 runners the cache lacks for this source are built first (one-time; no build of them is recorded in the cache "+
+			"2 runners the cache lacks for this source are built first (one-time; no build of them is recorded in "+
+			"the cache "+
 			"to estimate from, not counted)") {
 		t.Errorf("dry run, empty cache:\n%s", out.String())
 	}
@@ -67,8 +69,9 @@ func TestDryRunCountsABuildOnlyWhereItWouldHappen(t *testing.T) {
 	launcher.RecordBuild(cache, "mattn", 3*time.Minute)
 	launcher.RecordBuild(cache, "purego", time.Minute)
 	if s := dry(); !strings.Contains(s, "estimated time: 3m22s: <1s timed,") ||
-		!strings.Contains(s, "+ 2s start-up (servers, runners) + 3m0s building 2 runners the cache lacks for this source "+
-			"(one-time; from their last builds here)") {
+		!strings.Contains(s,
+			"+ 2s start-up (servers, runners) + 3m0s building 2 runners the cache lacks for this source "+
+				"(one-time; from their last builds here)") {
 		t.Errorf("dry run, builds recorded:\n%s", out.String())
 	}
 	// Both runners in the cache for these sources: no build.

@@ -43,7 +43,8 @@ func TestConcurrentPreparesDoNotDependOnSlices(t *testing.T) {
 	one, five := prepares("1"), prepares("5")
 	t.Logf("a run of %d goroutines prepared its statement %d times in 1 slice, %d in 5", conns, one, five)
 	if one < 1 || one > conns || five < 1 || five > conns {
-		t.Errorf("a run of %d goroutines prepared its statement %d times in 1 slice, %d in 5: want 1 to %d (once a connection) in both",
+		t.Errorf("a run of %d goroutines prepared its statement %d times in 1 slice, %d in 5: want 1 to %d (once a "+
+			"connection) in both",
 			conns, one, five, conns)
 	}
 }

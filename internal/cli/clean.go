@@ -123,5 +123,6 @@ func sessionID(path string) (string, error) {
 			return h.Session, nil
 		}
 	}
-	return "", usagef("clean: %s has no session-id line, and no journal of a session is at %s", path, session.JournalPath(path))
+	return "", usagef("clean: %s has no session-id line, and no journal of a session is at %s", path,
+		session.JournalPath(path))
 }

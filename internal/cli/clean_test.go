@@ -21,10 +21,12 @@ func TestCleanFindsTheSessionOfAKilledRun(t *testing.T) {
 	if err := os.WriteFile(results, []byte("Unit ns/op Better=lower\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sessionID(results); err == nil || !strings.Contains(err.Error(), "no journal of a session is at "+filepath.Join(dir, "r.journal")) {
+	if _, err := sessionID(results); err == nil ||
+		!strings.Contains(err.Error(), "no journal of a session is at "+filepath.Join(dir, "r.journal")) {
 		t.Errorf("a header alone, no journal: %v", err)
 	}
-	w, err := journal.Create(filepath.Join(dir, "r.journal"), journal.Header{Session: "k7q2zz", Results: results, Runs: 3})
+	w, err := journal.Create(filepath.Join(dir, "r.journal"),
+		journal.Header{Session: "k7q2zz", Results: results, Runs: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +94,15 @@ func TestCleanExamplesRunAsWritten(t *testing.T) {
 		code := Main(context.Background(), args[1:], env)
 		msg := errb.String()
 		if len(args) == 2 { // sqlbench clean: the link proxies of killed sessions only
-			if code != ExitOK || !strings.Contains(out.String(), "link proxy") && !strings.Contains(out.String(), "removed link") {
+			if code != ExitOK || !strings.Contains(out.String(), "link proxy") &&
+				!strings.Contains(out.String(), "removed link") {
 				t.Errorf("%s: exit %d, %q %q; want exit 0 and a line on link proxies", line, code, out.String(), msg)
 			}
 			ran++
 			continue
 		}
-		if code == ExitOK || !strings.Contains(msg, "server") && !strings.Contains(msg, "password") && !strings.Contains(msg, "denied") {
+		if code == ExitOK || !strings.Contains(msg, "server") && !strings.Contains(msg, "password") &&
+			!strings.Contains(msg, "denied") {
 			t.Errorf("%s: exit %d, %q; want it to fail on the server only", line, code, msg)
 		}
 		for _, bad := range []string{"is not a session id", "--dsn", "name the session", "--db must", "results file"} {

@@ -90,9 +90,11 @@ func (env Env) tableWidth() int {
 // Stderr, or nothing with --quiet.
 func (env Env) session() session.Host {
 	if env.quiet != nil && *env.quiet {
-		return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard, DMALatency: env.DMALatency}
+		return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: io.Discard,
+			DMALatency: env.DMALatency}
 	}
-	return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr, LogTTY: env.StderrTTY, DMALatency: env.DMALatency}
+	return session.Host{Getenv: env.Getenv, LookPath: env.LookPath, Dir: env.Dir, Log: env.Stderr,
+		LogTTY: env.StderrTTY, DMALatency: env.DMALatency}
 }
 
 // usageError is bad input: exit status 2.

@@ -75,7 +75,8 @@ func TestServerStartClusters(t *testing.T) {
 		}
 		srv := all[0]
 		t.Cleanup(func() { srv.Stop() })
-		if !strings.Contains(stdout.String(), srv.Topology) || !strings.Contains(stdout.String(), `--dsn `+c.db+`="$(sqlbench server dsn `+c.kind+`)"`) {
+		if !strings.Contains(stdout.String(), srv.Topology) ||
+			!strings.Contains(stdout.String(), `--dsn `+c.db+`="$(sqlbench server dsn `+c.kind+`)"`) {
 			t.Errorf("server start %s does not print the topology and how to use it:\n%s", c.kind, stdout)
 		}
 		stdout.Reset()
@@ -92,8 +93,10 @@ func TestServerStartClusters(t *testing.T) {
 		dsn := strings.TrimSpace(stdout.String())
 		out := filepath.Join(t.TempDir(), "out.txt")
 		stdout.Reset()
-		code := Main(context.Background(), []string{"run", "--db", c.db, "--dsn", c.db + "=" + dsn, "--targets", c.target,
-			"--workloads", "SimpleExec,SingleInsert/data=fixed/conns=2/*", "--quick", "--count", "2", "-o", out, "--cache", cache}, env)
+		code := Main(context.Background(),
+			[]string{"run", "--db", c.db, "--dsn", c.db + "=" + dsn, "--targets", c.target,
+				"--workloads", "SimpleExec,SingleInsert/data=fixed/conns=2/*", "--quick", "--count", "2", "-o", out,
+				"--cache", cache}, env)
 		if code != ExitOK {
 			t.Fatalf("run on %s: exit %d\n%s%s", c.kind, code, stdout, stderr)
 		}
@@ -102,7 +105,8 @@ func TestServerStartClusters(t *testing.T) {
 			t.Errorf("run on %s: cells %v, want 3", c.kind, runs)
 		}
 		if cfg.GetConfig(c.kind+"-topology") != srv.Topology || cfg.GetConfig(c.kind+"-version") == "" {
-			t.Errorf("results on %s: topology %q, version %q", c.kind, cfg.GetConfig(c.kind+"-topology"), cfg.GetConfig(c.kind+"-version"))
+			t.Errorf("results on %s: topology %q, version %q", c.kind, cfg.GetConfig(c.kind+"-topology"),
+				cfg.GetConfig(c.kind+"-version"))
 		}
 		for k, v := range c.want {
 			if got := cfg.GetConfig(k); got != v {
@@ -141,7 +145,8 @@ func TestServerStartClusters(t *testing.T) {
 	// machine, some milliseconds later. Wait (5 s at most) until every
 	// node is gone or a zombie, as status then finds it.
 	for _, n := range srv.Nodes {
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(
+			10 * time.Millisecond) {
 			if st, err := procs.Stat(n.PID); err != nil || st.State == "Z" {
 				break
 			}
@@ -280,7 +285,8 @@ func TestGaleraNodeKilledDuringARun(t *testing.T) {
 	}
 	defer n1.Close()
 	var name, size string
-	if err := n1.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'wsrep_cluster_size'").Scan(&name, &size); err != nil || size != "2" {
+	if err := n1.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'wsrep_cluster_size'").Scan(&name, &size); err != nil ||
+		size != "2" {
 		t.Errorf("wsrep_cluster_size after the kill: %q, %v; want 2", size, err)
 	}
 	for _, q := range []string{"CREATE TABLE after_kill (id INT PRIMARY KEY)", "INSERT INTO after_kill VALUES (7)"} {

@@ -81,7 +81,8 @@ session uses; 2 bad input; 3 the machine failed the run; 130 interrupted
 // env.
 func wideFlag(c *cobra.Command, env Env) {
 	if env.wide != nil {
-		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider than the terminal, or 100 columns when not one, is split into parts of as many targets as fit)")
+		c.Flags().BoolVar(env.wide, "wide", false, "print every table whole, however wide (default: a table wider "+
+			"than the terminal, or 100 columns when not one, is split into parts of as many targets as fit)")
 	}
 }
 
@@ -90,7 +91,9 @@ func wideFlag(c *cobra.Command, env Env) {
 // (printOutcome).
 func detailsFlag(c *cobra.Command, env Env) {
 	if env.details != nil {
-		c.Flags().BoolVar(env.details, "details", false, "after the session, print every table (ratios, memory and latency, where the time goes) and the machine's drift, steal and wake-ups, as the reports and sqlbench report show them (default: the ops/s tables, the verdicts, one line of noise, what to do next)")
+		c.Flags().BoolVar(env.details, "details", false, "after the session, print every table (ratios, memory and "+
+			"latency, where the time goes) and the machine's drift, steal and wake-ups, as the reports and sqlbench "+
+			"report show them (default: the ops/s tables, the verdicts, one line of noise, what to do next)")
 	}
 }
 
@@ -98,7 +101,8 @@ func detailsFlag(c *cobra.Command, env Env) {
 // reproduce): its log goes nowhere (Env.session).
 func quietFlag(c *cobra.Command, env Env) {
 	if env.quiet != nil {
-		c.Flags().BoolVarP(env.quiet, "quiet", "q", false, "print no progress and no log lines on stderr: only the results, the tables and errors")
+		c.Flags().BoolVarP(env.quiet, "quiet", "q", false, "print no progress and no log lines on stderr: only the "+
+			"results, the tables and errors")
 	}
 }
 
@@ -166,17 +170,18 @@ func complete(c *cobra.Command, flag string, values func() []string) {
 // completeList offers values as the completions of each element of a
 // comma-separated flag: after "mattn,mo" it offers "mattn,modernc".
 func completeList(c *cobra.Command, flag string, values func() []string) {
-	_ = c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
-		head := ""
-		if i := strings.LastIndex(typed, ","); i >= 0 {
-			head = typed[:i+1]
-		}
-		var out []string
-		for _, v := range values() {
-			out = append(out, head+v)
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-	})
+	_ = c.RegisterFlagCompletionFunc(flag,
+		func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+			head := ""
+			if i := strings.LastIndex(typed, ","); i >= 0 {
+				head = typed[:i+1]
+			}
+			var out []string
+			for _, v := range values() {
+				out = append(out, head+v)
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		})
 }
 
 // helpCommand is sqlbench help [COMMAND...]: a command's help, with its

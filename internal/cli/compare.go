@@ -63,17 +63,24 @@ timed before each pass), how much faster the CPU itself ran.`,
   sqlbench compare --units ns/op,allocs/op --json old.txt new.txt | jq '.units[].cells[]'`,
 	}
 	o := compareOptions{}
-	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
+	c.Flags().StringVar(&o.failOver, "fail-over", "", "exit 1 when a significant regression exceeds a change of the "+
+		"median: 5% (ops/s, or ns/op), or per unit, e.g. ops/s=5%,B/op=10%,p99=20%")
 	c.Flags().StringVar(&o.format, "format", "text", "output: text, markdown (for a pull-request comment) or json")
 	c.Flags().BoolVar(&o.md, "md", false, "same as --format markdown")
 	c.Flags().BoolVar(&o.json, "json", false, "same as --format json")
 	c.Flags().StringVar(&o.units, "units", "",
-		"compare only these units, comma-separated, in this order: ops/s,ns/op,B/op,allocs/op,p99 ... (default: every unit)")
-	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ the baseline's, paired by pass) and say where its standing moved")
-	c.Flags().Var(&resolutionFlag{p: &o.resolution, text: "5%"}, "resolution", "the smallest change of a median that matters, a fraction or "+
-		"a percentage: a change that is not significant and whose interval lies within it is equivalent (no change that matters), "+
-		"else undecided; with --baseline, the same for each ratio's change (docs/methodology.md)")
-	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
+		"compare only these units, comma-separated, in this order: ops/s,ns/op,B/op,allocs/op,p99 ... (default: "+
+			"every unit)")
+	c.Flags().StringVar(&o.baseline, "baseline", "", "also set every target against this one in each file (ops/s ÷ "+
+		"the baseline's, paired by pass) and say where its standing moved")
+	c.Flags().Var(&resolutionFlag{p: &o.resolution, text: "5%"}, "resolution",
+		"the smallest change of a median that matters, a fraction or "+
+			"a percentage: a change that is not significant and whose interval lies within it is equivalent (no "+
+			"change "+
+			"that matters), "+
+			"else undecided; with --baseline, the same for each ratio's change (docs/methodology.md)")
+	c.Flags().BoolVar(&o.allowDifferent, "allow-different", false, "gate (--fail-over) files whose settings differ "+
+		"in what they measure (scale, count, versions, ...), with a warning, instead of refusing them")
 	c.RunE = func(c *cobra.Command, operands []string) error {
 		if err := compareNoops(c); err != nil {
 			return err
@@ -134,14 +141,16 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		}
 		what := fmt.Sprintf("%s and %s were measured under different settings, %s%s", oldPath, newPath, diffs[0], more)
 		if th != nil && !o.allowDifferent {
-			return usagef("compare: --fail-over: %s: a change between them is not the code's alone; run both under the same settings, or pass --allow-different", what)
+			return usagef("compare: --fail-over: %s: a change between them is not the code's alone; run both under "+
+				"the same settings, or pass --allow-different", what)
 		}
 		fmt.Fprintf(env.Stderr, "warning: %s\n", what)
 	}
 	var ratios []compare.RatioChange
 	if o.baseline != "" {
 		var ok bool
-		ratios, ok = compare.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo), report.New(newRs, nil, session.WorkloadInfo), o.baseline)
+		ratios, ok = compare.RatioChanges(report.New(oldRs, nil, session.WorkloadInfo),
+			report.New(newRs, nil, session.WorkloadInfo), o.baseline)
 		if !ok {
 			return usagef("compare: --baseline: %s is in no table of %s beside another target", o.baseline, oldPath)
 		}
@@ -169,8 +178,11 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		for _, f := range few {
 			cells[f.Name] = true
 		}
-		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per side (run --count %d)",
-			len(cells), cs.Compared(), compare.Alpha, report.CellLabel(ch.Name), ch.OldN, ch.NewN, compare.MinRuns(), compare.MinRuns())
+		return usagef("compare: --fail-over can never fire: %d of %d cells have too few runs for a Mann-Whitney U "+
+			"test at alpha %g to find any change significant (%s: %d old, %d new); it needs at least %d runs per "+
+			"side (run --count %d)",
+			len(cells), cs.Compared(), compare.Alpha, report.CellLabel(ch.Name), ch.OldN, ch.NewN, compare.MinRuns(),
+			compare.MinRuns())
 	}
 	if same != "" { // at the top of what compare prints; the Markdown stays a pull-request comment, the JSON one object
 		if o.format != "text" {
@@ -195,23 +207,28 @@ func compareFiles(operands []string, o compareOptions, env Env) error {
 		wakeOut = env.Stderr // the Markdown stays a pull-request comment, the JSON one object
 	}
 	if o.baseline != "" {
-		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth(), o.resolution); err != nil {
+		if err := writeRatioChanges(wakeOut, o.baseline, ratios, oldLabel, newLabel, env.tableWidth(),
+			o.resolution); err != nil {
 			return err
 		}
 	}
 	compareWakeups(wakeOut, oldLabel, oldRs, newLabel, newRs)
 	compareDrift(wakeOut, oldLabel, oldRs, newLabel, newRs)
 	for _, u := range cs.ShiftsWorse(th) {
-		fmt.Fprintf(env.Stderr, "note: %s: every cell moved alike by %s, beyond the %g%% threshold:\n", u.Unit, u.Shift, 100*u.Threshold)
-		fmt.Fprintln(env.Stderr, "  the machine, or a change that moves every cell alike; two sessions cannot tell them apart,")
-		fmt.Fprintln(env.Stderr, "  so it fails no cell. Test such a change in one session holding both (NAME@VERSION, --baseline)")
+		fmt.Fprintf(env.Stderr, "note: %s: every cell moved alike by %s, beyond the %g%% threshold:\n", u.Unit, u.Shift,
+			100*u.Threshold)
+		fmt.Fprintln(env.Stderr,
+			"  the machine, or a change that moves every cell alike; two sessions cannot tell them apart,")
+		fmt.Fprintln(env.Stderr,
+			"  so it fails no cell. Test such a change in one session holding both (NAME@VERSION, --baseline)")
 	}
 	if regs := cs.Regressions(th); len(regs) > 0 {
 		for _, ch := range regs {
 			fmt.Fprintf(env.Stderr, "regression: %s %s %s (p=%.3f, threshold %g%%)\n",
 				report.CellLabel(ch.Name), ch.Unit, ch.DeltaString(), ch.P, 100*ch.Threshold)
 			if ch.ShiftShare > 0 {
-				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n", 100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
+				fmt.Fprintf(env.Stderr, "  %.0f%% of it is the shift every cell shared; %+.1f%% beyond it (p=%.3f)\n",
+					100*ch.ShiftShare, 100*ch.Beyond, ch.BeyondP)
 			}
 		}
 		return errRegression
@@ -237,7 +254,8 @@ func sameSessionNote(oldLabel, oldPath string, oldRs []*benchfmt.Result,
 	if oldPath == newPath {
 		files = fmt.Sprintf("%s (%s and %s)", oldPath, oldLabel, newLabel)
 	}
-	return fmt.Sprintf("note: %s hold one session's runs (%s, %s): this compares a session with itself, not two sessions",
+	return fmt.Sprintf(
+		"note: %s hold one session's runs (%s, %s): this compares a session with itself, not two sessions",
 		files, o.Session, what)
 }
 
@@ -273,7 +291,8 @@ func compareWakeups(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newL
 	if len(diffs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "note: wake-ups differ by more than %g×, a likely cause of changes in round-trip cells\n", wakeFactor)
+	fmt.Fprintf(w, "note: wake-ups differ by more than %g×, a likely cause of changes in round-trip cells\n",
+		wakeFactor)
 	fmt.Fprintln(w, "  (the machine woke its CPUs at another speed; not counted against --fail-over):")
 	for _, d := range diffs {
 		fmt.Fprintf(w, "  %s\n", d)
@@ -311,7 +330,8 @@ func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLab
 		fmt.Fprintf(w, "  %-*s  %s\n", width, s.label, v)
 	}
 	if oldOK && newOK {
-		fmt.Fprintf(w, "  %s took %+.1f%% time for the same work: what the CPU alone shifts a CPU-bound cell\n", newLabel, 100*(newMS/oldMS-1))
+		fmt.Fprintf(w, "  %s took %+.1f%% time for the same work: what the CPU alone shifts a CPU-bound cell\n",
+			newLabel, 100*(newMS/oldMS-1))
 	}
 }
 
@@ -329,13 +349,15 @@ func recordedFact(rs []*benchfmt.Result, key string) string {
 // as run --baseline does, side by side with the change of each ratio: a
 // target's standing against a baseline both sessions ran, which the
 // machine's shift between the sessions does not move.
-func writeRatioChanges(w io.Writer, baseline string, changes []compare.RatioChange, oldLabel, newLabel string, width int, p float64) error {
+func writeRatioChanges(w io.Writer, baseline string, changes []compare.RatioChange, oldLabel, newLabel string,
+	width int, p float64) error {
 	fmt.Fprintln(w)
 	if len(changes) == 0 {
 		fmt.Fprintf(w, "no ratio to %s in both files: their other targets differ\n", baseline)
 		return nil
 	}
-	if err := compare.WriteRatioChanges(w, oldLabel, newLabel, changes, width, report.ResolutionOr(p, report.DefaultResolution)); err != nil {
+	if err := compare.WriteRatioChanges(w, oldLabel, newLabel, changes, width,
+		report.ResolutionOr(p, report.DefaultResolution)); err != nil {
 		return fmt.Errorf("write the ratio changes: %w", err)
 	}
 	return nil

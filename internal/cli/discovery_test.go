@@ -23,7 +23,8 @@ func TestListJSONHasEveryTargetAndWorkload(t *testing.T) {
 		t.Fatalf("list --json is not JSON: %v\n%s", err, out.String())
 	}
 	if len(c.Targets) != len(targets.All()) || len(c.Workloads) != len(bench.Workloads()) {
-		t.Errorf("%d targets, %d workloads; want %d and %d", len(c.Targets), len(c.Workloads), len(targets.All()), len(bench.Workloads()))
+		t.Errorf("%d targets, %d workloads; want %d and %d", len(c.Targets), len(c.Workloads), len(targets.All()),
+			len(bench.Workloads()))
 	}
 	byName := map[string]targetJSON{}
 	for _, tg := range c.Targets {
@@ -57,7 +58,8 @@ func TestDryRunPrintsThePlanAndWritesNothing(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "m*,*zen,-zombie*", "--workloads", "SimpleQuery*,-*Select1,SimpleExec,-SimpleExec", "--count", "6", "--slices", "3"}
+	args := []string{"run", "--dry-run", "--targets", "m*,*zen,-zombie*", "--workloads",
+		"SimpleQuery*,-*Select1,SimpleExec,-SimpleExec", "--count", "6", "--slices", "3"}
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -84,15 +86,19 @@ func TestDryRunPrintsThePlanAndWritesNothing(t *testing.T) {
 }
 
 func TestHelpOfEveryCommandHasExamples(t *testing.T) {
-	for _, cmd := range [][]string{{"run"}, {"list"}, {"server"}, {"server", "start"}, {"server", "stop"}, {"server", "dsn"}, {"report"}, {"compare"}, {"clean"}, {"version"}, {"help"}} {
+	for _, cmd := range [][]string{{"run"}, {"list"}, {"server"}, {"server", "start"}, {"server", "stop"},
+		{"server", "dsn"}, {"report"}, {"compare"}, {"clean"}, {"version"}, {"help"}} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), append([]string{"help"}, cmd...), fakeEnv(&out, &errb))
 		if code != ExitOK || !strings.Contains(out.String(), "Examples:\n  sqlbench "+strings.Join(cmd, " ")) {
-			t.Errorf("help %s: exit %d, no examples of it:\n%s%s", strings.Join(cmd, " "), code, out.String(), errb.String())
+			t.Errorf("help %s: exit %d, no examples of it:\n%s%s", strings.Join(cmd, " "), code, out.String(),
+				errb.String())
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"help", "server", "frob"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), `unknown command "frob" (valid: dsn, start, status, stop)`) {
+	if code := Main(context.Background(), []string{"help", "server", "frob"}, fakeEnv(&out,
+		&errb)); code != ExitUsage ||
+		!strings.Contains(errb.String(), `unknown command "frob" (valid: dsn, start, status, stop)`) {
 		t.Errorf("help server frob: exit %d, %q", code, errb.String())
 	}
 }
@@ -100,7 +106,8 @@ func TestHelpOfEveryCommandHasExamples(t *testing.T) {
 func TestCompletion(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		var out, errb bytes.Buffer
-		if code := Main(context.Background(), []string{"completion", shell}, fakeEnv(&out, &errb)); code != ExitOK || !strings.Contains(out.String(), "__complete") {
+		if code := Main(context.Background(), []string{"completion", shell}, fakeEnv(&out, &errb)); code != ExitOK ||
+			!strings.Contains(out.String(), "__complete") {
 			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", shell, code, out.Len(), errb.String())
 		}
 	}

@@ -36,7 +36,8 @@ func TestDocsMatchTheBinary(t *testing.T) {
 		got := generated.ReplaceAllStringFunc(string(b), func(block string) string {
 			blocks++
 			args := generated.FindStringSubmatch(block)[1]
-			fresh := "<!-- generated: sqlbench " + args + " -->\n" + docsOutput(t, strings.Fields(args)) + "<!-- end generated -->"
+			fresh := "<!-- generated: sqlbench " + args + " -->\n" + docsOutput(t, strings.Fields(args)) +
+				"<!-- end generated -->"
 			if fresh != block {
 				stale = append(stale, "sqlbench "+args)
 			}
@@ -49,7 +50,8 @@ func TestDocsMatchTheBinary(t *testing.T) {
 				t.Fatal(err)
 			}
 		default:
-			t.Errorf("%s drifted from the binary: %s (go test ./internal/cli -run TestDocs -update rewrites it)", path, strings.Join(stale, ", "))
+			t.Errorf("%s drifted from the binary: %s (go test ./internal/cli -run TestDocs -update rewrites it)", path,
+				strings.Join(stale, ", "))
 		}
 	}
 	if blocks < 5 {
@@ -84,7 +86,8 @@ func TestReadmeIsShort(t *testing.T) {
 	if n := strings.Count(text, "\n"); n > 120 {
 		t.Errorf("README.md has %d lines, want at most 120: move detail into docs/", n)
 	}
-	for _, want := range []string{"\n    scripts/sqlbench run ", "\n    scripts/test ", "scripts/sqlbench run --quick"} {
+	for _, want := range []string{"\n    scripts/sqlbench run ", "\n    scripts/test ",
+		"scripts/sqlbench run --quick"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("README.md lacks %q", want)
 		}

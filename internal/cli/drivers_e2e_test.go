@@ -24,8 +24,9 @@ func TestRunQuickOnTheGosqliteTargets(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
 	bulk := "BulkInsert/shape=3x8/path=prepared/args=bytes"
-	code := Main(context.Background(), []string{"run", "--targets", "eatonphil,bvinc,mattn", "--workloads", "classic," + bulk,
-		"--quick", "--count", "2", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--targets", "eatonphil,bvinc,mattn", "--workloads", "classic," + bulk,
+			"--quick", "--count", "2", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -57,7 +58,8 @@ func TestRunQuickOnTheGosqliteTargets(t *testing.T) {
 			t.Errorf("config %s = %q, want %q", key, got, want)
 		}
 	}
-	if got := cfg.GetConfig("bvinc-sqlite-session"); !strings.Contains(got, "journal_mode=delete") || !strings.Contains(got, "synchronous=2") {
+	if got := cfg.GetConfig("bvinc-sqlite-session"); !strings.Contains(got, "journal_mode=delete") ||
+		!strings.Contains(got, "synchronous=2") {
 		t.Errorf("bvinc-sqlite-session = %q, want the session settings read back", got)
 	}
 	assertEmpty(t, tmp)
@@ -72,17 +74,21 @@ func TestRunGoMySQLOnMariaDB(t *testing.T) {
 	needServers(t, servers.KindMariaDB)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5", "SingleInsert/data=random/conns=2/prepare=each",
-		"PreparedQueryConcurrent/conns=4", "BulkInsert/shape=3x8/path=prepared/args=bytes", "BulkInsert/shape=3x8/path=multirow/args=bytes"}
-	code := Main(context.Background(), []string{"run", "--db", "mariadb", "--targets", "go-mysql,mysql", "--workloads", strings.Join(ws, ","),
-		"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+	ws := []string{"SimpleExec", "AutoQueryRow", "SimpleQueryRow", "EchoMixed5",
+		"SingleInsert/data=random/conns=2/prepare=each",
+		"PreparedQueryConcurrent/conns=4", "BulkInsert/shape=3x8/path=prepared/args=bytes",
+		"BulkInsert/shape=3x8/path=multirow/args=bytes"}
+	code := Main(context.Background(),
+		[]string{"run", "--db", "mariadb", "--targets", "go-mysql,mysql", "--workloads", strings.Join(ws, ","),
+			"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	runs, cfg := readRuns(t, out)
 	for _, w := range ws {
 		name, keys, _ := strings.Cut(w, "/")
-		for _, key := range []string{"db=mariadb/driver=go-mysql/api=native", "db=mariadb/driver=go-sql-driver/api=sql"} {
+		for _, key := range []string{"db=mariadb/driver=go-mysql/api=native",
+			"db=mariadb/driver=go-sql-driver/api=sql"} {
 			for _, n := range []string{"tcp", "unix"} {
 				id := name + "/" + key + "/net=" + n
 				if keys != "" {
@@ -116,7 +122,8 @@ func TestRunSaysSqinnNeedsItsProgram(t *testing.T) {
 	if code != ExitPartial {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if want := "skipped sqinn: needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"; !strings.Contains(stderr.String(), want) {
+	want := "skipped sqinn: needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"
+	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)
 	}
 }
@@ -132,10 +139,12 @@ func TestSqinnIsAvailableWithAnExecutable(t *testing.T) {
 	for _, c := range []struct {
 		env, onPath, want string
 	}{
-		{"", "", "needs the sqinn program: set SQINN_PATH or put it on PATH (scripts/sqinn in a clone builds it: docs/targets.md)"},
+		{"", "", "needs the sqinn program: set SQINN_PATH or put it on PATH (scripts/sqinn in a clone builds it: " +
+			"docs/targets.md)"},
 		{"", "/usr/local/bin/sqinn", ""},
 		{sh, "", ""},
-		{"/nonexistent/sqinn", "/usr/local/bin/sqinn", "needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"},
+		{"/nonexistent/sqinn", "/usr/local/bin/sqinn",
+			"needs the sqinn program: $SQINN_PATH (/nonexistent/sqinn) is not an executable"},
 	} {
 		env := session.Host{
 			Getenv: func(k string) string {

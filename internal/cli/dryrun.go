@@ -92,7 +92,8 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("skipped %s: %s", name, p.Skipped[name]), textlayout.Width, "  "))
 	}
 	if len(p.Later) > 0 {
-		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("not planned at --scale %g (too big for a smaller run; use --scale 1): %s", cfg.Scale, strings.Join(p.Later, ", ")), textlayout.Width, "  "))
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("not planned at --scale %g (too big for a smaller run; use --scale "+
+			"1): %s", cfg.Scale, strings.Join(p.Later, ", ")), textlayout.Width, "  "))
 	}
 	cold := 0 // cells of a workload whose published program had no warm-up
 	for _, st := range cells {
@@ -104,13 +105,15 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	if cold > 0 {
 		warm += fmt.Sprintf(", none for %d of them, as their published programs", cold)
 	}
-	fmt.Fprint(w, "\n"+textlayout.Wrap(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
-		len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), textlayout.Width, "  "))
+	fmt.Fprint(w, "\n"+
+		textlayout.Wrap(fmt.Sprintf("%d cells x %d runs (%s), each run in up to %d slices: %d passes, %d steps",
+			len(cells), cfg.Count, warm, cfg.Slices, passes, len(steps)), textlayout.Width, "  "))
 	builds := runnerBuilds(cfg, p, env) // the one-time builds: counted only where they would happen
 	switch {
 	case est == nil && unknown == 0 && len(cells) > 0: // every cell a script run for a time (--time)
 		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("estimated time: %s timed: %d cells x %d runs of --time %s; "+
-			"runner builds, server starts and each cell's set-up come on top", formatEstimate(total), len(cells), cfg.Count,
+			"runner builds, server starts and each cell's set-up come on top", formatEstimate(total), len(cells),
+			cfg.Count,
 			cfg.Script.Time), textlayout.Width, "  "))
 	case est == nil:
 		why := "no results here to estimate from: run `sqlbench run --quick --workloads all` once"
@@ -125,14 +128,17 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	case !est.overhead:
 		timed := total
 		total += builds.counted()
-		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(timed), est.source)
+		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(timed),
+			est.source)
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
 		text += builds.clause()
-		text += "; server starts and set-up (filling the tables a query reads) come on top (the file has no began and finished lines to tell them from)"
+		text += "; server starts and set-up (filling the tables a query reads) come on top (the file has no began " +
+			"and finished lines to tell them from)"
 		if builds.Known {
-			text = fmt.Sprintf("estimated time: %s: ", formatEstimate(total)) + strings.TrimPrefix(text, "estimated time: ")
+			text = fmt.Sprintf("estimated time: %s: ", formatEstimate(total)) +
+				strings.TrimPrefix(text, "estimated time: ")
 		}
 		fmt.Fprint(w, textlayout.Wrap(text, textlayout.Width, "  "))
 	default:

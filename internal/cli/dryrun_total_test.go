@@ -21,7 +21,8 @@ func TestDryRunOfAScriptGivesItsTotal(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--script", script, "--time", "30s", "--clients", "8", "--targets", "mattn,modernc"}
+	args := []string{"run", "--dry-run", "--script", script, "--time", "30s", "--clients", "8", "--targets",
+		"mattn,modernc"}
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -46,8 +47,9 @@ func TestAllStudiesTotal(t *testing.T) {
 		{90 * time.Second, 0, nil, "every study: 1m30s timed"},
 		{0, 12, []string{"a", "b"}, "every study: no estimate: no results here for any of the 12 cells (of a, b); " +
 			"run `sqlbench run --quick --workloads all` once to estimate them"},
-		{90 * time.Second, 3, []string{"b"}, "every study: at least 1m30s timed; not counted: 3 cells with no results " +
-			"here to estimate from (of b); run `sqlbench run --quick --workloads all` once to estimate them"},
+		{90 * time.Second, 3, []string{"b"},
+			"every study: at least 1m30s timed; not counted: 3 cells with no results " +
+				"here to estimate from (of b); run `sqlbench run --quick --workloads all` once to estimate them"},
 	} {
 		if got := allStudiesTotal(c.total, c.unknown, c.lacking); got != c.want {
 			t.Errorf("allStudiesTotal(%v, %d, %v) =\n%q, want\n%q", c.total, c.unknown, c.lacking, got, c.want)

@@ -86,7 +86,8 @@ func TestCompareSaysASessionIsComparedWithItself(t *testing.T) {
 		args []string
 		top  string
 	}{
-		{[]string{r, r}, "note: " + r + " (old and new) hold one session's runs (session k3x9qa, the same 12 runs)" + itself},
+		{[]string{r, r}, "note: " + r + " (old and new) hold one session's runs (session k3x9qa, the same 12 runs)" +
+			itself},
 		{[]string{"--fail-over", "5%", r, cp},
 			"note: " + r + " and " + cp + " hold one session's runs (session k3x9qa, the same 12 runs)" + itself},
 		{[]string{early, r}, "note: " + early + " and " + r +

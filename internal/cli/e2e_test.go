@@ -43,7 +43,8 @@ func realEnv(t *testing.T) (env Env, stdout, stderr *bytes.Buffer, cache, tmp st
 	t.Cleanup(func() { os.RemoveAll(tmp) })
 	t.Setenv("TMPDIR", tmp)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
-	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr, cache, tmp
+	return Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, LookPath: exec.LookPath, Dir: root}, stdout, stderr,
+		cache, tmp
 }
 
 // needServers skips t when a server it starts is not installed, or fails
@@ -126,7 +127,8 @@ func TestRunQuickOnEveryAvailableTarget(t *testing.T) {
 	if got := cfg.GetConfig("slices"); got != "5" {
 		t.Errorf("slices config line %q at --quick, want 5", got)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), "(a CPU loop timed before each of the 10 passes)") {
+	if !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "),
+		"(a CPU loop timed before each of the 10 passes)") {
 		t.Errorf("the noise line does not give the machine's drift over 10 passes:\n%s", stdout)
 	}
 	assertEmpty(t, tmp)
@@ -197,7 +199,8 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go cancelAtFirstResult(cancel, out)
-	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads", "SimpleQueryRow",
+	code := Main(ctx, []string{"run", "--db", "sqlite,postgres", "--targets", "mattn,modernc,pgx-native", "--workloads",
+		"SimpleQueryRow",
 		"--scale", "1", "--count", "5", "--slices", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstderr:\n%s", code, stderr)
@@ -227,20 +230,25 @@ func TestInterruptKeepsFinishedResults(t *testing.T) {
 func TestSQLiteSettingsReachEveryTarget(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	code := Main(context.Background(), []string{"run", "--targets", "mattn,modernc,zombiezen", "--workloads", "SimpleQueryRow",
-		"--quick", "--count", "1", "--sqlite-journal", "wal", "--sqlite-sync", "normal", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--targets", "mattn,modernc,zombiezen", "--workloads", "SimpleQueryRow",
+			"--quick", "--count", "1", "--sqlite-journal", "wal", "--sqlite-sync", "normal", "-o", out, "--cache",
+			cache},
+		env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	_, cfg := readRuns(t, out)
-	for key, want := range map[string]string{"sqlite-journal-mode": "WAL", "sqlite-synchronous": "NORMAL", "sqlite-foreign-keys": "ON"} {
+	for key, want := range map[string]string{"sqlite-journal-mode": "WAL", "sqlite-synchronous": "NORMAL",
+		"sqlite-foreign-keys": "ON"} {
 		if got := cfg.GetConfig(key); got != want {
 			t.Errorf("config %s = %q, want %q", key, got, want)
 		}
 	}
 	for _, target := range []string{"mattn", "modernc", "zombiezen"} {
 		got := cfg.GetConfig(target + "-sqlite-session")
-		if !strings.Contains(got, "journal_mode=wal") || !strings.Contains(got, "synchronous=1") || !strings.Contains(got, "foreign_keys=1") {
+		if !strings.Contains(got, "journal_mode=wal") || !strings.Contains(got, "synchronous=1") ||
+			!strings.Contains(got, "foreign_keys=1") {
 			t.Errorf("config %s-sqlite-session = %q, want WAL, synchronous 1 (normal), foreign keys on", target, got)
 		}
 	}

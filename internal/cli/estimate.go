@@ -160,7 +160,8 @@ func estimateFrom(path string) (*estimate, error) {
 			return nil, usageError{fmt.Sprintf("%s: %v", path, err)}
 		}
 	}
-	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{}, perOp: map[string]float64{}}
+	est := &estimate{source: path, byID: map[string]time.Duration{}, cells: map[string]int{},
+		perOp: map[string]float64{}}
 	if len(set.Results) > 0 {
 		for _, c := range set.Results[0].Config {
 			if c.Key == "measure" && strings.HasPrefix(string(c.Value), session.MeasureInstructions) {
@@ -179,7 +180,8 @@ func estimateFrom(path string) (*estimate, error) {
 		perOp := s.NsPerOp.Center
 		if h.Count > 0 {
 			fileWarmup := session.Config{Warmup: h.Warmup, WarmupAll: h.WarmupAll}
-			fileTimed += time.Duration(perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
+			fileTimed += time.Duration(
+				perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
 			fileSteps += h.Count * stepsPerRun(w, scale, h.Slices)
 		}
 		if w.ScaledData {
@@ -199,7 +201,8 @@ func estimateFrom(path string) (*estimate, error) {
 		if built, ok := benchfile.RunnerBuild(set.Results[0].Config); ok {
 			setUp = max(0, setUp-built) // a one-time build is counted only where it would happen (buildTerm)
 		}
-		est.setUp, est.perStep, est.overhead, est.sessions = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps), true, 1
+		est.setUp, est.perStep, est.overhead, est.sessions = setUp, max(0, runs-fileTimed)/time.Duration(fileSteps),
+			true, 1
 	}
 	return est, nil
 }

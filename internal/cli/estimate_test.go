@@ -55,7 +55,8 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 	want := map[string]time.Duration{
 		"SimpleQuery":      time.Duration((2000 + 5000) * ops("SimpleQuery") * warm), // medians of two cells
 		"SuiteSimpleQuery": time.Duration(2e6 / 0.001 * ops("SuiteSimpleQuery") * cold),
-		"SingleInsert/data=fixed/conns=2/prepare=each": time.Duration(4e6 * ops("SingleInsert/data=fixed/conns=2/prepare=each") * cold),
+		"SingleInsert/data=fixed/conns=2/prepare=each": time.Duration(
+			4e6 * ops("SingleInsert/data=fixed/conns=2/prepare=each") * cold),
 	}
 	for id, w := range want {
 		if got := est.byID[id]; got < w-time.Microsecond || got > w+time.Microsecond {
@@ -74,7 +75,8 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 		t.Fatalf("list: exit %d: %s", code, errb.String())
 	}
 	total := want["SimpleQuery"] + want["SuiteSimpleQuery"] + want["SingleInsert/data=fixed/conns=2/prepare=each"]
-	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "EST. AT SCALE 1") || !strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+" (") {
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "EST. AT SCALE 1") ||
+		!strings.Contains(s, "measured in "+path+", on the targets it has for each: "+formatEstimate(total)+" (") {
 		t.Errorf("list output lacks the estimate (%s):\n%s", formatEstimate(total), s)
 	}
 }
@@ -82,7 +84,8 @@ func TestEstimateExtrapolatesToScale1(t *testing.T) {
 func TestListEstimateOfACorruptFileIsBadInput(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"list", "--estimate", "testdata/corrupt.txt"}, fakeEnv(&out, &errb))
-	if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 || !strings.Contains(errb.String(), "corrupt.txt") {
+	if code != ExitUsage || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 ||
+		!strings.Contains(errb.String(), "corrupt.txt") {
 		t.Errorf("exit %d, stderr %q; want exit %d and one line naming the file", code, errb.String(), ExitUsage)
 	}
 }
@@ -114,16 +117,19 @@ func TestQuickRunsTheLongestWorkloadsAtTheirSmokeScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.ScaleOf(bulk) != bulk.Smoke || bulk.Smoke >= session.QuickScale || o.ScaleOf(classic) != session.QuickScale {
-		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.ScaleOf(bulk), bulk.Smoke, o.ScaleOf(classic), session.QuickScale)
+		t.Errorf("--quick: BulkInsert at %g (Smoke %g), SimpleQuery at %g; want Smoke and %g", o.ScaleOf(bulk),
+			bulk.Smoke, o.ScaleOf(classic), session.QuickScale)
 	}
-	if got, want := o.SmokeScales([]bench.Workload{classic, bulk, bulk}), []benchfile.NamedScale{{Name: "BulkInsert", Scale: bulk.Smoke}}; !slices.Equal(got, want) {
+	if got, want := o.SmokeScales([]bench.Workload{classic, bulk, bulk}),
+		[]benchfile.NamedScale{{Name: "BulkInsert", Scale: bulk.Smoke}}; !slices.Equal(got, want) {
 		t.Errorf("smoke-scales %v, want %v", got, want)
 	}
 	if o, err = parseRun([]string{"--quick", "--scale", "0.05"}, fakeEnv(&out, &errb)); err != nil {
 		t.Fatal(err)
 	}
 	if o.ScaleOf(bulk) != 0.05 || len(o.SmokeScales([]bench.Workload{bulk})) != 0 {
-		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %v; want 0.05 and none", o.ScaleOf(bulk), o.SmokeScales([]bench.Workload{bulk}))
+		t.Errorf("--quick --scale 0.05: BulkInsert at %g, smoke-scales %v; want 0.05 and none", o.ScaleOf(bulk),
+			o.SmokeScales([]bench.Workload{bulk}))
 	}
 }
 
@@ -185,7 +191,8 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	// up 10% more: 2 x 2 x 110 ms = 0.44 s of operations in 20.44 s of
 	// runs, after 12 s of start-up.
 	file := "count: 2\nslices: 5\nscale: 0.01\nwarmup: 0.1\nwarmup-all: false\n" +
-		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: 2026-11-26T05:00:32.440Z\n\n" +
+		"# began: 2026-11-26T05:00:00.000Z\n# started: 2026-11-26T05:00:12.000Z\n# finished: " +
+		"2026-11-26T05:00:32.440Z\n\n" +
 		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
 		"BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n" +
 		"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 10 1000000 ns/op\n" +
@@ -203,14 +210,16 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2", "--slices", "5", "--scale", "0.01",
+	args := []string{"run", "--dry-run", "--targets", "mattn,modernc", "--workloads", "SimpleQuery", "--count", "2",
+		"--slices", "5", "--scale", "0.01",
 		"--cache", t.TempDir()} // no build recorded there to add
 	if code := Main(context.Background(), args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	// The same plan: 0.44 s timed + 20 steps x 1 s + 12 s.
 	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 32s: <1s timed,") ||
-		!strings.Contains(s, "+ 20s for the 20 steps (1s each beyond their operations, there:") || !strings.Contains(s, "+ 12s start-up") {
+		!strings.Contains(s, "+ 20s for the 20 steps (1s each beyond their operations, there:") ||
+		!strings.Contains(s, "+ 12s start-up") {
 		t.Errorf("dry run:\n%s", out.String())
 	}
 
@@ -231,8 +240,10 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	}
 	// Per step: (70 - 0.44) / 20, 1 s, (20.44 - 0.44) / 20 = 0.5 s: 1 s;
 	// start-up 2 s, 12 s, 2 s: 2 s.
-	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "estimated time: 22s: <1s timed, from each cell's median ns/op in "+path) ||
-		!strings.Contains(s, "(1s each beyond their operations, the median of 3 sessions of these cells:") || !strings.Contains(s, "+ 2s start-up") {
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s,
+		"estimated time: 22s: <1s timed, from each cell's median ns/op in "+path) ||
+		!strings.Contains(s, "(1s each beyond their operations, the median of 3 sessions of these cells:") ||
+		!strings.Contains(s, "+ 2s start-up") {
 		t.Errorf("dry run from three sessions:\n%s", out.String())
 	}
 }
@@ -272,18 +283,23 @@ func TestDryRunTakesTheFileWithItsCells(t *testing.T) {
 	res := filepath.Join(dir, "results")
 	os.MkdirAll(res, 0o755)
 	sqlite := filepath.Join(res, "sqlbench-1.txt")
-	os.WriteFile(sqlite, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"), 0o644)
+	os.WriteFile(sqlite,
+		[]byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 10 1000000 ns/op\n"), 0o644)
 	pg := filepath.Join(res, "sqlbench-2.txt")
-	os.WriteFile(pg, []byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=postgres/driver=pq/api=sql/net=tcp 10 1000000 ns/op\n"), 0o644)
+	os.WriteFile(pg,
+		[]byte("scale: 0.01\n\nBenchmarkSimpleQuery/db=postgres/driver=pq/api=sql/net=tcp 10 1000000 ns/op\n"), 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(sqlite, old, old)
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	if code := Main(context.Background(), []string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery"}, env); code != ExitOK {
+	if code := Main(context.Background(),
+		[]string{"run", "--dry-run", "--targets", "mattn", "--workloads", "SimpleQuery"}, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "median ns/op in "+sqlite) || strings.Contains(s, "?") {
-		t.Errorf("dry run of a SQLite cell, a newer file of PostgreSQL's: want the estimate from %s:\n%s", sqlite, out.String())
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "median ns/op in "+sqlite) ||
+		strings.Contains(s, "?") {
+		t.Errorf("dry run of a SQLite cell, a newer file of PostgreSQL's: want the estimate from %s:\n%s", sqlite,
+			out.String())
 	}
 }

@@ -99,7 +99,8 @@ func liveRunners(tmp string) []string {
 	for _, p := range procDirs {
 		cmdline, _ := os.ReadFile(filepath.Join(p, "cmdline"))
 		environ, _ := os.ReadFile(filepath.Join(p, "environ"))
-		if !bytes.Contains(cmdline, []byte("sqlbench-runner")) || !bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
+		if !bytes.Contains(cmdline, []byte("sqlbench-runner")) ||
+			!bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
 			continue
 		}
 		if pid, _ := strconv.Atoi(filepath.Base(p)); procsStateZombie(pid) {
@@ -118,7 +119,8 @@ func liveRunners(tmp string) []string {
 // temp file is left.
 func TestSignalsAndResumeLoseNothing(t *testing.T) {
 	bin := buildSqlbench(t, t.TempDir())
-	args := []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec", "--count", "3", "--slices", "5", "--scale", "0.3", "-o", "r.txt"}
+	args := []string{"run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec",
+		"--count", "3", "--slices", "5", "--scale", "0.3", "-o", "r.txt"}
 	base := newFaultRun(t, bin)
 	if out, err := base.command(args...).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted session: %v\n%s", err, out)
@@ -138,7 +140,8 @@ func TestSignalsAndResumeLoseNothing(t *testing.T) {
 			}
 			// At a random point of the session: after k of its 90 slices.
 			at := 1 + rand.IntN(85)
-			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(
+				5 * time.Millisecond) {
 				if b, _ := os.ReadFile(filepath.Join(f.dir, "r.journal")); bytes.Count(b, []byte("\n")) > at {
 					break
 				}
@@ -184,17 +187,20 @@ func TestSignalsAndResumeLoseNothing(t *testing.T) {
 // every run.
 func TestRunnerKilledCostsOnlyTheCellInFlight(t *testing.T) {
 	f := newFaultRun(t, buildSqlbench(t, t.TempDir()))
-	cmd := f.command("run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec", "--count", "3", "--slices", "5", "--scale", "0.5", "-o", "r.txt")
+	cmd := f.command("run", "--targets", "mattn,modernc", "--workloads", "SimpleQueryRow,PreparedExec,SimpleExec",
+		"--count", "3", "--slices", "5", "--scale", "0.5", "-o", "r.txt")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	killed := false
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !killed; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) &&
+		!killed; time.Sleep(50 * time.Millisecond) {
 		if b, _ := os.ReadFile(filepath.Join(f.dir, "r.journal")); bytes.Count(b, []byte("\n")) > 12 {
 			// This session's mattn runner only: other tests' runners share the cache.
-			killed = exec.Command("pkill", "-9", "-P", strconv.Itoa(cmd.Process.Pid), "-f", "sqlbench-runner-mattn").Run() == nil
+			killed = exec.Command("pkill", "-9", "-P", strconv.Itoa(cmd.Process.Pid), "-f",
+				"sqlbench-runner-mattn").Run() == nil
 		}
 	}
 	err := cmd.Wait()

@@ -29,7 +29,8 @@ func TestFullDiskFailsCleanly(t *testing.T) {
 		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", disk).Run() })
-	cmd := f.command("run", "--targets", "mattn,modernc", "--count", "3", "--slices", "5", "--scale", "0.05", "-o", filepath.Join(disk, "r.txt"))
+	cmd := f.command("run", "--targets", "mattn,modernc", "--count", "3", "--slices", "5", "--scale", "0.05", "-o",
+		filepath.Join(disk, "r.txt"))
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailed {
 		t.Fatalf("exit %v, want 3 (the disk failed)\n%s", err, out)
@@ -62,7 +63,8 @@ func TestTwoSessionsSideBySide(t *testing.T) {
 		t.Fatalf("results files %v, want two", files)
 	}
 	for _, p := range files {
-		if got := cellCounts(t, p); len(got) != 2 || got["SimpleExec/db=sqlite/driver=mattn/api=sql"] != session.QuickCount {
+		if got := cellCounts(t, p); len(got) != 2 ||
+			got["SimpleExec/db=sqlite/driver=mattn/api=sql"] != session.QuickCount {
 			t.Errorf("%s: %v, want both cells with every run", p, got)
 		}
 	}

@@ -65,15 +65,18 @@ func TestReportMarksAnUnfinishedSessionPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(results, b, 0o644)
-	jw, err := journal.Create(session.JournalPath(results), journal.Header{Session: "abc123", Results: results, Runs: 10, Config: []byte("{}")})
+	jw, err := journal.Create(session.JournalPath(results),
+		journal.Header{Session: "abc123", Results: results, Runs: 10, Config: []byte("{}")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw.Add(journal.Record{Cell: "SimpleQuery/db=sqlite/driver=mattn/api=sql", Run: 1, Slice: 1, Line: "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1 1 ns/op"})
+	jw.Add(journal.Record{Cell: "SimpleQuery/db=sqlite/driver=mattn/api=sql", Run: 1, Slice: 1,
+		Line: "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1 1 ns/op"})
 	jw.Close()
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
-	if code := Main(context.Background(), []string{"report", "--format", "markdown", "-o", "-", results}, env); code != ExitOK {
+	if code := Main(context.Background(), []string{"report", "--format", "markdown", "-o", "-", results},
+		env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	want := "did not finish (1 of its 10 runs begun); sqlbench run --resume " + session.JournalPath(results)
@@ -96,8 +99,10 @@ func TestResumeThatCannotStartKeepsTheResults(t *testing.T) {
 	results := filepath.Join(dir, "r.txt")
 	const kept = "goos: linux\n\nBenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 10 100 ns/op\n"
 	os.WriteFile(results, []byte(kept), 0o644)
-	cfg := `{"Config":{"DBs":["sqlite"],"Targets":["jdbc-sqlite"],"Workloads":["SimpleExec"],"Count":1,"Slices":1,"Scale":0.01,"Timeout":60000000000},"DSNs":null}`
-	jw, err := journal.Create(session.JournalPath(results), journal.Header{Session: "abc123", Results: results, Runs: 1, Config: []byte(cfg)})
+	cfg := `{"Config":{"DBs":["sqlite"],"Targets":["jdbc-sqlite"],"Workloads":["SimpleExec"],"Count":1,"Slices":1,` +
+		`"Scale":0.01,"Timeout":60000000000},"DSNs":null}`
+	jw, err := journal.Create(session.JournalPath(results),
+		journal.Header{Session: "abc123", Results: results, Runs: 1, Config: []byte(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +110,8 @@ func TestResumeThatCannotStartKeepsTheResults(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	if code := Main(context.Background(), []string{"run", "--resume", "r.journal"}, env); code != ExitFailed || !strings.Contains(errb.String(), "no target can run") {
+	if code := Main(context.Background(), []string{"run", "--resume", "r.journal"}, env); code != ExitFailed ||
+		!strings.Contains(errb.String(), "no target can run") {
 		t.Fatalf("exit %d, stderr %q; want 3, no target can run", code, errb.String())
 	}
 	if b, _ := os.ReadFile(results); string(b) != kept {

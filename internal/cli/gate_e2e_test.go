@@ -26,11 +26,13 @@ func TestAAPairPassesTheGate(t *testing.T) {
 		"--workloads", "SimpleQueryRow,PreparedQueryRow,AutoQueryRow", "--count", "6")
 	paths := []string{a, b}
 	var out, errb bytes.Buffer
-	code := Main(context.Background(), []string{"compare", "--fail-over", "5%", "--baseline", "mattn", paths[0], paths[1]}, fakeEnv(&out, &errb))
+	code := Main(context.Background(),
+		[]string{"compare", "--fail-over", "5%", "--baseline", "mattn", paths[0], paths[1]}, fakeEnv(&out, &errb))
 	if code != ExitOK {
 		t.Fatalf("an A/A pair failed the gate: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
-	for _, want := range []string{"every cell alike: ", "drift loop", "wake-ups", "ops/s ÷ mattn's, old → new", "crawshaw"} {
+	for _, want := range []string{"every cell alike: ", "drift loop", "wake-ups", "ops/s ÷ mattn's, old → new",
+		"crawshaw"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("compare's output lacks %q:\n%s", want, out.String())
 		}

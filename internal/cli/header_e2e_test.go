@@ -18,8 +18,9 @@ import (
 func TestRunHeaderKeysAreStable(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	code := Main(context.Background(), []string{"run", "--quick", "--db", "sqlite,loopback", "--targets", "mattn,modernc,tcp",
-		"--workloads", "SimpleExec,TCPRoundTrip", "--count", "1", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--quick", "--db", "sqlite,loopback", "--targets", "mattn,modernc,tcp",
+			"--workloads", "SimpleExec,TCPRoundTrip", "--count", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -28,7 +29,8 @@ func TestRunHeaderKeysAreStable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The command is recorded from the parsed flags (commandLine).
-	cmd := "sqlbench run --quick=true --db=sqlite,loopback --targets=mattn,modernc,tcp --workloads=SimpleExec,TCPRoundTrip --count=1 --output=" + out
+	cmd := "sqlbench run --quick=true --db=sqlite,loopback --targets=mattn,modernc,tcp " +
+		"--workloads=SimpleExec,TCPRoundTrip --count=1 --output=" + out
 	if !strings.Contains(string(b), "sqlbench-command: "+cmd+" --cache="+cache+"\n") {
 		_, got, _ := strings.Cut(string(b), "sqlbench-command: ")
 		got, _, _ = strings.Cut(got, "\n")
@@ -36,7 +38,8 @@ func TestRunHeaderKeysAreStable(t *testing.T) {
 	}
 	var keys []string
 	for _, line := range strings.Split(string(b), "\n") {
-		if k, _, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "Benchmark") && !strings.HasPrefix(line, "Unit ") {
+		if k, _, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "Benchmark") &&
+			!strings.HasPrefix(line, "Unit ") {
 			keys = append(keys, k)
 		}
 	}

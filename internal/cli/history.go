@@ -122,7 +122,8 @@ reads it).`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(env.Stdout, "%d recorded, %d skipped; %s holds %d sessions\n", added, len(paths)-added, s.Where(), n)
+			fmt.Fprintf(env.Stdout, "%d recorded, %d skipped; %s holds %d sessions\n", added, len(paths)-added,
+				s.Where(), n)
 			return nil
 		},
 	}
@@ -147,7 +148,8 @@ reads it).`,
 				return err
 			}
 			if len(series) == 0 {
-				fmt.Fprintf(env.Stderr, "history show: no recorded cell has %s for these filters in %s\n", unit, s.Where())
+				fmt.Fprintf(env.Stderr, "history show: no recorded cell has %s for these filters in %s\n", unit,
+					s.Where())
 				return nil
 			}
 			if err := history.WriteText(env.Stdout, series, points); err != nil {
@@ -168,8 +170,9 @@ reads it).`,
 		},
 	}
 	filterFlags(show)
-	show.Flags().StringVar(&unit, "unit", "ns/op", "the measure to show, as the results name it (ns/op, allocs/op, B/op, "+
-		"p99-ns/op, ...)")
+	show.Flags().StringVar(&unit, "unit", "ns/op",
+		"the measure to show, as the results name it (ns/op, allocs/op, B/op, "+
+			"p99-ns/op, ...)")
 	show.Flags().StringVar(&htmlPath, "html", "", "also write the trends, each with a chart of its sessions and "+
 		"its segments' medians, to this HTML file")
 	show.Flags().BoolVar(&points, "points", false,

@@ -31,7 +31,8 @@ func TestHistoryRecordShowExport(t *testing.T) {
 		t.Errorf("record:\n%s", out)
 	}
 	out, _ = run("record", "testdata/new.txt")
-	if !strings.Contains(out, "skipped session file-") || !strings.Contains(out, "(testdata/new.txt): recorded already") ||
+	if !strings.Contains(out, "skipped session file-") ||
+		!strings.Contains(out, "(testdata/new.txt): recorded already") ||
 		!strings.Contains(out, "0 recorded, 1 skipped") || !strings.Contains(out, "holds 3 sessions") {
 		t.Errorf("record again:\n%s", out)
 	}
@@ -54,7 +55,8 @@ func TestHistoryRecordShowExport(t *testing.T) {
 	}
 	var o, e bytes.Buffer
 	if code := Main(context.Background(), []string{"history", "--db", db, "show", "--html", "/proc/version/x.html"},
-		fakeEnv(&o, &e)); code != ExitUsage || !strings.Contains(e.String(), "--html /proc/version/x.html: not a directory") {
+		fakeEnv(&o, &e)); code != ExitUsage ||
+		!strings.Contains(e.String(), "--html /proc/version/x.html: not a directory") {
 		t.Errorf("show --html into /proc/version: exit %d, stderr %q", code, e.String())
 	}
 	out, errOut := run("export", "--target", "a")
@@ -65,7 +67,8 @@ func TestHistoryRecordShowExport(t *testing.T) {
 	if len(set.Results) != 40 || !strings.Contains(errOut, "2 sessions") {
 		t.Errorf("export: %d results (want 40), stderr %q", len(set.Results), errOut)
 	}
-	if _, errOut := run("show", "--unit", "furlongs/op"); !strings.Contains(errOut, "no recorded cell has furlongs/op") {
+	if _, errOut := run("show", "--unit", "furlongs/op"); !strings.Contains(errOut,
+		"no recorded cell has furlongs/op") {
 		t.Errorf("show of a unit never recorded: stderr %q", errOut)
 	}
 }

@@ -37,7 +37,8 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres,mysql,mattn,pgx",
 		"--workloads", "SimpleExec,AutoQueryRow,SimpleDo",
-		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "--timing-thread", "locked", "-o", out, "--cache", cache}, env)
+		"--quick", "--count", "2", "--slices", "2", "--profile", "fast", "--timing-thread", "locked", "-o", out,
+		"--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -111,7 +112,8 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 			t.Errorf("%s reports allocs/op, which a JVM cannot count", r.Name)
 		}
 	}
-	for _, key := range []string{"jdbc-sqlite-module", "jdbc-mysql-module", "jdbc-mariadb-module", "jdbc-postgres-module",
+	for _, key := range []string{"jdbc-sqlite-module", "jdbc-mysql-module", "jdbc-mariadb-module",
+		"jdbc-postgres-module",
 		"jdbc-sqlite-sqlite", "jdbc-jvm", "jdbc-jvm-flags", "jdbc-jit-warmup", "mariadb-version", "postgres-version",
 		"mariadb-server-cpu", "postgres-server-cpu"} {
 		if cfg.GetConfig(key) == "" {
@@ -130,7 +132,8 @@ func TestJDBCTargetsOnEveryDatabase(t *testing.T) {
 	if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("password")) {
 		t.Error("the results file mentions a password")
 	}
-	ps, _ := exec.Command("pgrep", "-f", filepath.Join(cache, "sqlbench-runner-jdbc")).Output() // this test's runners only
+	// this test's runners only
+	ps, _ := exec.Command("pgrep", "-f", filepath.Join(cache, "sqlbench-runner-jdbc")).Output()
 	if len(bytes.TrimSpace(ps)) > 0 {
 		t.Errorf("JDBC runners left running: %s", ps)
 	}
@@ -180,7 +183,8 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 	needServers(t, servers.KindMariaDB)
 	needJDK(t)
 	env, stdout, stderr, cache, tmp := realEnv(t)
-	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindMariaDB, Profile: servers.ProfileFast, Parent: tmp})
+	srv, err := servers.Start(context.Background(),
+		servers.Options{Kind: servers.KindMariaDB, Profile: servers.ProfileFast, Parent: tmp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +199,8 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 		deadline := time.Now().Add(3 * time.Minute)
 		for time.Now().Before(deadline) {
 			var name string
-			err := db.QueryRow("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%test' LIMIT 1").Scan(&name)
+			err := db.QueryRow("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND " +
+				"table_name LIKE 'sqlbench%test' LIMIT 1").Scan(&name)
 			if err == nil {
 				if res, err := db.Exec("UPDATE " + name + " SET str='Oops' WHERE number=7"); err == nil {
 					if n, _ := res.RowsAffected(); n == 1 {
@@ -222,7 +227,8 @@ func TestJDBCWrongDataFailsTheCell(t *testing.T) {
 		t.Error("the password was printed")
 	}
 	var n int
-	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%'").Scan(&n); err != nil || n != 0 {
+	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND " +
+		"table_name LIKE 'sqlbench%'").Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d sqlbench tables left behind (%v)", n, err)
 	}
 }
@@ -239,7 +245,8 @@ func TestJDBCInsertWorkloads(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.txt")
 	code := Main(context.Background(), []string{"run", "--db", "sqlite,mariadb,postgres",
 		"--targets", "jdbc-sqlite,jdbc-mysql,jdbc-mariadb,jdbc-postgres",
-		"--workloads", "SingleInsert/data=random/conns=2/prepare=each,SingleInsert/data=fixed/conns=2/prepare=once,BulkInsert/shape=3x8/path=multirow/args=string,BulkInsert/shape=3x8/path=copy/args=string," +
+		"--workloads", "SingleInsert/data=random/conns=2/prepare=each,SingleInsert/data=fixed/conns=2/prepare=once," +
+			"BulkInsert/shape=3x8/path=multirow/args=string,BulkInsert/shape=3x8/path=copy/args=string," +
 			"BulkInsert/shape=3x8/path=load,BulkInsert/shape=3x8/path=batch,BulkInsert/shape=3x8/path=rewrite",
 		"--scale", "0.001", "--count", "1", "--net", "tcp", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
@@ -293,7 +300,8 @@ func TestReproduceRunsTheSQLBenchmarkJDBCCellsCold(t *testing.T) {
 	needJDK(t)
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "study.txt")
-	code := Main(context.Background(), []string{"reproduce", "sqlbench-2013-osx", "--quick", "--count", "1", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"reproduce", "sqlbench-2013-osx", "--quick", "--count", "1", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -310,7 +318,8 @@ func TestReproduceRunsTheSQLBenchmarkJDBCCellsCold(t *testing.T) {
 	if got := cfg.GetConfig("jdbc-jvm-flags"); !strings.Contains(got, "-Dsqlbench.jit.maxMillis=0") {
 		t.Errorf("jdbc-jvm-flags %q", got)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), "JDBC in a cold JVM") { // lines wrap at 100 columns
+	// lines wrap at 100 columns
+	if !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), "JDBC in a cold JVM") {
 		t.Errorf("the conditions do not say the JVM runs cold:\n%s", stdout)
 	}
 }

@@ -32,10 +32,12 @@ func TestLinkBadValues(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		env := fakeEnv(&stdout, &stderr)
-		code := Main(context.Background(), append([]string{"run", "--quick", "-o", filepath.Join(t.TempDir(), "r.txt")}, args...), env)
+		code := Main(context.Background(),
+			append([]string{"run", "--quick", "-o", filepath.Join(t.TempDir(), "r.txt")}, args...), env)
 		msg := strings.TrimSpace(stderr.String())
 		if code != ExitUsage || !strings.HasPrefix(msg, "sqlbench: --link") || strings.Contains(msg, "\n") {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and one --link line", args, code, msg, stdout.String())
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and one --link line", args, code, msg,
+				stdout.String())
 		}
 	}
 }
@@ -162,7 +164,8 @@ func liveProxies(tmp string) []string {
 	procDirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procDirs {
 		environ, _ := os.ReadFile(filepath.Join(p, "environ"))
-		if !bytes.Contains(environ, []byte("SQLBENCH_LINK_PROXY=1\x00")) || !bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
+		if !bytes.Contains(environ, []byte("SQLBENCH_LINK_PROXY=1\x00")) ||
+			!bytes.Contains(environ, []byte("TMPDIR="+tmp+"\x00")) {
 			continue
 		}
 		if pid, _ := strconv.Atoi(filepath.Base(p)); procsStateZombie(pid) {
@@ -188,7 +191,8 @@ func TestLinkProxyGoesOnEveryExit(t *testing.T) {
 			t.Fatal(err)
 		}
 		var recs []string
-		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(
+			200 * time.Millisecond) {
 			recs, _ = filepath.Glob(filepath.Join(f.tmp, "sqblink-*"))
 			if len(recs) > 0 && strings.Contains(log.String(), "link:") {
 				break

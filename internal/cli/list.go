@@ -38,9 +38,11 @@ one database.`,
 		Args:      listArgs,
 		ValidArgs: listKinds,
 	}
-	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest results/sqlbench-*.txt here)")
+	from := c.Flags().String("estimate", "", "results file to estimate --scale 1 run times from (default: the newest "+
+		"results/sqlbench-*.txt here)")
 	asJSON := c.Flags().Bool("json", false, "print the targets and workloads as JSON, with availability and reasons")
-	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this machine's availability) as Markdown tables")
+	asMarkdown := c.Flags().Bool("markdown", false, "print the catalogue (every target and workload, not this "+
+		"machine's availability) as Markdown tables")
 	db := c.Flags().String("db", "", "only the targets and workloads of this database: "+strings.Join(dbNames(), ", "))
 	complete(c, "db", dbNames)
 	c.RunE = func(c *cobra.Command, args []string) error {
@@ -232,11 +234,14 @@ func listWorkloadsText(est *estimate, env Env, f listFilter) error {
 		return err
 	}
 	if est == nil {
-		fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap("No results here to estimate a --scale 1 run from: run `sqlbench run --quick --workloads all` (or pass --estimate FILE).", width, ""))
+		fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap("No results here to estimate a --scale 1 run from: run `sqlbench "+
+			"run --quick --workloads all` (or pass --estimate FILE).", width, ""))
 		return nil
 	}
-	fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap(fmt.Sprintf("Estimated --scale 1 run of the %d workloads measured in %s, on the targets it has for each: %s "+
-		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op there; set-up, such as filling the tables a query reads, is not counted).",
+	fmt.Fprint(env.Stdout, "\n"+textlayout.Wrap(fmt.Sprintf("Estimated --scale 1 run of the %d workloads measured in "+
+		"%s, on the targets it has for each: %s "+
+		"(%d runs per cell plus %g%% warm-up where a session warms up by default, from each cell's median ns/op "+
+		"there; set-up, such as filling the tables a query reads, is not counted).",
 		len(est.byID), est.source, formatEstimate(est.total), estimateCount, 100*estimateWarmup), width, ""))
 	return nil
 }

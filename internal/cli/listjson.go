@@ -58,14 +58,17 @@ func listJSON(est *estimate, env Env, f listFilter) error {
 			continue
 		}
 		reason := session.Unavailable(t, env.session())
-		c.Targets = append(c.Targets, targetJSON{Name: t.Name, DB: string(t.DB), Driver: t.Driver, API: t.API, Module: t.Module,
-			Available: reason == "", Reason: reason, Description: t.Desc, NoScripts: t.Refuses[targets.ScriptWorkload]})
+		c.Targets = append(c.Targets,
+			targetJSON{Name: t.Name, DB: string(t.DB), Driver: t.Driver, API: t.API, Module: t.Module,
+				Available: reason == "", Reason: reason, Description: t.Desc,
+				NoScripts: t.Refuses[targets.ScriptWorkload]})
 	}
 	for _, w := range bench.Workloads() {
 		if !f.workload(w) {
 			continue
 		}
-		j := workloadJSON{ID: w.ID(), Name: w.Name, Family: w.Family, Ops: w.Ops, Unit: w.Unit, Descriptions: map[string]string{}}
+		j := workloadJSON{ID: w.ID(), Name: w.Name, Family: w.Family, Ops: w.Ops, Unit: w.Unit,
+			Descriptions: map[string]string{}}
 		for _, db := range f.dbs() {
 			if w.RunsOn(db) {
 				j.Databases = append(j.Databases, string(db))

@@ -36,7 +36,8 @@ func listMarkdown(w io.Writer, f listFilter) error {
 		if !f.workload(wl) {
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", wl.ID(), wl.Family, textlayout.Thousands(float64(wl.Ops)), wl.Unit, cellText(describeAll(wl)))
+		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", wl.ID(), wl.Family, textlayout.Thousands(float64(wl.Ops)),
+			wl.Unit, cellText(describeAll(wl)))
 	}
 	return nil
 }

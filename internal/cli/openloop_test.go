@@ -25,7 +25,8 @@ func TestOpenLoopBadInput(t *testing.T) {
 		{[]string{"run", "--db", "postgres", "--progress", "1s"}, "run: --progress: needs --rate"},
 		{[]string{"run", "--db", "postgres", "--rate", "10", "--latency-limit", "0"},
 			"--latency-limit: want a duration above 0"},
-		{[]string{"run", "--db", "postgres", "--rate", "10", "--progress", "-1s"}, "--progress: want a duration above 0"},
+		{[]string{"run", "--db", "postgres", "--rate", "10", "--progress", "-1s"},
+			"--progress: want a duration above 0"},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))

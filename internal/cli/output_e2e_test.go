@@ -14,7 +14,8 @@ import (
 )
 
 // smallRun is a run of one SQLite cell, a few seconds long.
-var smallRun = []string{"run", "--quick", "--db", "sqlite", "--targets", "mattn", "--workloads", "SimpleExec", "--count", "2", "--slices", "1"}
+var smallRun = []string{"run", "--quick", "--db", "sqlite", "--targets", "mattn", "--workloads", "SimpleExec",
+	"--count", "2", "--slices", "1"}
 
 // TestOutputDashWritesTheResultsToStdout: -o - writes the results file to
 // stdout (benchfmt reads every run from it), the tables to stderr, and no
@@ -39,7 +40,8 @@ func TestOutputDashWritesTheResultsToStdout(t *testing.T) {
 	if runs != 2 || r.Err() != nil {
 		t.Errorf("stdout holds %d runs of SimpleExec (%v), want 2:\n%s", runs, r.Err(), stdout)
 	}
-	if !strings.Contains(stderr.String(), "results: standard output (2 runs)") || strings.Contains(stderr.String(), "reports:") {
+	if !strings.Contains(stderr.String(), "results: standard output (2 runs)") ||
+		strings.Contains(stderr.String(), "reports:") {
 		t.Errorf("stderr does not say where the results went, or names reports:\n%s", stderr)
 	}
 	if left, _ := os.ReadDir(env.Dir); len(left) != 0 {
@@ -55,7 +57,8 @@ func TestOutputDashWritesTheResultsToStdout(t *testing.T) {
 func TestQuietPrintsNoProgress(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "r.txt")
-	if code := Main(context.Background(), append(smallRun, "--cache", cache, "-o", out, "--quiet"), env); code != ExitOK {
+	if code := Main(context.Background(), append(smallRun, "--cache", cache, "-o", out, "--quiet"),
+		env); code != ExitOK {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr)
 	}
 	if stderr.Len() != 0 {
@@ -66,7 +69,8 @@ func TestQuietPrintsNoProgress(t *testing.T) {
 	}
 	// Without --quiet the same run logs its progress.
 	stdout.Reset()
-	if code := Main(context.Background(), append(smallRun, "--cache", cache, "-o", out, "--force"), env); code != ExitOK || stderr.Len() == 0 {
+	if code := Main(context.Background(), append(smallRun, "--cache", cache, "-o", out, "--force"),
+		env); code != ExitOK || stderr.Len() == 0 {
 		t.Errorf("without --quiet: exit %d, %d bytes on stderr, want progress lines", code, stderr.Len())
 	}
 }
@@ -80,7 +84,8 @@ func TestQuietPrintsNoProgress(t *testing.T) {
 func TestRunPrintsWhatAPersonReads(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	env.Dir, env.StdoutWidth = t.TempDir(), 80 // a terminal 80 columns wide
-	out := filepath.Join("results", "r.txt")   // as the default results/sqlbench-<time>.txt, said relative to the directory
+	// as the default results/sqlbench-<time>.txt, said relative to the directory
+	out := filepath.Join("results", "r.txt")
 	args := []string{"run", "--quick", "--db", "sqlite", "--targets", "mattn,modernc,zombiezen,ncruces", "--count", "3",
 		"--slices", "2", "--cache", cache, "-o", out}
 	if code := Main(context.Background(), args, env); code != ExitOK {
@@ -107,12 +112,14 @@ func TestRunPrintsWhatAPersonReads(t *testing.T) {
 			t.Errorf("the output lacks %q:\n%s", want, got)
 		}
 	}
-	for _, w := range []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow", "SimpleExec", "PreparedExec"} {
+	for _, w := range []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow",
+		"SimpleExec", "PreparedExec"} {
 		if !regexp.MustCompile(`(?m)^  ` + w + `\s+(best: |tie: )`).MatchString(got) {
 			t.Errorf("no leader of %s:\n%s", w, got)
 		}
 	}
-	if !strings.Contains(got, "where the time goes · classic · sqlite: CPU-bound") && !strings.Contains(got, "where the time goes (ns per") {
+	if !strings.Contains(got, "where the time goes · classic · sqlite: CPU-bound") &&
+		!strings.Contains(got, "where the time goes (ns per") {
 		t.Errorf("nothing of where the time goes:\n%s", got)
 	}
 	for _, detail := range []string{"memory and latency", "ops/s ÷ mattn's (baseline)", "machine drift:", "wake-ups:"} {
@@ -130,7 +137,8 @@ func TestRunPrintsWhatAPersonReads(t *testing.T) {
 	if code := Main(context.Background(), append(args, "--force", "--details"), env); code != ExitOK {
 		t.Fatalf("--details: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	for _, detail := range []string{"memory and latency", "ops/s ÷ mattn's (baseline)", "machine drift:", "wake-ups:", "next:"} {
+	for _, detail := range []string{"memory and latency", "ops/s ÷ mattn's (baseline)", "machine drift:", "wake-ups:",
+		"next:"} {
 		if !strings.Contains(stdout.String(), detail) {
 			t.Errorf("--details lacks %q:\n%s", detail, stdout)
 		}

@@ -35,9 +35,13 @@ medians of each benchmark in text only.`,
 	}
 	fs := c.Flags()
 	fs.SortFlags = false
-	format := fs.String("format", "text", "comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
-	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv and PREFIX-config.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); - writes the one format asked for to stdout")
-	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload (default: the first target of each table in catalogue order)")
+	format := fs.String("format", "text",
+		"comma-separated formats: text (stdout), markdown, html, csv, json, png (one file per chart)")
+	out := fs.StringP("output", "o", "", "output path prefix: writes PREFIX.md, PREFIX.html, PREFIX.csv and "+
+		"PREFIX-config.csv, PREFIX.json, PREFIX-<chart>.png (default: the first results file without its extension); "+
+		"- writes the one format asked for to stdout")
+	baseline := fs.String("baseline", "", "the target the ratio tables set every other against, per workload "+
+		"(default: the first target of each table in catalogue order)")
 	var resolution float64
 	fs.Var(&resolutionFlag{p: &resolution, text: "5%"}, "resolution", resolutionUsage)
 	wideFlag(c, env)
@@ -196,7 +200,8 @@ func partialNote(paths []string) string {
 		for _, r := range recs {
 			runs[[2]any{r.Cell, r.Run}] = true
 		}
-		notes = append(notes, fmt.Sprintf("%s is of a session that did not finish (%d of its %d runs begun); sqlbench run --resume %s finishes it", p, len(runs), h.Runs, jp))
+		notes = append(notes, fmt.Sprintf("%s is of a session that did not finish (%d of its %d runs begun); "+
+			"sqlbench run --resume %s finishes it", p, len(runs), h.Runs, jp))
 	}
 	return strings.Join(notes, "; ")
 }

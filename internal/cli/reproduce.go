@@ -55,11 +55,15 @@ sqlbench report rebuilds the table.`,
 	var thread, idle string
 	fs := c.Flags()
 	fs.SortFlags = false
-	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
-	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a size that finishes in minutes; 1 = the published sizes)")
+	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
+		"workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
+	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a "+
+		"size that finishes in minutes; 1 = the published sizes)")
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell (default: the study's)")
-	fs.BoolVar(&dry, "dry-run", false, "print the cells, the passes and the estimated time, then exit without running or writing anything")
-	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what it compared, how it runs here, what differs here and the known causes; docs/reproduce.md holds it)")
+	fs.BoolVar(&dry, "dry-run", false,
+		"print the cells, the passes and the estimated time, then exit without running or writing anything")
+	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what "+
+		"it compared, how it runs here, what differs here and the known causes; docs/reproduce.md holds it)")
 	fs.BoolVar(&opts.AsPublished, "as-published", false,
 		"run each driver at the version current when the study was published (its period versions: "+
 			"docs/reproduce.md), where it can be had and built here; each that cannot falls back, named")
@@ -68,18 +72,26 @@ sqlbench report rebuilds the table.`,
 	fs.StringVar(&opts.JDBCPreparedExec, "jdbc-prepared-exec", "",
 		"the JDBC PreparedExec call: with-sql, ps.execute(sql) as the SQL-Benchmark Java program "+
 			"(the default of its studies), or plain, ps.execute() (the JDBC runner's own; default elsewhere)")
-	fs.BoolVar(&opts.JITWarmup, "jit-warmup", false, "give JDBC cells the runner's JIT warm-up although the study's programs ran cold (default: a cold JVM, as published)")
-	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, FILE-STUDY.txt each); an existing one is refused unless --force")
+	fs.BoolVar(&opts.JITWarmup, "jit-warmup", false, "give JDBC cells the runner's JIT warm-up although the study's "+
+		"programs ran cold (default: a cold JVM, as published)")
+	fs.StringVarP(&opts.Out, "output", "o", "", "results file (default results/sqlbench-<time>.txt; with all, "+
+		"FILE-STUDY.txt each); an existing one is refused unless --force")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the -o results file if it exists")
-	fs.StringVar(&opts.Cache, "cache", opts.Cache, "where built runner binaries are kept (default: sqlbench/runners in the user cache directory)")
+	fs.StringVar(&opts.Cache, "cache", opts.Cache, "where built runner binaries are kept (default: sqlbench/runners "+
+		"in the user cache directory)")
 	fs.Lookup("cache").DefValue = ""
-	fs.StringArrayVar(&dsns, "dsn", nil, "use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
+	fs.StringArrayVar(&dsns, "dsn", nil,
+		"use an existing server: DATABASE=DSN, repeatable; without one, sqlbench starts a throwaway server")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
-	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
+	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in "+
+		"the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	fs.StringVar(&idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
-	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution", "the band about each published ratio, a fraction or a percentage, "+
-		"within which the measured ratio's whole interval agrees with it (the measured over the published ratio is equivalent to 1); "+
-		"the default is for the other machine, OS, Go and driver versions (docs/reproduce.md)")
+	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution",
+		"the band about each published ratio, a fraction or a percentage, "+
+			"within which the measured ratio's whole interval agrees with it (the measured over the published ratio "+
+			"is "+
+			"equivalent to 1); "+
+			"the default is for the other machine, OS, Go and driver versions (docs/reproduce.md)")
 	quietFlag(c, env)
 	wideFlag(c, env)
 	detailsFlag(c, env)

@@ -16,7 +16,8 @@ import (
 func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 	env, stdout, stderr, cache, _ := realEnv(t)
 	out := filepath.Join(t.TempDir(), "study.txt")
-	code := Main(context.Background(), []string{"reproduce", "mariadb-tcp-http", "--quick", "--count", "2", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"reproduce", "mariadb-tcp-http", "--quick", "--count", "2", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -37,18 +38,23 @@ func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 	for _, c := range cfg.Config {
 		conf[c.Key] = string(c.Value)
 	}
-	if conf["reproduce-study"] != "mariadb-tcp-http" || conf["gomaxprocs"] != "2,4,8" || conf["cpu"] == "2,4,8" || conf["mariadb-profile"] != "seed" ||
-		!strings.HasPrefix(conf["mariadb-seed-collation-server"], "requested=utf8mb4_unicode_ci in-force=utf8mb4_unicode_ci") {
-		t.Errorf("config lines: study %q, gomaxprocs %q (cpu %q), profile %q, collation %q", conf["reproduce-study"], conf["gomaxprocs"], conf["cpu"],
+	if conf["reproduce-study"] != "mariadb-tcp-http" || conf["gomaxprocs"] != "2,4,8" || conf["cpu"] == "2,4,8" ||
+		conf["mariadb-profile"] != "seed" ||
+		!strings.HasPrefix(conf["mariadb-seed-collation-server"],
+			"requested=utf8mb4_unicode_ci in-force=utf8mb4_unicode_ci") {
+		t.Errorf("config lines: study %q, gomaxprocs %q (cpu %q), profile %q, collation %q", conf["reproduce-study"],
+			conf["gomaxprocs"], conf["cpu"],
 			conf["mariadb-profile"], conf["mariadb-seed-collation-server"])
 	}
 	table := stdout.String()[strings.Index(stdout.String(), "test / comparison  "):]
 	_, cpu8, _ := strings.Cut(table, "\n-cpu=8\n")
-	if !strings.Contains(table, "21 of 21 comparisons measured: ") || !strings.Contains(cpu8, "  TCP send 2KB / MariaDB single insert") ||
+	if !strings.Contains(table, "21 of 21 comparisons measured: ") ||
+		!strings.Contains(cpu8, "  TCP send 2KB / MariaDB single insert") ||
 		!strings.Contains(cpu8, "60.80×") {
 		t.Errorf("published table:\n%s", table)
 	}
-	if head := stdout.String(); !strings.Contains(head, "  https://github.com/rah-0/hyperion/blob/2a8026c/benchmarks/README.md\n") || strings.Contains(head, "shared/studies") {
+	if head := stdout.String(); !strings.Contains(head, "  https://github.com/rah-0/hyperion/blob/2a8026c/benchmarks/"+
+		"README.md\n") || strings.Contains(head, "shared/studies") {
 		t.Errorf("the study is not cited by its public address:\n%s", head)
 	}
 	fits(t, table)

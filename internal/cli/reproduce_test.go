@@ -92,7 +92,8 @@ func TestReproduceDryRun(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := fakeEnv(&out, &errb)
 	env.Dir = dir
-	if code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--dry-run", "--quick"}, env); code != ExitOK {
+	if code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--dry-run", "--quick"},
+		env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"published: https://github.com/cvilsmeier/sqinn-go-bench/blob/8bbb4e0/README.md",
@@ -132,14 +133,16 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"reproduce", "dbi-2023", "--markdown"}, "--markdown lists every study: it takes no study"},
-		{[]string{"run", "--cpu", "2,x"}, `--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
+		{[]string{"run", "--cpu", "2,x"},
+			`--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
 		{[]string{"run", "--cpu", "0"}, `--cpu: want GOMAXPROCS values`},
 		{[]string{"run", "--cpu", "2,2"}, "--cpu: 2 is given twice"},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), c.args, fakeEnv(&out, &errb))
 		if msg := errb.String(); code != ExitUsage || !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 {
-			t.Errorf("sqlbench %s: exit %d, stderr %q; want exit 2 and one line containing %q", strings.Join(c.args, " "), code, msg, c.want)
+			t.Errorf("sqlbench %s: exit %d, stderr %q; want exit 2 and one line containing %q",
+				strings.Join(c.args, " "), code, msg, c.want)
 		}
 	}
 }
@@ -180,10 +183,12 @@ func TestReproduceAllGoesOn(t *testing.T) {
 		t.Fatalf("no summary:\n%s", out.String())
 	}
 	for _, s := range studies.All() {
-		if !strings.Contains(out.String(), "=== "+s.ID+"\n") || !strings.Contains(out.String(), "  "+s.Source.URL+"\n") {
+		if !strings.Contains(out.String(), "=== "+s.ID+"\n") ||
+			!strings.Contains(out.String(), "  "+s.Source.URL+"\n") {
 			t.Errorf("%s: no table or no public address:\n%s", s.ID, out.String())
 		}
-		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 undecided", s.ID, len(s.Comparisons()))
+		want := fmt.Sprintf("%-18s 0 of %d comparisons measured: 0 agree, 0 disagree, 0 undecided", s.ID,
+			len(s.Comparisons()))
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
@@ -202,11 +207,13 @@ func TestTallyCountsTheDisagreementsWithoutACause(t *testing.T) {
 		{Verdict: published.VerdictInconclusive},
 		{Verdict: published.VerdictNotMeasured},
 	}
-	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with no known cause), 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree (1 with "+
+		"no known cause), 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 	rows[2].Cause = "the versions"
-	if got, want := tally(&published.Table{Rows: rows}), "4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
+	if got, want := tally(&published.Table{Rows: rows}),
+		"4 of 5 comparisons measured: 1 agrees, 2 disagree, 1 undecided"; got != want {
 		t.Errorf("tally %q, want %q", got, want)
 	}
 }

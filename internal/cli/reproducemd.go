@@ -31,13 +31,15 @@ func writeStudiesMarkdown(w io.Writer) error {
 		if s.Plan.Note != "" {
 			fmt.Fprintf(&b, "- **Method:** %s.\n", strings.TrimSuffix(s.Plan.Note, "."))
 		}
-		b.WriteString("- **What differs here (each a choice or what this machine lacks, never a workload doing otherwise):**\n")
+		b.WriteString(
+			"- **What differs here (each a choice or what this machine lacks, never a workload doing otherwise):**\n")
 		fmt.Fprintf(&b, "  - Go toolchain: %s.\n", goDifference(s, ""))
 		for _, g := range s.Unavailable {
 			fmt.Fprintf(&b, "  - %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
 		}
 		for _, bd := range s.Plan.Builds {
-			fmt.Fprintf(&b, "- **Built for the study (the default; `--bundled-sqlite` leaves it):** %s: %s.\n", bd.Target,
+			fmt.Fprintf(&b, "- **Built for the study (the default; `--bundled-sqlite` leaves it):** %s: %s.\n",
+				bd.Target,
 				strings.TrimSuffix(bd.Note, "."))
 		}
 		if len(s.Period) > 0 {
@@ -49,7 +51,8 @@ func writeStudiesMarkdown(w io.Writer) error {
 		}
 		if len(s.Causes) > 0 {
 			b.WriteString("- **Known causes where a ratio here differs from the published one** (a measured cause " +
-				"applies only where the measured interval reaches the ratios it was measured at; a hypothesis never does):\n")
+				"applies only where the measured interval reaches the ratios it was measured at; a hypothesis never " +
+				"does):\n")
 			for _, c := range s.Causes {
 				fmt.Fprintf(&b, "  - %s (%s): %s.\n", causeScope(c), causeMeasured(c), strings.TrimSuffix(c.Text, "."))
 			}
@@ -113,10 +116,12 @@ func studySetup(s *studies.Study) string {
 		}
 	}
 	if p.JDBCPreparedExec == preparedExecWithSQL {
-		parts = append(parts, "JDBC PreparedExec as ps.execute(sql), the SQL passed again, as the study's Java program "+
-			"(Connector/J runs it as a plain statement; --jdbc-prepared-exec plain runs ps.execute())")
+		parts = append(parts,
+			"JDBC PreparedExec as ps.execute(sql), the SQL passed again, as the study's Java program "+
+				"(Connector/J runs it as a plain statement; --jdbc-prepared-exec plain runs ps.execute())")
 	}
-	parts = append(parts, fmt.Sprintf("--scale %g by default (1 = the published sizes), %d runs a cell in %d slices", p.Scale, p.Count, p.Slices))
+	parts = append(parts, fmt.Sprintf("--scale %g by default (1 = the published sizes), %d runs a cell in %d slices",
+		p.Scale, p.Count, p.Slices))
 	return strings.Join(parts, "; ")
 }
 

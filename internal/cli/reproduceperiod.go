@@ -93,7 +93,8 @@ func (t periodTarget) describe() string {
 	}
 	b.WriteString(")")
 	if p.Amalgamation != "" {
-		b.WriteString(", built with the SQLite amalgamation of " + p.Amalgamation + " " + pinnedModuleVersion(p.Amalgamation))
+		b.WriteString(", built with the SQLite amalgamation of " + p.Amalgamation + " " +
+			pinnedModuleVersion(p.Amalgamation))
 	}
 	for _, e := range p.Edits {
 		if e.Shim != "" {
@@ -237,7 +238,8 @@ func (p *studyPlan) fallBack(t periodTarget, why string) {
 	if !t.AsPublished {
 		what = "the study's build of " + t.Base
 	}
-	p.Gaps = append(p.Gaps, studies.Gap{What: what, Why: oneLine(why) + "; the catalogue's " + t.Base + " runs instead"})
+	p.Gaps = append(p.Gaps,
+		studies.Gap{What: what, Why: oneLine(why) + "; the catalogue's " + t.Base + " runs instead"})
 }
 
 // prepareBuilds makes every build of the plan available before its session
@@ -456,7 +458,8 @@ func replaceAmalgamation(ctx context.Context, dir, module string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct{ from, to string }{{"sqlite3.c", "sqlite3-binding.c"}, {"sqlite3.h", "sqlite3-binding.h"}} {
+	for _, f := range []struct{ from, to string }{{"sqlite3.c", "sqlite3-binding.c"},
+		{"sqlite3.h", "sqlite3-binding.h"}} {
 		b, err := os.ReadFile(filepath.Join(info.Dir, f.from))
 		if err != nil {
 			return fmt.Errorf("the amalgamation of %s@%s: %w", module, version, err)

@@ -26,7 +26,8 @@ func TestReproduceSqinnGoAsPublished(t *testing.T) {
 	for _, c := range cfg.Config {
 		conf[c.Key] = string(c.Value)
 	}
-	if !strings.HasPrefix(conf["mattn@v2.0.3+incompatible-variant"], "github.com/mattn/go-sqlite3@v2.0.3+incompatible ") ||
+	if !strings.HasPrefix(conf["mattn@v2.0.3+incompatible-variant"],
+		"github.com/mattn/go-sqlite3@v2.0.3+incompatible ") ||
 		!strings.Contains(conf["sqlbench-command"], "--as-published") {
 		t.Errorf("the period version is not recorded: %q, command %q", conf["mattn@v2.0.3+incompatible-variant"],
 			conf["sqlbench-command"])

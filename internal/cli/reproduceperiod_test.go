@@ -39,7 +39,8 @@ func TestAsPublishedPlans(t *testing.T) {
 			gaps:    []string{"as published: jdbc-mysql@5.1.23"},
 			notGaps: []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
 		{study: "sqlbench-2013-win", targets: []string{"mysql", "mymysql", "jdbc-mysql"},
-			cells: []string{"mysql", "mymysql", "jdbc-mysql"}, gaps: []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
+			cells: []string{"mysql", "mymysql", "jdbc-mysql"},
+			gaps:  []string{"mymysql and Go-MySQL-Driver as of 2013-03-02"}},
 		{study: "sqlbench-2013-osx", asPublished: true,
 			targets: []string{"mysql@" + root + "/mysql/v0.0.0-20130316232230-de6141b6766e-edited",
 				"mymysql@v0.0.0-20130318031149-fab4e79f6bc2", "jdbc-mysql"},
@@ -63,8 +64,10 @@ func TestAsPublishedPlans(t *testing.T) {
 		if c.asPublished {
 			label += " --as-published"
 		}
-		if strings.Contains(c.targets[1], "1.14.52") && pinnedModuleVersion("github.com/mattn/go-sqlite3") != "v1.14.52" {
-			c.targets[1] = strings.Replace(c.targets[1], "v1.14.52", pinnedModuleVersion("github.com/mattn/go-sqlite3"), 1)
+		if strings.Contains(c.targets[1], "1.14.52") &&
+			pinnedModuleVersion("github.com/mattn/go-sqlite3") != "v1.14.52" {
+			c.targets[1] = strings.Replace(c.targets[1], "v1.14.52", pinnedModuleVersion("github.com/mattn/go-sqlite3"),
+				1)
 			c.cells = nil
 		}
 		if !slices.Equal(p.Config.Targets, c.targets) {
@@ -221,7 +224,8 @@ func TestPreparedExecAsPublished(t *testing.T) {
 		}
 		want := strings.HasPrefix(s.ID, "sqlbench-2013-")
 		if p.Config.JDBCPreparedExecSQL != want || strings.Contains(studyConditions(p), "ps.execute(sql)") != want {
-			t.Errorf("%s: PreparedExec with the SQL %v, want %v (conditions %q)", s.ID, p.Config.JDBCPreparedExecSQL, want,
+			t.Errorf("%s: PreparedExec with the SQL %v, want %v (conditions %q)", s.ID, p.Config.JDBCPreparedExecSQL,
+				want,
 				studyConditions(p))
 		}
 		for _, mode := range []string{preparedExecPlain, preparedExecWithSQL} {

@@ -93,7 +93,8 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 		out.Results, out.Reports = "standard output", nil
 		if out.Journal != "" {
 			out.Journal = ""
-			fmt.Fprintln(env.Stderr, "the session did not finish; with -o - it cannot be resumed (the runs it finished were written)")
+			fmt.Fprintln(env.Stderr,
+				"the session did not finish; with -o - it cannot be resumed (the runs it finished were written)")
 		}
 	}
 	if out.Scheduled {
@@ -104,7 +105,8 @@ func runSession(ctx context.Context, cfg *session.Config, env Env) error {
 		}
 	}
 	if out.Journal != "" {
-		fmt.Fprintf(env.Stderr, "the session did not finish; every slice it measured is in %s: sqlbench run --resume %s finishes it\n", out.Journal, out.Journal)
+		fmt.Fprintf(env.Stderr, "the session did not finish; every slice it measured is in %s: sqlbench run --resume "+
+			"%s finishes it\n", out.Journal, out.Journal)
 	}
 	switch {
 	case err != nil:

@@ -65,8 +65,10 @@ func checkScriptResults(t *testing.T, out string, count, stmts int, names ...str
 				}
 			}
 		}
-		if r.GetConfig("script-stmt-"+strconv.Itoa(stmts)) == "" || r.GetConfig("script-stmt-"+strconv.Itoa(stmts+1)) != "" {
-			t.Errorf("the results do not name the %d statements: %q", stmts, r.GetConfig("script-stmt-"+strconv.Itoa(stmts)))
+		if r.GetConfig("script-stmt-"+strconv.Itoa(stmts)) == "" ||
+			r.GetConfig("script-stmt-"+strconv.Itoa(stmts+1)) != "" {
+			t.Errorf("the results do not name the %d statements: %q", stmts,
+				r.GetConfig("script-stmt-"+strconv.Itoa(stmts)))
 		}
 	}
 	for _, name := range names {
@@ -102,7 +104,8 @@ func TestScriptExamplesOnSQLite(t *testing.T) {
 	}
 	// web-read has 2 statements, web-list 1, web-comment 4; at weights
 	// 8:1:1 over 100 executions every script is drawn.
-	checkScriptResults(t, out, 2, 7, "Script/db=sqlite/driver=mattn/api=sql", "Script/db=sqlite/driver=zombiezen/api=native")
+	checkScriptResults(t, out, 2, 7, "Script/db=sqlite/driver=mattn/api=sql",
+		"Script/db=sqlite/driver=zombiezen/api=native")
 	if !strings.Contains(stdout.String(), "per-statement latency") {
 		t.Errorf("no per-statement table printed:\n%s", stdout)
 	}
@@ -135,8 +138,11 @@ func TestScriptExamplesOnServers(t *testing.T) {
 			}{{tpcbArgs, 7, "extended"}, {webArgs, 7, "prepared"}} {
 				stdout.Reset()
 				out := filepath.Join(t.TempDir(), "out.txt")
-				args := append([]string{"run", "--db", c.db, "--dsn", c.db + "=" + srv.DSN("tcp"), "--targets", c.targets,
-					"--count", "2", "--scale", "0.01", "--clients", "2", "--query-mode", ex.mode, "-o", out, "--cache", cache}, ex.args...)
+				args := append(
+					[]string{"run", "--db", c.db, "--dsn", c.db + "=" + srv.DSN("tcp"), "--targets", c.targets,
+						"--count", "2", "--scale", "0.01", "--clients", "2", "--query-mode", ex.mode, "-o", out,
+						"--cache",
+						cache}, ex.args...)
 				if code := Main(context.Background(), args, env); code != ExitOK {
 					t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 				}
@@ -182,20 +188,24 @@ func TestBadScripts(t *testing.T) {
 	}{
 		{[]string{"--script", syntax}, syntax + ":2: \\set x: expression ends too soon"},
 		{[]string{"--script", unknown}, unknown + ":3: unknown variable :y"},
-		{[]string{"--script", failing}, "the script failed on every sqlite target (mattn, modernc): " + failing + ":2: no such table: no_such_table"},
+		{[]string{"--script", failing}, "the script failed on every sqlite target (mattn, modernc): " + failing +
+			":2: no such table: no_such_table"},
 		{[]string{"--script", good, "--setup", failing}, failing + ":2: no such table: no_such_table"},
-		{[]string{"--script", filepath.Join(dir, "none.sql")}, "--script: " + filepath.Join(dir, "none.sql") + ": no such file or directory"},
+		{[]string{"--script", filepath.Join(dir, "none.sql")}, "--script: " + filepath.Join(dir, "none.sql") +
+			": no such file or directory"},
 		{[]string{"--script", good + "@0"}, "weight \"0\" is not a positive integer"},
 		{[]string{"--script", good, "--clients", "0"}, "--clients must be from 1 to 256, got 0"},
 		{[]string{"--script", good, "--clients", "1000"}, "--clients must be from 1 to 256, got 1000"},
 		{[]string{"--script", good, "--time", "-1s"}, "--time must be from 1ms to 24h0m0s, got -1s"},
-		{[]string{"--script", good, "--query-mode", "fast"}, `--query-mode must be simple, extended or prepared, got "fast"`},
+		{[]string{"--script", good, "--query-mode", "fast"},
+			`--query-mode must be simple, extended or prepared, got "fast"`},
 		{[]string{"--clients", "4"}, "--clients needs --script"},
 		{[]string{"--time", "30s"}, "--time needs --script"},
 	} {
 		env, stdout, stderr, cache, _ := realEnv(t)
 		out := filepath.Join(t.TempDir(), "out.txt")
-		args := append([]string{"run", "--targets", "mattn,modernc", "--count", "1", "-o", out, "--cache", cache}, c.args...)
+		args := append([]string{"run", "--targets", "mattn,modernc", "--count", "1", "-o", out, "--cache", cache},
+			c.args...)
 		code := Main(context.Background(), args, env)
 		msg := strings.TrimSpace(stderr.String())
 		lines := strings.Split(msg, "\n")
@@ -228,8 +238,9 @@ func TestScriptVerificationMismatch(t *testing.T) {
 			dir := t.TempDir()
 			p := writeScript(t, dir, "version.sql", "SELECT 1;\n-- the library's version\nSELECT sqlite_version();\n")
 			out := filepath.Join(dir, "out.txt")
-			code := Main(context.Background(), []string{"run", "--targets", "mattn," + c.target, "--count", "1", "--script", p,
-				"-o", out, "--cache", cache}, env)
+			code := Main(context.Background(),
+				[]string{"run", "--targets", "mattn," + c.target, "--count", "1", "--script", p,
+					"-o", out, "--cache", cache}, env)
 			set, err := benchfile.ReadFile(out)
 			if err != nil {
 				t.Fatalf("exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
@@ -287,7 +298,8 @@ func TestScriptTime(t *testing.T) {
 					t.Errorf("run of %d executions lasted %v, want %v and at most 400", r.Iters, run, d)
 				}
 				if r.GetConfig("script-time") != d.String()+" per run" || r.GetConfig("script-clients") != "2" {
-					t.Errorf("script-time %q, script-clients %q", r.GetConfig("script-time"), r.GetConfig("script-clients"))
+					t.Errorf("script-time %q, script-clients %q", r.GetConfig("script-time"),
+						r.GetConfig("script-clients"))
 				}
 			}
 		})
@@ -300,18 +312,21 @@ func TestScriptTime(t *testing.T) {
 // was.
 func TestInterruptedScriptLeavesNoSchema(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
-	srv, db := userDB(t, servers.KindPostgres, tmp, "CREATE TABLE accounts (aid INT PRIMARY KEY, abalance INT)", "INSERT INTO accounts VALUES (1, 42)")
+	srv, db := userDB(t, servers.KindPostgres, tmp, "CREATE TABLE accounts (aid INT PRIMARY KEY, abalance INT)",
+		"INSERT INTO accounts VALUES (1, 42)")
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go cancelAtFirstResult(cancel, out)
-	args := append([]string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
-		"--count", "3", "--scale", "0.05", "-o", out, "--cache", cache}, tpcbArgs...)
+	args := append(
+		[]string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
+			"--count", "3", "--scale", "0.05", "-o", out, "--cache", cache}, tpcbArgs...)
 	if code := Main(ctx, args, env); code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	var left int
-	if err := db.QueryRow("SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'sqlbench%'").Scan(&left); err != nil || left != 0 {
+	if err := db.QueryRow("SELECT COUNT(*) FROM pg_namespace WHERE nspname LIKE 'sqlbench%'").Scan(&left); err != nil ||
+		left != 0 {
 		t.Errorf("%d sqlbench schemas left (%v)", left, err)
 	}
 	var bal int

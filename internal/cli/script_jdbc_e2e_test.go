@@ -39,7 +39,8 @@ func TestScriptExamplesOnJDBCSQLite(t *testing.T) {
 			t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", ex.mode, code, stdout, stderr)
 		}
 		checkNoMismatch(t, stdout.String()+stderr.String())
-		checkScriptResults(t, out, 2, 7, "Script/db=sqlite/driver=mattn/api=sql", "Script/db=sqlite/driver=xerial/api=jdbc")
+		checkScriptResults(t, out, 2, 7, "Script/db=sqlite/driver=mattn/api=sql",
+			"Script/db=sqlite/driver=xerial/api=jdbc")
 	}
 	assertEmpty(t, tmp)
 }
@@ -71,8 +72,11 @@ func TestScriptExamplesOnJDBCServers(t *testing.T) {
 				stdout.Reset()
 				stderr.Reset()
 				out := filepath.Join(t.TempDir(), "out.txt")
-				args := append([]string{"run", "--db", c.db, "--dsn", c.db + "=" + srv.DSN("tcp"), "--targets", c.targets,
-					"--count", "2", "--scale", "0.01", "--clients", "2", "--query-mode", ex.mode, "-o", out, "--cache", cache}, ex.args...)
+				args := append(
+					[]string{"run", "--db", c.db, "--dsn", c.db + "=" + srv.DSN("tcp"), "--targets", c.targets,
+						"--count", "2", "--scale", "0.01", "--clients", "2", "--query-mode", ex.mode, "-o", out,
+						"--cache",
+						cache}, ex.args...)
 				if code := Main(context.Background(), args, env); code != ExitOK {
 					t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", ex.mode, code, stdout, stderr)
 				}

@@ -48,13 +48,16 @@ sqlbench run --dsn or by hand.`,
 		},
 		RunE: func(*cobra.Command, []string) error { return nil },
 	}
-	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded (default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
+	stateDir := c.PersistentFlags().String("state", servers.DefaultStateDir(), "where running servers are recorded "+
+		"(default: sqlbench/servers in the user cache directory, $XDG_CACHE_HOME or ~/.cache)")
 	c.PersistentFlags().Lookup("state").DefValue = "" // the machine's own path, said in words
 	start := &cobra.Command{
-		Use:     "start mariadb|postgres|tidb|galera|postgres-sync [--profile PROFILE]",
-		Short:   "start a throwaway server and print its DSNs (password redacted: see server dsn)",
-		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)\n  sqlbench server start galera    # three MariaDB Galera nodes (docs/clusters.md)",
-		Args:    oneOptionalArg,
+		Use:   "start mariadb|postgres|tidb|galera|postgres-sync [--profile PROFILE]",
+		Short: "start a throwaway server and print its DSNs (password redacted: see server dsn)",
+		Example: "  sqlbench server start mariadb\n  sqlbench server start postgres --profile fast\n  sqlbench " +
+			"server start tidb      # builds TiDB once from its pinned Go module (docs/tidb.md)\n  sqlbench server " +
+			"start galera    # three MariaDB Galera nodes (docs/clusters.md)",
+		Args: oneOptionalArg,
 	}
 	profile := start.Flags().String("profile", "durable", "server configuration: durable, fast or seed")
 	complete(start, "profile", func() []string { return names(servers.Profiles()) })
@@ -71,7 +74,8 @@ sqlbench run --dsn or by hand.`,
 		Long: `Stop stops the servers of a kind that sqlbench server start started, or every one
 with --all. A server a live sqlbench session is using (run or reproduce with
 --dsn on it) is not stopped, and named, unless --force.`,
-		Example:   "  sqlbench server stop postgres\n  sqlbench server stop --all\n  sqlbench server stop mariadb --force   # even while a session uses it",
+		Example: "  sqlbench server stop postgres\n  sqlbench server stop --all\n  sqlbench server stop mariadb " +
+			"--force   # even while a session uses it",
 		Args:      oneOptionalArg,
 		ValidArgs: serverKinds(),
 	}
@@ -93,7 +97,8 @@ with --all. A server a live sqlbench session is using (run or reproduce with
 		Long: `Dsn prints the DSN of the running server of a kind that sqlbench server start
 started, password included: the one command that prints it (server start and
 status show it redacted), for use in $(...) as server start suggests.`,
-		Example:   "  sqlbench server dsn mariadb --net unix\n  sqlbench run --db postgres --dsn postgres=\"$(sqlbench server dsn postgres)\"",
+		Example: "  sqlbench server dsn mariadb --net unix\n  sqlbench run --db postgres --dsn " +
+			"postgres=\"$(sqlbench server dsn postgres)\"",
 		Args:      exactlyOneKind,
 		ValidArgs: serverKinds(),
 	}
@@ -128,7 +133,8 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 		return usagef("server start: %v", err)
 	}
 	if !kind.Profiled() && profile != "" {
-		return usagef("server start %s: --profile: %s runs on its own defaults; the profiles configure MariaDB and PostgreSQL", kind, kind)
+		return usagef("server start %s: --profile: %s runs on its own defaults; the profiles configure MariaDB and "+
+			"PostgreSQL", kind, kind)
 	}
 	prof, err := servers.ParseProfile(profile)
 	if err != nil {
@@ -164,7 +170,8 @@ func serverStart(ctx context.Context, what, profile, stateDir string, env Env) e
 	if stateDir != servers.DefaultStateDir() {
 		state = " --state " + shellQuote(stateDir)
 	}
-	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s=\"$(sqlbench server dsn %s%s)\"\n", kind.DB(), kind.DB(), kind, state)
+	fmt.Fprintf(env.Stdout, "use: sqlbench run --db %s --dsn %s=\"$(sqlbench server dsn %s%s)\"\n", kind.DB(),
+		kind.DB(), kind, state)
 	return nil
 }
 

@@ -26,8 +26,9 @@ func TestRunStartsServersAndCleansUp(t *testing.T) {
 	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	out := filepath.Join(t.TempDir(), "out.txt")
-	code := Main(context.Background(), []string{"run", "--db", "mariadb,postgres", "--workloads", "SimpleExec,AutoQueryRow",
-		"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--db", "mariadb,postgres", "--workloads", "SimpleExec,AutoQueryRow",
+			"--quick", "--count", "2", "--profile", "fast", "-o", out, "--cache", cache}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -71,7 +72,8 @@ func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
 	// A table named as sqlbench once named its first cell's: no run may
 	// touch it.
-	srv, db := userDB(t, servers.KindMariaDB, tmp, "CREATE TABLE users_data (id INT PRIMARY KEY)", "INSERT INTO users_data VALUES (1), (2), (3)",
+	srv, db := userDB(t, servers.KindMariaDB, tmp, "CREATE TABLE users_data (id INT PRIMARY KEY)",
+		"INSERT INTO users_data VALUES (1), (2), (3)",
 		"CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)", "INSERT INTO sqlbench_c0_test VALUES (7)")
 	out := filepath.Join(t.TempDir(), "out.txt")
 	env.Getenv = func(k string) string {
@@ -98,7 +100,8 @@ func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
 	if err := db.QueryRow("SELECT COUNT(*) FROM sqlbench_c0_test WHERE number = 7").Scan(&n); err != nil || n != 1 {
 		t.Errorf("the user's sqlbench_c0_test: %d rows, %v; want it untouched", n, err)
 	}
-	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'sqlbench%' AND table_name <> 'sqlbench_c0_test'").Scan(&n); err != nil || n != 0 {
+	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND " +
+		"table_name LIKE 'sqlbench%' AND table_name <> 'sqlbench_c0_test'").Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d sqlbench tables left behind (%v)", n, err)
 	}
 	for _, text := range []string{stdout.String(), stderr.String()} {
@@ -117,7 +120,8 @@ func TestRunOnAGivenServerLeavesItsDataAlone(t *testing.T) {
 func TestServerKilledDuringARunCostsOnlyItsCells(t *testing.T) {
 	needServers(t, servers.KindPostgres)
 	env, stdout, stderr, cache, tmp := realEnv(t)
-	srv, err := servers.Start(context.Background(), servers.Options{Kind: servers.KindPostgres, Profile: servers.ProfileFast, Parent: tmp})
+	srv, err := servers.Start(context.Background(),
+		servers.Options{Kind: servers.KindPostgres, Profile: servers.ProfileFast, Parent: tmp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +171,12 @@ func TestServerCommand(t *testing.T) {
 	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	env, stdout, stderr, _, _ := realEnv(t)
 	state := t.TempDir()
-	if code := Main(context.Background(), []string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
+	if code := Main(context.Background(),
+		[]string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
 		t.Fatalf("server start: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout.String(), "tcp:  postgres://bench:") || !strings.Contains(stdout.String(), "unix: host=") ||
+	if !strings.Contains(stdout.String(), "tcp:  postgres://bench:") ||
+		!strings.Contains(stdout.String(), "unix: host=") ||
 		!strings.Contains(stdout.String(), `--dsn postgres="$(sqlbench server dsn postgres --state `+state+`)"`) {
 		t.Errorf("server start does not print both DSNs and how to use them:\n%s", stdout)
 	}
@@ -184,7 +190,8 @@ func TestServerCommand(t *testing.T) {
 	// server dsn prints it, when asked, as a DSN the server takes.
 	for _, net := range []string{"tcp", "unix"} {
 		stdout.Reset()
-		if code := Main(context.Background(), []string{"server", "dsn", "postgres", "--net", net, "--state", state}, env); code != ExitOK {
+		if code := Main(context.Background(), []string{"server", "dsn", "postgres", "--net", net, "--state", state},
+			env); code != ExitOK {
 			t.Fatalf("server dsn --net %s: exit %d\n%s", net, code, stderr)
 		}
 		if got := strings.TrimSpace(stdout.String()); got != all[0].DSN(net) {
@@ -192,20 +199,23 @@ func TestServerCommand(t *testing.T) {
 		}
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "pgx", "--workloads", "SimpleExec", "--quick", "--count", "2",
-		"--dsn", "postgres=" + all[0].DSN("tcp"), "-o", filepath.Join(t.TempDir(), "r.txt")}, env); code != ExitOK {
+	if code := Main(context.Background(),
+		[]string{"run", "--db", "postgres", "--targets", "pgx", "--workloads", "SimpleExec", "--quick", "--count", "2",
+			"--dsn", "postgres=" + all[0].DSN("tcp"), "-o", filepath.Join(t.TempDir(), "r.txt")}, env); code != ExitOK {
 		t.Errorf("run on the server dsn's DSN: exit %d\n%s", code, stderr)
 	}
 	if strings.Contains(stdout.String()+stderr.String(), all[0].Password) {
 		t.Error("the run printed the password")
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"server", "dsn", "mariadb", "--state", state}, env); code != ExitPartial {
+	if code := Main(context.Background(), []string{"server", "dsn", "mariadb", "--state", state},
+		env); code != ExitPartial {
 		t.Errorf("server dsn of a kind not started: exit %d, want %d", code, ExitPartial)
 	}
 	stdout.Reset()
 	Main(context.Background(), []string{"server", "status", "--state", state}, env)
-	if !strings.Contains(stdout.String(), "running") || !strings.Contains(stdout.String(), "  tcp: postgres://bench:xxxxx@") || strings.Contains(stdout.String(), all[0].Password) {
+	if !strings.Contains(stdout.String(), "running") || !strings.Contains(stdout.String(),
+		"  tcp: postgres://bench:xxxxx@") || strings.Contains(stdout.String(), all[0].Password) {
 		t.Errorf("status:\n%s", stdout)
 	}
 	for _, line := range strings.Split(stdout.String(), "\n") {
@@ -214,7 +224,8 @@ func TestServerCommand(t *testing.T) {
 		}
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"server", "stop", "--all", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
+	if code := Main(context.Background(), []string{"server", "stop", "--all", "--state", state}, env); code != ExitOK ||
+		!strings.Contains(stdout.String(), "stopped postgres") {
 		t.Fatalf("server stop: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if all[0].Alive() {
@@ -234,7 +245,8 @@ func TestServerStopSparesAServerASessionUses(t *testing.T) {
 	needServers(t, servers.KindPostgres)
 	env, stdout, stderr, _, _ := realEnv(t)
 	state := t.TempDir()
-	if code := Main(context.Background(), []string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
+	if code := Main(context.Background(),
+		[]string{"server", "start", "postgres", "--profile", "fast", "--state", state}, env); code != ExitOK {
 		t.Fatalf("server start: exit %d\n%s%s", code, stdout, stderr)
 	}
 	all, err := servers.LoadStates(state)
@@ -259,16 +271,20 @@ func TestServerStopSparesAServerASessionUses(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		code := Main(context.Background(), append([]string{"server", "stop", "--state", state}, args...), env)
-		want := fmt.Sprintf("postgres on port %d is in use by a live sqlbench session (pid %d (", all[0].Port, os.Getpid())
-		if code != ExitPartial || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "--force") {
-			t.Errorf("server stop %s while a session uses it: exit %d, %q; want exit 1 and %q", args[0], code, stderr.String(), want)
+		want := fmt.Sprintf("postgres on port %d is in use by a live sqlbench session (pid %d (", all[0].Port,
+			os.Getpid())
+		if code != ExitPartial || !strings.Contains(stderr.String(), want) ||
+			!strings.Contains(stderr.String(), "--force") {
+			t.Errorf("server stop %s while a session uses it: exit %d, %q; want exit 1 and %q", args[0], code,
+				stderr.String(), want)
 		}
 		if !all[0].Alive() {
 			t.Fatalf("server stop %s stopped the server a session uses", args[0])
 		}
 	}
 	stdout.Reset()
-	if code := Main(context.Background(), []string{"server", "stop", "postgres", "--force", "--state", state}, env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
+	if code := Main(context.Background(), []string{"server", "stop", "postgres", "--force", "--state", state},
+		env); code != ExitOK || !strings.Contains(stdout.String(), "stopped postgres") {
 		t.Fatalf("server stop --force: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if all[0].Alive() {

@@ -52,7 +52,8 @@ func TestSpinVariantIsSeenAsSlower(t *testing.T) {
 		runq, _ := r.Value("runq-sec/op")
 		runq *= 1e9
 		if spin < 50000 || spin-50000 > runq+5000 {
-			t.Errorf("%s: spin %.0f ns/op, run queue %.0f ns/op; want 50000 and over it by no more than the run queue and 5000", variant, spin, runq)
+			t.Errorf("%s: spin %.0f ns/op, run queue %.0f ns/op; want 50000 and over it by no more than the run "+
+				"queue and 5000", variant, spin, runq)
 		}
 	}
 	for _, name := range []string{"SimpleQueryRow/db=sqlite/driver=mattn/api=sql", variant} {
@@ -63,18 +64,21 @@ func TestSpinVariantIsSeenAsSlower(t *testing.T) {
 	if got := set.Results[0].GetConfig("mattn+spin=50us-spin"); !strings.HasPrefix(got, "50000 ns ") {
 		t.Errorf("the results file records the spin as %q", got)
 	}
-	line := regexp.MustCompile(`(?m)^\s*SimpleQueryRow\s+mattn\+spin=50us\s+([0-9.]+)×\s+([0-9.]+)–([0-9.]+)×.*\b(slower|faster|equivalent|undecided)\b.*$`).FindStringSubmatch(stdout.String())
+	line := regexp.MustCompile(`(?m)^\s*SimpleQueryRow\s+mattn\+spin=50us\s+([0-9.]+)×\s+([0-9.]+)–([0-9.]+)×.` +
+		`*\b(slower|faster|equivalent|undecided)\b.*$`).FindStringSubmatch(stdout.String())
 	if line == nil {
 		t.Fatalf("no ratio of the spin variant to mattn in:\n%s", stdout)
 	}
 	if hi, _ := strconv.ParseFloat(line[3], 64); line[4] != "slower" || hi >= 1 {
-		t.Errorf("ratio %s× [%s–%s×], verdict %q; want slower, its interval below 1\n%s", line[1], line[2], line[3], line[4], stdout)
+		t.Errorf("ratio %s× [%s–%s×], verdict %q; want slower, its interval below 1\n%s", line[1], line[2], line[3],
+			line[4], stdout)
 	}
 	t.Logf("mattn+spin=50us ÷ mattn: %s× [%s–%s×]", line[1], line[2], line[3])
 
 	// The variant, named as on the command line, is a baseline too.
 	var rep, repErr bytes.Buffer
-	if code := Main(context.Background(), []string{"report", "--baseline", "mattn+spin=50us", out}, fakeEnv(&rep, &repErr)); code != ExitOK {
+	if code := Main(context.Background(), []string{"report", "--baseline", "mattn+spin=50us", out},
+		fakeEnv(&rep, &repErr)); code != ExitOK {
 		t.Fatalf("report --baseline mattn+spin=50us: exit %d: %s", code, repErr.String())
 	}
 	if !strings.Contains(rep.String(), "mattn+spin=50us's (baseline)") ||
@@ -93,10 +97,13 @@ func TestSpinVariantRefusals(t *testing.T) {
 		{"mattn+spin=0us", "the spin must be above 0"},
 	} {
 		var out, errb bytes.Buffer
-		code := Main(context.Background(), []string{"run", "--targets", "mattn," + c.arg, "--dry-run"}, fakeEnv(&out, &errb))
+		code := Main(context.Background(), []string{"run", "--targets", "mattn," + c.arg, "--dry-run"},
+			fakeEnv(&out, &errb))
 		msg := strings.TrimSpace(errb.String())
-		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.arg) || !strings.Contains(msg, c.want) {
-			t.Errorf("--targets mattn,%s: exit %d, %q; want exit %d and one line naming it and saying %q", c.arg, code, msg, ExitUsage, c.want)
+		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.arg) ||
+			!strings.Contains(msg, c.want) {
+			t.Errorf("--targets mattn,%s: exit %d, %q; want exit %d and one line naming it and saying %q", c.arg, code,
+				msg, ExitUsage, c.want)
 		}
 	}
 }

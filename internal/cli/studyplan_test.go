@@ -48,7 +48,8 @@ func TestPlansFollowTheStudies(t *testing.T) {
 		if cfg.TimingThread != session.ThreadFree {
 			t.Errorf("%s: timing goroutines locked by default; the published programs ran them free", s.ID)
 		}
-		if q, _ := newStudyPlan(studyOptions{Study: s.ID, LockThread: true}, machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
+		if q, _ := newStudyPlan(studyOptions{Study: s.ID, LockThread: true},
+			machine("sqinn")); q.Config.TimingThread != session.ThreadLocked {
 			t.Errorf("%s: LockThread left the timing goroutines free", s.ID)
 		}
 		// The SQLite settings are the published suite's but where the
@@ -58,9 +59,11 @@ func TestPlansFollowTheStudies(t *testing.T) {
 			wantSync = bench.SQLiteSyncDriver
 		}
 		if cfg.SQLite.Sync != wantSync || cfg.SQLite.Journal != bench.DefaultSQLiteJournal {
-			t.Errorf("%s: SQLite settings %+v, want journal %s and synchronous %s", s.ID, cfg.SQLite, bench.DefaultSQLiteJournal, wantSync)
+			t.Errorf("%s: SQLite settings %+v, want journal %s and synchronous %s", s.ID, cfg.SQLite,
+				bench.DefaultSQLiteJournal, wantSync)
 		}
-		if got := strings.Contains(studyConditions(p), "own synchronous level"); got != (wantSync == bench.SQLiteSyncDriver) {
+		got := strings.Contains(studyConditions(p), "own synchronous level")
+		if got != (wantSync == bench.SQLiteSyncDriver) {
 			t.Errorf("%s: conditions %q name the drivers' own synchronous level: %v", s.ID, studyConditions(p), got)
 		}
 		if want, _ := servers.ParseProfile(s.Plan.Profile); cfg.Profile != want {
@@ -112,11 +115,13 @@ func TestPlanOptions(t *testing.T) {
 	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", Quick: true}, machine())
 	if err != nil || !p.Config.ColdJVM || !slices.Contains(p.Config.Targets, "jdbc-mysql") ||
 		!strings.Contains(studyConditions(p), "JDBC in a cold JVM") {
-		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, studyConditions %q, %v", p.Config.ColdJVM, p.Config.Targets, studyConditions(p), err)
+		t.Errorf("sqlbench-2013-osx: cold JVM %v, targets %v, studyConditions %q, %v", p.Config.ColdJVM,
+			p.Config.Targets, studyConditions(p), err)
 	}
 	p, err = newStudyPlan(studyOptions{Study: "sqlbench-2013-osx", JITWarmup: true}, machine())
 	if err != nil || p.Config.ColdJVM || strings.Contains(studyConditions(p), "cold JVM") {
-		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, studyConditions %q, %v", p.Config.ColdJVM, studyConditions(p), err)
+		t.Errorf("sqlbench-2013-osx --jit-warmup: cold JVM %v, studyConditions %q, %v", p.Config.ColdJVM,
+			studyConditions(p), err)
 	}
 	var ie session.InputError
 	if _, err := newStudyPlan(studyOptions{Study: "nosuch"}, machine()); !errors.As(err, &ie) {
@@ -140,7 +145,8 @@ func TestPlanRunsOnlyTheComparedCells(t *testing.T) {
 		{"pq", "BulkInsert/shape=16x32/path=prepared/args=bytes", false},
 		{"eatonphil", "BulkInsert/shape=3x8/path=prepared/args=bytes", true},
 		{"eatonphil", "BulkInsert/shape=3x8/path=copy/args=bytes", false},
-		{"modernc", "BulkInsert/shape=3x8/path=copy/args=bytes", true}, // a target the study does not name is not limited
+		// a target the study does not name is not limited
+		{"modernc", "BulkInsert/shape=3x8/path=copy/args=bytes", true},
 	} {
 		if got := c.Runs(x.target, x.id); got != x.runs {
 			t.Errorf("Runs(%s, %s) = %v, want %v", x.target, x.id, got, x.runs)
@@ -173,7 +179,8 @@ func TestTCPSendPiecesOutlastTheWakeUp(t *testing.T) {
 	checked := 0
 	for _, cfg := range cfgs {
 		for _, w := range bench.Workloads() {
-			if w.Name != "TCPSend" || !w.PlannedAt(cfg.ScaleOf(w)) || (cfg.Study != "" && !slices.Contains(cfg.Workloads, w.ID())) {
+			if w.Name != "TCPSend" || !w.PlannedAt(cfg.ScaleOf(w)) ||
+				(cfg.Study != "" && !slices.Contains(cfg.Workloads, w.ID())) {
 				continue
 			}
 			var size int

@@ -36,7 +36,8 @@ func runStudy(ctx context.Context, p *studyPlan, env session.Host) (*session.Out
 	}
 	for _, t := range p.Config.Targets {
 		if lookupJVM(t) && len(p.Config.CPUs) > 0 {
-			fmt.Fprintf(env.Log, "%s: GOMAXPROCS does not apply to the JDBC runner; its studyCells run once, without a -N suffix\n", t)
+			fmt.Fprintf(env.Log,
+				"%s: GOMAXPROCS does not apply to the JDBC runner; its studyCells run once, without a -N suffix\n", t)
 		}
 	}
 	return session.Run(ctx, &p.Config, env)
@@ -110,8 +111,10 @@ func printStudy(w io.Writer, p *studyPlan, t *published.Table, goHere string) er
 	}
 	line("  machine: "+s.Source.Machine, "    ")
 	line("  Go: "+goDifference(s, goHere), "    ")
-	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "), p.Config.Scale, p.Config.Count, studyConditions(p)), "  ")
-	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of the per-run ratios, with its confidence interval", "  ")
+	line(fmt.Sprintf("measured here: %s, scale %g, %d runs per cell%s", strings.Join(p.Config.Command, " "),
+		p.Config.Scale, p.Config.Count, studyConditions(p)), "  ")
+	line("ratios: the first side's speed over the second's (above 1: the first is faster); measured = the median of "+
+		"the per-run ratios, with its confidence interval", "  ")
 	b.WriteString("\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
@@ -162,12 +165,14 @@ func tally(t *published.Table) string {
 		return many
 	}
 	measured := len(t.Rows) - n[published.VerdictNotMeasured]
-	disagree := fmt.Sprintf("%d %s", n[published.VerdictDisagrees], verb(n[published.VerdictDisagrees], "disagrees", "disagree"))
+	disagree := fmt.Sprintf("%d %s", n[published.VerdictDisagrees],
+		verb(n[published.VerdictDisagrees], "disagrees", "disagree"))
 	if unexplained > 0 {
 		disagree += fmt.Sprintf(" (%d with no known cause)", unexplained)
 	}
 	return fmt.Sprintf("%d of %d comparisons measured: %d %s, %s, %d undecided", measured, len(t.Rows),
-		n[published.VerdictAgrees], verb(n[published.VerdictAgrees], "agrees", "agree"), disagree, n[published.VerdictInconclusive])
+		n[published.VerdictAgrees], verb(n[published.VerdictAgrees], "agrees", "agree"), disagree,
+		n[published.VerdictInconclusive])
 }
 
 // studyConditions describes the conditions the session sets for the study.
@@ -209,11 +214,13 @@ func listStudies(w io.Writer) error {
 	}
 	for _, s := range studies.All() {
 		line := fmt.Sprintf("%-*s %3d comparisons  %s", width, s.ID, len(s.Comparisons()), s.Title)
-		if _, err := io.WriteString(w, textlayout.Wrap(line, textlayout.Width, strings.Repeat(" ", width+18))); err != nil {
+		if _, err := io.WriteString(w,
+			textlayout.Wrap(line, textlayout.Width, strings.Repeat(" ", width+18))); err != nil {
 			return err
 		}
 	}
 	_, err := fmt.Fprint(w, "\n"+textlayout.Wrap("sqlbench reproduce STUDY [--quick] [--scale S] [-o FILE] runs one, "+
-		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", textlayout.Width, "  "))
+		"all runs every study, --dry-run shows what would run; --scale 1 is the published size", textlayout.Width,
+		"  "))
 	return err
 }

@@ -106,7 +106,8 @@ func printNoise(w io.Writer, r *report.Report, out *session.Outcome) {
 // steal, its drift and its wake-ups.
 func printMachine(w io.Writer, out *session.Outcome) {
 	if out.StealKnown {
-		fmt.Fprintf(w, "\ncpu steal during the run: %.0f%% of CPU time went to other guests of the hypervisor", 100*out.Steal)
+		fmt.Fprintf(w, "\ncpu steal during the run: %.0f%% of CPU time went to other guests of the hypervisor",
+			100*out.Steal)
 		if out.Steal > 0.05 {
 			fmt.Fprint(w, " (expect wide intervals; compare ratios within one run)")
 		}
@@ -117,7 +118,9 @@ func printMachine(w io.Writer, out *session.Outcome) {
 		if out.DriftPinned {
 			where = "on the runner's CPUs"
 		}
-		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the spread this machine alone gives a run",
+		fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("machine drift: the same CPU loop, timed before each of the %d "+
+			"passes %s, varied %.1f%% pass to pass and %.1f%% run to run (averaged over each run's passes): the "+
+			"spread this machine alone gives a run",
 			f.Passes, where, 100*f.PassCV, 100*f.RunCV), textlayout.Width, "  "))
 	}
 	if out.Wake != nil {
@@ -125,7 +128,8 @@ func printMachine(w io.Writer, out *session.Outcome) {
 		if out.IdleLow {
 			idle = "CPUs held out of deep idle (--idle-latency low)"
 		}
-		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d passes:\n  %s\n  %s\n",
+		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d "+
+			"passes:\n  %s\n  %s\n",
 			out.WakePasses, out.Wake, idle)
 	}
 }
@@ -139,8 +143,9 @@ func printNext(w io.Writer, out *session.Outcome, v outcomeView) {
 		return // nothing to compare, the results went to stdout, or the session is to be resumed
 	}
 	results := v.rel(out.Results)
-	fmt.Fprint(w, textlayout.Wrap("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
-		"with this one; in CI, fail (exit 1) on a regression of over 5%:", cmp.Or(v.Width, textlayout.Width), "  "))
+	fmt.Fprint(w,
+		textlayout.Wrap("\nnext: open the HTML report (every table, the charts); compare a later run, NEW.txt, "+
+			"with this one; in CI, fail (exit 1) on a regression of over 5%:", cmp.Or(v.Width, textlayout.Width), "  "))
 	for _, p := range out.Reports {
 		if strings.HasSuffix(p, ".html") {
 			fmt.Fprintf(w, "  %s\n", v.rel(p))

@@ -26,7 +26,8 @@ import (
 func userDB(t *testing.T, kind servers.Kind, tmp string, setup ...string) (*servers.Server, *sql.DB) {
 	t.Helper()
 	needServers(t, kind)
-	srv, err := servers.Start(context.Background(), servers.Options{Kind: kind, Profile: servers.ProfileFast, Parent: tmp})
+	srv, err := servers.Start(context.Background(),
+		servers.Options{Kind: kind, Profile: servers.ProfileFast, Parent: tmp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,13 +89,17 @@ func cancelAtFirstResult(cancel context.CancelFunc, out string) {
 // session's own left.
 func TestInterruptOnAGivenServerLeavesNoTable(t *testing.T) {
 	env, stdout, stderr, cache, tmp := realEnv(t)
-	srv, db := userDB(t, servers.KindPostgres, tmp, "CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)", "INSERT INTO sqlbench_c0_test VALUES (7)")
+	srv, db := userDB(t, servers.KindPostgres, tmp, "CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)",
+		"INSERT INTO sqlbench_c0_test VALUES (7)")
 	out := filepath.Join(t.TempDir(), "out.txt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go cancelAtFirstResult(cancel, out)
-	code := Main(ctx, []string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
-		"--workloads", "classic,SingleInsert", "--scale", "0.2", "--count", "3", "--slices", "1", "-o", out, "--cache", cache}, env)
+	code := Main(ctx,
+		[]string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
+			"--workloads", "classic,SingleInsert", "--scale", "0.2", "--count", "3", "--slices", "1", "-o", out,
+			"--cache",
+			cache}, env)
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d, want 130\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -117,7 +122,8 @@ func TestInterruptOnAGivenServerLeavesNoTable(t *testing.T) {
 func TestCleanDropsOnlyItsSessionsTables(t *testing.T) {
 	env, stdout, stderr, _, tmp := realEnv(t)
 	var setup []string
-	for _, name := range []string{"sqlbench_c0_test", "sqlbench_abc123c0_test", "sqlbench_abc123c1f_bulk", "sqlbench_zzz999c0_test", "users"} {
+	for _, name := range []string{"sqlbench_c0_test", "sqlbench_abc123c0_test", "sqlbench_abc123c1f_bulk",
+		"sqlbench_zzz999c0_test", "users"} {
 		setup = append(setup, "CREATE TABLE "+name+" (id INT PRIMARY KEY)")
 	}
 	srv, db := userDB(t, servers.KindMariaDB, tmp, setup...)
@@ -126,10 +132,12 @@ func TestCleanDropsOnlyItsSessionsTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := Main(context.Background(), []string{"clean", "--db", "mariadb", "--dsn", srv.DSN("unix"), results}, env)
-	if code != ExitOK || !strings.Contains(stdout.String(), "dropped 2 table(s) of session abc123: sqlbench_abc123c0_test, sqlbench_abc123c1f_bulk") {
+	if code != ExitOK || !strings.Contains(stdout.String(), "dropped 2 table(s) of session abc123: "+
+		"sqlbench_abc123c0_test, sqlbench_abc123c1f_bulk") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if left := tablesOf(t, db, servers.KindMariaDB); strings.Join(left, " ") != "sqlbench_c0_test sqlbench_zzz999c0_test users" {
+	if left := tablesOf(t, db, servers.KindMariaDB); strings.Join(left, " ") != "sqlbench_c0_test sqlbench_zzz999c0_"+
+		"test users" {
 		t.Errorf("tables left: %v", left)
 	}
 	if strings.Contains(stdout.String()+stderr.String(), srv.Password) {
@@ -146,8 +154,9 @@ func TestTwoSessionsOnOneDatabase(t *testing.T) {
 	srv, db := userDB(t, servers.KindPostgres, f.tmp, "CREATE TABLE sqlbench_c0_test (number INT PRIMARY KEY)")
 	var args [][]string
 	for i := range 2 {
-		args = append(args, []string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
-			"--workloads", "classic", "--quick", "-o", fmt.Sprintf("r%d.txt", i)})
+		args = append(args,
+			[]string{"run", "--db", "postgres", "--dsn", "postgres=" + srv.DSN("tcp"), "--targets", "pq,pgx-native",
+				"--workloads", "classic", "--quick", "-o", fmt.Sprintf("r%d.txt", i)})
 	}
 	for i, out := range f.together(t, args...) {
 		got := cellCounts(t, filepath.Join(f.dir, fmt.Sprintf("r%d.txt", i)))
@@ -157,7 +166,8 @@ func TestTwoSessionsOnOneDatabase(t *testing.T) {
 			}
 		}
 		if len(got) != 14 {
-			t.Errorf("session %d: %d cells, want the classic suite's 7 PostgreSQL workloads on two targets", i, len(got))
+			t.Errorf("session %d: %d cells, want the classic suite's 7 PostgreSQL workloads on two targets", i,
+				len(got))
 		}
 		if strings.Contains(out.String(), srv.Password) {
 			t.Errorf("session %d printed the password", i)

@@ -32,7 +32,8 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 	pinned := pinnedVersion(t, "github.com/jackc/pgx/v5")
 	dir := filepath.Join(t.TempDir(), "pgx")
 	// CopyFS writes the module cache's read-only files writable.
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join(strings.TrimSpace(string(gomodcache)), "github.com/jackc/pgx/v5@"+pinned))); err != nil {
+	if err := os.CopyFS(dir,
+		os.DirFS(filepath.Join(strings.TrimSpace(string(gomodcache)), "github.com/jackc/pgx/v5@"+pinned))); err != nil {
 		t.Fatal(err)
 	}
 	conn := filepath.Join(dir, "conn.go")
@@ -40,11 +41,13 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec := regexp.MustCompile(`(?m)^func \(c \*Conn\) Exec\(ctx context.Context, sql string, arguments \.\.\.any\) \(pgconn.CommandTag, error\) \{\n`)
+	exec := regexp.MustCompile(`(?m)^func \(c \*Conn\) Exec\(ctx context.Context, sql string, arguments \.\.\.any\) ` +
+		`\(pgconn.CommandTag, error\) \{\n`)
 	if !exec.Match(src) {
 		t.Fatalf("no Conn.Exec to slow down in pgx %s's conn.go", pinned)
 	}
-	src = exec.ReplaceAll(src, []byte("$0\ttime.Sleep(200 * time.Microsecond) // sqlbench's test: a deliberate slowdown\n"))
+	src = exec.ReplaceAll(src,
+		[]byte("$0\ttime.Sleep(200 * time.Microsecond) // sqlbench's test: a deliberate slowdown\n"))
 	if !bytes.Contains(src, []byte(`"time"`)) {
 		t.Fatalf("pgx %s's conn.go does not import time", pinned)
 	}
@@ -65,13 +68,15 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 			t.Errorf("%s: %d runs, want 10", name, runs[name])
 		}
 	}
-	if got := cfg.GetConfig("pgx-native@v5.5.5-variant"); !strings.HasPrefix(got, "github.com/jackc/pgx/v5@v5.5.5 h1:") {
+	if got := cfg.GetConfig("pgx-native@v5.5.5-variant"); !strings.HasPrefix(got,
+		"github.com/jackc/pgx/v5@v5.5.5 h1:") {
 		t.Errorf("the release's record %q: want its version and sum", got)
 	}
 	if got := cfg.GetConfig("pgx-native@v5.5.5-module"); got != "github.com/jackc/pgx/v5 v5.5.5" {
 		t.Errorf("the release's runner reports pgx %q", got)
 	}
-	if got := cfg.GetConfig("pgx-native@local-pgx-variant"); !strings.HasPrefix(got, "github.com/jackc/pgx/v5 => "+dir+" content ") {
+	if got := cfg.GetConfig("pgx-native@local-pgx-variant"); !strings.HasPrefix(got, "github.com/jackc/pgx/v5 => "+dir+
+		" content ") {
 		t.Errorf("the checkout's record %q: want its directory and content hash", got)
 	}
 	if got := cfg.GetConfig("pgx-native-module"); got != "github.com/jackc/pgx/v5 "+pinned {
@@ -79,15 +84,18 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 	}
 
 	var rep, rerr bytes.Buffer
-	if code := Main(context.Background(), []string{"report", out, "--baseline", "pgx-native", "--wide"}, fakeEnv(&rep, &rerr)); code != ExitOK {
+	if code := Main(context.Background(), []string{"report", out, "--baseline", "pgx-native", "--wide"},
+		fakeEnv(&rep, &rerr)); code != ExitOK {
 		t.Fatalf("report: exit %d: %s", code, rerr.String())
 	}
-	line := regexp.MustCompile(`(?m)^\s*SimpleExec/net=tcp\s+pgx-native@local-pgx\s+([0-9.]+)×\s+([0-9.]+)–([0-9.]+)×.*\b(slower|faster|equivalent|undecided)\b.*$`).FindStringSubmatch(rep.String())
+	line := regexp.MustCompile(`(?m)^\s*SimpleExec/net=tcp\s+pgx-native@local-pgx\s+([0-9.]+)×\s+([0-9.]+)–([0-9.]+)` +
+		`×.*\b(slower|faster|equivalent|undecided)\b.*$`).FindStringSubmatch(rep.String())
 	if line == nil {
 		t.Fatalf("no ratio of the checkout to the baseline in:\n%s", rep.String())
 	}
 	if line[4] != "slower" {
-		t.Errorf("the slowed checkout: ratio %s× [%s–%s×], verdict %q; want slower, its interval below 1\n%s", line[1], line[2], line[3], line[4], rep.String())
+		t.Errorf("the slowed checkout: ratio %s× [%s–%s×], verdict %q; want slower, its interval below 1\n%s", line[1],
+			line[2], line[3], line[4], rep.String())
 	}
 }
 
@@ -97,12 +105,14 @@ func TestDriverVersionsInOneSession(t *testing.T) {
 func TestVariantThatDoesNotExist(t *testing.T) {
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
-	code := Main(context.Background(), []string{"run", "--targets", "mattn@v1.99.77", "-o", filepath.Join(dir, "r.txt")}, fakeEnv(&out, &errb))
+	code := Main(context.Background(),
+		[]string{"run", "--targets", "mattn@v1.99.77", "-o", filepath.Join(dir, "r.txt")}, fakeEnv(&out, &errb))
 	if code != ExitUsage {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitUsage, errb.String())
 	}
 	msg := strings.TrimSpace(errb.String())
-	if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, "mattn@v1.99.77") || !strings.Contains(msg, "does not resolve") {
+	if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, "mattn@v1.99.77") ||
+		!strings.Contains(msg, "does not resolve") {
 		t.Errorf("message %q: want one line naming the target and version and saying it does not resolve", msg)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "r.txt")); err == nil {
@@ -116,7 +126,8 @@ func TestVariantThatDoesNotExist(t *testing.T) {
 	} {
 		out.Reset()
 		errb.Reset()
-		if code := Main(context.Background(), []string{"run", "--db", "sqlite,postgres", "--targets", c.arg, "--dry-run"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), c.want) {
+		if code := Main(context.Background(), []string{"run", "--db", "sqlite,postgres", "--targets", c.arg,
+			"--dry-run"}, fakeEnv(&out, &errb)); code != ExitUsage || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("--targets %s: exit %d, %q; want exit %d saying %q", c.arg, code, errb.String(), ExitUsage, c.want)
 		}
 	}
@@ -151,9 +162,12 @@ func TestJDBCDriverVersionInOneSession(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	code = Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "jdbc-postgres@41.99.99", "-o", filepath.Join(t.TempDir(), "r.txt"), "--cache", cache}, env)
-	if msg := strings.TrimSpace(stderr.String()); code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, "org.postgresql:postgresql:41.99.99 does not resolve") {
-		t.Errorf("a pgjdbc Maven Central lacks: exit %d, %q; want exit 2 and one line saying it does not resolve", code, msg)
+	code = Main(context.Background(), []string{"run", "--db", "postgres", "--targets", "jdbc-postgres@41.99.99", "-o",
+		filepath.Join(t.TempDir(), "r.txt"), "--cache", cache}, env)
+	if msg := strings.TrimSpace(stderr.String()); code != ExitUsage || strings.Contains(msg, "\n") ||
+		!strings.Contains(msg, "org.postgresql:postgresql:41.99.99 does not resolve") {
+		t.Errorf("a pgjdbc Maven Central lacks: exit %d, %q; want exit 2 and one line saying it does not resolve", code,
+			msg)
 	}
 }
 

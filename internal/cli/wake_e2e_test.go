@@ -25,8 +25,9 @@ func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	}
 	env.DMALatency = dev
 	out := filepath.Join(t.TempDir(), "out.txt")
-	code := Main(context.Background(), []string{"run", "--quick", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
-		"--count", "2", "--slices", "2", "--idle-latency", "low", "-o", out, "--cache", cache, "--details"}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--quick", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
+			"--count", "2", "--slices", "2", "--idle-latency", "low", "-o", out, "--cache", cache, "--details"}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -55,7 +56,8 @@ func TestRunIdleLatencyLowIsHeldAndRecorded(t *testing.T) {
 	if !strings.Contains(r.GetConfig("wakeup"), "before each of 4 passes") {
 		t.Errorf("wakeup line %q does not name the 4 passes", r.GetConfig("wakeup"))
 	}
-	if !strings.Contains(stdout.String(), "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of 4 passes:\n  thread ") ||
+	if !strings.Contains(stdout.String(), "wake-ups: a round trip waking a thread on another CPU, median/p90, before "+
+		"each of 4 passes:\n  thread ") ||
 		!strings.Contains(stdout.String(), "CPUs held out of deep idle (--idle-latency low)") {
 		t.Errorf("the summary lacks the wake-ups or the regime:\n%s", stdout)
 	}
@@ -69,24 +71,29 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 		dev, value, want string
 	}{
 		{"", "deep", `--idle-latency: must be default or low, got "deep"`},
-		{filepath.Join(t.TempDir(), "none"), "low", "does not exist: this kernel offers no PM QoS CPU latency interface"},
+		{filepath.Join(t.TempDir(), "none"), "low",
+			"does not exist: this kernel offers no PM QoS CPU latency interface"},
 	} {
 		var out, errb bytes.Buffer
 		env := fakeEnv(&out, &errb)
 		env.DMALatency, env.Dir = c.dev, t.TempDir()
 		res := filepath.Join(t.TempDir(), "r.txt")
-		code := Main(context.Background(), []string{"run", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip", "--idle-latency", c.value, "-o", res}, env)
+		code := Main(context.Background(), []string{"run", "--db", "loopback", "--targets", "tcp", "--workloads",
+			"TCPRoundTrip", "--idle-latency", c.value, "-o", res}, env)
 		msg := strings.TrimSpace(errb.String())
 		if code != ExitUsage || strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) {
-			t.Errorf("--idle-latency %s on %q: exit %d, stderr %q, want one line with %q", c.value, c.dev, code, msg, c.want)
+			t.Errorf("--idle-latency %s on %q: exit %d, stderr %q, want one line with %q", c.value, c.dev, code, msg,
+				c.want)
 		}
 		if _, err := os.Stat(res); err == nil {
 			t.Errorf("--idle-latency %s: a results file was left", c.value)
 		}
 	}
 	var out, errb bytes.Buffer
-	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--idle-latency", "deep"}, fakeEnv(&out, &errb))
-	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency: must be default or low, got "deep"` {
+	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--idle-latency", "deep"},
+		fakeEnv(&out, &errb))
+	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency: must be `+
+		`default or low, got "deep"` {
 		t.Errorf("reproduce --idle-latency deep: exit %d, stderr %q", code, msg)
 	}
 }
@@ -103,8 +110,10 @@ func TestRunIdleLatencyReleasedOnFailure(t *testing.T) {
 	}
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, nil, 0o600)
-	code := Main(context.Background(), []string{"run", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
-		"--idle-latency", "low", "--cpuprofile", filepath.Join(blocker, "sub"), "-o", filepath.Join(t.TempDir(), "r.txt")}, env)
+	code := Main(context.Background(),
+		[]string{"run", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
+			"--idle-latency", "low", "--cpuprofile", filepath.Join(blocker, "sub"), "-o",
+			filepath.Join(t.TempDir(), "r.txt")}, env)
 	if code != ExitUsage || !strings.Contains(errb.String(), "--cpuprofile") {
 		t.Fatalf("exit %d, stderr %q; want the --cpuprofile refusal", code, errb.String())
 	}

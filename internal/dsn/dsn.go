@@ -87,7 +87,8 @@ func CheckLocal(db bench.DB, e bench.Endpoint, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("the %s server %s is not on this machine: sqlbench sends load only to loopback addresses and unix sockets unless --allow-remote is given", db, host)
+	return fmt.Errorf("the %s server %s is not on this machine: sqlbench sends load only to loopback addresses and "+
+		"unix sockets unless --allow-remote is given", db, host)
 }
 
 // Reach checks that something listens at e, so that an unreachable server

@@ -24,7 +24,8 @@ func libpqQuote(s string) string {
 
 // libpqEscape escapes s as an unquoted libpq value.
 func libpqEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `'`, `\'`, " ", `\ `, "\t", `\	`, "\n", "\\\n", "\r", "\\\r", "\v", "\\\v", "\f", "\\\f").Replace(s)
+	return strings.NewReplacer(`\`, `\\`, `'`, `\'`, " ", `\ `, "\t", `\	`, "\n", "\\\n", "\r", "\\\r", "\v", "\\\v",
+		"\f", "\\\f").Replace(s)
 }
 
 // shapes are the DSN forms the fuzz test assembles, well-formed and
@@ -32,16 +33,21 @@ func libpqEscape(s string) string {
 var shapes = []shape{
 	{"mysql user:password", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p }},
 	{"mysql unclosed (", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306" }},
-	{"mysql no slash", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306)" + t }},
+	{"mysql no slash", bench.MariaDB,
+		func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306)" + t }},
 	{"mysql", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306)/" + t }},
-	{"mysql unclosed ( with slash", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306/" + t }},
+	{"mysql unclosed ( with slash", bench.MariaDB,
+		func(u, p, h, t string) string { return u + ":" + p + "@tcp(" + h + ":3306/" + t }},
 	{"mysql host:port", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@" + h + ":3306/" + t }},
-	{"mysql unix", bench.MariaDB, func(u, p, h, t string) string { return u + ":" + p + "@unix(/run/" + h + ".sock)/" + t }},
-	{"mysql url", bench.MariaDB, func(u, p, h, t string) string { return "mysql://" + u + ":" + p + "@" + h + "/" + t }},
+	{"mysql unix", bench.MariaDB,
+		func(u, p, h, t string) string { return u + ":" + p + "@unix(/run/" + h + ".sock)/" + t }},
+	{"mysql url", bench.MariaDB,
+		func(u, p, h, t string) string { return "mysql://" + u + ":" + p + "@" + h + "/" + t }},
 	{"postgres url escaped", bench.Postgres, func(u, p, h, t string) string {
 		return "postgres://" + url.UserPassword(u, p).String() + "@" + h + "/" + t
 	}},
-	{"postgres url raw", bench.Postgres, func(u, p, h, t string) string { return "postgresql://" + u + ":" + p + "@" + h + ":5432/" + t }},
+	{"postgres url raw", bench.Postgres,
+		func(u, p, h, t string) string { return "postgresql://" + u + ":" + p + "@" + h + ":5432/" + t }},
 	{"postgres url query", bench.Postgres, func(u, p, h, t string) string {
 		return "postgres://" + h + "/db?user=" + u + "&password=" + url.QueryEscape(p) + "&" + t
 	}},

@@ -192,7 +192,8 @@ func checkStore(t *testing.T, s *Store) {
 			"  machine: linux/amd64, AMD EPYC, 2 cores\n",
 		"  s00 to s14 (15 sessions): median ", "  change at s15 (2026-10-16): +",
 		"% (worse), p = 0.005\n  s15 to s29 (15 sessions): median ",
-		"SimpleQuery/db=sqlite/driver=modernc/api=sql  sec/op", "  s00 to s29 (30 sessions): median ", "no change point",
+		"SimpleQuery/db=sqlite/driver=modernc/api=sql  sec/op", "  s00 to s29 (30 sessions): median ",
+		"no change point",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("WriteText: no %q in\n%s", want, text.String())
@@ -335,7 +336,8 @@ func TestIsPostgres(t *testing.T) {
 
 func TestDefaultPath(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if got := DefaultPath(env(map[string]string{"XDG_DATA_HOME": "/d", "HOME": "/h"})); got != "/d/sqlbench/history.db" {
+	if got := DefaultPath(
+		env(map[string]string{"XDG_DATA_HOME": "/d", "HOME": "/h"})); got != "/d/sqlbench/history.db" {
 		t.Errorf("with XDG_DATA_HOME: %s", got)
 	}
 	if got := DefaultPath(env(map[string]string{"HOME": "/h"})); got != "/h/.local/share/sqlbench/history.db" {

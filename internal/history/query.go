@@ -187,7 +187,8 @@ func (s *Store) Series(ctx context.Context, f Filter, unit string, o changepoint
 		if a.last != r.session {
 			flush(a)
 			a.last = r.session
-			a.series.Points = append(a.series.Points, Point{Session: r.session, Began: r.began, Target: r.target, Env: r.env})
+			a.series.Points = append(a.series.Points,
+				Point{Session: r.session, Began: r.began, Target: r.target, Env: r.env})
 		}
 		a.vals = append(a.vals, v)
 	}
@@ -212,7 +213,8 @@ func (s *Store) Series(ctx context.Context, f Filter, unit string, o changepoint
 		out = append(out, sr)
 	}
 	slices.SortStableFunc(out, func(a, b Series) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Machine, b.Machine), cmp.Compare(a.Settings, b.Settings))
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Machine, b.Machine),
+			cmp.Compare(a.Settings, b.Settings))
 	})
 	return out, nil
 }

@@ -43,7 +43,8 @@ var pgKeyword = regexp.MustCompile(`^\s*(host|hostaddr|dbname|user|port|service)
 // postgres:// or postgresql:// URL, or keyword/value pairs starting with
 // host=, dbname=, user=, port= or service=) rather than a SQLite file.
 func IsPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") || pgKeyword.MatchString(dsn)
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") ||
+		pgKeyword.MatchString(dsn)
 }
 
 // DefaultPath is the SQLite history of a user whose environment getenv

@@ -132,7 +132,8 @@ func settingsSummary(lines string) string {
 		k, v, ok := strings.Cut(l, ": ")
 		switch {
 		case !ok:
-		case slices.Contains([]string{benchfile.KeyCount, benchfile.KeySlices, benchfile.KeyScale, benchfile.KeyWarmup}, k):
+		case slices.Contains([]string{benchfile.KeyCount, benchfile.KeySlices, benchfile.KeyScale, benchfile.KeyWarmup},
+			k):
 			shown = append(shown, k+" "+v)
 		default:
 			others++

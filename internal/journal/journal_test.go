@@ -18,7 +18,8 @@ func TestJournalRoundTripAndTornTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &benchfmt.Result{Name: benchfmt.Name("X/db=sqlite"), Iters: 10, Values: []benchfmt.Value{{Value: 1500, Unit: "ns/op"}}}
+	res := &benchfmt.Result{Name: benchfmt.Name("X/db=sqlite"), Iters: 10,
+		Values: []benchfmt.Value{{Value: 1500, Unit: "ns/op"}}}
 	line, err := Line(res)
 	if err != nil || line != "BenchmarkX/db=sqlite 10 1500 ns/op" {
 		t.Fatalf("Line = %q, %v", line, err)

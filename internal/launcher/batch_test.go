@@ -43,7 +43,8 @@ func TestBatchSaysWhatItBuilds(t *testing.T) {
 	errs := b.Run(context.Background(), []Job{
 		{Name: "mattn", Note: "cgo", Record: "mattn", Build: slow},
 		{Name: "purego", Record: "purego", Build: func(context.Context) error { return nil }},
-		{Name: "bvinc", Note: "cgo", Record: "bvinc", Build: func(context.Context) error { return errors.New("no gcc") }},
+		{Name: "bvinc", Note: "cgo", Record: "bvinc",
+			Build: func(context.Context) error { return errors.New("no gcc") }},
 	})
 	if len(errs) != 1 || errs["bvinc"] == nil {
 		t.Errorf("errors %v, want bvinc's only", errs)

@@ -64,7 +64,8 @@ func FindSource(dir string) (string, error) {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("cannot find the sqlbench source tree (needed to build runners) at or above %s: run sqlbench inside it or set SQLBENCH_SRC", dir)
+			return "", fmt.Errorf("cannot find the sqlbench source tree (needed to build runners) at or above %s: "+
+				"run sqlbench inside it or set SQLBENCH_SRC", dir)
 		}
 	}
 }
@@ -184,7 +185,8 @@ func sourceKey(src, group, goVersion string) (string, error) {
 			return nil
 		}
 		name := d.Name()
-		if (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) || name == "go.mod" || name == "go.sum" {
+		if (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) || name == "go.mod" ||
+			name == "go.sum" {
 			files = append(files, p)
 		}
 		return nil

@@ -288,7 +288,8 @@ func TestCountingDo(t *testing.T) {
 		fail string
 	}{
 		{run, answer{[]string{"totals: 250000"}, ok}, "BenchmarkX 100 5 ns/op\t2500 instructions/op", ""},
-		{protocol.Request{Verb: protocol.VerbHello}, answer{nil, []string{"runner: go", protocol.StatusLine(nil)}}, "runner: go", ""},
+		{protocol.Request{Verb: protocol.VerbHello}, answer{nil, []string{"runner: go", protocol.StatusLine(nil)}},
+			"runner: go", ""},
 		{run, answer{nil, ok}, "", "counted 0 timed regions"},
 		{run, answer{[]string{"totals: 1", "totals: 2"}, ok}, "", "counted 2 timed regions"},
 		{run, answer{[]string{"totals: 0"}, ok}, "", "counted no instructions"},

@@ -57,7 +57,8 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("runner cache: %w", err)
 	}
 	if b.Log != nil {
-		fmt.Fprintf(b.Log, "building the JDBC runner with Maven%s (first use, or its source changed)...\n", from(b.Origin))
+		fmt.Fprintf(b.Log, "building the JDBC runner with Maven%s (first use, or its source changed)...\n",
+			from(b.Origin))
 	}
 	build, err := os.MkdirTemp(b.Cache, "jdbc-build-")
 	if err != nil {
@@ -70,7 +71,8 @@ func (b *JarBuilder) Build(ctx context.Context) (string, error) {
 	}
 	// The build goes to a directory of its own, so that it never races a
 	// build or test run in the source tree.
-	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-Dstyle.color=never", "-f", filepath.Join(b.Src, JDBCDir, "pom.xml"),
+	cmd := exec.CommandContext(ctx, mvn, "-q", "-B", "-Dstyle.color=never", "-f",
+		filepath.Join(b.Src, JDBCDir, "pom.xml"),
 		"-DskipTests", "-Dsqlbench.buildDir="+build, "package")
 	cmd.Dir = filepath.Join(b.Src, JDBCDir)
 	began := time.Now()

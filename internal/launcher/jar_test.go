@@ -78,7 +78,8 @@ func TestJarBuildCachesAndServes(t *testing.T) {
 	defer p.Close()
 	reply, err := p.Do(ctx, protocol.Request{Verb: protocol.VerbHello}, time.Minute)
 	lines := strings.Join(reply.Lines, "\n")
-	if err != nil || reply.Fail != "" || !strings.Contains(lines, "runner-protocol: 3") || !strings.Contains(lines, "jdbc-sqlite") {
+	if err != nil || reply.Fail != "" || !strings.Contains(lines, "runner-protocol: 3") ||
+		!strings.Contains(lines, "jdbc-sqlite") {
 		t.Fatalf("hello: %+v, %v", reply, err)
 	}
 }

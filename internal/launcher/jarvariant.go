@@ -19,7 +19,8 @@ func versionProperty(pom []byte, module string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%q is not a Maven group:artifact", module)
 	}
-	re := regexp.MustCompile(`<artifactId>` + regexp.QuoteMeta(artifact) + `</artifactId>\s*<version>\$\{([A-Za-z0-9._-]+)\}</version>`)
+	re := regexp.MustCompile(`<artifactId>` + regexp.QuoteMeta(artifact) +
+		`</artifactId>\s*<version>\$\{([A-Za-z0-9._-]+)\}</version>`)
 	m := re.FindSubmatch(pom)
 	if m == nil {
 		return "", fmt.Errorf("the JDBC runner's pom.xml takes no version property for %s", module)

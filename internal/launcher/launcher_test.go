@@ -155,7 +155,8 @@ func TestConcurrentFirstBuildsAllSucceed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if reply, err := p.Do(context.Background(), protocol.Request{Verb: protocol.VerbHello}, 10*time.Second); err != nil || reply.Fail != "" {
+	if reply, err := p.Do(context.Background(), protocol.Request{Verb: protocol.VerbHello},
+		10*time.Second); err != nil || reply.Fail != "" {
 		t.Fatalf("hello to the built runner: %+v, %v", reply, err)
 	}
 }

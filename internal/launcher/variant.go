@@ -107,7 +107,8 @@ func (b *Builder) Resolve(ctx context.Context, v Variant) (Resolved, error) {
 		return Resolved{}, fmt.Errorf("%s@%s does not resolve: %s", v.Module, v.Version, firstLine(info.Error))
 	}
 	if info.Version != v.Version {
-		return Resolved{}, fmt.Errorf("%s@%s: the proxy resolves it to %s; name the exact version", v.Module, v.Version, info.Version)
+		return Resolved{},
+			fmt.Errorf("%s@%s: the proxy resolves it to %s; name the exact version", v.Module, v.Version, info.Version)
 	}
 	main := b.GoMod
 	if main == nil {
@@ -263,7 +264,8 @@ func (b *Builder) BuildVariant(ctx context.Context, group string, cgo bool, r Re
 	// holds only the sqlbench module's own), is settled before the cache
 	// key is taken from it: go mod tidy reads every package of the module,
 	// tests included, so `go list -deps` of the runner is used instead.
-	if err := b.goRun(ctx, b.Src, "list", "-modfile="+modfile, "-mod=mod", "-deps", "-tags", "sqlbench_"+group, RunnerPackage); err != nil {
+	if err := b.goRun(ctx, b.Src, "list", "-modfile="+modfile, "-mod=mod", "-deps", "-tags", "sqlbench_"+group,
+		RunnerPackage); err != nil {
 		return "", fmt.Errorf("variant %s: %w", r, err)
 	}
 	prefix := "variant\x00" + r.String() + "\x00" + r.ContentHash + "\x00"

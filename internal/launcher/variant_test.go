@@ -48,7 +48,8 @@ func TestVariantsAreBuiltAgainstTheirOwnModuleVersion(t *testing.T) {
 	ctx := context.Background()
 	const pgx = "github.com/jackc/pgx/v5"
 
-	if _, err := b.Resolve(ctx, Variant{Module: pgx, Version: "v5.99.1"}); err == nil || !strings.Contains(err.Error(), "v5.99.1 does not resolve") || strings.Contains(err.Error(), "\n") {
+	if _, err := b.Resolve(ctx, Variant{Module: pgx, Version: "v5.99.1"}); err == nil ||
+		!strings.Contains(err.Error(), "v5.99.1 does not resolve") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("a version the proxy lacks: err = %v, want one line saying it does not resolve", err)
 	}
 	old, err := b.Resolve(ctx, Variant{Module: pgx, Version: "v5.5.5"})
@@ -114,7 +115,8 @@ func TestVariantsAreBuiltAgainstTheirOwnModuleVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.BuildVariant(ctx, "postgres", false, broken); err == nil || !strings.Contains(err.Error(), "conn.go:") || !strings.Contains(err.Error(), "undefinedName") {
+	if _, err := b.BuildVariant(ctx, "postgres", false, broken); err == nil ||
+		!strings.Contains(err.Error(), "conn.go:") || !strings.Contains(err.Error(), "undefinedName") {
 		t.Errorf("a checkout that does not compile: err = %v, want the compiler's first error", err)
 	}
 }
@@ -129,7 +131,8 @@ func TestResolveRefusesADirectoryOfAnotherModule(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `declares "example.com/other"`) {
 		t.Errorf("err = %v, want it to name the module the directory declares", err)
 	}
-	_, err = b.Resolve(context.Background(), Variant{Module: "github.com/jackc/pgx/v5", Dir: filepath.Join(dir, "missing")})
+	_, err = b.Resolve(context.Background(),
+		Variant{Module: "github.com/jackc/pgx/v5", Dir: filepath.Join(dir, "missing")})
 	if err == nil || !strings.Contains(err.Error(), "no go.mod there") {
 		t.Errorf("err = %v, want it to say there is no go.mod", err)
 	}
@@ -169,7 +172,8 @@ func TestReleaseVariantTakesItsOwnRequirements(t *testing.T) {
 	}
 	// Written out: main requires a and b indirectly and c directly; the
 	// release wants a and c at other versions and b at the same.
-	main := "module m\n\nrequire (\n\tex.com/c v1.5.0\n\tex.com/a v1.2.0 // indirect\n\tex.com/b v1.0.0 // indirect\n)\n"
+	main := "module m\n\nrequire (\n\tex.com/c v1.5.0\n\tex.com/a v1.2.0 // indirect\n\tex.com/b v1.0.0 // indirect\n" +
+		")\n"
 	release := "module r\n\nrequire (\n\tex.com/a v1.1.0\n\tex.com/b v1.0.0\n\tex.com/c v1.0.0\n)\n"
 	got, err := ownRequirements([]byte(main), []byte(release))
 	if err != nil || !slices.Equal(got, []string{"ex.com/a@v1.1.0"}) {

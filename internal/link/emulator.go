@@ -210,7 +210,8 @@ func (e *Emulator) wrap(upstream string, sp Spec) (string, error) {
 	}
 	for _, dir := range []string{"upstream", "downstream"} {
 		if sp.RTT > 0 {
-			attrs := toxiclient.Attributes{"delay_us": sp.OneWay().Microseconds(), "jitter_us": (sp.Jitter / 2).Microseconds()}
+			attrs := toxiclient.Attributes{"delay_us": sp.OneWay().Microseconds(),
+				"jitter_us": (sp.Jitter / 2).Microseconds()}
 			if _, err := p.AddToxic("delay_"+dir, proxyd.DelayToxicType, dir, 1, attrs); err != nil {
 				return "", fmt.Errorf("link: the delay of proxy %s (%s): %w", name, dir, err)
 			}

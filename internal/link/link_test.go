@@ -45,7 +45,8 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q): error on more than one line: %v", in, err)
 		}
 	}
-	if s := (Spec{RTT: 500 * time.Microsecond, Jitter: 50 * time.Microsecond, Rate: 1e9}).String(); s != "500us/50us/1gbit" {
+	s := (Spec{RTT: 500 * time.Microsecond, Jitter: 50 * time.Microsecond, Rate: 1e9}).String()
+	if s != "500us/50us/1gbit" {
 		t.Errorf("String = %q", s)
 	}
 }
@@ -76,12 +77,15 @@ func TestNetemFromConfig(t *testing.T) {
 	boot := filepath.Join(dir, "boot")
 	os.MkdirAll(boot, 0o755)
 	var u = release(t)
-	os.WriteFile(filepath.Join(boot, "config-"+u), []byte("CONFIG_NET_SCH_HTB=y\n# CONFIG_NET_SCH_NETEM is not set\n"), 0o644)
-	if ok, why := netem(filepath.Join(dir, "proc"), boot, filepath.Join(dir, "sys"), filepath.Join(dir, "lib")); ok || !strings.Contains(why, "not set") {
+	os.WriteFile(filepath.Join(boot, "config-"+u), []byte("CONFIG_NET_SCH_HTB=y\n# CONFIG_NET_SCH_NETEM is not set\n"),
+		0o644)
+	if ok, why := netem(filepath.Join(dir, "proc"), boot, filepath.Join(dir, "sys"), filepath.Join(dir, "lib")); ok ||
+		!strings.Contains(why, "not set") {
 		t.Errorf("netem without it = %v, %q", ok, why)
 	}
 	os.WriteFile(filepath.Join(boot, "config-"+u), []byte("CONFIG_NET_SCH_NETEM=m\n"), 0o644)
-	if ok, why := netem(filepath.Join(dir, "proc"), boot, filepath.Join(dir, "sys"), filepath.Join(dir, "lib")); !ok || !strings.Contains(why, "=m") {
+	if ok, why := netem(filepath.Join(dir, "proc"), boot, filepath.Join(dir, "sys"), filepath.Join(dir, "lib")); !ok ||
+		!strings.Contains(why, "=m") {
 		t.Errorf("netem as a module = %v, %q", ok, why)
 	}
 	ok, why := Netem()

@@ -143,9 +143,11 @@ func trips(ctx context.Context, addr string, n int) (Trips, error) {
 // session ends, link-cpu (see CPULine).
 func (e *Emulator) ConfigLines(p Probe) [][2]string {
 	return [][2]string{
-		{"link", fmt.Sprintf("toxiproxy %s (proxy process on 127.0.0.1; %s), %s", ToxiproxyVersion, e.Netem, e.Spec.Describe())},
-		{"link-rtt", fmt.Sprintf("through the link %s; through the proxy alone %s; direct %s; %d B echoed, %d round trips each",
-			p.Link, p.Proxy, p.Direct, probeBytes, p.Link.N)},
+		{"link", fmt.Sprintf("toxiproxy %s (proxy process on 127.0.0.1; %s), %s", ToxiproxyVersion, e.Netem,
+			e.Spec.Describe())},
+		{"link-rtt",
+			fmt.Sprintf("through the link %s; through the proxy alone %s; direct %s; %d B echoed, %d round trips each",
+				p.Link, p.Proxy, p.Direct, probeBytes, p.Link.N)},
 	}
 }
 
@@ -153,5 +155,6 @@ func (e *Emulator) ConfigLines(p Probe) [][2]string {
 // the session, counted as neither the client's (the runners') nor the
 // server's.
 func CPULine(cpu time.Duration) [2]string {
-	return [2]string{"link-cpu", fmt.Sprintf("%s in the proxy process over the session, counted in neither the runners' nor the server's CPU", cpu.Round(time.Millisecond))}
+	return [2]string{"link-cpu", fmt.Sprintf("%s in the proxy process over the session, counted in neither the "+
+		"runners' nor the server's CPU", cpu.Round(time.Millisecond))}
 }

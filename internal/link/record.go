@@ -47,7 +47,8 @@ func writeRecord(pid int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("link: record the proxy: %w", err)
 	}
-	data, _ := json.Marshal(record{Owner: os.Getpid(), OwnerStart: own.Starttime, Proxy: pid, ProxyStart: px.Starttime, Boot: procs.BootID()})
+	data, _ := json.Marshal(record{Owner: os.Getpid(), OwnerStart: own.Starttime, Proxy: pid, ProxyStart: px.Starttime,
+		Boot: procs.BootID()})
 	if err := os.WriteFile(filepath.Join(dir, recordFile), append(data, '\n'), 0o644); err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("link: record the proxy: %w", err)

@@ -37,7 +37,8 @@ func TestSelect(t *testing.T) {
 	} {
 		sel := Select(c.list, entries, base)
 		if !slices.Equal(sel.IDs, c.ids) || sel.Included != c.included || !slices.Equal(sel.Unmatched, c.unmatched) {
-			t.Errorf("Select(%q) = %v included %v unmatched %v; want %v %v %v", c.list, sel.IDs, sel.Included, sel.Unmatched, c.ids, c.included, c.unmatched)
+			t.Errorf("Select(%q) = %v included %v unmatched %v; want %v %v %v", c.list, sel.IDs, sel.Included,
+				sel.Unmatched, c.ids, c.included, c.unmatched)
 		}
 	}
 }

@@ -16,7 +16,8 @@ func TestReadsThisProcess(t *testing.T) {
 	}
 	st, err := Stat(os.Getpid())
 	if err != nil || st.PPID != os.Getppid() || st.Starttime == 0 || st.State == "Z" {
-		t.Fatalf("Stat(self) = ppid %d, start %d, state %q, %v; want ppid %d, a start time, not a zombie", st.PPID, st.Starttime, st.State, err, os.Getppid())
+		t.Fatalf("Stat(self) = ppid %d, start %d, state %q, %v; want ppid %d, a start time, not a zombie", st.PPID,
+			st.Starttime, st.State, err, os.Getppid())
 	}
 	if args, err := CmdLine(os.Getpid()); err != nil || !slices.Equal(args, os.Args) {
 		t.Errorf("CmdLine(self) = %q, %v; want %q", args, err, os.Args)
@@ -86,7 +87,8 @@ func TestPeakRSSGrowsWithTouchedMemory(t *testing.T) {
 	}
 	after, err := PeakRSS()
 	if err != nil || after < before+16<<20 || b[len(b)-1] != byte(len(b)-1) {
-		t.Errorf("PeakRSS after touching 32 MiB = %d (before %d), %v; want it 16 MiB higher at least", after, before, err)
+		t.Errorf("PeakRSS after touching 32 MiB = %d (before %d), %v; want it 16 MiB higher at least", after, before,
+			err)
 	}
 }
 

@@ -112,7 +112,8 @@ func (d *Display) tick(quiet time.Duration) {
 				if d.cells > 0 {
 					what = cellsDone(d.cells) + ", " + what
 				}
-				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second), eta(ev), what))
+				writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s", ev.Done, ev.Total, now.Sub(d.started).Round(time.Second),
+					eta(ev), what))
 				d.last = now
 			}
 			d.mu.Unlock()
@@ -156,7 +157,8 @@ func (d *Display) Event(ev Event) {
 	if ev.Err == nil {
 		return // counted, said in the next line of the steps done
 	}
-	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: FAIL: %v", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev), cmp.Or(ev.Label, name), ev.Err))
+	writeLine(d.w, fmt.Sprintf("[%d/%d %s%s] %s: FAIL: %v", ev.Done, ev.Total, ev.Elapsed.Round(time.Second), eta(ev),
+		cmp.Or(ev.Label, name), ev.Err))
 	d.last = time.Now()
 }
 

@@ -54,13 +54,18 @@ func TestNotATerminalSaysSomethingEveryQuietPeriod(t *testing.T) {
 	d := newDisplay(&out, 20, 2, false, quiet)
 	// The display's timer fires every quiet period; a loaded machine may
 	// run it late, so each check waits (up to seconds) for what must come.
-	if got := waitFor(&out, func(got string) bool { return strings.Contains(got, "[0/20 ") && strings.Contains(got, "] starting\n") }); got == "" {
+	if got := waitFor(&out, func(got string) bool {
+		return strings.Contains(got, "[0/20 ") &&
+			strings.Contains(got, "] starting\n")
+	}); got == "" {
 		t.Errorf("after a quiet period before any step: %q, want a line of 0/20 steps", out.String())
 	}
 	d.Event(at(step(1, 1), 1, 20, time.Second))
 	if got := waitFor(&out, func(got string) bool { return strings.Count(got, "last SimpleExec ") >= 2 }); got == "" ||
-		!strings.Contains(got, "[1/20 ") || !strings.Contains(got, "ETA 19s] last SimpleExec "+step(1, 1).Target+" run 1/2 slice 1/5\n") {
-		t.Errorf("quiet periods after a step that finished no cell: %q, want a line of the steps done every period", out.String())
+		!strings.Contains(got, "[1/20 ") ||
+		!strings.Contains(got, "ETA 19s] last SimpleExec "+step(1, 1).Target+" run 1/2 slice 1/5\n") {
+		t.Errorf("quiet periods after a step that finished no cell: %q, want a line of the steps done every period",
+			out.String())
 	}
 	// A finished cell is counted, said in the line Finish writes.
 	ev := at(step(2, 5), 20, 20, 2*time.Second)
@@ -69,7 +74,8 @@ func TestNotATerminalSaysSomethingEveryQuietPeriod(t *testing.T) {
 	d.Finish()
 	got := out.String()
 	if !strings.HasSuffix(got, "\n[20/20 2s] 1 cell done, 1 runs written\n") {
-		t.Errorf("the last line is %q, want the steps and cells done", got[strings.LastIndex(got[:len(got)-1], "\n")+1:])
+		t.Errorf("the last line is %q, want the steps and cells done",
+			got[strings.LastIndex(got[:len(got)-1], "\n")+1:])
 	}
 	time.Sleep(4 * quiet)
 	if again := out.String(); again != got {
@@ -118,7 +124,8 @@ func TestLinesFitOffATerminal(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", n, line)
 		}
 	}
-	if words := strings.Fields(got); strings.Join(words, " ") != strings.Join(strings.Fields("[1/1 1s, ETA 0s] "+step(1, 5).Cell+": FAIL: "+reason), " ") {
+	if words := strings.Fields(got); strings.Join(words, " ") != strings.Join(
+		strings.Fields("[1/1 1s, ETA 0s] "+step(1, 5).Cell+": FAIL: "+reason), " ") {
 		t.Errorf("the words of the line changed: %q", got)
 	}
 }
@@ -148,7 +155,8 @@ func TestNoBurstOffATerminal(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "SimpleExec/cell=7: FAIL: the runner crashed") ||
 		lines[1] != "[315/315 0s] 63 cells done, 314 runs written" {
-		t.Errorf("%d lines for %d cells finishing at once, want the failure's and the final one:\n%s", len(lines), cells, out.String())
+		t.Errorf("%d lines for %d cells finishing at once, want the failure's and the final one:\n%s", len(lines),
+			cells, out.String())
 	}
 }
 
@@ -158,10 +166,12 @@ func TestLinesNameTheTarget(t *testing.T) {
 	var out lockedBuffer
 	d := newDisplay(&out, 1, 1, false, time.Hour)
 	ev := at(step(1, 5), 5, 5, time.Second)
-	ev.Cell, ev.Label, ev.Err = "SimpleQuery/db=sqlite/driver=xerial/api=jdbc", "SimpleQuery/jdbc-sqlite", errors.New("gone")
+	ev.Cell, ev.Label, ev.Err = "SimpleQuery/db=sqlite/driver=xerial/api=jdbc", "SimpleQuery/jdbc-sqlite",
+		errors.New("gone")
 	d.Event(ev)
 	d.Finish()
-	if got := out.String(); !strings.Contains(got, "] SimpleQuery/jdbc-sqlite: FAIL: gone\n") || strings.Contains(got, "xerial") {
+	if got := out.String(); !strings.Contains(got, "] SimpleQuery/jdbc-sqlite: FAIL: gone\n") ||
+		strings.Contains(got, "xerial") {
 		t.Errorf("failed cell's line: %q, want it to name jdbc-sqlite", got)
 	}
 }

@@ -120,7 +120,8 @@ func ParseHello(lines []string) (Hello, error) {
 		}
 	}
 	if h.Protocol != ProtocolVersion {
-		return Hello{}, fmt.Errorf("the runner speaks protocol %d, sqlbench speaks %d (is the runner out of date?)", h.Protocol, ProtocolVersion)
+		return Hello{}, fmt.Errorf("the runner speaks protocol %d, sqlbench speaks %d (is the runner out of date?)",
+			h.Protocol, ProtocolVersion)
 	}
 	slices.Sort(h.Workloads)
 	for i := 1; i < len(h.Workloads); i++ {

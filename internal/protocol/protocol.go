@@ -61,7 +61,8 @@
 //	    T-...: <value>                              (a Conn that is a bench.Informer:
 //	                                                 sqinn-version, its helper program's)
 //	    T-floor: <what the floor runs on>           (db=loopback targets)
-//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM[&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free][&spin=NS]
+//	run target=T&workload=W&db=D&<location>&scope=C&name=NAME&n=OPS&warmup=WARM
+//	        [&scale=S][&cpu=P][&<sqlite>][&cpuprofile=FILE][&thread=free][&spin=NS]   (one line)
 //	    Benchmark<NAME> <OPS> <v> ns/op <v> ops/s <v> B/op <v> allocs/op
 //	        [<v> MB/s] [<v> peak-RSS-B <v> RSS-growth-B] [<v> p50-ns/op <v> p99-ns/op <v> p99.9-ns/op]
 //	        [<v> oncpu-ns/op <v> runq-ns/op <v> blocked-ns/op <v> bg-cpu-ns/op] [<v> server-cpu-ns/op]

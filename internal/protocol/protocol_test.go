@@ -10,8 +10,9 @@ import (
 
 func TestRequestRoundTrip(t *testing.T) {
 	in := Request{Verb: VerbRun, Target: "mysql", Workload: "SimpleQuery", DB: "mariadb", Scope: "c1",
-		Location: Location{Endpoint: bench.Endpoint{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench", Password: "p&w=x y", Database: "bench"}, ServerPID: 4242},
-		Name:     "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10, Scale: 0.01,
+		Location: Location{Endpoint: bench.Endpoint{Net: "unix", Addr: "/tmp/a b/mysqld.sock", User: "bench",
+			Password: "p&w=x y", Database: "bench"}, ServerPID: 4242},
+		Name: "SimpleQuery/db=mariadb/driver=go-sql-driver/api=sql/net=unix", N: 100, Warmup: 10, Scale: 0.01,
 		SQLite: bench.SQLiteSettings{Journal: "WAL", Sync: "NORMAL"}, CPUProfile: "/tmp/p q/pgx-SimpleQuery-tcp.pprof"}
 	out, err := ParseRequest(in.Encode())
 	if err != nil || out != in {
@@ -61,7 +62,8 @@ func TestParseStatus(t *testing.T) {
 }
 
 func TestSlicesRoundTrip(t *testing.T) {
-	r := Request{Verb: VerbRun, Target: "t", Workload: "W", DB: "sqlite", Scope: "c1", Name: "W/x=1", N: 5, Warmup: 1, Run: 2, Slice: 3, Slices: 4}
+	r := Request{Verb: VerbRun, Target: "t", Workload: "W", DB: "sqlite", Scope: "c1", Name: "W/x=1", N: 5, Warmup: 1,
+		Run: 2, Slice: 3, Slices: 4}
 	back, err := ParseRequest(r.Encode())
 	if err != nil || back.Run != 2 || back.Slice != 3 || back.Slices != 4 {
 		t.Fatalf("round trip: %+v, %v", back, err)

@@ -17,29 +17,34 @@ var dsnTests = []struct {
 	want string // "" for a DSN the driver rejects
 }{
 	// URLs.
-	{"url postgres", bench.Postgres, "postgres://user:secret@host:5432/db?sslmode=disable", "postgres://user:xxxxx@host:5432/db?sslmode=disable"},
+	{"url postgres", bench.Postgres, "postgres://user:secret@host:5432/db?sslmode=disable",
+		"postgres://user:xxxxx@host:5432/db?sslmode=disable"},
 	{"url no password", bench.Postgres, "postgres://user@host/db", "postgres://user@host/db"},
 	{"url escaped password", bench.Postgres, "postgres://u:p%40ss%2Fw@h/db", "postgres://u:xxxxx@h/db"},
 	{"url raw @ in password", bench.Postgres, "postgres://u:p@ss@h/db", "postgres://u:xxxxx@h/db"},
-	{"url @ in query", bench.Postgres, "postgres://u:p@h/db?application_name=a%40b", "postgres://u:xxxxx@h/db?application_name=a%40b"},
+	{"url @ in query", bench.Postgres, "postgres://u:p@h/db?application_name=a%40b",
+		"postgres://u:xxxxx@h/db?application_name=a%40b"},
 	{"url raw @ in query", bench.Postgres, "postgres://h/db?user=me@corp", ""},
 	{"url raw / in password", bench.Postgres, "postgresql://bench:/M0d@127.0.0.1:5432/bench", ""},
 	{"url raw ? in password", bench.Postgres, "postgresql://bench:4?h-@0XbT@127.0.0.1:5432/bench", ""},
 	{"url ipv6", bench.Postgres, "postgres://u:pw@[::1]:5432/db", "postgres://u:xxxxx@[::1]:5432/db"},
-	{"url password param", bench.Postgres, "postgres://host/db?user=u&password=secret&sslmode=disable", "postgres://host/db?user=u&password=xxxxx&sslmode=disable"},
+	{"url password param", bench.Postgres, "postgres://host/db?user=u&password=secret&sslmode=disable",
+		"postgres://host/db?user=u&password=xxxxx&sslmode=disable"},
 	{"url escaped password key", bench.Postgres, "postgres://host/db?user=u&pass%77ord=secret", ""},
 	{"url both", bench.Postgres, "postgresql://u:a@h/db?sslpassword=b", "postgresql://u:xxxxx@h/db?sslpassword=xxxxx"},
 	{"url raw space", bench.Postgres, "postgres://u:s3cr etpw@127.0.0.1/db", ""},
 	{"url bad escape", bench.Postgres, "postgres://u:s3cretpw%zz@127.0.0.1/db", ""},
 
 	// go-sql-driver/mysql: the driver's own formatting.
-	{"mysql tcp", bench.MariaDB, "user:secret@tcp(127.0.0.1:3306)/db?parseTime=true", "user:xxxxx@tcp(127.0.0.1:3306)/db?parseTime=true"},
+	{"mysql tcp", bench.MariaDB, "user:secret@tcp(127.0.0.1:3306)/db?parseTime=true",
+		"user:xxxxx@tcp(127.0.0.1:3306)/db?parseTime=true"},
 	{"mysql unix", bench.MariaDB, "user:secret@unix(/tmp/s.sock)/db", "user:xxxxx@unix(/tmp/s.sock)/db"},
 	{"mysql no password", bench.MariaDB, "user@tcp(127.0.0.1:3306)/db", "user@tcp(127.0.0.1:3306)/db"},
 	{"mysql password with colon", bench.MariaDB, "user:se:cr:et@tcp(h:3306)/db", "user:xxxxx@tcp(h:3306)/db"},
 	{"mysql password with @", bench.MariaDB, "user:p@ss@w@rd@tcp(h:3306)/db", "user:xxxxx@tcp(h:3306)/db"},
 	{"mysql password with /", bench.MariaDB, "user:a/b@c@tcp(h)/db?loc=UTC", "user:xxxxx@tcp(h:3306)/db"},
-	{"mysql password parameter", bench.MariaDB, "u@tcp(h:1)/db?old_password=s3cret", "u@tcp(h:1)/db?old_password=xxxxx"},
+	{"mysql password parameter", bench.MariaDB, "u@tcp(h:1)/db?old_password=s3cret",
+		"u@tcp(h:1)/db?old_password=xxxxx"},
 	{"mysql default net", bench.MariaDB, "user:secret@/db", "user:xxxxx@tcp(127.0.0.1:3306)/db"},
 	{"mysql unclosed (", bench.MariaDB, "bench:Canary11@tcp(127.0.0.1:3306", ""},
 	{"mysql no slash before dbname", bench.MariaDB, "bench:Canary11@tcp(127.0.0.1:3306)bench", ""},
@@ -48,9 +53,13 @@ var dsnTests = []struct {
 	{"mysql bad param", bench.MariaDB, "u:pw@tcp(h)/db?parseTime=Canary16", ""},
 
 	// libpq keyword/value: what pgconn read, in a fixed order.
-	{"kv", bench.Postgres, "host=127.0.0.1 port=5432 user=bench password=secret dbname=x sslmode=disable", "host=127.0.0.1 port=5432 user=bench password=xxxxx dbname=x sslmode=disable"},
-	{"kv quoted", bench.Postgres, "host=/tmp port=1 user=u password='se cret' dbname='a b' sslmode=disable application_name=x", "host=/tmp port=1 user=u password='xxxxx' dbname='a b' sslmode=disable application_name=x"},
-	{"kv escapes", bench.Postgres, `host=h port=1 user=u password=se\ cr\'et dbname=d sslmode=disable`, "host=h port=1 user=u password=xxxxx dbname=d sslmode=disable"},
+	{"kv", bench.Postgres, "host=127.0.0.1 port=5432 user=bench password=secret dbname=x sslmode=disable",
+		"host=127.0.0.1 port=5432 user=bench password=xxxxx dbname=x sslmode=disable"},
+	{"kv quoted", bench.Postgres, "host=/tmp port=1 user=u password='se cret' dbname='a b' sslmode=disable " +
+		"application_name=x",
+		"host=/tmp port=1 user=u password='xxxxx' dbname='a b' sslmode=disable application_name=x"},
+	{"kv escapes", bench.Postgres, `host=h port=1 user=u password=se\ cr\'et dbname=d sslmode=disable`,
+		"host=h port=1 user=u password=xxxxx dbname=d sslmode=disable"},
 	{"kv spaces around =", bench.Postgres, "host=h password = s3cret dbname=d", "host=h password=xxxxx dbname=d"},
 	{"kv unterminated quote", bench.Postgres, "host=h password='abc", ""},
 
@@ -93,21 +102,33 @@ var shapes = []struct {
 	{"url escaped", bench.Postgres, func(pw string) string {
 		return "postgres://" + url.UserPassword("bench", pw).String() + "@127.0.0.1:5432/bench?sslmode=disable"
 	}, false},
-	{"url raw", bench.Postgres, func(pw string) string { return "postgresql://bench:" + pw + "@127.0.0.1:5432/bench" }, false},
+	{"url raw", bench.Postgres, func(pw string) string { return "postgresql://bench:" + pw + "@127.0.0.1:5432/bench" },
+		false},
 	{"url query", bench.Postgres, func(pw string) string {
 		return "postgres://127.0.0.1/bench?user=bench&password=" + url.QueryEscape(pw) + "&sslmode=disable"
 	}, false},
 	{"libpq quoted", bench.Postgres, func(pw string) string {
-		return "host=127.0.0.1 user=bench password='" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(pw) + "' dbname=bench"
+		return "host=127.0.0.1 user=bench password='" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(pw) +
+			"' dbname=bench"
 	}, false},
-	{"libpq raw", bench.Postgres, func(pw string) string { return "host=127.0.0.1 user=bench password=" + pw + " dbname=bench" }, false},
-	{"mysql tcp", bench.MariaDB, func(pw string) string { return "bench:" + pw + "@tcp(127.0.0.1:3306)/bench?parseTime=true" }, false},
-	{"mysql unix", bench.MariaDB, func(pw string) string { return "root:" + pw + "@unix(/run/mysqld/mysqld.sock)/bench" }, false},
+	{"libpq raw", bench.Postgres,
+		func(pw string) string { return "host=127.0.0.1 user=bench password=" + pw + " dbname=bench" }, false},
+	{"mysql tcp", bench.MariaDB,
+		func(pw string) string { return "bench:" + pw + "@tcp(127.0.0.1:3306)/bench?parseTime=true" }, false},
+	{"mysql unix", bench.MariaDB,
+		func(pw string) string { return "root:" + pw + "@unix(/run/mysqld/mysqld.sock)/bench" }, false},
 	{"mysql user:password", bench.MariaDB, func(pw string) string { return "bench:" + pw }, false},
 	{"mysql unclosed (", bench.MariaDB, func(pw string) string { return "bench:" + pw + "@tcp(127.0.0.1:3306" }, false},
-	{"mysql in a parameter", bench.MariaDB, func(pw string) string { return "bench:pw@tcp(127.0.0.1:3306)/bench?parseTime=" + pw }, true},
-	{"mysql in the dbname", bench.MariaDB, func(pw string) string { return "bench:pw@tcp(127.0.0.1:3306)/" + pw }, true},
-	{"postgres in a parameter", bench.Postgres, func(pw string) string { return "postgres://bench:pw@127.0.0.1/bench?connect_timeout=" + pw }, true},
+	{"mysql in a parameter", bench.MariaDB, func(pw string) string {
+		return "bench:pw@tcp(127.0.0.1:3306)/bench?" +
+			"parseTime=" + pw
+	}, true},
+	{"mysql in the dbname", bench.MariaDB, func(pw string) string { return "bench:pw@tcp(127.0.0.1:3306)/" + pw },
+		true},
+	{"postgres in a parameter", bench.Postgres, func(pw string) string {
+		return "postgres://bench:pw@127.0.0.1/bench?" +
+			"connect_timeout=" + pw
+	}, true},
 }
 
 // checkHidden fails t if pw shows in what DSN gives for the DSN of shape i
@@ -115,7 +136,8 @@ var shapes = []struct {
 func checkHidden(t *testing.T, i int, pw string) {
 	sh := shapes[i]
 	dsn := sh.build(pw)
-	if len(pw) < 3 || strings.Contains(Mask, pw) || strings.Count(dsn, pw) > 1 || strings.Contains(sh.build("\x00"), pw) {
+	if len(pw) < 3 || strings.Contains(Mask, pw) || strings.Count(dsn, pw) > 1 ||
+		strings.Contains(sh.build("\x00"), pw) {
 		return // too short to tell, or also elsewhere in the DSN
 	}
 	got, err := shown(sh.db, dsn)
@@ -196,7 +218,8 @@ func TestReasonHidesQuotedParts(t *testing.T) {
 		{`invalid dbname "s3cr\"et": bad`, `u:p@tcp(h)/s3cr"et`, "invalid dbname xxxxx: bad"},
 		{"invalid bool value: s3cret", "u:p@tcp(h)/db?x=s3cret", "invalid bool value: xxxxx"},
 		{"default addr for network 'x' unknown", "u:p@x(h)/db", "default addr for network xxxxx unknown"},
-		{"invalid DSN: missing the slash separating the database name", "bench:Canary16", "invalid DSN: missing the slash separating the database name"},
+		{"invalid DSN: missing the slash separating the database name", "bench:Canary16",
+			"invalid DSN: missing the slash separating the database name"},
 	} {
 		if got := Reason(errorString(c.err), c.dsn).Error(); got != c.want {
 			t.Errorf("Reason(%q, %q) = %q, want %q", c.err, c.dsn, got, c.want)
@@ -212,7 +235,8 @@ func TestText(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"sqlbench run --db postgres --dsn postgres=postgres://bench:hunter2secret@127.0.0.1:5432/bench",
 			"sqlbench run --db postgres --dsn postgres=postgres://bench:xxxxx@127.0.0.1:5432/bench"},
-		{"run --dsn=mariadb=u:pw@tcp(127.0.0.1:3306)/db -o x.txt", "run --dsn=mariadb=u:xxxxx@tcp(127.0.0.1:3306)/db -o x.txt"},
+		{"run --dsn=mariadb=u:pw@tcp(127.0.0.1:3306)/db -o x.txt",
+			"run --dsn=mariadb=u:xxxxx@tcp(127.0.0.1:3306)/db -o x.txt"},
 		{"host=h password=pw dbname=d", "host=h password=xxxxx dbname=d"},
 		{"host=h password='se cr et' dbname=d", "host=h password='xxxxx' dbname=d"},
 		{`host=h password='it\' s' dbname=d`, "host=h password='xxxxx' dbname=d"},

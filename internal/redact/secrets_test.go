@@ -29,7 +29,8 @@ func TestSecrets(t *testing.T) {
 
 func TestWriterMasksSecretsSplitAcrossWrites(t *testing.T) {
 	const secret = "hunter2secret"
-	text := "dial bench:" + secret + "@tcp: refused; again " + url.QueryEscape("p@ss w") + " then hunter and hunter2 end\n"
+	text := "dial bench:" + secret + "@tcp: refused; again " + url.QueryEscape("p@ss w") +
+		" then hunter and hunter2 end\n"
 	want := Secrets(text, secret, "p@ss w")
 	for split := 0; split <= len(text); split++ {
 		for split2 := split; split2 <= len(text); split2 += 3 {
@@ -53,6 +54,7 @@ func TestWriterMasksSecretsSplitAcrossWrites(t *testing.T) {
 	w := NewWriter(&out, []string{secret})
 	w.Write([]byte("line one\nhunt"))
 	if out.String() != "line one\n" {
-		t.Errorf("after a write ending in the start of a secret the writer passed on %q, want %q", out.String(), "line one\n")
+		t.Errorf("after a write ending in the start of a secret the writer passed on %q, want %q", out.String(),
+			"line one\n")
 	}
 }

@@ -29,8 +29,11 @@ func briefReport(t *testing.T, blocked float64, drivers ...string) *Report {
 			for w, name := range []string{"Q1", "Q2"} {
 				v := ops[d][w] * jitter
 				ns := 1e9 / v
-				fmt.Fprintf(&b, "Benchmark%s/db=sqlite/driver=%s/api=sql 100 %.1f ns/op %.2f ops/s 64 B/op 2 allocs/op "+
-					"%.1f oncpu-ns/op %.1f runq-ns/op %.1f blocked-ns/op\n", name, d, ns, v, ns*(0.98-blocked), ns*0.02, ns*blocked)
+				fmt.Fprintf(&b,
+					"Benchmark%s/db=sqlite/driver=%s/api=sql 100 %.1f ns/op %.2f ops/s 64 B/op 2 allocs/op "+
+						"%.1f oncpu-ns/op %.1f runq-ns/op %.1f blocked-ns/op\n", name, d, ns, v, ns*(0.98-blocked),
+					ns*0.02,
+					ns*blocked)
 			}
 		}
 	}
@@ -60,7 +63,8 @@ func TestBriefSaysTheVerdictsNotTheDetails(t *testing.T) {
 	words := strings.Join(strings.Fields(got), " ") // lines wrap at 100 columns
 	for _, want := range []string{
 		"no mark: a tie",
-		"verdicts of ops/s ÷ a/sql's (unpaired 95%), 4 of 4 decided: 1 faster, 2 slower, 1 equivalent; 0 undecided at ±5%",
+		"verdicts of ops/s ÷ a/sql's (unpaired 95%), 4 of 4 decided: 1 faster, 2 slower, 1 equivalent; 0 undecided " +
+			"at ±5%",
 		"where the time goes · other · sqlite: CPU-bound, every cell's thread on a CPU 98% of its time",
 	} {
 		if !strings.Contains(words, want) {
@@ -72,7 +76,8 @@ func TestBriefSaysTheVerdictsNotTheDetails(t *testing.T) {
 			t.Errorf("the brief has no line %s:\n%s", re, got)
 		}
 	}
-	for _, detail := range []string{"memory and latency", "where the time goes (ns per operation", "ops/s ÷ a/sql's (baseline)"} {
+	for _, detail := range []string{"memory and latency", "where the time goes (ns per operation",
+		"ops/s ÷ a/sql's (baseline)"} {
 		if strings.Contains(got, detail) {
 			t.Errorf("the brief has the detail table %q:\n%s", detail, got)
 		}
@@ -90,7 +95,8 @@ func TestBriefShowsATimeTableThatSaysSomething(t *testing.T) {
 	if err := Brief(&brief, briefReport(t, 0.1)); err != nil {
 		t.Fatal(err)
 	}
-	if got := brief.String(); !strings.Contains(got, "where the time goes (ns per operation") || strings.Contains(got, "CPU-bound") {
+	if got := brief.String(); !strings.Contains(got, "where the time goes (ns per operation") ||
+		strings.Contains(got, "CPU-bound") {
 		t.Errorf("a table of threads blocked 10%% of the time is not written whole:\n%s", got)
 	}
 }
@@ -106,7 +112,8 @@ func TestBriefWritesTheRatioTableOfTwoTargets(t *testing.T) {
 	if got := brief.String(); !strings.Contains(got, "ops/s ÷ a/sql's (baseline)") {
 		t.Errorf("the ratio table of two targets is not written:\n%s", got)
 	}
-	if got := brief.String(); !strings.Contains(got, "\n  Q2  tie: all 2 targets' intervals overlap (b/sql highest)\n") {
+	if got := brief.String(); !strings.Contains(got,
+		"\n  Q2  tie: all 2 targets' intervals overlap (b/sql highest)\n") {
 		t.Errorf("a tie of every target is not said so:\n%s", got)
 	}
 }

@@ -69,7 +69,8 @@ func TestHTMLInChromium(t *testing.T) {
 		defer mu.Unlock()
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning ||
+				ev.Type == runtime.ConsoleAPICalledTypeAssert {
 				var args []string
 				for _, a := range ev.Args {
 					args = append(args, string(a.Value))
@@ -111,7 +112,8 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	charts, err := chromedp.Run(bctx, chromedp.Evaluate[[]chartState](`[...document.querySelectorAll('figure.chart')].map(f => {
+	charts, err := chromedp.Run(bctx,
+		chromedp.Evaluate[[]chartState](`[...document.querySelectorAll('figure.chart')].map(f => {
 		const svg = f.querySelector('svg');
 		const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
 		return {id: f.id, points: +f.dataset.points,
@@ -122,10 +124,15 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium: inspect the charts: %v", err)
 	}
-	tables, err := chromedp.Run(bctx, chromedp.Evaluate[[]shownTable](`[...document.querySelectorAll('h3')].filter(h => h.textContent.includes(' · memory and latency')).map(h => {
+	tables, err := chromedp.Run(bctx, chromedp.Evaluate[[]shownTable](
+		`[...document.querySelectorAll('h3')].filter(h => h.textContent.includes(' · memory and latency')).map(h => {
 		const table = h.nextElementSibling.querySelector('table');
-		const td = c => { const box = c.getBoundingClientRect(); return {text: c.innerText.trim(), visible: box.width > 0 && box.height > 0}; };
-		return {title: h.textContent.trim(), header: [...table.querySelectorAll('thead th')].map(th => th.innerText.trim()),
+		const td = c => {
+			const box = c.getBoundingClientRect();
+			return {text: c.innerText.trim(), visible: box.width > 0 && box.height > 0};
+		};
+		return {title: h.textContent.trim(),
+			header: [...table.querySelectorAll('thead th')].map(th => th.innerText.trim()),
 			rows: [...table.querySelectorAll('tbody tr')].map(tr => [...tr.cells].map(td))};
 	})`))
 	if err != nil {

@@ -53,7 +53,8 @@ func TestBarsAreColouredByAPI(t *testing.T) {
 						api = apiOf[strings.Fields(cat)[0]] // latency charts: "target net=tcp"
 					}
 					if want := shade(apiColor(api), shadeIndex(ch, i)); s.Colors[j] != want {
-						t.Errorf("chart %s: bar %s of %s is %v, want the %s colour %v", ch.ID, s.Name, cat, s.Colors[j], api, want)
+						t.Errorf("chart %s: bar %s of %s is %v, want the %s colour %v", ch.ID, s.Name, cat, s.Colors[j],
+							api, want)
 					}
 					if !strings.Contains(string(svg), "fill:"+hex(s.Colors[j])) {
 						t.Errorf("chart %s: no bar filled %s", ch.ID, hex(s.Colors[j]))

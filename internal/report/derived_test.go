@@ -29,7 +29,8 @@ func TestOverheadPairsStudyDrivers(t *testing.T) {
 		} {
 			ns := 1000 * (1 + strings.Count(line, "native")) // native cells twice as slow, for a ratio of 0.5
 			ns += i
-			text.WriteString(strings.Replace(strings.Replace(line, "%d", strconv.Itoa(ns), 1), "%d", strconv.Itoa(1e9/ns), 1) + "\n")
+			text.WriteString(
+				strings.Replace(strings.Replace(line, "%d", strconv.Itoa(ns), 1), "%d", strconv.Itoa(1e9/ns), 1) + "\n")
 		}
 	}
 	var rs []*benchfmt.Result

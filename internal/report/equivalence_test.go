@@ -108,7 +108,8 @@ func TestRatioTablesGiveEveryVerdict(t *testing.T) {
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"faster", "slower", "equivalent", "undecided, ~", "3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
+	for _, w := range []string{"faster", "slower", "equivalent", "undecided, ~",
+		"3 of 4 decided: 1 faster, 1 slower, 1 equivalent; 1 undecided at ±5%"} {
 		if !strings.Contains(text.String(), w) {
 			t.Errorf("the text lacks %q:\n%s", w, text.String())
 		}
@@ -135,7 +136,8 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Resolution != 0.5 || doc.Decided == nil || *doc.Decided != (JSONDecisions{Faster: 1, Slower: 1, Equivalent: 2}) {
+	if doc.Resolution != 0.5 || doc.Decided == nil ||
+		*doc.Decided != (JSONDecisions{Faster: 1, Slower: 1, Equivalent: 2}) {
 		t.Errorf("JSON resolution %g, decided %+v", doc.Resolution, doc.Decided)
 	}
 	verdicts := map[string]string{}
@@ -147,7 +149,8 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 			}
 		}
 	}
-	if verdicts["modernc"] != Faster || verdicts["ncruces"] != Equivalent || verdicts["mattn"] != "" || len(verdicts) != 4 {
+	if verdicts["modernc"] != Faster || verdicts["ncruces"] != Equivalent || verdicts["mattn"] != "" ||
+		len(verdicts) != 4 {
 		t.Errorf("JSON verdicts %v", verdicts)
 	}
 	b.Reset()
@@ -163,7 +166,8 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 		col[h] = i
 	}
 	for _, row := range rows[1:] {
-		if row[col["target"]] == "crawshaw" && (row[col["verdict"]] != Slower || row[col["resolution"]] != "0.5" || row[col["baseline"]] != "mattn") {
+		if row[col["target"]] == "crawshaw" &&
+			(row[col["verdict"]] != Slower || row[col["resolution"]] != "0.5" || row[col["baseline"]] != "mattn") {
 			t.Errorf("CSV crawshaw: %v", row)
 		}
 	}
@@ -171,7 +175,8 @@ func TestResolutionReachesJSONCSVAndMarkdown(t *testing.T) {
 	if err := Markdown(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"resolution ±50% (between 0.667× and 1.500×", "| equivalent |", "4 of 4 decided: 1 faster, 1 slower, 2 equivalent; 0 undecided at ±50%"} {
+	for _, w := range []string{"resolution ±50% (between 0.667× and 1.500×", "| equivalent |",
+		"4 of 4 decided: 1 faster, 1 slower, 2 equivalent; 0 undecided at ±50%"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("the Markdown lacks %q:\n%s", w, b.String())
 		}

@@ -22,9 +22,11 @@ func writeLargeResults(w io.Writer, n int) error {
 	fmt.Fprintln(bw, "Unit ns/op better=lower\nUnit ops/s better=higher")
 	type target struct{ db, driver, api string }
 	targets := []target{
-		{"sqlite", "mattn", "sql"}, {"sqlite", "modernc", "sql"}, {"sqlite", "zombiezen", "native"}, {"sqlite", "crawshaw", "native"},
+		{"sqlite", "mattn", "sql"}, {"sqlite", "modernc", "sql"}, {"sqlite", "zombiezen", "native"},
+		{"sqlite", "crawshaw", "native"},
 		{"sqlite", "ncruces", "sql"}, {"sqlite", "ncruces", "native"},
-		{"mariadb", "go-sql-driver", "sql"}, {"mariadb", "go-sql-driver-interp", "sql"}, {"mariadb", "mymysql", "sql"}, {"mariadb", "mymysql", "native"},
+		{"mariadb", "go-sql-driver", "sql"}, {"mariadb", "go-sql-driver-interp", "sql"}, {"mariadb", "mymysql", "sql"},
+		{"mariadb", "mymysql", "native"},
 		{"postgres", "pq", "sql"}, {"postgres", "pgx", "sql"}, {"postgres", "pgx", "native"},
 	}
 	var names []string
@@ -38,7 +40,8 @@ func writeLargeResults(w io.Writer, n int) error {
 			names = append(names, name+"/net="+net+extra)
 		}
 	}
-	workloads := []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow", "SimpleExec", "PreparedExec"}
+	workloads := []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow",
+		"SimpleExec", "PreparedExec"}
 	for i := range 14 {
 		workloads = append(workloads, fmt.Sprintf("Workload%02d", i))
 	}
@@ -72,7 +75,8 @@ func writeLargeResults(w io.Writer, n int) error {
 		j := i % len(names)
 		ops := base[j] * (0.9 + 0.2*rng.Float64())
 		ns := 1e9 / ops
-		fmt.Fprintf(bw, "Benchmark%s 1000 %.0f ns/op %.0f ops/s %d B/op %d allocs/op %.0f p50-ns/op %.0f p99-ns/op %.0f p99.9-ns/op\n",
+		fmt.Fprintf(bw, "Benchmark%s 1000 %.0f ns/op %.0f ops/s %d B/op %d allocs/op %.0f p50-ns/op %.0f p99-ns/op "+
+			"%.0f p99.9-ns/op\n",
 			names[j], ns, ops, 500+rng.IntN(40), 19, ns*0.9, ns*3, ns*6)
 	}
 	return bw.Flush()

@@ -32,7 +32,8 @@ func fixtureReport(t testing.TB) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(set.Results, []Failure{{Name: "SimpleQuery/db=sqlite/driver=crawshaw/api=native", Reason: "wrong row"}}, classicLookup)
+	r := New(set.Results, []Failure{{Name: "SimpleQuery/db=sqlite/driver=crawshaw/api=native", Reason: "wrong row"}},
+		classicLookup)
 	r.Sources = []string{"fixture.txt"}
 	return r
 }
@@ -129,7 +130,8 @@ func TestMarkdownFiguresTraceToResultLines(t *testing.T) {
 		t.Errorf("checked %d cells, want all 26 of the fixture", checked)
 	}
 	// The derived views come from the same medians.
-	ratio := median("SimpleQuery/db=postgres/driver=pgx/api=native/net=tcp").Center / median("SimpleQuery/db=postgres/driver=pgx/api=sql/net=tcp").Center
+	ratio := median("SimpleQuery/db=postgres/driver=pgx/api=native/net=tcp").Center / median(
+		"SimpleQuery/db=postgres/driver=pgx/api=sql/net=tcp").Center
 	if want := "| SimpleQuery/net=tcp | " + FormatRatio(ratio) + " |"; !strings.Contains(md, want) {
 		t.Errorf("overhead table lacks %q", want)
 	}
@@ -138,8 +140,10 @@ func TestMarkdownFiguresTraceToResultLines(t *testing.T) {
 	if want := FormatRatio(times); !strings.Contains(md, "| SimpleQuery/net=unix | ") || !strings.Contains(md, want) {
 		t.Errorf("floor table lacks %s for pq over unix", want)
 	}
-	for _, want := range []string{"**bold** is the best", "## Scaling", "ConcurrentQuery · postgres · net=tcp", "(1.00×)", "| ideal |",
-		"### Machine", "| cpu | Test CPU @ 3.0GHz |", "postgres-version", "mattn-sqlite", "- `SimpleQuery/db=sqlite/driver=crawshaw/api=native`: wrong row", "FAIL"} {
+	for _, want := range []string{"**bold** is the best", "## Scaling", "ConcurrentQuery · postgres · net=tcp",
+		"(1.00×)", "| ideal |",
+		"### Machine", "| cpu | Test CPU @ 3.0GHz |", "postgres-version", "mattn-sqlite",
+		"- `SimpleQuery/db=sqlite/driver=crawshaw/api=native`: wrong row", "FAIL"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
 		}

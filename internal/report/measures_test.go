@@ -23,7 +23,8 @@ func rawMedian(t *testing.T, unit, name string) (float64, bool) {
 	if len(vals) == 0 {
 		return 0, false
 	}
-	return benchmath.AssumeNothing.Summary(benchmath.NewSample(slices.Clone(vals), &benchmath.DefaultThresholds), Confidence).Center, true
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(slices.Clone(vals), &benchmath.DefaultThresholds),
+		Confidence).Center, true
 }
 
 // shownValue is a value of a report's tables: its result cell and unit,
@@ -148,12 +149,14 @@ func TestMarkdownMeasuresTraceToResultLines(t *testing.T) {
 }
 
 func TestFormatDurationAndBytes(t *testing.T) {
-	for v, want := range map[float64]string{850: "850.0ns", 999.4: "999.4ns", 37886: "37.89µs", 343001: "343.0µs", 2236320: "2.236ms", 1.5e9: "1.500s", 100.5: "100.5ns", math.NaN(): "-"} {
+	for v, want := range map[float64]string{850: "850.0ns", 999.4: "999.4ns", 37886: "37.89µs", 343001: "343.0µs",
+		2236320: "2.236ms", 1.5e9: "1.500s", 100.5: "100.5ns", math.NaN(): "-"} {
 		if got := FormatDuration(v); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", v, got, want)
 		}
 	}
-	for v, want := range map[float64]string{512: "512.0B", 4096: "4.000KiB", 356352: "348.0KiB", 2.2556672e7: "21.51MiB"} {
+	for v, want := range map[float64]string{512: "512.0B", 4096: "4.000KiB", 356352: "348.0KiB",
+		2.2556672e7: "21.51MiB"} {
 		if got := FormatBytes(v); got != want {
 			t.Errorf("FormatBytes(%v) = %q, want %q", v, got, want)
 		}

@@ -122,7 +122,8 @@ func writeNoise(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "  … and %d more cells\n", len(cells)-i)
 			break
 		}
-		fmt.Fprint(w, textlayout.Wrap("  "+CellLabel(c)+": "+noisyRuns(byCell[c], len(r.cellValues(c, stealUnit))), width, "    "))
+		fmt.Fprint(w, textlayout.Wrap("  "+CellLabel(c)+": "+noisyRuns(byCell[c], len(r.cellValues(c, stealUnit))),
+			width, "    "))
 	}
 }
 

@@ -14,14 +14,19 @@ import (
 // noise recorded, run 2 waiting 30% of its time for a CPU and run 4
 // losing 12% of the machine to steal; and an older runner's cell, with a
 // run queue but no noise record.
-const noiseResults = `
-BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 100000 ns/op 10000 ops/s 1000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op 0 gc-cpu-sec/op
-BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 130000 ns/op 7692 ops/s 39000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op 0 gc-cpu-sec/op
-BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 101000 ns/op 9901 ops/s 2000 runq-ns/op 0 steal-% 3 minor-faults/op 0.002 gc/op 0 gc-cpu-sec/op
-BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 112000 ns/op 8929 ops/s 1100 runq-ns/op 12 steal-% 3 minor-faults/op 0.002 gc/op 0 gc-cpu-sec/op
-BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 90000 runq-ns/op
-BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 1000 runq-ns/op
-`
+const noiseResults = "\n" +
+	noiseMattn + "100000 ns/op 10000 ops/s 1000 runq-ns/op 0 steal-%" + noiseRest + "\n" +
+	noiseMattn + "130000 ns/op 7692 ops/s 39000 runq-ns/op 0 steal-%" + noiseRest + "\n" +
+	noiseMattn + "101000 ns/op 9901 ops/s 2000 runq-ns/op 0 steal-%" + noiseRest + "\n" +
+	noiseMattn + "112000 ns/op 8929 ops/s 1100 runq-ns/op 12 steal-%" + noiseRest + "\n" +
+	"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 90000 runq-ns/op\n" +
+	"BenchmarkSimpleQuery/db=sqlite/driver=modernc/api=sql 1000 200000 ns/op 5000 ops/s 1000 runq-ns/op\n"
+
+// noiseMattn and noiseRest begin and end each of mattn's lines in noiseResults.
+const (
+	noiseMattn = "BenchmarkSimpleQuery/db=sqlite/driver=mattn/api=sql 1000 "
+	noiseRest  = " 3 minor-faults/op 0.002 gc/op 0 gc-cpu-sec/op"
+)
 
 func readNoiseResults(t *testing.T, text string) []*benchfmt.Result {
 	t.Helper()

@@ -35,7 +35,8 @@ func orderFixture(t *testing.T) []*benchfmt.Result {
 // renderAll returns the text, Markdown and HTML reports of rs.
 func renderAll(t *testing.T, rs []*benchfmt.Result) (text, md, html string) {
 	t.Helper()
-	r := New(rs, []Failure{{Name: "SimpleQuery/db=sqlite/driver=crawshaw/api=native", Reason: "wrong row"}}, classicLookup)
+	r := New(rs, []Failure{{Name: "SimpleQuery/db=sqlite/driver=crawshaw/api=native", Reason: "wrong row"}},
+		classicLookup)
 	var tb, mb, hb bytes.Buffer
 	if err := Text(&tb, r); err != nil {
 		t.Fatal(err)
@@ -57,7 +58,8 @@ func TestShuffledResultsGiveIdenticalReports(t *testing.T) {
 	text0, md0, html0 := renderAll(t, rs)
 	for seed := range uint64(2) {
 		shuffled := slices.Clone(rs)
-		rand.New(rand.NewPCG(seed, 42)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		rand.New(rand.NewPCG(seed, 42)).Shuffle(len(shuffled),
+			func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		if slices.Equal(shuffled, rs) {
 			t.Fatal("the shuffle left the results in order")
 		}
@@ -129,7 +131,8 @@ func TestBestOnlyWhereThereIsAChoice(t *testing.T) {
 			t.Errorf("a row without a choice is marked: %q", line)
 		}
 	}
-	for _, want := range []string{"| Alone | ops/s | 1,000 ±0% | - | - |", "| Two | ops/s | 1,000 ±0% | **2,000** ±0% | - |"} {
+	for _, want := range []string{"| Alone | ops/s | 1,000 ±0% | - | - |",
+		"| Two | ops/s | 1,000 ±0% | **2,000** ±0% | - |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
@@ -217,7 +220,8 @@ func TestBestOnlyWhereIntervalsClear(t *testing.T) {
 		t.Errorf("html bolds %d clear bests, want 1, and no tie", n)
 	}
 	// Two runs a side: no interval at any level, so no mark.
-	r2 := New([]*benchfmt.Result{result("Few/db=sqlite/driver=mattn/api=sql", 1000), result("Few/db=sqlite/driver=modernc/api=sql", 9000)}, nil, nil)
+	r2 := New([]*benchfmt.Result{result("Few/db=sqlite/driver=mattn/api=sql", 1000),
+		result("Few/db=sqlite/driver=modernc/api=sql", 9000)}, nil, nil)
 	if got := r2.Tables()[0].Best("Few"); got != nil {
 		t.Errorf("one run a side marks %v", got)
 	}

@@ -39,7 +39,8 @@ func TestPlainResults(t *testing.T) {
 	}
 	got := b.String()
 	for _, want := range []string{"benchmark   unit   median  interval  confidence  runs\n",
-		"Foo-2       ns/op  1,050   ±5%       75.0%       3\n", "            B/op   128 ", "Bar/db=x-2  ns/op  5       -         -           1\n"} {
+		"Foo-2       ns/op  1,050   ±5%       75.0%       3\n", "            B/op   128 ",
+		"Bar/db=x-2  ns/op  5       -         -           1\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("PlainText lacks %q:\n%s", want, got)
 		}

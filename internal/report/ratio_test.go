@@ -37,10 +37,12 @@ func TestRatiosPairedByPass(t *testing.T) {
 		t.Fatalf("%d ratios, want 2: %+v", len(qs), qs)
 	}
 	m := qs[0]
-	if m.Col != "modernc" || m.How != RatioPaired || m.N != 6 || m.Ratio < 1.0999 || m.Ratio > 1.1001 || !m.Clear() || m.Verdict(DefaultResolution) != "faster" {
+	if m.Col != "modernc" || m.How != RatioPaired || m.N != 6 || m.Ratio < 1.0999 || m.Ratio > 1.1001 || !m.Clear() ||
+		m.Verdict(DefaultResolution) != "faster" {
 		t.Errorf("modernc against mattn: %+v %s", m, m.Verdict(DefaultResolution))
 	}
-	if c := qs[1]; c.Col != "crawshaw" || c.How != RatioPaired || c.Clear() || c.Verdict(DefaultResolution) != "equivalent" {
+	if c := qs[1]; c.Col != "crawshaw" || c.How != RatioPaired || c.Clear() ||
+		c.Verdict(DefaultResolution) != "equivalent" {
 		t.Errorf("crawshaw against mattn, within 2%% both ways: %+v %s", c, c.Verdict(DefaultResolution))
 	}
 	// The same runs from two sessions do not pair: the drift swamps the
@@ -64,10 +66,12 @@ func TestRatiosPairedByPass(t *testing.T) {
 func TestRatioUnpairedClearDifference(t *testing.T) {
 	var rs []*benchfmt.Result
 	for i, ops := range []float64{1000, 1010, 990, 1005, 995, 1002} {
-		rs = append(rs, result("Q/db=sqlite/driver=mattn/api=sql", ops), result("Q/db=sqlite/driver=modernc/api=sql", 2*ops+float64(i)))
+		rs = append(rs, result("Q/db=sqlite/driver=mattn/api=sql", ops),
+			result("Q/db=sqlite/driver=modernc/api=sql", 2*ops+float64(i)))
 	}
 	q := New(rs, nil, nil).Tables()[0].Ratios("mattn")[0]
-	if q.How != RatioUnpaired || !q.Clear() || q.Verdict(DefaultResolution) != "faster" || q.Lo < 1.9 || q.Hi > 2.1 || q.Ratio < 1.98 || q.Ratio > 2.02 {
+	if q.How != RatioUnpaired || !q.Clear() || q.Verdict(DefaultResolution) != "faster" || q.Lo < 1.9 || q.Hi > 2.1 ||
+		q.Ratio < 1.98 || q.Ratio > 2.02 {
 		t.Errorf("twice as fast, no session ids: %+v", q)
 	}
 }
@@ -97,7 +101,8 @@ func TestBaselineTablesInEveryFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": html.String()} {
-		for _, want := range []string{"· sqlite · ops/s ÷ mattn", "1.10×", "· postgres · ops/s ÷ pq", "2.00×", "faster", "paired"} {
+		for _, want := range []string{"· sqlite · ops/s ÷ mattn", "1.10×", "· postgres · ops/s ÷ pq", "2.00×", "faster",
+			"paired"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}
@@ -113,7 +118,8 @@ func TestBaselineTablesInEveryFormat(t *testing.T) {
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	if s := text.String(); !strings.Contains(s, "ops/s ÷ modernc's") || strings.Contains(s, "ops/s ÷ pq's") || !strings.Contains(s, "0.91×") || !strings.Contains(s, "slower") {
+	if s := text.String(); !strings.Contains(s, "ops/s ÷ modernc's") || strings.Contains(s, "ops/s ÷ pq's") ||
+		!strings.Contains(s, "0.91×") || !strings.Contains(s, "slower") {
 		t.Errorf("--baseline modernc:\n%s", s)
 	}
 	r.Baseline = "zombiezen"
@@ -121,7 +127,8 @@ func TestBaselineTablesInEveryFormat(t *testing.T) {
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	if s := text.String(); strings.Contains(s, "(baseline)") || !strings.Contains(s, "no table has the baseline zombiezen") {
+	if s := text.String(); strings.Contains(s, "(baseline)") ||
+		!strings.Contains(s, "no table has the baseline zombiezen") {
 		t.Errorf("a baseline in no table:\n%s", s)
 	}
 }
@@ -144,7 +151,8 @@ func TestUnclearRatioSaysHowManyRunsWouldSettleIt(t *testing.T) {
 	if got := (Ratio{Ratio: 1, Lo: 0.9, Hi: 1.1, N: 6}).Verdict(0.001); got != "undecided, >1000 runs" {
 		t.Errorf("a median of 1 at ±0.1%%: %q", got)
 	}
-	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle(DefaultResolution) != 0 || got.Verdict(DefaultResolution) != "slower" {
+	if got := (Ratio{Ratio: 0.9, Lo: 0.8, Hi: 0.95, N: 6}); got.Settle(DefaultResolution) != 0 ||
+		got.Verdict(DefaultResolution) != "slower" {
 		t.Errorf("a clear ratio: settle %d, %q", got.Settle(DefaultResolution), got.Verdict(DefaultResolution))
 	}
 }

@@ -34,7 +34,8 @@ func TestJSONRoundTrip(t *testing.T) {
 	// The raw runs are there, in file order, beside the statistics.
 	for _, rec := range got {
 		for unit, st := range rec.Stats {
-			if vals := rec.RunValues[unit]; len(vals) != st.N || slices.Min(vals) != st.Min || slices.Max(vals) != st.Max {
+			if vals := rec.RunValues[unit]; len(vals) != st.N || slices.Min(vals) != st.Min ||
+				slices.Max(vals) != st.Max {
 				t.Errorf("%s %s: runs %v against n=%d min %v max %v", rec.Name, unit, vals, st.N, st.Min, st.Max)
 			}
 		}
@@ -45,7 +46,8 @@ func TestJSONRoundTrip(t *testing.T) {
 	rec := got[0]
 	st := rec.Stats["ops/s"]
 	if st.N != 6 || st.CILo == nil || st.Min > st.Median || st.Max < st.Median || st.StdDev <= 0 ||
-		rec.Config["cpu"] != "Test CPU @ 3.0GHz" || rec.Stats["allocs/op"].Median != 19 || rec.Stats["p99-ns/op"].N != 6 {
+		rec.Config["cpu"] != "Test CPU @ 3.0GHz" || rec.Stats["allocs/op"].Median != 19 ||
+		rec.Stats["p99-ns/op"].N != 6 {
 		t.Errorf("first record %+v", rec)
 	}
 }
@@ -102,11 +104,13 @@ func TestCSVRoundTrip(t *testing.T) {
 				t.Errorf("no row for %s %s", rec.Name, unit)
 				continue
 			}
-			if row[col["db"]] != rec.DB || row[col["target"]] != rec.Target || row[col["runs"]] != strconv.Itoa(rec.Runs) ||
+			if row[col["db"]] != rec.DB || row[col["target"]] != rec.Target ||
+				row[col["runs"]] != strconv.Itoa(rec.Runs) ||
 				row[col["op_unit"]] != rec.Unit {
 				t.Errorf("row %v, want %s", row[:12], rec.Name)
 			}
-			for stat, want := range map[string]float64{"median": st.Median, "mean": st.Mean, "min": st.Min, "max": st.Max, "stddev": st.StdDev, "confidence": st.Confidence} {
+			for stat, want := range map[string]float64{"median": st.Median, "mean": st.Mean, "min": st.Min,
+				"max": st.Max, "stddev": st.StdDev, "confidence": st.Confidence} {
 				got, err := strconv.ParseFloat(row[col[stat]], 64)
 				if err != nil || got != want {
 					t.Errorf("%s %s %s: csv %q, want %v", rec.Name, unit, stat, row[col[stat]], want)
@@ -115,7 +119,8 @@ func TestCSVRoundTrip(t *testing.T) {
 			if lo, _ := strconv.ParseFloat(row[col["ci_lo"]], 64); st.CILo != nil && lo != *st.CILo {
 				t.Errorf("%s %s ci_lo: csv %v, want %v", rec.Name, unit, lo, *st.CILo)
 			}
-			if cfg := configs[row[col["config"]]]; cfg["kernel"] != "6.1.0-test" || !reflect.DeepEqual(cfg, rec.Config) {
+			if cfg := configs[row[col["config"]]]; cfg["kernel"] != "6.1.0-test" ||
+				!reflect.DeepEqual(cfg, rec.Config) {
 				t.Errorf("%s: config %s is %v, want %v", rec.Name, row[col["config"]], cfg, rec.Config)
 			}
 		}
@@ -169,8 +174,9 @@ func TestRecordsNameTheTarget(t *testing.T) {
 func TestRecordsCarryTheRunsPrecision(t *testing.T) {
 	var rs []*benchfmt.Result
 	for _, v := range []float64{624.08, 624.09, 0.1 + 0.2 + 623.78, 624.07, 624.11, 624.1} {
-		rs = append(rs, &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 100, Values: []benchfmt.Value{
-			{Value: v, Unit: "B/op"}, {Value: 44368.233, Unit: "ops/s"}}})
+		rs = append(rs, &benchfmt.Result{Name: benchfmt.Name("Q/db=sqlite/driver=mattn/api=sql"), Iters: 100,
+			Values: []benchfmt.Value{
+				{Value: v, Unit: "B/op"}, {Value: 44368.233, Unit: "ops/s"}}})
 	}
 	rs[2].Values[0].Value = 624.08 // as benchfile.Read gives it back
 	r := New(rs, nil, nil)

@@ -35,7 +35,8 @@ func TestSummarizeAgreesWithBenchmath(t *testing.T) {
 	if len(sums) != 2 || sums[0].Column() != "a/sql" || sums[1].Column() != "b/native" || sums[0].Row() != "Q" {
 		t.Fatalf("summaries %+v", sums)
 	}
-	want := benchmath.AssumeNothing.Summary(benchmath.NewSample([]float64{1000, 1100, 900, 1050, 950, 1020}, &benchmath.DefaultThresholds), 0.95)
+	want := benchmath.AssumeNothing.Summary(
+		benchmath.NewSample([]float64{1000, 1100, 900, 1050, 950, 1020}, &benchmath.DefaultThresholds), 0.95)
 	got := sums[0].Ops
 	if got.Center != want.Center || got.Lo != want.Lo || got.Hi != want.Hi || sums[0].Runs != 6 {
 		t.Errorf("ops/s summary %+v, benchmath says %+v", got, want)
@@ -61,7 +62,8 @@ func TestTextMarksTheBestAndTheFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"median of 6 runs", "96.8% confidence", "a/sql", "b/native", "c/sql", " 1,010 ±", "*2,010 ±", "FAIL", "Q/db=sqlite/driver=c/api=sql: wrong row"} {
+	for _, want := range []string{"median of 6 runs", "96.8% confidence", "a/sql", "b/native", "c/sql", " 1,010 ±",
+		"*2,010 ±", "FAIL", "Q/db=sqlite/driver=c/api=sql: wrong row"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -78,7 +80,8 @@ func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
 	vals := []float64{1000, 1100, 900, 1050, 950, 1020, 980, 1010, 1500, 700}
 	var rs []*benchfmt.Result
 	for _, v := range vals {
-		rs = append(rs, result("Bulk/db=sqlite/driver=a/api=sql/path=copy", v), result("Q/db=sqlite/driver=a/api=sql", v))
+		rs = append(rs, result("Bulk/db=sqlite/driver=a/api=sql/path=copy", v),
+			result("Q/db=sqlite/driver=a/api=sql", v))
 	}
 	r := New(rs, nil, func(name string) (WorkloadInfo, bool) {
 		return WorkloadInfo{Family: strings.ToLower(name), Unit: "rows", Spread: name == "Bulk"}, true
@@ -99,8 +102,10 @@ func TestSpreadTableShowsTheStudysStatistics(t *testing.T) {
 	sorted := slices.Clone(vals)
 	slices.Sort(sorted)
 	median := (sorted[4] + sorted[5]) / 2
-	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", textlayout.FormatValue(median), textlayout.FormatValue(sd), textlayout.FormatValue(700), textlayout.FormatValue(1500))
-	if !strings.Contains(md.String(), "### bulk · sqlite · median ± standard deviation (min–max) of the runs") || !strings.Contains(md.String(), want) {
+	want := fmt.Sprintf("| Bulk/path=copy | rows/s | %s ± %s (%s–%s) |", textlayout.FormatValue(median),
+		textlayout.FormatValue(sd), textlayout.FormatValue(700), textlayout.FormatValue(1500))
+	if !strings.Contains(md.String(), "### bulk · sqlite · median ± standard deviation (min–max) of the runs") ||
+		!strings.Contains(md.String(), want) {
 		t.Errorf("markdown lacks the spread table row %q:\n%s", want, md.String())
 	}
 	if strings.Contains(md.String(), "q · sqlite · median ±") {

@@ -20,7 +20,8 @@ func TestSpinVariantColumns(t *testing.T) {
 			driver string
 			ops    float64
 			spin   float64
-		}{{"modernc", 900, 0}, {"mattn+spin=2us", 800, 2000}, {"mattn", 1000, 0}, {"mattn@v1.14.22+spin=1us", 850, 1000}} {
+		}{{"modernc", 900, 0}, {"mattn+spin=2us", 800, 2000}, {"mattn", 1000, 0},
+			{"mattn@v1.14.22+spin=1us", 850, 1000}} {
 			r := result("Q/db=sqlite/driver="+c.driver+"/api=sql", c.ops+float64(i))
 			if c.spin > 0 {
 				r.Values = append(r.Values, benchfmt.Value{Value: c.spin + float64(i), Unit: "spin-ns/op"})
@@ -30,7 +31,8 @@ func TestSpinVariantColumns(t *testing.T) {
 	}
 	r := New(rs, nil, nil)
 	tb := r.Tables()[0]
-	if want := []string{"mattn", "mattn+spin=2us", "mattn@v1.14.22+spin=1us", "modernc"}; strings.Join(tb.Cols, ",") != strings.Join(want, ",") {
+	if want := []string{"mattn", "mattn+spin=2us", "mattn@v1.14.22+spin=1us", "modernc"}; strings.Join(tb.Cols,
+		",") != strings.Join(want, ",") {
 		t.Errorf("columns %q, want %q", tb.Cols, want)
 	}
 	var text bytes.Buffer

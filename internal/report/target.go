@@ -194,7 +194,8 @@ func apiOrder() []string {
 // blindness): database/sql blue, native orange, JDBC green, the raw floor
 // grey; any other API purple.
 func apiColor(api string) color.RGBA {
-	hex := map[string]uint32{targets.APISQL: 0x0072B2, targets.APINative: 0xE69F00, targets.APIJDBC: 0x009E73, targets.APIRaw: 0x7F7F7F}[api]
+	hex := map[string]uint32{targets.APISQL: 0x0072B2, targets.APINative: 0xE69F00, targets.APIJDBC: 0x009E73,
+		targets.APIRaw: 0x7F7F7F}[api]
 	if hex == 0 {
 		hex = 0xCC79A7
 	}
@@ -218,7 +219,8 @@ func shade(c color.RGBA, i int) color.RGBA {
 // apiLegendText names the API colours in words, for the text beside the
 // charts.
 func apiLegendText() string {
-	names := map[string]string{targets.APISQL: "blue", targets.APINative: "orange", targets.APIJDBC: "green", targets.APIRaw: "grey"}
+	names := map[string]string{targets.APISQL: "blue", targets.APINative: "orange", targets.APIJDBC: "green",
+		targets.APIRaw: "grey"}
 	var parts []string
 	for _, api := range apiOrder() {
 		parts = append(parts, APILabel(api)+" "+names[api])

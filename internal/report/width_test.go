@@ -21,7 +21,8 @@ func nineTargets(t *testing.T) *Report {
 		for _, d := range []string{"mattn/api=sql", "modernc/api=sql", "zombiezen/api=native", "crawshaw/api=native",
 			"ncruces/api=sql", "ncruces/api=native", "eatonphil/api=native", "bvinc/api=native", "xerial/api=jdbc"} {
 			for _, w := range []string{"SimpleExec", "PreparedExec"} {
-				lines = append(lines, fmt.Sprintf("Benchmark%s/db=sqlite/driver=%s 1000 %d ns/op %.1f ops/s", w, d, 1000+run*7, 1e9/float64(1000+run*7)))
+				lines = append(lines, fmt.Sprintf("Benchmark%s/db=sqlite/driver=%s 1000 %d ns/op %.1f ops/s", w, d,
+					1000+run*7, 1e9/float64(1000+run*7)))
 			}
 		}
 	}
@@ -49,9 +50,11 @@ func TestTextSplitsWideTables(t *testing.T) {
 		widest = max(widest, utf8.RuneCountInString(line))
 	}
 	if widest > textlayout.Width || !strings.Contains(b.String(), "classic · sqlite (part 1 of ") {
-		t.Errorf("widest line %d columns, parts %v:\n%s", widest, strings.Contains(b.String(), "(part 1 of "), b.String())
+		t.Errorf("widest line %d columns, parts %v:\n%s", widest, strings.Contains(b.String(), "(part 1 of "),
+			b.String())
 	}
-	for _, target := range []string{"mattn", "modernc", "zombiezen", "crawshaw", "ncruces", "ncruces-native", "eatonphil", "bvinc", "jdbc-sqlite"} {
+	for _, target := range []string{"mattn", "modernc", "zombiezen", "crawshaw", "ncruces", "ncruces-native",
+		"eatonphil", "bvinc", "jdbc-sqlite"} {
 		if !strings.Contains(b.String(), "  "+target) {
 			t.Errorf("target %s in no part:\n%s", target, b.String())
 		}

@@ -42,7 +42,8 @@ var carryProbeCalls, noCarryProbeCalls carryCalls
 // init registers the two probes once, so that the test runs again under
 // -count.
 func init() {
-	bench.RegisterHandleOpener("carry-probe", func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
+	bench.RegisterHandleOpener("carry-probe",
+		func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
 	for _, p := range []struct {
 		name  string
 		calls *carryCalls
@@ -74,7 +75,8 @@ func TestACarriedRunStartsOnceAndFinishesOnceOverItsSlices(t *testing.T) {
 	reqs := func(workload string, steps ...[2]int) string {
 		var b strings.Builder
 		for _, st := range steps {
-			req := protocol.Request{Verb: protocol.VerbRun, Target: "carry-probe", Workload: workload, DB: string(floor.Loopback),
+			req := protocol.Request{Verb: protocol.VerbRun, Target: "carry-probe", Workload: workload,
+				DB:    string(floor.Loopback),
 				Scope: "c0", Name: workload + "/db=loopback", N: 2, Run: st[0], Slice: st[1], Slices: 3}
 			b.WriteString(req.Encode() + "\n")
 		}
@@ -103,7 +105,8 @@ func TestACarriedRunStartsOnceAndFinishesOnceOverItsSlices(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n := strings.Count(out.String(), "--- ok"); n != len(c.steps) {
-			t.Fatalf("%s %v: %d of %d runs ok:\n%s\n%s", c.workload, c.steps, n, len(c.steps), out.String(), log.String())
+			t.Fatalf("%s %v: %d of %d runs ok:\n%s\n%s", c.workload, c.steps, n, len(c.steps), out.String(),
+				log.String())
 		}
 		if got := c.calls.take(); got != c.want {
 			t.Errorf("%s %v: calls\n  %s\nwant\n  %s", c.workload, c.steps, got, c.want)

@@ -24,7 +24,8 @@ var probeSetupProcs, probeOpProcs atomic.Int64
 // init registers the GOMAXPROCS probe once, so that the test runs again
 // under -count.
 func init() {
-	bench.RegisterHandleOpener("cpu-probe", func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
+	bench.RegisterHandleOpener("cpu-probe",
+		func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
 	bench.RegisterWorkload(bench.Workload{
 		Name: "GOMAXPROCSProbe", Family: "test", Ops: 1, Unit: "ops", Only: []bench.DB{floor.Loopback},
 		Describe: func(bench.Dialect) string { return "records GOMAXPROCS" },
@@ -44,7 +45,8 @@ func TestRunSetsGOMAXPROCS(t *testing.T) {
 	setup.Store(0)
 	op.Store(0)
 	before := runtime.GOMAXPROCS(0)
-	req := protocol.Request{Verb: protocol.VerbRun, Target: "cpu-probe", Workload: "GOMAXPROCSProbe", DB: string(floor.Loopback),
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "cpu-probe", Workload: "GOMAXPROCSProbe",
+		DB:    string(floor.Loopback),
 		Scope: "c0", Name: "GOMAXPROCSProbe/db=loopback-3", N: 5, CPU: 3}
 	if back, err := protocol.ParseRequest(req.Encode()); err != nil || back.CPU != 3 {
 		t.Fatalf("cpu did not round-trip: %+v, %v", back, err)
@@ -54,7 +56,8 @@ func TestRunSetsGOMAXPROCS(t *testing.T) {
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "BenchmarkGOMAXPROCSProbe/db=loopback-3 5 ") || !strings.Contains(out.String(), "--- ok") {
+	if !strings.Contains(out.String(), "BenchmarkGOMAXPROCSProbe/db=loopback-3 5 ") ||
+		!strings.Contains(out.String(), "--- ok") {
 		t.Fatalf("run failed:\n%s\n%s", out.String(), log.String())
 	}
 	if setup.Load() != 3 || op.Load() != 3 {
@@ -63,7 +66,8 @@ func TestRunSetsGOMAXPROCS(t *testing.T) {
 	if after := runtime.GOMAXPROCS(0); after != before {
 		t.Errorf("GOMAXPROCS %d after the run, %d before", after, before)
 	}
-	if _, err := protocol.ParseRequest(fmt.Sprintf("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&cpu=%d", 0)); err == nil {
+	if _, err := protocol.ParseRequest(
+		fmt.Sprintf("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&cpu=%d", 0)); err == nil {
 		t.Error("cpu=0 accepted")
 	}
 }

@@ -27,7 +27,8 @@ func TestServerDeclaresItsTargetsWithTheirCapabilities(t *testing.T) {
 	if ok, fail := protocol.ParseStatus(lines[len(lines)-1]); !ok || fail != "" {
 		t.Fatalf("hello failed:\n%s", out.String())
 	}
-	for _, want := range []string{"runner-protocol: 3", "runner-target: hello-copier copy,pool", "runner-target: hello-plain"} {
+	for _, want := range []string{"runner-protocol: 3", "runner-target: hello-copier copy,pool",
+		"runner-target: hello-plain"} {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("hello reply lacks %q:\n%s", want, out.String())
 		}

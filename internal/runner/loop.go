@@ -165,7 +165,8 @@ func (s *Loop) open(ctx context.Context, req protocol.Request) (bench.Env, error
 
 // openConn opens a Conn of req's SQL target at db with d's session
 // settings applied; pool > 1 asks for a pooled Conn.
-func (s *Loop) openConn(ctx context.Context, req protocol.Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn, error) {
+func (s *Loop) openConn(ctx context.Context, req protocol.Request, db bench.DB, d bench.Dialect, pool int) (bench.Conn,
+	error) {
 	open, ok := bench.LookupOpener(req.Target)
 	if !ok {
 		return nil, fmt.Errorf("target %q is not linked into this runner", req.Target)

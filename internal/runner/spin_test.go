@@ -20,7 +20,8 @@ import (
 // per way a run times its operations, each operation doing nothing: what
 // a run of them measures beyond the harness is the spin.
 var registerSpinProbes = sync.OnceFunc(func() {
-	bench.RegisterHandleOpener("spin-probe", func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
+	bench.RegisterHandleOpener("spin-probe",
+		func(context.Context, bench.Config) (bench.Handle, error) { return probeHandle{}, nil })
 	nothing := func(int) error { return nil }
 	for name, begin := range map[string]func(bench.Env) (bench.Run, error){
 		"SpinProbeOp": func(bench.Env) (bench.Run, error) { return bench.Run{Op: nothing}, nil },
@@ -53,7 +54,8 @@ var registerSpinProbes = sync.OnceFunc(func() {
 func runProbe(t *testing.T, workload string, n int, d time.Duration) map[string]float64 {
 	t.Helper()
 	registerSpinProbes()
-	req := protocol.Request{Verb: protocol.VerbRun, Target: "spin-probe", Workload: workload, DB: string(floor.Loopback),
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "spin-probe", Workload: workload,
+		DB:    string(floor.Loopback),
 		Scope: "c0", Name: workload + "/db=loopback", N: n, Warmup: n / 10, Spin: d}
 	var out, log bytes.Buffer
 	s := &Loop{In: strings.NewReader(req.Encode() + "\n"), Out: &out, Log: &log}
@@ -105,17 +107,20 @@ func TestSpinSlowsEveryOperationByItsDelay(t *testing.T) {
 			ns, spin := got["ns/op"], got[unit.Spin]
 			want := float64(d.Nanoseconds())
 			if ns < want/c.clients {
-				t.Errorf("%.0f ns/op with a spin of %v after each operation (%v clients); want at least %.0f", ns, d, c.clients, want/c.clients)
+				t.Errorf("%.0f ns/op with a spin of %v after each operation (%v clients); want at least %.0f", ns, d,
+					c.clients, want/c.clients)
 			}
 			if spin < want {
 				t.Errorf("%s %.0f, below the delay %.0f", unit.Spin, spin, want)
 			}
 			if spin > ns*c.clients {
-				t.Errorf("%s %.0f, more than the operations took (%.0f ns/op, %v clients)", unit.Spin, spin, ns, c.clients)
+				t.Errorf("%s %.0f, more than the operations took (%.0f ns/op, %v clients)", unit.Spin, spin, ns,
+					c.clients)
 			}
 			if runq, ok := got[unit.RunQueue]; ok && c.clients == 1 {
 				if spin-want > runq+want/10 {
-					t.Errorf("%s %.0f overshoots the delay %.0f by more than the run queue's %.0f ns/op and a tenth of the delay", unit.Spin, spin, want, runq)
+					t.Errorf("%s %.0f overshoots the delay %.0f by more than the run queue's %.0f ns/op and a tenth "+
+						"of the delay", unit.Spin, spin, want, runq)
 				}
 			} else if c.clients == 1 {
 				t.Logf("no %s (the thread's time is not divided here): the overshoot is not checked", unit.RunQueue)
@@ -128,12 +133,14 @@ func TestSpinSlowsEveryOperationByItsDelay(t *testing.T) {
 // TestSpinRoundTripsAndRefusesNonsense: spin= reaches the runner as sent,
 // and a spin that is not a positive count of nanoseconds fails the request.
 func TestSpinRoundTripsAndRefusesNonsense(t *testing.T) {
-	req := protocol.Request{Verb: protocol.VerbRun, Target: "x", Workload: "W", Scope: "c", Name: "N", N: 5, Spin: 1500 * time.Nanosecond}
+	req := protocol.Request{Verb: protocol.VerbRun, Target: "x", Workload: "W", Scope: "c", Name: "N", N: 5,
+		Spin: 1500 * time.Nanosecond}
 	if back, err := protocol.ParseRequest(req.Encode()); err != nil || back.Spin != req.Spin {
 		t.Fatalf("spin did not round-trip: %+v, %v", back, err)
 	}
 	for _, bad := range []string{"0", "-5", "1us", "x"} {
-		if _, err := protocol.ParseRequest("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&spin=" + bad); err == nil {
+		if _, err := protocol.ParseRequest("run target=x&workload=W&scope=c&name=N&n=5&warmup=0&spin=" +
+			bad); err == nil {
 			t.Errorf("spin=%s accepted", bad)
 		}
 	}

@@ -56,7 +56,8 @@ func runOn(t *testing.T, srv *servers.Server, db bench.DB, target, workload stri
 		Scope: "ts", Name: workload, N: n, Warmup: 2,
 		Location: protocol.Location{Endpoint: e.Bench(), ServerPID: srv.PID}}
 	var out, log bytes.Buffer
-	s := &runner.Loop{In: strings.NewReader(req.Encode() + "\nclose target=" + url.QueryEscape(target) + "&scope=ts\n"), Out: &out, Log: &log}
+	s := &runner.Loop{In: strings.NewReader(req.Encode() + "\nclose target=" + url.QueryEscape(target) + "&scope=ts\n"),
+		Out: &out, Log: &log}
 	if err := s.Serve(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,8 @@ func TestTimeShareOnRealServers(t *testing.T) {
 			t.Logf("server work: %s", describe(v))
 			checkAddsUp(t, v)
 			if server := v[unit.ServerCPU]; !(server > 5*v[unit.OnCPU]) || server > 1.5*v["ns/op"] {
-				t.Errorf("a query the server computes: %s; want server CPU far above the client thread's, within the wall time", describe(v))
+				t.Errorf("a query the server computes: %s; want server CPU far above the client thread's, within the "+
+					"wall time", describe(v))
 			}
 			if blocked := v[unit.Blocked]; blocked < 0.5*v["ns/op"] {
 				t.Errorf("a query the server computes: %s; want the client thread mostly blocked on it", describe(v))

@@ -72,7 +72,8 @@ func newCluster(kind Kind) (*clusterTools, error) {
 			return nil, notInstalled(KindMariaDB, "wsrep_sst_rsync")
 		}
 		if t.rsync = findProgram([]string{"rsync"}, systemBinDirs()); t.rsync == "" {
-			return nil, errors.New("rsync is not installed: rsync not found, Galera's state transfer needs it (apt-get install rsync)")
+			return nil, errors.New(
+				"rsync is not installed: rsync not found, Galera's state transfer needs it (apt-get install rsync)")
 		}
 		return t, nil
 	case KindPostgresSync:

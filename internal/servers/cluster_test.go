@@ -107,7 +107,8 @@ func replicates(t *testing.T, s *Server) {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		for _, q := range []string{"CREATE TABLE repl (id INT PRIMARY KEY, v VARCHAR(20))", "INSERT INTO repl VALUES (1, 'written on node1')"} {
+		for _, q := range []string{"CREATE TABLE repl (id INT PRIMARY KEY, v VARCHAR(20))",
+			"INSERT INTO repl VALUES (1, 'written on node1')"} {
 			if _, err := w.ExecContext(ctx, q); err != nil {
 				t.Fatalf("%s on node1: %v", q, err)
 			}
@@ -126,7 +127,8 @@ func replicates(t *testing.T, s *Server) {
 		if _, err := conn.ExecContext(ctx, "SET SESSION wsrep_sync_wait = 1"); err != nil {
 			t.Fatal(err)
 		}
-		if err := conn.QueryRowContext(ctx, "SELECT v FROM repl WHERE id = 1").Scan(&v); err != nil || v != "written on node1" {
+		if err := conn.QueryRowContext(ctx, "SELECT v FROM repl WHERE id = 1").Scan(&v); err != nil ||
+			v != "written on node1" {
 			t.Errorf("node %s read %q, %v", last.Node, v, err)
 		}
 	case KindPostgresSync:
@@ -135,7 +137,8 @@ func replicates(t *testing.T, s *Server) {
 			t.Fatal(err)
 		}
 		defer w.Close(context.Background())
-		for _, q := range []string{"CREATE TABLE repl (id int PRIMARY KEY, v text)", "INSERT INTO repl VALUES (1, 'written on the primary')"} {
+		for _, q := range []string{"CREATE TABLE repl (id int PRIMARY KEY, v text)",
+			"INSERT INTO repl VALUES (1, 'written on the primary')"} {
 			if _, err := w.Exec(ctx, q); err != nil {
 				t.Fatalf("%s on the primary: %v", q, err)
 			}

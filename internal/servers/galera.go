@@ -49,7 +49,8 @@ func galeraArgs(provider string, ports []galeraPorts, i int) []string {
 		"--wsrep-cluster-address=gcomm://" + strings.Join(peers, ","),
 		fmt.Sprintf("--wsrep-node-name=node%d", i+1),
 		fmt.Sprintf("--wsrep-node-address=127.0.0.1:%d", me.gcomm),
-		fmt.Sprintf("--wsrep-provider-options=gmcast.listen_addr=tcp://127.0.0.1:%d;ist.recv_addr=127.0.0.1:%d;gcache.size=%s",
+		fmt.Sprintf(
+			"--wsrep-provider-options=gmcast.listen_addr=tcp://127.0.0.1:%d;ist.recv_addr=127.0.0.1:%d;gcache.size=%s",
 			me.gcomm, me.ist, galeraGCache),
 		"--wsrep-sst-method=rsync",
 		fmt.Sprintf("--wsrep-sst-receive-address=127.0.0.1:%d", me.sst),
@@ -218,7 +219,8 @@ func (r *run) checkGalera(ctx context.Context) (map[string]string, error) {
 	for _, n := range galeraVarNames() {
 		quoted = append(quoted, sqlString(n))
 	}
-	rows, err := dbs[0].QueryContext(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("+strings.Join(quoted, ", ")+")")
+	rows, err := dbs[0].QueryContext(ctx, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("+strings.Join(quoted, ", ")+
+		")")
 	if err != nil {
 		return nil, fmt.Errorf("node1: SHOW GLOBAL VARIABLES: %w", err)
 	}

@@ -121,7 +121,8 @@ func (c cancelOn) Write(p []byte) (int, error) {
 // for the server, and checks nothing is left behind.
 func TestStartCancelled(t *testing.T) {
 	for _, kind := range Kinds() {
-		for stage, delay := range map[string]time.Duration{"initializing": 300 * time.Millisecond, "starting": 30 * time.Millisecond} {
+		for stage, delay := range map[string]time.Duration{"initializing": 300 * time.Millisecond,
+			"starting": 30 * time.Millisecond} {
 			t.Run(string(kind)+"/"+stage, func(t *testing.T) {
 				t.Parallel()
 				requireBinaries(t, kind)

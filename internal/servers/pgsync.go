@@ -68,7 +68,8 @@ func (r *run) startPostgresSync(ctx context.Context, tools *clusterTools) (map[s
 	if err != nil {
 		return nil, err
 	}
-	r.srv.Topology = fmt.Sprintf("PostgreSQL primary :%d with 1 synchronous streaming standby :%d on 127.0.0.1, clients on the primary",
+	r.srv.Topology = fmt.Sprintf(
+		"PostgreSQL primary :%d with 1 synchronous streaming standby :%d on 127.0.0.1, clients on the primary",
 		p.Port, standby.srv.Port)
 	return vars, nil
 }
@@ -130,16 +131,17 @@ func (r *run) checkPostgresSync(ctx context.Context) (map[string]string, error) 
 	defer sc.Close(context.Background())
 	// Synchronous commit waits for the standby to flush the WAL, not to
 	// replay it: the row shows up a moment later.
-	err = pollUntil(ctx, clusterReadyTimeout, "the standby reading the row written on the primary", func(ctx context.Context) error {
-		var got string
-		if err := sc.QueryRow(ctx, "SELECT token FROM sqlbench_cluster_check WHERE id = 1").Scan(&got); err != nil {
-			return err
-		}
-		if got != token {
-			return fmt.Errorf("standby read %q where the primary wrote %q", got, token)
-		}
-		return nil
-	})
+	err = pollUntil(ctx, clusterReadyTimeout, "the standby reading the row written on the primary",
+		func(ctx context.Context) error {
+			var got string
+			if err := sc.QueryRow(ctx, "SELECT token FROM sqlbench_cluster_check WHERE id = 1").Scan(&got); err != nil {
+				return err
+			}
+			if got != token {
+				return fmt.Errorf("standby read %q where the primary wrote %q", got, token)
+			}
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}

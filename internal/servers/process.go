@@ -88,7 +88,8 @@ func makeDir(parent string, acct *account) (string, error) {
 	}
 	// "sqb-" plus up to 10 random digits, then the longest socket name.
 	if n := len(filepath.Join(parent, "sqb-0123456789", ".s.PGSQL.65535")); n > maxSocketPath {
-		return "", fmt.Errorf("parent directory %s is too long for unix socket paths (%d bytes, limit %d): choose a shorter one", parent, n, maxSocketPath)
+		return "", fmt.Errorf("parent directory %s is too long for unix socket paths (%d bytes, limit %d): choose a "+
+			"shorter one", parent, n, maxSocketPath)
 	}
 	if err := acct.canTraverse(parent); err != nil {
 		return "", err
@@ -126,7 +127,8 @@ func (a *account) canTraverse(path string) error {
 			}
 		}
 		if bit == 0 {
-			return fmt.Errorf("user %s cannot enter %s (mode %v): choose a Parent it can reach, such as /tmp", a.name, p, mode)
+			return fmt.Errorf("user %s cannot enter %s (mode %v): choose a Parent it can reach, such as /tmp", a.name,
+				p, mode)
 		}
 		if p == filepath.Dir(p) {
 			return nil

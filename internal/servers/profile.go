@@ -127,7 +127,8 @@ func postgresProfileArgs(p Profile, cache int64) []string {
 	durable := []string{"-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"}
 	switch p {
 	case ProfileFast:
-		return append([]string{"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"}, conns...)
+		return append([]string{"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"},
+			conns...)
 	case ProfileSeed:
 		return append(durable,
 			"-c", fmt.Sprintf("shared_buffers=%dMB", cache/mib),

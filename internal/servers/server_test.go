@@ -95,9 +95,11 @@ func testDurable(t *testing.T, kind Kind) {
 		t.Errorf("%s second instance over tcp: %v", kind, err)
 	}
 	if kind == KindMariaDB {
-		wantVars(t, a, map[string]string{"innodb_flush_log_at_trx_commit": "1", "innodb_doublewrite": "ON", "max_connections": "1000"})
+		wantVars(t, a, map[string]string{"innodb_flush_log_at_trx_commit": "1", "innodb_doublewrite": "ON",
+			"max_connections": "1000"})
 	} else {
-		wantVars(t, a, map[string]string{"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on", "max_connections": "1000"})
+		wantVars(t, a, map[string]string{"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on",
+			"max_connections": "1000"})
 	}
 	checkConfigLines(t, a)
 	stopAndCheck(t, b)
@@ -113,12 +115,14 @@ func testProfile(t *testing.T, kind Kind, p Profile) {
 	}
 	switch {
 	case kind == KindMariaDB && p == ProfileFast:
-		wantVars(t, s, map[string]string{"innodb_flush_log_at_trx_commit": "0", "innodb_doublewrite": "OFF", "max_connections": "1000"})
+		wantVars(t, s, map[string]string{"innodb_flush_log_at_trx_commit": "0", "innodb_doublewrite": "OFF",
+			"max_connections": "1000"})
 		t.Logf("mariadb fast: innodb_flush_method = %s", s.Vars["innodb_flush_method"])
 	case kind == KindMariaDB && p == ProfileSeed:
 		checkSeed(t, s)
 	case kind == KindPostgres && p == ProfileFast:
-		wantVars(t, s, map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "1000"})
+		wantVars(t, s, map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+			"max_connections": "1000"})
 	case kind == KindPostgres && p == ProfileSeed:
 		wantVars(t, s, map[string]string{
 			"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on",
@@ -133,13 +137,15 @@ func checkConfigLines(t *testing.T, s *Server) {
 	t.Helper()
 	lines := s.ConfigLines()
 	k := string(s.Kind)
-	if len(lines) < 3 || lines[0] != [2]string{k + "-version", s.Version} || lines[1] != [2]string{k + "-profile", string(s.Profile)} {
+	if len(lines) < 3 || lines[0] != [2]string{k + "-version", s.Version} ||
+		lines[1] != [2]string{k + "-profile", string(s.Profile)} {
 		t.Fatalf("ConfigLines start %v, want version then profile", lines[:min(2, len(lines))])
 	}
 	seen := map[string]bool{}
 	for i, l := range lines {
 		key := l[0]
-		if key != strings.ToLower(key) || strings.ContainsAny(key, " _\t") || !strings.HasPrefix(key, k+"-") || seen[key] {
+		if key != strings.ToLower(key) || strings.ContainsAny(key, " _\t") || !strings.HasPrefix(key, k+"-") ||
+			seen[key] {
 			t.Errorf("bad or repeated ConfigLines key %q", key)
 		}
 		seen[key] = true
@@ -163,7 +169,8 @@ func checkSeed(t *testing.T, s *Server) {
 		t.Fatalf("mariadb seed: %d settings recorded, server.cnf has %d", len(s.Seed), len(seedCnf))
 	}
 	want := map[string]string{
-		"sql_mode": "NO_BACKSLASH_ESCAPES,STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", "collation_server": "utf8mb4_unicode_ci",
+		"sql_mode":             "NO_BACKSLASH_ESCAPES,STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION",
+		"collation_server":     "utf8mb4_unicode_ci",
 		"character_set_server": "utf8mb4", "time_zone": "+00:00", "innodb_log_buffer_size": "536870912",
 		"join_buffer_size": "536870912", "sort_buffer_size": "134217728", "tmp_table_size": "536870912",
 		"table_definition_cache": "2000", "innodb_log_file_size": "8589934592", "innodb_autoextend_increment": "256",

@@ -161,7 +161,8 @@ func sweep(parent string, log io.Writer) ([]string, error) {
 		}
 		removed = append(removed, dir)
 		if log != nil {
-			fmt.Fprintf(log, "removed %s server directory %s left by sqlbench pid %d, which is gone\n", o.Kind, dir, o.PID)
+			fmt.Fprintf(log, "removed %s server directory %s left by sqlbench pid %d, which is gone\n", o.Kind, dir,
+				o.PID)
 		}
 		if o.Detached {
 			if err := removeStatesOf(DefaultStateDir(), dir); err != nil {

@@ -33,7 +33,8 @@ var tidbReplaces = []string{
 	"github.com/go-ldap/ldap/v3 => github.com/YangKeao/ldap/v3 v3.4.5-0.20230421065457-369a3bab1117",
 	"github.com/pingcap/tidb/pkg/parser => " + TiDBParser,
 	"sourcegraph.com/sourcegraph/appdash => github.com/sourcegraph/appdash v0.0.0-20190731080439-ebfcffb1b5c0",
-	"sourcegraph.com/sourcegraph/appdash-data => github.com/sourcegraph/appdash-data v0.0.0-20151005221446-73f23eafcf67",
+	"sourcegraph.com/sourcegraph/appdash-data => github.com/sourcegraph/appdash-data " +
+		"v0.0.0-20151005221446-73f23eafcf67",
 }
 
 // tidb starts tidb-server with its embedded unistore storage: one process,
@@ -72,7 +73,8 @@ func (t *tidb) logs(dir string) []string {
 // temp directories.
 func (t *tidb) initialize(ctx context.Context, r *run) error {
 	if _, err := os.Stat(t.binary()); err != nil {
-		r.logf("tidb: building tidb-server %s from the Go module proxy into %s (first use: minutes, ~250 MB)", TiDBVersion, t.cache)
+		r.logf("tidb: building tidb-server %s from the Go module proxy into %s (first use: minutes, ~250 MB)",
+			TiDBVersion, t.cache)
 		if err := buildTiDB(ctx, t.cache, t.binary()); err != nil {
 			return err
 		}
@@ -104,7 +106,8 @@ func buildTiDB(ctx context.Context, cache, bin string) error {
 	tmp := bin + ".tmp"
 	for _, args := range [][]string{
 		{"get", pkg + "@" + TiDBVersion},
-		{"build", "-o", tmp, "-ldflags", "-X github.com/pingcap/tidb/pkg/parser/mysql.TiDBReleaseVersion=" + TiDBRelease +
+		{"build", "-o", tmp, "-ldflags", "-X github.com/pingcap/tidb/pkg/parser/mysql.TiDBReleaseVersion=" +
+			TiDBRelease +
 			" -X github.com/pingcap/tidb/pkg/util/versioninfo.TiDBGitHash=" + tidbCommit, pkg},
 	} {
 		cmd := exec.CommandContext(ctx, "go", args...)
@@ -179,7 +182,8 @@ func (a tidbAdmin) bootstrap(ctx context.Context, s *Server) error {
 // readBack reads the version and TiDB's own settings that shape a
 // benchmark.
 func (a tidbAdmin) readBack(ctx context.Context, s *Server) error {
-	err := a.readGlobals(ctx, s, []string{"tidb_txn_mode", "tidb_enable_async_commit", "tidb_enable_1pc", "tidb_mem_quota_query", "transaction_isolation"})
+	err := a.readGlobals(ctx, s, []string{"tidb_txn_mode", "tidb_enable_async_commit", "tidb_enable_1pc",
+		"tidb_mem_quota_query", "transaction_isolation"})
 	if err == nil {
 		s.Vars["store"] = "unistore"
 	}

@@ -20,7 +20,8 @@ func TestTiDBKind(t *testing.T) {
 		t.Error("Kinds lists tidb: every test and sweep over Kinds would build it")
 	}
 	dir := t.TempDir()
-	s := &Server{Kind: KindTiDB, Host: "127.0.0.1", Port: 4321, Socket: filepath.Join(dir, "tidb.sock"), User: "bench", Password: "pw", Database: "bench", Dir: dir}
+	s := &Server{Kind: KindTiDB, Host: "127.0.0.1", Port: 4321, Socket: filepath.Join(dir, "tidb.sock"), User: "bench",
+		Password: "pw", Database: "bench", Dir: dir}
 	if got, want := s.DSN("tcp"), "bench:pw@tcp(127.0.0.1:4321)/bench"; got != want {
 		t.Errorf("DSN = %q, want %q", got, want)
 	}
@@ -29,7 +30,8 @@ func TestTiDBKind(t *testing.T) {
 	line := strings.Join(args, " ")
 	// -path names the data directory, by which Stop and Sweep know the
 	// process is this server's (ownsProcess).
-	for _, want := range []string{"-host=127.0.0.1", "-P=4321", "-store=unistore", "-path=" + filepath.Join(dir, "data"), "-report-status=false", "-socket=" + s.Socket} {
+	for _, want := range []string{"-host=127.0.0.1", "-P=4321", "-store=unistore", "-path=" +
+		filepath.Join(dir, "data"), "-report-status=false", "-socket=" + s.Socket} {
 		if !strings.Contains(line, want) {
 			t.Errorf("command %s %s lacks %s", path, line, want)
 		}

@@ -58,7 +58,8 @@ func TestEndpointsAndDSNs(t *testing.T) {
 
 func TestConfigLinesOrder(t *testing.T) {
 	s := &Server{Kind: KindPostgres, Profile: ProfileFast, Version: "15.18 (Debian)",
-		Vars: map[string]string{"server_version": "15.18 (Debian)", "fsync": "off", "Max_Connections": "100", "wal_level": "replica"}}
+		Vars: map[string]string{"server_version": "15.18 (Debian)", "fsync": "off", "Max_Connections": "100",
+			"wal_level": "replica"}}
 	want := [][2]string{
 		{"postgres-version", "15.18 (Debian)"}, {"postgres-profile", "fast"},
 		{"postgres-max-connections", "100"}, {"postgres-fsync", "off"}, {"postgres-wal-level", "replica"},
@@ -81,7 +82,8 @@ func TestMeaningfulLine(t *testing.T) {
 			"2026-11-20 23:46:37 0 [ERROR] mariadbd: unknown variable 'foo=1'\n" +
 			"2026-11-20 23:46:37 0 [ERROR] Aborting\n",
 			"[ERROR] mariadbd: unknown variable 'foo=1'"},
-		{"2026-11-20 23:45:29.658 UTC [18145] LOG:  could not bind IPv4 address \"127.0.0.1\": Address already in use\n" +
+		{"2026-11-20 23:45:29.658 UTC [18145] LOG:  could not bind IPv4 address \"127.0.0.1\": Address already in " +
+			"use\n" +
 			"2026-11-20 23:45:29.658 UTC [18145] FATAL:  could not create any TCP/IP sockets\n" +
 			"2026-11-20 23:45:29.660 UTC [18145] LOG:  database system is shut down\n",
 			"FATAL: could not create any TCP/IP sockets"},
@@ -98,7 +100,8 @@ func TestMeaningfulLine(t *testing.T) {
 
 func TestHelpers(t *testing.T) {
 	pw, err := randomPassword(24)
-	if err != nil || len(pw) != 24 || strings.Trim(pw, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != "" {
+	if err != nil || len(pw) != 24 ||
+		strings.Trim(pw, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != "" {
 		t.Errorf("randomPassword = %q, %v", pw, err)
 	}
 	if pw2, _ := randomPassword(24); pw2 == pw {
@@ -136,8 +139,10 @@ func TestSeedMarksWhatTheServerDoesNotTake(t *testing.T) {
 			fmt.Fprintf(&listed, "%-60s %s\n", c[0], "x")
 		}
 	}
-	stderr := "[Warning] /usr/sbin/mariadbd: ignoring option '--character-set-client-handshake' due to invalid value 'utf8mb4'\n" +
-		"[Warning] 'innodb-thread-concurrency' was removed. It does nothing now and exists only for compatibility with old my.cnf files.\n"
+	stderr := "[Warning] /usr/sbin/mariadbd: ignoring option '--character-set-client-handshake' due to invalid value " +
+		"'utf8mb4'\n" +
+		"[Warning] 'innodb-thread-concurrency' was removed. It does nothing now and exists only for compatibility " +
+		"with old my.cnf files.\n"
 	markUnsupported(plan, "Variables (--variable-name=value)\n"+listed.String(), stderr)
 	got := map[string]string{}
 	for _, s := range plan {
@@ -146,7 +151,8 @@ func TestSeedMarksWhatTheServerDoesNotTake(t *testing.T) {
 		}
 	}
 	if len(got) != 4 || !strings.Contains(got["character-set-client-handshake"], `ignores the value "utf8mb4"`) ||
-		!strings.Contains(got["innodb-thread-concurrency"], "removed") || got["innodb-log-files-in-group"] == "" || got["innodb-file-per-table"] == "" {
+		!strings.Contains(got["innodb-thread-concurrency"], "removed") || got["innodb-log-files-in-group"] == "" ||
+		got["innodb-file-per-table"] == "" {
 		t.Errorf("unsupported = %v", got)
 	}
 	args := strings.Join(seedArgs(plan), " ")
@@ -196,8 +202,9 @@ func TestClusterKinds(t *testing.T) {
 	if _, err := ParseKind("oracle"); err == nil || !strings.Contains(err.Error(), "galera, postgres-sync") {
 		t.Errorf("ParseKind(oracle) error = %v, want the cluster kinds among the valid names", err)
 	}
-	node := &Server{Kind: KindPostgres, Host: "127.0.0.1", Port: 40003, User: "bench", Password: "PW", Database: "bench",
-		Node: "primary", Dir: "/tmp/sqb-3/data/primary"}
+	node := &Server{Kind: KindPostgres, Host: "127.0.0.1", Port: 40003, User: "bench", Password: "PW",
+		Database: "bench",
+		Node:     "primary", Dir: "/tmp/sqb-3/data/primary"}
 	pair := &Server{Kind: KindPostgresSync, Profile: ProfileDurable, Host: "127.0.0.1", Port: 40003, User: "bench",
 		Password: "PW", Database: "bench", Version: "15", Topology: "primary :40003 with 1 synchronous standby",
 		Vars: map[string]string{"standby_sync_state": "sync"}, Nodes: []*Server{node}}
@@ -206,7 +213,8 @@ func TestClusterKinds(t *testing.T) {
 	}
 	got := fmt.Sprint(pair.ConfigLines())
 	for _, want := range []string{"[postgres-sync-version 15]", "[postgres-sync-profile durable]",
-		"[postgres-sync-standby-sync-state sync]", "[postgres-sync-topology primary :40003 with 1 synchronous standby]"} {
+		"[postgres-sync-standby-sync-state sync]",
+		"[postgres-sync-topology primary :40003 with 1 synchronous standby]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("ConfigLines = %s, want %s among them", got, want)
 		}

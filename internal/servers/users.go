@@ -134,5 +134,6 @@ func InUse(dir string, s *Server) string {
 	for _, pid := range pids {
 		who = append(who, commandOf(pid))
 	}
-	return fmt.Sprintf("%s on port %d is in use by a live sqlbench session (%s)", s.Kind, s.Port, strings.Join(who, "; "))
+	return fmt.Sprintf("%s on port %d is in use by a live sqlbench session (%s)", s.Kind, s.Port,
+		strings.Join(who, "; "))
 }

@@ -17,7 +17,8 @@ import (
 // count, and is removed; this process's own record counts.
 func TestUsersAreLiveProcessesOnly(t *testing.T) {
 	dir := t.TempDir()
-	s := &Server{Kind: KindPostgres, Dir: filepath.Join(dir, "sqb-x"), Port: 5999, Host: "127.0.0.1", Socket: "/tmp/x/.s.PGSQL.5999"}
+	s := &Server{Kind: KindPostgres, Dir: filepath.Join(dir, "sqb-x"), Port: 5999, Host: "127.0.0.1",
+		Socket: "/tmp/x/.s.PGSQL.5999"}
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
@@ -28,7 +29,8 @@ func TestUsersAreLiveProcessesOnly(t *testing.T) {
 	}
 	ud := usersDir(dir, s)
 	os.MkdirAll(ud, 0o700)
-	for _, o := range []owner{{PID: gone.Process.Pid, Start: start, Boot: bootID()}, {PID: os.Getpid(), Start: start, Boot: bootID()}} {
+	for _, o := range []owner{{PID: gone.Process.Pid, Start: start, Boot: bootID()},
+		{PID: os.Getpid(), Start: start, Boot: bootID()}} {
 		b, _ := json.Marshal(o)
 		os.WriteFile(filepath.Join(ud, itoa(o.PID)+".json"), b, 0o600)
 	}

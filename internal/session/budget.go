@@ -89,8 +89,9 @@ func (d Design) String() string {
 		then = fmt.Sprintf("up to %d more rounds for the cells of the comparisons still undecided, to %s runs per cell",
 			len(more), strings.Join(more, ", "))
 	}
-	return fmt.Sprintf("budgeted session (--budget %s): %s, then %s; %d looks, each at %s confidence (%s over all looks, "+
-		"Bonferroni); a round runs only while its estimated time fits in what is left of the budget",
+	return fmt.Sprintf(
+		"budgeted session (--budget %s): %s, then %s; %d looks, each at %s confidence (%s over all looks, "+
+			"Bonferroni); a round runs only while its estimated time fits in what is left of the budget",
 		d.Budget, first, then, d.Looks, pct(d.Confidence), pct(report.Confidence))
 }
 

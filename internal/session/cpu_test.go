@@ -38,7 +38,8 @@ func TestCPUSuffixRoundTrip(t *testing.T) {
 		}
 	}
 	none := Cell{Workload: w, Placement: Placement{Target: spec}}
-	if strings.HasSuffix(none.Name(), "-0") || none.FileName() == (Cell{Workload: w, Placement: Placement{Target: spec, CPU: 2}}).FileName() {
+	if strings.HasSuffix(none.Name(), "-0") ||
+		none.FileName() == (Cell{Workload: w, Placement: Placement{Target: spec, CPU: 2}}).FileName() {
 		t.Errorf("a cell without CPU is named %q (file %q)", none.Name(), none.FileName())
 	}
 

@@ -43,7 +43,8 @@ func cpuShortfall(p *Plan, placement pin.Layout) string {
 	if need <= have {
 		return ""
 	}
-	return fmt.Sprintf("%s needed %d CPUs (its clients and the server) but had %d (--pin %s on %d CPUs): those results include waiting for a CPU (runq-ns/op)",
+	return fmt.Sprintf("%s needed %d CPUs (its clients and the server) but had %d (--pin %s on %d CPUs): those "+
+		"results include waiting for a CPU (runq-ns/op)",
 		worst, need, have, placement.Mode, runtime.NumCPU())
 }
 

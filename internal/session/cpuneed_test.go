@@ -25,7 +25,8 @@ func TestCPUShortfall(t *testing.T) {
 	}{
 		{"one client and a server on one CPU", []bench.Workload{one}, []targets.Spec{pg}, same, true},
 		{"one client of SQLite on one CPU", []bench.Workload{one}, []targets.Spec{lite}, same, false},
-		{"four clients and a server unpinned", []bench.Workload{one, four}, []targets.Spec{pg}, pin.Layout{Mode: pin.None}, runtime.NumCPU() < 5},
+		{"four clients and a server unpinned", []bench.Workload{one, four}, []targets.Spec{pg},
+			pin.Layout{Mode: pin.None}, runtime.NumCPU() < 5},
 	} {
 		p := &Plan{Workloads: c.ws, Runnable: c.ts}
 		got := cpuShortfall(p, c.placement)

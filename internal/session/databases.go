@@ -68,7 +68,8 @@ func checkDSNs(p *Plan, allowRemote bool) (map[bench.DB]bench.Endpoint, error) {
 // without one. A server that fails to start costs its targets, not the
 // session. The returned set is never nil, so that its servers can be
 // stopped whatever happened.
-func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Layout, tmp string, log io.Writer) (*dbSet, error) {
+func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB]bench.Endpoint, placement pin.Layout,
+	tmp string, log io.Writer) (*dbSet, error) {
 	set := &dbSet{tmp: tmp, byDB: map[bench.DB]*database{}}
 	for _, db := range p.DBs {
 		if !p.Uses(db) {

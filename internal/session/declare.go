@@ -43,7 +43,8 @@ func (s *Session) hello(ctx context.Context, group string) (protocol.Hello, erro
 // skipped, with the reason, when its runner cannot answer, does not link it,
 // or declares capabilities other than the catalogue's (CheckHello); and,
 // with a reason that wraps ErrRunsNone, when it runs none of ws.
-func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (byGroup map[string]protocol.Hello, skipped map[string]error) {
+func (s *Session) declarations(ctx context.Context, ws []bench.Workload, ts []targets.Spec) (
+	byGroup map[string]protocol.Hello, skipped map[string]error) {
 	byGroup, skipped = map[string]protocol.Hello{}, map[string]error{}
 	failed := map[string]error{}
 	for _, t := range ts {
@@ -86,7 +87,8 @@ func CheckHello(h protocol.Hello, t targets.Spec) error {
 	want := slices.Clone(t.Caps)
 	slices.Sort(want)
 	if !slices.Equal(caps, want) {
-		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group, protocol.CapList(caps), protocol.CapList(want))
+		return fmt.Errorf("its runner (group %s) declares the capabilities %s, the catalogue lists %s", t.Group,
+			protocol.CapList(caps), protocol.CapList(want))
 	}
 	return nil
 }
@@ -121,7 +123,8 @@ func (s *Session) targetInfo(ctx context.Context, ts []targets.Spec) (lines []st
 			lines = append(lines, l)
 		}
 		if t.Spin > 0 {
-			lines = append(lines, fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
+			lines = append(lines,
+				fmt.Sprintf("%s-spin: %d ns busy spin after each operation, inside the clock", t.Name, t.Spin))
 		}
 	}
 	return lines, skipped

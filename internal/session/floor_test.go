@@ -21,13 +21,19 @@ func TestPlanFloor(t *testing.T) {
 		ws      int      // workloads planned, or -1 to skip the check
 		note    bool     // some selected workloads are left for a larger scale
 	}{
-		{"loopback alone defaults to the floor", Config{DBs: []bench.DB{"loopback"}, Scale: 0.01}, []string{"tcp", "http"}, 26, true},
-		{"floor at scale 1 includes the big sizes", Config{DBs: []bench.DB{"loopback"}, Workloads: []string{"floor"}, Scale: 1}, []string{"tcp", "http"}, 32, false},
-		{"floor with mariadb", Config{DBs: []bench.DB{"mariadb"}, Workloads: []string{"floor", "classic"}, Scale: 0.2}, []string{"tcp", "http"}, -1, true},
-		{"only the floor with mariadb", Config{DBs: []bench.DB{"mariadb"}, Workloads: []string{"floor"}, Scale: 0.2}, []string{"tcp", "http"}, 26, true},
-		{"floor with a named mariadb target", Config{DBs: []bench.DB{"mariadb"}, Targets: []string{"mysql"}, Workloads: []string{"all"}, Scale: 0.2}, []string{"tcp", "http"}, -1, true},
+		{"loopback alone defaults to the floor", Config{DBs: []bench.DB{"loopback"}, Scale: 0.01},
+			[]string{"tcp", "http"}, 26, true},
+		{"floor at scale 1 includes the big sizes", Config{DBs: []bench.DB{"loopback"}, Workloads: []string{"floor"},
+			Scale: 1}, []string{"tcp", "http"}, 32, false},
+		{"floor with mariadb", Config{DBs: []bench.DB{"mariadb"}, Workloads: []string{"floor", "classic"}, Scale: 0.2},
+			[]string{"tcp", "http"}, -1, true},
+		{"only the floor with mariadb", Config{DBs: []bench.DB{"mariadb"}, Workloads: []string{"floor"}, Scale: 0.2},
+			[]string{"tcp", "http"}, 26, true},
+		{"floor with a named mariadb target", Config{DBs: []bench.DB{"mariadb"}, Targets: []string{"mysql"},
+			Workloads: []string{"all"}, Scale: 0.2}, []string{"tcp", "http"}, -1, true},
 		{"classic with postgres: no floor", Config{DBs: []bench.DB{"postgres"}, Scale: 0.2}, nil, -1, false},
-		{"a floor target named", Config{DBs: []bench.DB{"sqlite", "loopback"}, Targets: []string{"tcp"}, Workloads: []string{"TCPRoundTrip"}, Scale: 0.2}, []string{"tcp"}, 2, false},
+		{"a floor target named", Config{DBs: []bench.DB{"sqlite", "loopback"}, Targets: []string{"tcp"},
+			Workloads: []string{"TCPRoundTrip"}, Scale: 0.2}, []string{"tcp"}, 2, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := NewPlan(&c.cfg, fakeEnv(io.Discard))

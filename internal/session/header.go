@@ -19,7 +19,8 @@ import (
 // what each runner reported of its drivers (info), the SQLite session
 // settings, the servers, the CPU placement and the session's own settings
 // and id (the first part of every table name it creates).
-func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet, placement pin.Layout, id string, began time.Time) error {
+func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan, info []string, dbs *dbSet,
+	placement pin.Layout, id string, began time.Time) error {
 	for _, f := range envinfo.Collect(ctx) {
 		w.SetConfig(f.Key, f.Value)
 	}
@@ -59,10 +60,12 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		h.IdleLatency = IdleLowSetting
 	}
 	if cfg.CPUProfile != "" {
-		h.CPUProfile = cfg.CPUProfile + " (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)"
+		h.CPUProfile = cfg.CPUProfile +
+			" (a CPU profile of each Go cell's timed runs, <cell>.pprof; none for JDBC cells)"
 	}
 	if cfg.ColdJVM {
-		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce --jit-warmup warms them)"
+		h.JITWarmup = "off: JDBC cells run in a cold JVM, as the study's published Java program (reproduce " +
+			"--jit-warmup warms them)"
 	}
 	h.Write(w)
 	if cfg.StudyBuilds != "" {

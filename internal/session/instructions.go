@@ -20,7 +20,8 @@ func planInstructions(cfg *Config, env Host) error {
 	}
 	switch cfg.TimingThread {
 	case ThreadFree:
-		return inputf("--measure instructions: the timing goroutine must keep its thread: --timing-thread locked or auto")
+		return inputf(
+			"--measure instructions: the timing goroutine must keep its thread: --timing-thread locked or auto")
 	case "", ThreadAuto:
 		cfg.TimingThread = ThreadLocked
 	}

@@ -52,6 +52,7 @@ func TestPlanInstructions(t *testing.T) {
 	}
 	cfg, p, err = plan(MeasureTime, "", fakeEnv(io.Discard))
 	if err != nil || cfg.TimingThread != "" || len(p.Runnable) != 2 {
-		t.Errorf("--measure time: %v, timing thread %q, runnable %v; want no error, \"\", both", err, cfg.TimingThread, p.Runnable)
+		t.Errorf("--measure time: %v, timing thread %q, runnable %v; want no error, \"\", both", err, cfg.TimingThread,
+			p.Runnable)
 	}
 }

@@ -60,7 +60,8 @@ func loadResume(cfg *Config, env Host) (*resumed, error) {
 			d = env.Getenv(DSNEnv(db))
 		}
 		if d == "" {
-			return nil, inputf("the session in %s ran on a %s server given by DSN: give it again (--dsn %s=DSN or $%s)", cfg.Resume, db, db, DSNEnv(db))
+			return nil, inputf("the session in %s ran on a %s server given by DSN: give it again (--dsn %s=DSN or $%s)",
+				cfg.Resume, db, db, DSNEnv(db))
 		}
 		cfg.DSNs[db] = d
 	}
@@ -104,7 +105,8 @@ func (s *Session) openJournal(runs int) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	results := s.results.Name()
-	s.journal, err = journal.Create(JournalPath(results), journal.Header{Session: s.id, Results: results, Runs: runs, Config: b})
+	s.journal, err = journal.Create(JournalPath(results),
+		journal.Header{Session: s.id, Results: results, Runs: runs, Config: b})
 	return err
 }
 
@@ -140,7 +142,9 @@ func checkResults(path, session string) error {
 		return inputf("%s: %v", path, err)
 	}
 	if h.SessionID != "" && h.SessionID != session { // no id: not a session's file, nothing to tell
-		return inputf("%s is the results of session %s, not of session %s whose journal this is: move it away to resume", path, h.SessionID, session)
+		return inputf(
+			"%s is the results of session %s, not of session %s whose journal this is: move it away to resume", path,
+			h.SessionID, session)
 	}
 	return nil
 }

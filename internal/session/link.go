@@ -25,14 +25,16 @@ func checkLink(cfg *Config, p *Plan, log io.Writer) error {
 	}
 	networked := slices.ContainsFunc(p.DBs, func(db bench.DB) bool { return db != bench.SQLite && p.Uses(db) })
 	if !networked {
-		return inputf("--link: nothing to put it in front of: SQLite has no network (use --db mariadb, postgres or loopback)")
+		return inputf(
+			"--link: nothing to put it in front of: SQLite has no network (use --db mariadb, postgres or loopback)")
 	}
 	if !slices.Contains(cfg.Nets, "tcp") {
 		return inputf("--link: the link's proxy carries TCP only, and --net is unix (use --net tcp)")
 	}
 	if slices.Contains(cfg.Nets, "unix") {
 		cfg.Nets = []string{"tcp"}
-		fmt.Fprintln(log, "--link: the unix-socket cells are skipped: a unix socket cannot go through the link's proxy (TCP only)")
+		fmt.Fprintln(log,
+			"--link: the unix-socket cells are skipped: a unix socket cannot go through the link's proxy (TCP only)")
 	}
 	return nil
 }
@@ -59,7 +61,8 @@ func startLink(ctx context.Context, cfg *Config, dbs *dbSet, log io.Writer) (*li
 		}
 		e, ok := d.ends["tcp"]
 		if !ok {
-			return em, inputf("--link: the %s server is reached over a unix socket (its DSN); the link's proxy carries TCP only (give a host:port DSN)", db)
+			return em, inputf("--link: the %s server is reached over a unix socket (its DSN); the link's proxy "+
+				"carries TCP only (give a host:port DSN)", db)
 		}
 		if e.Addr, err = em.Wrap(e.Addr); err != nil {
 			return em, err

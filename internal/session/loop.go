@@ -99,8 +99,9 @@ func (s *Session) runSteps(ctx context.Context, steps []Step) error {
 			s.passStart(st.Pass)
 		}
 		name := st.Cell.Name()
-		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name, Target: st.Cell.Target.Name,
-			Run: st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
+		ev := progress.Event{Cell: name, Label: st.Cell.Label(), Workload: st.Cell.Workload.Name,
+			Target: st.Cell.Target.Name,
+			Run:    st.Run, Slice: st.Slice, Slices: st.Slices, Done: i + 1, Total: len(steps)}
 		if _, failed := s.failed[name]; !failed {
 			began := time.Now()
 			res, err := s.runStep(ctx, st)
@@ -218,7 +219,8 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 			return nil, err
 		}
 		if want := n; sl.Result.Iters != want && !(w.Timed && sl.Result.Iters <= want) {
-			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters, st.Slice, st.Run, want)
+			return nil, fmt.Errorf("runner timed %d operations for slice %d of run %d, want %d", sl.Result.Iters,
+				st.Slice, st.Run, want)
 		}
 		if err := s.journalSlice(key, sl); err != nil {
 			return nil, &journalError{err}

@@ -104,8 +104,9 @@ var fakeModes = []string{"ok", "ok2", "wrong", "hang", "panic", "a", "b", "c"}
 func fakeTargets(modes ...string) []Placement {
 	var ps []Placement
 	for _, m := range modes {
-		ps = append(ps, Placement{Target: targets.Spec{Name: "fake-" + m, Driver: m, API: "sql", DB: bench.SQLite, Group: "g"},
-			Runner: fakeHello(nil, "A", "M", "W", "W1", "W2", "Whole", "FakeExec", "FakeExec/conns=2")})
+		ps = append(ps,
+			Placement{Target: targets.Spec{Name: "fake-" + m, Driver: m, API: "sql", DB: bench.SQLite, Group: "g"},
+				Runner: fakeHello(nil, "A", "M", "W", "W1", "W2", "Whole", "FakeExec", "FakeExec/conns=2")})
 	}
 	return ps
 }
@@ -198,7 +199,8 @@ func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
 	if out.Runs != 8 || len(got) != 8 || len(out.Done) != 8 || len(out.Failed) != 0 {
 		t.Fatalf("runs=%d results=%d failed=%v, want 8 runs and no failures", out.Runs, len(got), out.Failed)
 	}
-	if got := log.String(); !strings.HasPrefix(got, "[8/8 ") || !strings.HasSuffix(got, "] 2 cells done, 8 runs written\n") ||
+	if got := log.String(); !strings.HasPrefix(got, "[8/8 ") ||
+		!strings.HasSuffix(got, "] 2 cells done, 8 runs written\n") ||
 		strings.Count(got, "\n") != 1 {
 		t.Errorf("progress lines %q, want one: 8/8 steps, 2 cells, 8 runs", got)
 	}
@@ -221,7 +223,8 @@ func TestSessionWritesEveryRunAsItFinishes(t *testing.T) {
 	}
 	if r := out.Report; r == nil || len(r.Cells) != 2 || len(out.Reports) != 2 ||
 		!slices.Equal(r.Sources, []string{filepath.Base(s.results.Name())}) {
-		t.Errorf("report %+v, files %v: want the two cells' report, written beside %s", r, out.Reports, s.results.Name())
+		t.Errorf("report %+v, files %v: want the two cells' report, written beside %s", r, out.Reports,
+			s.results.Name())
 	}
 }
 
@@ -345,7 +348,8 @@ func TestScheduleSpreadsSlicesOverTheSession(t *testing.T) {
 	w, whole := bench.Workload{Name: "W"}, bench.Workload{Name: "Whole", Whole: true}
 	var order []string
 	for _, st := range Schedule([]bench.Workload{w, whole}, fakeTargets("a"), 2, 3) {
-		order = append(order, fmt.Sprintf("%s:r%d:s%d/%d:p%d", st.Cell.Workload.Name, st.Run, st.Slice, st.Slices, st.Pass))
+		order = append(order,
+			fmt.Sprintf("%s:r%d:s%d/%d:p%d", st.Cell.Workload.Name, st.Run, st.Slice, st.Slices, st.Pass))
 	}
 	want := []string{
 		"W:r1:s1/3:p0", "Whole:r1:s1/1:p0", "W:r2:s1/3:p1", "Whole:r2:s1/1:p1",
@@ -403,7 +407,8 @@ func TestSessionProbesTheMachineAtEveryPass(t *testing.T) {
 	s.cfg.Scale = 0.1
 	w, _ := bench.LookupWorkload("FakeExec")
 	s.wakes = &wake.Recorder{Count: 2}
-	if err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 2)); err != nil {
+	if err := s.runSteps(context.Background(),
+		Schedule([]bench.Workload{w}, fakeTargets("ok", "ok2"), 2, 2)); err != nil {
 		t.Fatal(err)
 	}
 	if n := s.wakes.Passes(); n != 4 {

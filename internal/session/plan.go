@@ -274,7 +274,8 @@ func selectTargets(list []string, dbs []bench.DB) (names, excluded []string, err
 		name := strings.TrimPrefix(sel.Unmatched[0], "-")
 		return nil, nil, inputf("--targets: unknown target %q%s", name, pick.DidYouMean(name, targets.Names()))
 	case len(sel.Unmatched) > 0:
-		return nil, nil, inputf("--targets: no target of --db %s matches %s (valid: %s)", joinDBs(dbs), pick.Quote(sel.Unmatched), strings.Join(targets.Names(), ", "))
+		return nil, nil, inputf("--targets: no target of --db %s matches %s (valid: %s)", joinDBs(dbs),
+			pick.Quote(sel.Unmatched), strings.Join(targets.Names(), ", "))
 	case len(sel.IDs) == 0:
 		return nil, nil, inputf("--targets: the exclusions leave no target of --db %s", joinDBs(dbs))
 	}

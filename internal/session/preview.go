@@ -39,7 +39,8 @@ func (p *Plan) Preview(cfg *Config) ([]Step, error) {
 				nets = []string{e.Net}
 			}
 		}
-		hello := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{t.Opener(): t.Caps}, Workloads: every}
+		hello := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{t.Opener(): t.Caps},
+			Workloads: every}
 		for _, n := range nets {
 			if !t.RunsOver(n) {
 				continue

@@ -21,7 +21,8 @@ func TestRunnerLostMidRunCostsOnlyItsCell(t *testing.T) {
 	s, dials := newSession(t)
 	s.cfg.Scale = 0.4 // FakeExec: 40 operations a run
 	w, _ := bench.LookupWorkload("FakeExec")
-	if err := s.runSteps(context.Background(), Schedule([]bench.Workload{w}, fakeTargets("ok", "hang", "ok2"), 2, 4)); err != nil {
+	if err := s.runSteps(context.Background(),
+		Schedule([]bench.Workload{w}, fakeTargets("ok", "hang", "ok2"), 2, 4)); err != nil {
 		t.Fatal(err)
 	}
 	out, got := s.out, written(t, s)
@@ -50,7 +51,8 @@ func TestReplayTakesJournaledSlicesAsMeasured(t *testing.T) {
 	s.cfg.Scale = 0.4
 	path := filepath.Join(t.TempDir(), "s.journal")
 	var err error
-	if s.journal, err = journal.Create(path, journal.Header{Session: s.id, Results: s.results.Name(), Runs: 4}); err != nil {
+	if s.journal,
+		err = journal.Create(path, journal.Header{Session: s.id, Results: s.results.Name(), Runs: 4}); err != nil {
 		t.Fatal(err)
 	}
 	w, _ := bench.LookupWorkload("FakeExec")
@@ -98,14 +100,16 @@ func TestReplayTakesJournaledSlicesAsMeasured(t *testing.T) {
 	third, _ := newSession(t)
 	third.cfg.Scale, third.replay = 0.4, half
 	path3 := filepath.Join(t.TempDir(), "third.journal")
-	if third.journal, err = journal.Create(path3, journal.Header{Session: third.id, Results: third.results.Name(), Runs: 4}); err != nil {
+	if third.journal, err = journal.Create(path3,
+		journal.Header{Session: third.id, Results: third.results.Name(), Runs: 4}); err != nil {
 		t.Fatal(err)
 	}
 	err = third.runSteps(context.Background(), steps)
 	third.journal.Close()
 	_, asked, rerr := journal.Read(path3)
 	if got3 := written(t, third); err != nil || rerr != nil || len(got3) != 4 || len(asked) != 8 {
-		t.Fatalf("half replay: %d results, %d slices measured, %v %v; want 4 results from 8 measured slices", len(got3), len(asked), err, rerr)
+		t.Fatalf("half replay: %d results, %d slices measured, %v %v; want 4 results from 8 measured slices", len(got3),
+			len(asked), err, rerr)
 	}
 }
 
@@ -232,7 +236,8 @@ func TestMergeKeepsAUnitThatIsZeroInSomeSlices(t *testing.T) {
 // ns, as jdbc's LatencyHdr writes it) merges like a Go runner's.
 func TestMergeReadsTheJavaRunnersHistograms(t *testing.T) {
 	const fromJava = "HISTFAAAACp4nJNpmSzMwMDAyQABzFCaEch0M9ixgMH+A0TgPD/TWX6mqRxMAIUVBrE="
-	res, err := parseResult([]string{"BenchmarkX 3 2000 ns/op 500000 ops/s 2000 p50-ns/op 3001 p99-ns/op 3001 p99.9-ns/op"}, "X")
+	res, err := parseResult(
+		[]string{"BenchmarkX 3 2000 ns/op 500000 ops/s 2000 p50-ns/op 3001 p99-ns/op 3001 p99.9-ns/op"}, "X")
 	if err != nil {
 		t.Fatal(err)
 	}

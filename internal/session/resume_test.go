@@ -21,7 +21,8 @@ func TestResumeTakesThePlaceOfItsOwnResultsOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		benchfile.Header{Pin: "none", TimingThread: "auto", Version: "v", Command: "sqlbench run", Count: 6, Slices: 5, Scale: 0.1, SessionID: id}.Write(w)
+		benchfile.Header{Pin: "none", TimingThread: "auto", Version: "v", Command: "sqlbench run", Count: 6, Slices: 5,
+			Scale: 0.1, SessionID: id}.Write(w)
 		if err := w.WriteUnits(); err != nil {
 			t.Fatal(err)
 		}

@@ -212,7 +212,8 @@ func (s *Session) plan(ctx context.Context) error {
 	}
 	s.p, s.out.Plan = p, p
 	if len(p.Later) > 0 {
-		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale, strings.Join(p.Later, ", "))
+		fmt.Fprintf(env.Log, "not planned at --scale %g (too big for a smaller run; use --scale 1): %s\n", cfg.Scale,
+			strings.Join(p.Later, ", "))
 	}
 	if err := checkLink(cfg, p, env.Log); err != nil {
 		return err
@@ -352,7 +353,8 @@ func (s *Session) declare(ctx context.Context) error {
 	p, dbs := s.p, s.dbs
 	for _, t := range slices.Clone(p.Runnable) {
 		if len(dbs.netsFor(t)) == 0 {
-			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "), strings.Join(dbs.nets(t.DB), ",")), false)
+			p.skip(t.Name, fmt.Sprintf("runs over %s only, not over --net %s", strings.Join(t.Nets, ", "),
+				strings.Join(dbs.nets(t.DB), ",")), false)
 		}
 	}
 	declared, undeclared := s.declarations(ctx, p.Workloads, p.Runnable)
@@ -503,7 +505,8 @@ func sweepTables(p *Plan, id string, env Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := dropSessionTables(ctx, p, id, env, "by interrupted cells"); err != nil {
-		fmt.Fprintf(env.Log, "sqlbench: could not drop this session's tables (sqlbench clean --session %s drops them): %v\n", id, err)
+		fmt.Fprintf(env.Log,
+			"sqlbench: could not drop this session's tables (sqlbench clean --session %s drops them): %v\n", id, err)
 	}
 }
 
@@ -517,7 +520,8 @@ func dropSessionTables(ctx context.Context, p *Plan, id string, env Host, whom s
 		if err != nil {
 			first = cmp.Or(first, fmt.Errorf("the %s database: %w", db, err))
 		} else if len(names) > 0 {
-			fmt.Fprintf(env.Log, "dropped %d table(s) left in the %s database %s: %s\n", len(names), db, whom, strings.Join(names, ", "))
+			fmt.Fprintf(env.Log, "dropped %d table(s) left in the %s database %s: %s\n", len(names), db, whom,
+				strings.Join(names, ", "))
 		}
 	}
 	return first
@@ -529,7 +533,8 @@ func dropSessionTables(ctx context.Context, p *Plan, id string, env Host, whom s
 // sqlbench did not create is ever dropped.
 func DropTables(ctx context.Context, db bench.DB, d, id string, allowRemote bool) ([]string, error) {
 	if !ValidID(id) {
-		return nil, inputf("%q is not a session id (six lower-case letters and digits, as the results file's session-id line has)", id)
+		return nil, inputf(
+			"%q is not a session id (six lower-case letters and digits, as the results file's session-id line has)", id)
 	}
 	e, err := dsn.Parse(db, d)
 	if err == nil {

@@ -25,7 +25,8 @@ func TestJVMOptionsFollowTheSession(t *testing.T) {
 		}
 	}
 	if launcher.PreparedExecWithSQL != "-Dsqlbench.preparedExec=with-sql" {
-		t.Errorf("PreparedExecWithSQL %q: the JDBC runner reads sqlbench.preparedExec=with-sql", launcher.PreparedExecWithSQL)
+		t.Errorf("PreparedExecWithSQL %q: the JDBC runner reads sqlbench.preparedExec=with-sql",
+			launcher.PreparedExecWithSQL)
 	}
 	if launcher.ColdJIT != "-Dsqlbench.jit.maxMillis=0" {
 		t.Errorf("ColdJIT %q: the JDBC runner turns its warm-up off at maxMillis 0", launcher.ColdJIT)

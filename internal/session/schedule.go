@@ -130,7 +130,8 @@ func Schedule(ws []bench.Workload, ps []Placement, count, slices int) []Step {
 			for i := range ps {
 				p := ps[(i+pass)%len(ps)]
 				if p.Runs(w) {
-					steps = append(steps, Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n, Pass: pass})
+					steps = append(steps,
+						Step{Cell: Cell{Workload: w, Placement: p}, Run: run, Slice: slice, Slices: n, Pass: pass})
 				}
 			}
 		}

@@ -63,7 +63,8 @@ func scriptConfig(cfg *Config) [][2]string {
 		out = append(out, [2]string{"script-time", s.Time.String() + " per run"})
 	}
 	for _, src := range s.Scripts {
-		out = append(out, [2]string{"script", fmt.Sprintf("%s@%d sha256:%s", src.Name, max(src.Weight, 1), shortHash(src.Text))})
+		out = append(out,
+			[2]string{"script", fmt.Sprintf("%s@%d sha256:%s", src.Name, max(src.Weight, 1), shortHash(src.Text))})
 	}
 	if s.Setup != nil {
 		out = append(out, [2]string{"script-setup", fmt.Sprintf("%s sha256:%s", s.Setup.Name, shortHash(s.Setup.Text))})
@@ -152,7 +153,8 @@ func (s *Session) checkScripts(ctx context.Context) error {
 	}
 	for db, names := range failed {
 		if _, passed := refs[db]; !passed {
-			return InputError{fmt.Sprintf("the script failed on every %s target (%s): %s", db, strings.Join(names, ", "), firstErr[db])}
+			return InputError{fmt.Sprintf("the script failed on every %s target (%s): %s", db,
+				strings.Join(names, ", "), firstErr[db])}
 		}
 	}
 	return nil

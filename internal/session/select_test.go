@@ -21,7 +21,8 @@ func TestTargetGlobsAndExclusions(t *testing.T) {
 		{[]bench.DB{bench.Postgres}, []string{"pgx*", "-pgx-native"}, []string{"pgx"}, true},
 		{[]bench.DB{bench.Postgres}, []string{"-jdbc*", "-pq"}, []string{"pgx", "pgx-native"}, false},
 		{[]bench.DB{bench.SQLite, bench.Postgres}, []string{"p*"}, []string{"pq", "pgx", "pgx-native"}, true},
-		{[]bench.DB{bench.SQLite}, []string{"-sqinn", "-jdbc-sqlite", "-*c*"}, []string{"mattn", "zombiezen", "eatonphil"}, false},
+		{[]bench.DB{bench.SQLite}, []string{"-sqinn", "-jdbc-sqlite", "-*c*"},
+			[]string{"mattn", "zombiezen", "eatonphil"}, false},
 		// A protocol floor only by its name: not by a pattern, not by default.
 		{[]bench.DB{bench.Postgres}, []string{"pgx", "pgproto"}, []string{"pgx", "pgproto"}, true},
 		{[]bench.DB{bench.MariaDB}, []string{"-jdbc*", "-mysql*", "-mymysql*"}, []string{"go-mysql"}, false},
@@ -37,7 +38,8 @@ func TestTargetGlobsAndExclusions(t *testing.T) {
 			got = append(got, tg.Name)
 		}
 		if !slices.Equal(got, c.runnable) || p.Explicit != c.explicit {
-			t.Errorf("--targets %q: runnable %v explicit %v; want %v %v", c.list, got, p.Explicit, c.runnable, c.explicit)
+			t.Errorf("--targets %q: runnable %v explicit %v; want %v %v", c.list, got, p.Explicit, c.runnable,
+				c.explicit)
 		}
 	}
 }
@@ -52,12 +54,14 @@ func TestWorkloadGlobsAndExclusions(t *testing.T) {
 	for _, w := range ws {
 		got = append(got, w.ID())
 	}
-	if len(ws) == 0 || len(ws) >= len(classic) || slices.ContainsFunc(got, func(id string) bool { return id == "SimpleQuery" || id == "PreparedQuery" }) {
+	if len(ws) == 0 || len(ws) >= len(classic) ||
+		slices.ContainsFunc(got, func(id string) bool { return id == "SimpleQuery" || id == "PreparedQuery" }) {
 		t.Errorf("classic less SimpleQuery* and Prepared*: %v", got)
 	}
 	all, _ := SelectWorkloads([]string{"all"})
 	suite, _ := SelectWorkloads([]string{"all", "-Suite*"})
-	if len(all) != len(bench.Workloads()) || len(suite) >= len(all) || slices.ContainsFunc(suite, func(w bench.Workload) bool { return w.Family == "suite" && w.Name[:5] == "Suite" }) {
+	if len(all) != len(bench.Workloads()) || len(suite) >= len(all) || slices.ContainsFunc(suite,
+		func(w bench.Workload) bool { return w.Family == "suite" && w.Name[:5] == "Suite" }) {
 		t.Errorf("all: %d of %d; all less Suite*: %d", len(all), len(bench.Workloads()), len(suite))
 	}
 }

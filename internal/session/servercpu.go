@@ -27,10 +27,12 @@ func givenServerPID(db bench.DB, e bench.Endpoint) int {
 // the server's process id (a session fact: benchfile.IsSessionFact).
 func serverCPULines(db bench.DB, pid int, how string) [][2]string {
 	if pid == 0 {
-		return [][2]string{{string(db) + "-server-cpu", "not measured: the server is not a process of this user on this machine"}}
+		return [][2]string{
+			{string(db) + "-server-cpu", "not measured: the server is not a process of this user on this machine"}}
 	}
 	return [][2]string{
-		{string(db) + "-server-cpu", fmt.Sprintf("the server's process (%s-server-pid) and its descendants (%s)", db, how)},
+		{string(db) + "-server-cpu",
+			fmt.Sprintf("the server's process (%s-server-pid) and its descendants (%s)", db, how)},
 		{string(db) + "-server-pid", fmt.Sprint(pid)},
 	}
 }

@@ -23,14 +23,17 @@ func TestGivenServerIsFoundByItsSocket(t *testing.T) {
 	if pid != os.Getpid() {
 		t.Fatalf("found pid %d, want this process %d", pid, os.Getpid())
 	}
-	if lines := serverCPULines(bench.MariaDB, pid, "found by its socket"); len(lines) != 2 || lines[0][0] != "mariadb-server-cpu" ||
-		!strings.Contains(lines[0][1], "found by its socket") || lines[1] != [2]string{"mariadb-server-pid", fmt.Sprint(pid)} {
+	if lines := serverCPULines(bench.MariaDB, pid, "found by its socket"); len(lines) != 2 ||
+		lines[0][0] != "mariadb-server-cpu" ||
+		!strings.Contains(lines[0][1], "found by its socket") ||
+		lines[1] != [2]string{"mariadb-server-pid", fmt.Sprint(pid)} {
 		t.Errorf("config lines %q", lines)
 	}
 	if pid := givenServerPID(bench.Postgres, bench.Endpoint{Net: "tcp", Addr: "192.0.2.1:5432"}); pid != 0 {
 		t.Errorf("a remote server was given pid %d", pid)
 	}
-	if lines := serverCPULines(bench.Postgres, 0, ""); len(lines) != 1 || !strings.HasPrefix(lines[0][1], "not measured") {
+	if lines := serverCPULines(bench.Postgres, 0, ""); len(lines) != 1 ||
+		!strings.HasPrefix(lines[0][1], "not measured") {
 		t.Errorf("remote server's lines %q", lines)
 	}
 }

@@ -21,7 +21,8 @@ func TestSlicesSplitAtWholePasses(t *testing.T) {
 						t.Fatalf("period %d, %d ops in %d slices: slice %d is [%d, %d)", period, total, s, k, b, e)
 					}
 					if period > 1 && b%period != 0 {
-						t.Errorf("period %d, %d ops in %d slices: slice %d begins at %d, inside a pass", period, total, s, k, b)
+						t.Errorf("period %d, %d ops in %d slices: slice %d begins at %d, inside a pass", period, total,
+							s, k, b)
 					}
 					if period <= 1 && b != total*(k-1)/s {
 						t.Errorf("%d ops in %d slices: slice %d begins at %d, want %d", total, s, k, b, total*(k-1)/s)

@@ -17,7 +17,8 @@ import (
 // most a second.
 func TestSpinVariantsAreNamedAndPlaced(t *testing.T) {
 	dbs := []bench.DB{bench.SQLite, bench.Postgres}
-	got, err := variantSpecs([]string{"mattn+spin=50us", "modernc+spin=2000ns", "mattn@v1.14.22+spin=1.5us", "mattn+spin=50µs"}, dbs, t.TempDir())
+	got, err := variantSpecs([]string{"mattn+spin=50us", "modernc+spin=2000ns", "mattn@v1.14.22+spin=1.5us",
+		"mattn+spin=50µs"}, dbs, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,14 +28,16 @@ func TestSpinVariantsAreNamedAndPlaced(t *testing.T) {
 	}{
 		{"mattn+spin=50us", "mattn+spin=50us", "mattn", "mattn", "", 50 * time.Microsecond},
 		{"modernc+spin=2us", "modernc+spin=2us", "purego", "modernc", "", 2 * time.Microsecond},
-		{"mattn@v1.14.22+spin=1500ns", "mattn@v1.14.22+spin=1500ns", "mattn@v1.14.22", "mattn", "v1.14.22", 1500 * time.Nanosecond},
+		{"mattn@v1.14.22+spin=1500ns", "mattn@v1.14.22+spin=1500ns", "mattn@v1.14.22", "mattn", "v1.14.22",
+			1500 * time.Nanosecond},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d targets, want %d (50µs and 50us are one): %+v", len(got), len(want), got)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Name != w.name || g.Driver != w.driver || g.Group != w.group || g.Opener() != w.opener || g.Version != w.version || g.Spin != w.spin {
+		if g.Name != w.name || g.Driver != w.driver || g.Group != w.group || g.Opener() != w.opener ||
+			g.Version != w.version || g.Spin != w.spin {
 			t.Errorf("target %d: name %q driver %q group %q opener %q version %q spin %v; want %+v",
 				i, g.Name, g.Driver, g.Group, g.Opener(), g.Version, g.Spin, w)
 		}
@@ -55,7 +58,8 @@ func TestSpinVariantsAreNamedAndPlaced(t *testing.T) {
 	} {
 		_, err := variantSpecs([]string{c.el}, dbs, t.TempDir())
 		var ie InputError
-		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.el) || strings.Contains(err.Error(), "\n") {
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.el) ||
+			strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v; want one line, an input error naming it and saying %q", c.el, err, c.want)
 		}
 	}

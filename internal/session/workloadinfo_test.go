@@ -24,7 +24,8 @@ func TestWorkloadInfoPutsKeyedWorkloadsInTheirFamily(t *testing.T) {
 	classic, _ := WorkloadInfo("SimpleQuery")
 	suite, _ := WorkloadInfo("SuiteMany")
 	if classic.Rank >= suite.Rank {
-		t.Errorf("rank of SimpleQuery %d, of SuiteMany %d: want the classic suite first, as in the catalogue", classic.Rank, suite.Rank)
+		t.Errorf("rank of SimpleQuery %d, of SuiteMany %d: want the classic suite first, as in the catalogue",
+			classic.Rank, suite.Rank)
 	}
 	if _, ok := WorkloadInfo("NoSuchWorkload"); ok {
 		t.Error("an unknown workload was found")

@@ -151,7 +151,8 @@ func TestPublishedRatiosFollowTheFigures(t *testing.T) {
 		{2, "HTTP send 9 B", 6216, 67},
 	} {
 		if m := tests[c.test].Memory[c.side]; m.BytesPerOp != c.b || m.AllocsPerOp != c.allocs {
-			t.Errorf("%s %s: published memory %+v, want %g B/op, %g allocs/op", tests[c.test].Name, c.side, m, c.b, c.allocs)
+			t.Errorf("%s %s: published memory %+v, want %g B/op, %g allocs/op", tests[c.test].Name, c.side, m, c.b,
+				c.allocs)
 		}
 	}
 	if _, ok := studies.Lookup("nosuch"); ok || !strings.Contains(studies.UnknownError("nosuch").Error(), "dbi-2023") {
@@ -184,7 +185,8 @@ func checkSource(t *testing.T, s *studies.Study) {
 			t.Errorf("%s: source %s %q names a file or folder but no commit", s.ID, what, u)
 		}
 	}
-	for _, text := range []string{s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Source.URL, s.Source.Program} {
+	for _, text := range []string{s.Source.Document, s.Source.Table, s.Source.Date, s.Source.Machine, s.Source.URL,
+		s.Source.Program} {
 		if strings.Contains(text, "shared/studies") || strings.Contains(text, "../") {
 			t.Errorf("%s: source cites a local path: %q", s.ID, text)
 		}
@@ -283,13 +285,15 @@ func TestCauseOf(t *testing.T) {
 	if e := s.CauseOf(many, 3.5, 4.0); e.Cause != nil {
 		t.Errorf("many N=1000 zombie/mattn at [3.5, 4.0], above the range: cause %q", e.Cause.Text)
 	}
-	if e := s.CauseOf(comparison(t, s, "many/query/N=10", "zombie", "mattn"), 1, 5); e.Cause != nil || len(e.Missed) > 0 {
+	if e := s.CauseOf(comparison(t, s, "many/query/N=10", "zombie", "mattn"), 1, 5); e.Cause != nil ||
+		len(e.Missed) > 0 {
 		t.Errorf("many N=10 zombie/mattn: %+v, want nothing: no cause names it", e)
 	}
 	// Ranges test by test: the same cause, another test, another range.
 	conc := comparison(t, s, "concurrent/query/N=4", "craw", "mattn") // 1.39-1.58x
 	if e := s.CauseOf(conc, 1.10, 1.30); e.Cause != nil {
-		t.Errorf("concurrent N=4 craw/mattn at [1.10, 1.30]: cause %q, want none (N=2's range is 1.01-1.47)", e.Cause.Text)
+		t.Errorf("concurrent N=4 craw/mattn at [1.10, 1.30]: cause %q, want none (N=2's range is 1.01-1.47)",
+			e.Cause.Text)
 	}
 	if e := s.CauseOf(conc, 1.50, 1.70); e.Cause == nil {
 		t.Error("concurrent N=4 craw/mattn at [1.50, 1.70]: no cause")

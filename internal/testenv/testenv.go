@@ -59,7 +59,8 @@ func (n notOnPath) Error() string { return strings.Join(n, ", ") + " not on PATH
 const SqinnEnv = "SQLBENCH_REQUIRE_SQINN"
 
 // SqinnHow says how to get the sqinn program, for skip and failure lines.
-const SqinnHow = "scripts/sqinn builds it from github.com/cvilsmeier/sqinn v1.1.27; then set SQINN_PATH to the path it prints"
+const SqinnHow = "scripts/sqinn builds it from github.com/cvilsmeier/sqinn v1.1.27; then set SQINN_PATH to the path " +
+	"it prints"
 
 // NeedSqinn skips t with one line saying why and how to enable it, or fails
 // it when SqinnEnv=1, if missing (the error of finding the sqinn program)

@@ -44,7 +44,8 @@ func TestNeedSqinnSkipsOrFails(t *testing.T) {
 	if !strings.Contains(out, "--- SKIP: TestNeedSqinnHelper") {
 		t.Errorf("without %s the test did not skip:\n%s", testenv.SqinnEnv, out)
 	}
-	for _, want := range []string{"needs the sqinn program: sqinn not on PATH", "scripts/sqinn", testenv.SqinnEnv + "=1"} {
+	for _, want := range []string{"needs the sqinn program: sqinn not on PATH", "scripts/sqinn", testenv.SqinnEnv +
+		"=1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the skip line does not say %q:\n%s", want, out)
 		}

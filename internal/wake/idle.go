@@ -30,7 +30,8 @@ func HoldIdleLatency(path string, us int32) (*IdleHold, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s does not exist: this kernel offers no PM QoS CPU latency interface", path)
 	case errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("%s is not writable by this user (it needs root, or write access given to the device)", path)
+		return nil,
+			fmt.Errorf("%s is not writable by this user (it needs root, or write access given to the device)", path)
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

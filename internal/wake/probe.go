@@ -170,7 +170,8 @@ func waitFor(addr *uint32, want uint32, deadline time.Time) error {
 		ts := unix.NsecToTimespec(min(left, 100*time.Millisecond).Nanoseconds())
 		// EAGAIN (the word changed first), EINTR and ETIMEDOUT all mean:
 		// look again.
-		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWait|futexPrivate, uintptr(v), uintptr(unsafe.Pointer(&ts)), 0, 0)
+		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWait|futexPrivate, uintptr(v),
+			uintptr(unsafe.Pointer(&ts)), 0, 0)
 	}
 }
 

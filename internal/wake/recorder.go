@@ -84,7 +84,8 @@ func (r *Recorder) Facts() [][2]string {
 	}
 	s := r.Session()
 	trips := r.Probe.trips()
-	out := [][2]string{{"wakeup", fmt.Sprintf("%s (round trip median/p90, %d before each of %d passes)", s, trips, r.passes)}}
+	out := [][2]string{
+		{"wakeup", fmt.Sprintf("%s (round trip median/p90, %d before each of %d passes)", s, trips, r.passes)}}
 	for n := 1; n <= r.Count; n++ {
 		if rd, ok := r.Run(n); ok {
 			out = append(out, [2]string{fmt.Sprintf("wakeup-run-%d", n), rd.String()})

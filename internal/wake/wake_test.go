@@ -38,7 +38,8 @@ func TestProbeOnAMissingCPUFails(t *testing.T) {
 		for _, p := range []*Probe{{Trips: 5, CPUs: []int{1000}}, {Trips: 5, PartnerCPUs: []int{1000}}} {
 			start := time.Now()
 			if _, err := p.Time(k); err == nil || !strings.Contains(err.Error(), "[1000]") {
-				t.Errorf("%s pinned to CPU 1000 (%v/%v): err = %v, want one naming the CPU", k, p.CPUs, p.PartnerCPUs, err)
+				t.Errorf("%s pinned to CPU 1000 (%v/%v): err = %v, want one naming the CPU", k, p.CPUs, p.PartnerCPUs,
+					err)
 			}
 			if time.Since(start) > limit/2 {
 				t.Errorf("%s: a failed pin took %v to report", k, time.Since(start))
@@ -162,7 +163,8 @@ func TestIdleHoldWritesZeroAndReleases(t *testing.T) {
 
 func TestIdleHoldSaysWhyNot(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := HoldIdleLatency(filepath.Join(dir, "none"), 0); err == nil || !strings.Contains(err.Error(), "no PM QoS") {
+	if _, err := HoldIdleLatency(filepath.Join(dir, "none"), 0); err == nil ||
+		!strings.Contains(err.Error(), "no PM QoS") {
 		t.Errorf("missing device: err = %v", err)
 	}
 	if os.Getuid() != 0 {

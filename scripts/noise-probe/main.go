@@ -42,7 +42,8 @@ func main() {
 		"base (runtime.GC before the run, as go test), settle (debug.FreeOSMemory before it, as sqlbench), "+
 		"gcoff (GOGC off in the run), gc400 (GOGC=400 in the run), thpoff (PR_SET_THP_DISABLE), "+
 		"procs1 (GOMAXPROCS=1 in the run), sleep (5 ms asleep before the run), "+
-		"nice (every thread at nice -10 in the run), autogroup (the process's autogroup at nice -10 in the run: start the probe with setsid, "+
+		"nice (every thread at nice -10 in the run), autogroup (the process's autogroup at nice -10 in the run: "+
+		"start the probe with setsid, "+
 		"so that the group is its own), "+
 		"spin (a pure CPU loop as long as the queries)")
 	flag.Parse()

@@ -19,7 +19,8 @@ func init() {
 // open opens the connection as cvilsmeier's published craw programs do:
 // the one connection of a sqlitex.Pool, with their flags.
 func open(dsn string) (*pooled, error) {
-	pool, err := sqlitex.Open(dsn, sqlite.SQLITE_OPEN_READWRITE|sqlite.SQLITE_OPEN_CREATE|sqlite.SQLITE_OPEN_URI|sqlite.SQLITE_OPEN_NOMUTEX, 1)
+	pool, err := sqlitex.Open(dsn,
+		sqlite.SQLITE_OPEN_READWRITE|sqlite.SQLITE_OPEN_CREATE|sqlite.SQLITE_OPEN_URI|sqlite.SQLITE_OPEN_NOMUTEX, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -18,9 +18,11 @@ import (
 var publishedCrawSchema = []string{
 	"CREATE TABLE users (id INTEGER PRIMARY KEY NOT NULL, name VARCHAR, age INTEGER, rating REAL)",
 	"CREATE TABLE profiles (id VARCHAR PRIMARY KEY NOT NULL, name VARCHAR NOT NULL, active BOOL NOT NULL)",
-	"CREATE TABLE devices (id VARCHAR PRIMARY KEY NOT NULL, profileId VARCHAR NOT NULL, name VARCHAR NOT NULL, active BOOL NOT NULL, " +
+	"CREATE TABLE devices (id VARCHAR PRIMARY KEY NOT NULL, profileId VARCHAR NOT NULL, name VARCHAR NOT NULL, " +
+		"active BOOL NOT NULL, " +
 		"FOREIGN KEY (profileId) REFERENCES profiles (id))",
-	"CREATE TABLE locations (id VARCHAR PRIMARY KEY NOT NULL, deviceId VARCHAR NOT NULL, name VARCHAR NOT NULL, active BOOL NOT NULL, " +
+	"CREATE TABLE locations (id VARCHAR PRIMARY KEY NOT NULL, deviceId VARCHAR NOT NULL, name VARCHAR NOT NULL, " +
+		"active BOOL NOT NULL, " +
 		"FOREIGN KEY (deviceId) REFERENCES devices (id))",
 }
 
@@ -150,7 +152,8 @@ func TestSqinnInsertsAllocateAsPublished(t *testing.T) {
 		// published loops here leave out, add well under 0.1 a location.
 		t.Logf("a location: %.2f allocations, the published loops %.2f", got, published)
 		if got > published+0.1 {
-			t.Errorf("a location inserted (with its device and profile) allocates %.2f times, the published program's loops %.2f", got, published)
+			t.Errorf("a location inserted (with its device and profile) allocates %.2f times, the published "+
+				"program's loops %.2f", got, published)
 		}
 	})
 }

@@ -41,9 +41,12 @@ func TestGoSQLiteBenchTakesThePoolPerCall(t *testing.T) {
 		}
 	}
 	for _, q := range []string{
-		"CREATE TABLE users (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, email TEXT NOT NULL, active INTEGER NOT NULL)",
-		"CREATE TABLE articles (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, userId INTEGER NOT NULL, text TEXT NOT NULL)",
-		"CREATE TABLE comments (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, articleId INTEGER NOT NULL, text TEXT NOT NULL)",
+		"CREATE TABLE users (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, email TEXT NOT NULL, active " +
+			"INTEGER NOT NULL)",
+		"CREATE TABLE articles (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, userId INTEGER NOT NULL, " +
+			"text TEXT NOT NULL)",
+		"CREATE TABLE comments (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, articleId INTEGER NOT " +
+			"NULL, text TEXT NOT NULL)",
 	} {
 		exec(q)
 	}
@@ -76,7 +79,8 @@ func TestGoSQLiteBenchTakesThePoolPerCall(t *testing.T) {
 	published := testing.AllocsPerRun(users, func() {
 		exec("BEGIN")
 		uid++
-		insert("INSERT INTO users(id,created,email,active) VALUES(?,?,?,?)", uid, uid, -1, fmt.Sprintf("user%d@example.com", uid))
+		insert("INSERT INTO users(id,created,email,active) VALUES(?,?,?,?)", uid, uid, -1,
+			fmt.Sprintf("user%d@example.com", uid))
 		for range articles {
 			aid++
 			insert("INSERT INTO articles(id,created,userId,text) VALUES(?,?,?,?)", aid, aid, uid, "text text")
@@ -89,8 +93,10 @@ func TestGoSQLiteBenchTakesThePoolPerCall(t *testing.T) {
 	})
 
 	got := targettest.OpAllocs(t, "crawshaw", "SuiteRealInsert", users) // End reads every row back
-	t.Logf("a user with its 20 articles and 400 comments: %.0f allocations, the published adapter's calls %.0f", got, published)
+	t.Logf("a user with its 20 articles and 400 comments: %.0f allocations, the published adapter's calls %.0f", got,
+		published)
 	if math.Abs(got-published) > 0.1*published {
-		t.Errorf("a user inserted allocates %.0f times, the published adapter's calls %.0f: want within 10%%", got, published)
+		t.Errorf("a user inserted allocates %.0f times, the published adapter's calls %.0f: want within 10%%", got,
+			published)
 	}
 }

@@ -40,7 +40,8 @@ func TestSqinnSuiteCallsAsPublished(t *testing.T) {
 				// starting its clock.
 				want = map[string]int{"BeginTx": 1, "Tx.Prepare": 1, "Stmt.Exec": n, "Stmt.Close": 1, "Tx.Commit": 1}
 			case "SqinnComplexInsert": // 50 locations: 1 profile, 5 devices
-				want = map[string]int{"BeginTx": 3, "Tx.Prepare": 3, "Stmt.Exec": 1 + 5 + n, "Stmt.Close": 3, "Tx.Commit": 3}
+				want = map[string]int{"BeginTx": 3, "Tx.Prepare": 3, "Stmt.Exec": 1 + 5 + n, "Stmt.Close": 3,
+					"Tx.Commit": 3}
 			case "SqinnConcurrent":
 				var g int
 				fmt.Sscanf(w.Keys, "goroutines=%d", &g)

@@ -49,10 +49,12 @@ func TestGoSQLiteBenchCallsAsPublished(t *testing.T) {
 				want, wantArgs = insert(n), []string{userArgs}
 			case w.Name == "SuiteRealInsert": // per user: 1 + 20 articles + 20×20 comments
 				const each = 1 + 20 + 20*20
-				want = map[string]int{"BeginTx": n, "Tx.Prepare": each * n, "Stmt.Exec": each * n, "Stmt.Close": each * n, "Tx.Commit": n}
+				want = map[string]int{"BeginTx": n, "Tx.Prepare": each * n, "Stmt.Exec": each * n,
+					"Stmt.Close": each * n, "Tx.Commit": n}
 				wantArgs = []string{childArgs, userArgs}
 			case w.Name == "SuiteComplexInsert": // n articles: n/100 users (at least 1), 20 comments each
-				want = map[string]int{"BeginTx": 3, "Tx.Prepare": 3, "Stmt.Exec": max(1, n/100) + n + 20*n, "Stmt.Close": 3, "Tx.Commit": 3}
+				want = map[string]int{"BeginTx": 3, "Tx.Prepare": 3, "Stmt.Exec": max(1, n/100) + n + 20*n,
+					"Stmt.Close": 3, "Tx.Commit": 3}
 				wantArgs = []string{childArgs, userArgs}
 			case w.Name == "SuiteRealQuery" || w.Name == "SuiteComplexQuery":
 				want, wantDests = map[string]int{"Query": n}, join
@@ -100,7 +102,8 @@ func TestDBI2023CallsAsPublished(t *testing.T) {
 			}
 			var cols int
 			fmt.Sscanf(w.Keys, "shape=%dx", &cols)
-			if wantArgs := strings.TrimSpace(strings.Repeat("[]uint8 ", cols)); !slices.Equal(args, []string{wantArgs}) {
+			if wantArgs := strings.TrimSpace(strings.Repeat("[]uint8 ", cols)); !slices.Equal(args,
+				[]string{wantArgs}) {
 				t.Errorf("rows bound as %q, the published program's as %q", args, wantArgs)
 			}
 		})
@@ -145,7 +148,8 @@ func TestGoSQLiteBenchRowsAsPublished(t *testing.T) {
 			at := base.Add(time.Duration(id) * time.Minute).UnixMilli()
 			switch table {
 			case "users":
-				return userOf(id, base.Add(time.Duration(id)*time.Minute), fmt.Sprintf("user%08d@example.com", id), id%2 == 0)
+				return userOf(id, base.Add(time.Duration(id)*time.Minute), fmt.Sprintf("user%08d@example.com", id),
+					id%2 == 0)
 			case "articles":
 				return row{id, at, (id-1)/100 + 1, "article text"}
 			default:
@@ -157,14 +161,17 @@ func TestGoSQLiteBenchRowsAsPublished(t *testing.T) {
 			const perUser = 1 + 20*21
 			switch table {
 			case "users":
-				return userOf(id, realBase.Add(time.Duration((id-1)*perUser)*time.Second), fmt.Sprintf("user%08d@example.com", id), true)
+				return userOf(id, realBase.Add(time.Duration((id-1)*perUser)*time.Second),
+					fmt.Sprintf("user%08d@example.com", id), true)
 			case "articles":
 				uid, k := (id-1)/20+1, (id-1)%20
-				return row{id, realBase.Add(time.Duration((uid-1)*perUser+1+k*21) * time.Second).UnixMilli(), uid, realText}
+				return row{id, realBase.Add(time.Duration((uid-1)*perUser+1+k*21) * time.Second).UnixMilli(), uid,
+					realText}
 			default:
 				aid, j := (id-1)/20+1, (id-1)%20
 				uid, k := (aid-1)/20+1, (aid-1)%20
-				return row{id, realBase.Add(time.Duration((uid-1)*perUser+1+k*21+1+j) * time.Second).UnixMilli(), aid, realText}
+				return row{id, realBase.Add(time.Duration((uid-1)*perUser+1+k*21+1+j) * time.Second).UnixMilli(), aid,
+					realText}
 			}
 		}
 		t.Fatalf("no published rows for %s", w.ID())
@@ -210,7 +217,8 @@ func TestGoSQLiteBenchRowsAsPublished(t *testing.T) {
 						return err
 					}
 					if wr := want(w, table, got.id); got != wr {
-						return fmt.Errorf("%s row %d is %+v, the published program's %+v", table, n, clipRow(got), clipRow(wr))
+						return fmt.Errorf("%s row %d is %+v, the published program's %+v", table, n, clipRow(got),
+							clipRow(wr))
 					}
 					return nil
 				})

@@ -34,7 +34,8 @@ func TestConcurrentPoolLivesForTheCell(t *testing.T) {
 	const runs, n, conns = 5, 400, 4
 	var in []string
 	for range runs {
-		in = append(in, protocol.Request{Verb: protocol.VerbRun, Target: "mysql", Workload: "PreparedQueryConcurrent/conns=4", DB: "mariadb",
+		in = append(in, protocol.Request{Verb: protocol.VerbRun, Target: "mysql",
+			Workload: "PreparedQueryConcurrent/conns=4", DB: "mariadb",
 			Scope: "pool", Name: "PreparedQueryConcurrent/db=mariadb/driver=go-sql-driver/api=sql/conns=4", N: n,
 			Location: protocol.Location{Endpoint: cfg.Server}}.Encode())
 	}
@@ -59,7 +60,8 @@ func TestConcurrentPoolLivesForTheCell(t *testing.T) {
 		t.Errorf("%d executions for %d operations, want one each", got, runs*n)
 	}
 	if got := d("Com_stmt_prepare"); got < runs || got > runs*conns {
-		t.Errorf("%d prepares over %d runs, want one per connection used per run (%d to %d)", got, runs, runs, runs*conns)
+		t.Errorf("%d prepares over %d runs, want one per connection used per run (%d to %d)", got, runs, runs,
+			runs*conns)
 	}
 }
 

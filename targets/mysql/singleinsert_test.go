@@ -64,7 +64,8 @@ func TestSingleInsertAsPublished(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := map[string]int64{"Com_stmt_prepare": int64(c.prepares), "Com_stmt_execute": int64(c.execs), "Com_stmt_close": int64(c.closes)}
+				want := map[string]int64{"Com_stmt_prepare": int64(c.prepares), "Com_stmt_execute": int64(c.execs),
+					"Com_stmt_close": int64(c.closes)}
 				// COM_STMT_CLOSE has no reply: the server may count a
 				// client's last one after its connection has gone, so the
 				// counters are read until they match or a second passes.
@@ -81,14 +82,16 @@ func TestSingleInsertAsPublished(t *testing.T) {
 					}
 				}
 				var rows int64
-				if err := e.Conn.QueryRow("SELECT COUNT(*) FROM "+table, func(r bench.Row) error { return r.Scan(&rows) }); err != nil {
+				if err := e.Conn.QueryRow("SELECT COUNT(*) FROM "+table,
+					func(r bench.Row) error { return r.Scan(&rows) }); err != nil {
 					t.Fatal(err)
 				}
 				if rows != int64(run*n) {
 					t.Errorf("after run %d the table holds %d rows, want %d", run, rows, run*n)
 				}
 			}
-			if got := columns(t, e.Conn, table); got != "Id int(11) auto_increment, FirstInsert datetime(6), LastUpdate datetime(6) on update current_timestamp(6), FieldA varchar(36)" {
+			if got := columns(t, e.Conn, table); got != "Id int(11) auto_increment, FirstInsert datetime(6), "+
+				"LastUpdate datetime(6) on update current_timestamp(6), FieldA varchar(36)" {
 				t.Errorf("columns: %s", got)
 			}
 			seen := map[string]bool{}
@@ -150,7 +153,8 @@ func comStmt(t *testing.T, c bench.Conn) map[string]int64 {
 func columns(t *testing.T, c bench.Conn, table string) string {
 	t.Helper()
 	var cols []string
-	err := c.Query("SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '"+table+"' ORDER BY ORDINAL_POSITION",
+	err := c.Query("SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "+
+		"DATABASE() AND TABLE_NAME = '"+table+"' ORDER BY ORDINAL_POSITION",
 		func(r bench.Row) error {
 			var name, typ, extra string
 			if err := r.Scan(&name, &typ, &extra); err != nil {

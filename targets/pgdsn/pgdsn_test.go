@@ -23,7 +23,8 @@ func TestConnString(t *testing.T) {
 			t.Errorf("ConnString(%+v) = %q, %v; want %q", c.e, got, err, c.want)
 		}
 	}
-	for _, e := range []bench.Endpoint{{Net: "tcp", Addr: "nohost"}, {Net: "unix", Addr: "/tmp/mysql.sock"}, {Net: "udp"}} {
+	for _, e := range []bench.Endpoint{{Net: "tcp", Addr: "nohost"}, {Net: "unix", Addr: "/tmp/mysql.sock"},
+		{Net: "udp"}} {
 		if _, err := ConnString(e); err == nil {
 			t.Errorf("ConnString(%+v) accepted it", e)
 		}

@@ -124,7 +124,8 @@ func TestArgsReachPqAsAsked(t *testing.T) {
 			got := rec.take()
 			var width int
 			if err == nil {
-				err = conn.QueryRow("SELECT octet_length(c0) FROM "+e.Dialect.Table("bulk")+" LIMIT 1", func(row bench.Row) error { return row.Scan(&width) })
+				err = conn.QueryRow("SELECT octet_length(c0) FROM "+e.Dialect.Table("bulk")+" LIMIT 1",
+					func(row bench.Row) error { return row.Scan(&width) })
 			}
 			if eerr := r.End(); err == nil {
 				err = eerr

@@ -81,7 +81,8 @@ func TestScriptBuildsFromThePublicRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A header the build must not pick up instead of the system's.
-	if err := os.WriteFile(filepath.Join(upstream, "src", "sqlite3.h"), []byte("#error bundled header used\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(upstream, "src", "sqlite3.h"), []byte("#error bundled header used\n"),
+		0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
@@ -94,7 +95,8 @@ func TestScriptBuildsFromThePublicRepository(t *testing.T) {
 		}
 	}
 	cache := t.TempDir()
-	env := []string{"XDG_CACHE_HOME=" + cache, "SQLBENCH_SQINN_SRC=/nonexistent/sqinn/src", "SQLBENCH_SQINN_REPO=" + upstream}
+	env := []string{"XDG_CACHE_HOME=" + cache, "SQLBENCH_SQINN_SRC=/nonexistent/sqinn/src", "SQLBENCH_SQINN_REPO=" +
+		upstream}
 	stdout, stderr, status := script(t, env...)
 	if status != 0 {
 		t.Fatalf("exit status %d, stderr:\n%s", status, stderr)

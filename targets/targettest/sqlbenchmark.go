@@ -139,7 +139,8 @@ func sqlBenchmarkPrograms() map[string]published {
 			return drain(rows)
 		}), per("Prepare=1", "Stmt.Query=n", "Stmt.Close=1"), "*int64 *string"},
 		"AutoQueryRow": {
-			queryRow(func(t string, _ int) string { return star(t) }, func(i int) []any { return []any{i % 100} }, pair),
+			queryRow(func(t string, _ int) string { return star(t) }, func(i int) []any { return []any{i % 100} },
+				pair),
 			per("QueryRow=n"),
 			"*int64 *string",
 		},
@@ -339,7 +340,8 @@ func SQLBenchmarkCallsAsPublished(t *testing.T, target string, where Where) {
 			}
 			theirs := delta(before, serverCounts(t, db))
 			if !maps.Equal(ours, theirs) {
-				t.Errorf("the server counted %v for sqlbench's %d operations, %v for the published program's", ours, n, theirs)
+				t.Errorf("the server counted %v for sqlbench's %d operations, %v for the published program's", ours, n,
+					theirs)
 			}
 		})
 	}

@@ -45,7 +45,8 @@ func SuiteDetectsWrongData(t *testing.T, target string, where Where) {
 				r.End()
 			}
 			if err == nil || !strings.Contains(err.Error(), "42") && !strings.Contains(err.Error(), "user 1:") {
-				t.Fatalf("%s on %s with a corrupted row: err = %v, want an error naming the row", c.workload, target, err)
+				t.Fatalf("%s on %s with a corrupted row: err = %v, want an error naming the row", c.workload, target,
+					err)
 			}
 		})
 	}

@@ -132,7 +132,8 @@ func Workloads(t *testing.T, target string, where Where) {
 // reading workloads to fail: a target that returns wrong data must never be
 // timed.
 func DetectsWrongData(t *testing.T, target string, where Where) {
-	for _, name := range []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow", "PreparedQueryRow"} {
+	for _, name := range []string{"SimpleQuery", "PreparedQuery", "AutoQueryRow", "SimpleQueryRow",
+		"PreparedQueryRow"} {
 		t.Run(name, func(t *testing.T) {
 			w, ok := bench.LookupWorkload(name)
 			if !ok {

@@ -26,7 +26,8 @@ func TestGoSQLiteBenchInsertsAllocateAsPublished(t *testing.T) {
 	}
 	defer conn.Close()
 	for _, q := range []string{
-		"CREATE TABLE users (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, email TEXT NOT NULL, active INTEGER NOT NULL)",
+		"CREATE TABLE users (id INTEGER PRIMARY KEY NOT NULL, created INTEGER NOT NULL, email TEXT NOT NULL, active " +
+			"INTEGER NOT NULL)",
 		"BEGIN",
 	} {
 		s, _, err := conn.PrepareTransient(q)

@@ -79,7 +79,8 @@ func ParseDigest(lines []string) (*Digest, error) {
 		if len(f) < 5 {
 			return nil, fmt.Errorf("bad %s line %q", CheckKey, l)
 		}
-		if _, err := fmt.Sscanf(strings.Join(f[:4], " "), "%d runs=%d rows=%d sum=%s", &n, &s.Runs, &s.Rows, &sum); err != nil {
+		if _, err := fmt.Sscanf(strings.Join(f[:4], " "), "%d runs=%d rows=%d sum=%s", &n, &s.Runs, &s.Rows,
+			&sum); err != nil {
 			return nil, fmt.Errorf("bad %s line %q: %v", CheckKey, l, err)
 		}
 		s.Label = f[4]
@@ -114,9 +115,11 @@ func Compare(ref, got *Digest, refTarget string) error {
 		case g.Runs != r.Runs:
 			return fmt.Errorf("verification: statement %s ran %d times, on %s %d", g.Label, g.Runs, refTarget, r.Runs)
 		case g.Rows != r.Rows:
-			return fmt.Errorf("verification: statement %s returned %d rows over %d executions, %s %d", g.Label, g.Rows, g.Runs, refTarget, r.Rows)
+			return fmt.Errorf("verification: statement %s returned %d rows over %d executions, %s %d", g.Label, g.Rows,
+				g.Runs, refTarget, r.Rows)
 		case g.Compared && r.Compared && g.Sum != r.Sum:
-			return fmt.Errorf("verification: statement %s returned other values than on %s (checksum %x, %x)", g.Label, refTarget, g.Sum, r.Sum)
+			return fmt.Errorf("verification: statement %s returned other values than on %s (checksum %x, %x)", g.Label,
+				refTarget, g.Sum, r.Sum)
 		}
 	}
 	return nil

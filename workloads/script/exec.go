@@ -158,7 +158,8 @@ func (k *conn) runScript(s int, sc *Script) error {
 	}
 	if k.tx != nil {
 		k.abort()
-		return &Error{sc.Name, sc.Commands[len(sc.Commands)-1].Line, "the script ends inside a transaction (BEGIN without COMMIT)"}
+		return &Error{sc.Name, sc.Commands[len(sc.Commands)-1].Line,
+			"the script ends inside a transaction (BEGIN without COMMIT)"}
 	}
 	return nil
 }

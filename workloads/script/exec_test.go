@@ -79,7 +79,8 @@ func (t recTx) Stmt(s bench.Stmt) (bench.Stmt, error) {
 func (t recTx) Commit() error   { t.c.log("tx-commit", "", nil); return nil }
 func (t recTx) Rollback() error { t.c.log("tx-rollback", "", nil); return nil }
 
-const txScript = "\\set a 5\n\\set b :a * 2\nBEGIN;\nUPDATE t SET v = :b WHERE id = :a;\nSELECT v, w FROM t WHERE id = :a;\nCOMMIT;\n"
+const txScript = "\\set a 5\n\\set b :a * 2\nBEGIN;\nUPDATE t SET v = :b WHERE id = :a;\nSELECT v, w FROM t WHERE id " +
+	"= :a;\nCOMMIT;\n"
 
 func TestExecutorModes(t *testing.T) {
 	for _, c := range []struct {
@@ -89,16 +90,22 @@ func TestExecutorModes(t *testing.T) {
 		want []string
 	}{
 		{bench.Postgres, Simple, false, []string{
-			"exec BEGIN []", "exec UPDATE t SET v = $1 WHERE id = $2 [10 5]", "query SELECT v, w FROM t WHERE id = $1 [5]", "exec COMMIT []"}},
+			"exec BEGIN []", "exec UPDATE t SET v = $1 WHERE id = $2 [10 5]",
+			"query SELECT v, w FROM t WHERE id = $1 [5]", "exec COMMIT []"}},
 		{bench.MariaDB, Extended, false, []string{
-			"exec BEGIN []", "prepare UPDATE t SET v = ? WHERE id = ? []", "stmt-exec UPDATE t SET v = ? WHERE id = ? [10 5]",
+			"exec BEGIN []", "prepare UPDATE t SET v = ? WHERE id = ? []",
+			"stmt-exec UPDATE t SET v = ? WHERE id = ? [10 5]",
 			"stmt-close UPDATE t SET v = ? WHERE id = ? []", "prepare SELECT v, w FROM t WHERE id = ? []",
-			"stmt-query SELECT v, w FROM t WHERE id = ? [5]", "stmt-close SELECT v, w FROM t WHERE id = ? []", "exec COMMIT []"}},
+			"stmt-query SELECT v, w FROM t WHERE id = ? [5]", "stmt-close SELECT v, w FROM t WHERE id = ? []",
+			"exec COMMIT []"}},
 		{bench.SQLite, Simple, true, []string{
-			"tx-begin  []", "tx-exec UPDATE t SET v = ? WHERE id = ? [10 5]", "tx-query SELECT v, w FROM t WHERE id = ? [5]", "tx-commit  []"}},
+			"tx-begin  []", "tx-exec UPDATE t SET v = ? WHERE id = ? [10 5]",
+			"tx-query SELECT v, w FROM t WHERE id = ? [5]", "tx-commit  []"}},
 		{bench.SQLite, Prepared, true, []string{
-			"tx-begin  []", "tx-stmt UPDATE t SET v = ? WHERE id = ? []", "stmt-exec UPDATE t SET v = ? WHERE id = ? [10 5]",
-			"tx-stmt SELECT v, w FROM t WHERE id = ? []", "stmt-query SELECT v, w FROM t WHERE id = ? [5]", "tx-commit  []"}},
+			"tx-begin  []", "tx-stmt UPDATE t SET v = ? WHERE id = ? []",
+			"stmt-exec UPDATE t SET v = ? WHERE id = ? [10 5]",
+			"tx-stmt SELECT v, w FROM t WHERE id = ? []", "stmt-query SELECT v, w FROM t WHERE id = ? [5]",
+			"tx-commit  []"}},
 	} {
 		set, err := Compile(Spec{Scripts: []Source{{Name: "tx.sql", Text: txScript}}, Mode: c.mode})
 		if err != nil {
@@ -171,11 +178,13 @@ func TestDigestRoundTripAndCompare(t *testing.T) {
 		t.Errorf("a volatile statement's values were compared: %v", err)
 	}
 	b.Stmts[0].Sum = 0xabd
-	if err := Compare(a, &b, "ref"); err == nil || !strings.Contains(err.Error(), "statement d.sql:1 returned other values than on ref") {
+	if err := Compare(a, &b, "ref"); err == nil ||
+		!strings.Contains(err.Error(), "statement d.sql:1 returned other values than on ref") {
 		t.Errorf("a changed value: %v", err)
 	}
 	b.Stmts[0].Rows = 4
-	if err := Compare(a, &b, "ref"); err == nil || !strings.Contains(err.Error(), "statement d.sql:1 returned 4 rows over 1 executions, ref 3") {
+	if err := Compare(a, &b, "ref"); err == nil ||
+		!strings.Contains(err.Error(), "statement d.sql:1 returned 4 rows over 1 executions, ref 3") {
 		t.Errorf("a changed row count: %v", err)
 	}
 }
@@ -208,7 +217,8 @@ func TestBeginWithOptionsOnATransactionAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.exec(0); err == nil || !strings.HasPrefix(err.Error(), "imm.sql:1: BEGIN IMMEDIATE: the target starts transactions through database/sql's BeginTx") {
+	if err := k.exec(0); err == nil || !strings.HasPrefix(err.Error(), "imm.sql:1: BEGIN IMMEDIATE: the target "+
+		"starts transactions through database/sql's BeginTx") {
 		t.Errorf("error %v", err)
 	}
 	// Without a transaction API of its own, the target is sent it as SQL.

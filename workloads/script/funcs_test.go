@@ -84,7 +84,8 @@ func TestGaussian(t *testing.T) {
 // TestSeeded: an execution's draws depend on its number only, so every
 // target runs the same parameters.
 func TestSeeded(t *testing.T) {
-	set, err := Compile(Spec{Scripts: []Source{{Name: "a.sql", Text: "\\set x random(1, 1000000)\nSELECT :x;", Weight: 3}, {Name: "b.sql", Text: "SELECT 1;", Weight: 1}}})
+	set, err := Compile(Spec{Scripts: []Source{{Name: "a.sql", Text: "\\set x random(1, 1000000)\nSELECT :x;",
+		Weight: 3}, {Name: "b.sql", Text: "SELECT 1;", Weight: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -320,7 +320,8 @@ func classify(words []string) Class {
 		if words[0] == "WITH" && !contains(words, "SELECT") && !contains(words, "RETURNING") {
 			return Exec
 		}
-		if words[0] == "WITH" && !contains(words, "RETURNING") && (contains(words, "INSERT") || contains(words, "UPDATE") || contains(words, "DELETE")) {
+		if words[0] == "WITH" && !contains(words, "RETURNING") &&
+			(contains(words, "INSERT") || contains(words, "UPDATE") || contains(words, "DELETE")) {
 			return Exec
 		}
 		return Rows

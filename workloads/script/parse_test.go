@@ -40,7 +40,8 @@ func TestParseCommands(t *testing.T) {
 	for i, w := range wants {
 		st := sc.Stmts[i]
 		if st.Line != w.line || st.Class != w.class || st.Params() != w.params {
-			t.Errorf("statement %d: line %d class %d params %d, want %+v (%q)", i, st.Line, st.Class, st.Params(), w, st.SQL)
+			t.Errorf("statement %d: line %d class %d params %d, want %+v (%q)", i, st.Line, st.Class, st.Params(), w,
+				st.SQL)
 		}
 	}
 	if got := sc.Stmts[3].SQL; !strings.Contains(got, "'it''s :not; a var'") {
@@ -73,7 +74,8 @@ SELECT x::int, ':a', "c:a", :b FROM t WHERE a = :a AND b = :b -- :zz
 		}
 	}
 	// The parameters are bound in order of appearance: b, a, b.
-	if want := []int{3, 2, 3}; len(st.params) != 3 || st.params[0] != want[0] || st.params[1] != want[1] || st.params[2] != want[2] {
+	if want := []int{3, 2, 3}; len(st.params) != 3 || st.params[0] != want[0] || st.params[1] != want[1] ||
+		st.params[2] != want[2] {
 		t.Errorf("parameter slots %v, want %v", st.params, want)
 	}
 }
@@ -85,7 +87,8 @@ func TestBadScripts(t *testing.T) {
 		{"\\set x :y + 1\nSELECT 1;", "bad.sql:1: \\set x: unknown variable :y"},
 		{"\\set x foo(1)\nSELECT 1;", `bad.sql:1: \set x: unknown function "foo"`},
 		{"\\set x random(1)\nSELECT 1;", `bad.sql:1: \set x: random takes 2 arguments, got 1`},
-		{"\\setshell x echo 1\nSELECT 1;", `bad.sql:1: unsupported meta-command \setshell (sqlbench has \set and \sleep)`},
+		{"\\setshell x echo 1\nSELECT 1;",
+			`bad.sql:1: unsupported meta-command \setshell (sqlbench has \set and \sleep)`},
 		{"SELECT 1;\nSELECT 'open;\n", "bad.sql:2: unterminated quoted text (')"},
 		{"\\sleep 10 min\nSELECT 1;", `bad.sql:1: \sleep: unknown unit "min" (us, ms, s)`},
 		{"-- nothing\n", "bad.sql:2: no SQL statement in the script"},

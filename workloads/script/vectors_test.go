@@ -26,7 +26,8 @@ func TestCrossRunnerVectors(t *testing.T) {
 	e, _ := Exponential(r, 0, 9, 3)
 	z, _ := Zipfian(r, 1, 1000, 1.1)
 	g, _ := Gaussian(r, 1, 11, 2.5)
-	if !slices.Equal(uni, []int64{99122, 23672, 12326, 55627, 41072}) || e != 3 || z != 26 || g != 3 || r.Uint64() != 4797399853982267196 {
+	if !slices.Equal(uni, []int64{99122, 23672, 12326, 55627, 41072}) || e != 3 || z != 26 || g != 3 ||
+		r.Uint64() != 4797399853982267196 {
 		t.Errorf("stream (Seed, 5): %v %d %d %d", uni, e, z, g)
 	}
 	r = newRand(Seed, 6)
@@ -43,7 +44,8 @@ func TestCrossRunnerVectors(t *testing.T) {
 		v, _ := Gaussian(r, 0, 99, 2)
 		gs = append(gs, v)
 	}
-	if !slices.Equal(zs, []int64{5, 1, 96, 2, 3, 68, 67, 1, 4, 61}) || !slices.Equal(es, []int64{45, 5, 81, 14, 13, 10, 23, 2, 2, 5}) ||
+	if !slices.Equal(zs, []int64{5, 1, 96, 2, 3, 68, 67, 1, 4, 61}) ||
+		!slices.Equal(es, []int64{45, 5, 81, 14, 13, 10, 23, 2, 2, 5}) ||
 		!slices.Equal(gs, []int64{23, 88, 70, 31, 61, 68, 6, 38, 31, 56}) {
 		t.Errorf("stream (Seed, 6): %v %v %v", zs, es, gs)
 	}

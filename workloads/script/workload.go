@@ -50,7 +50,8 @@ func (set *Set) Workload() bench.Workload {
 }
 
 func (set *Set) describe() string {
-	s := fmt.Sprintf("%d script(s), %d statement(s), %s mode, %d client(s)", len(set.Scripts), len(set.Statements()), set.Mode, set.Clients)
+	s := fmt.Sprintf("%d script(s), %d statement(s), %s mode, %d client(s)", len(set.Scripts), len(set.Statements()),
+		set.Mode, set.Clients)
 	if set.Time > 0 {
 		s += fmt.Sprintf(", %v per run", set.Time)
 	}

@@ -136,7 +136,8 @@ type LiteConn[S any] interface {
 // calls compile with Prepare (which caches nothing) and close the
 // statement after use; prepared statements are compiled once and reset per
 // use (see the package comment).
-func RegisterLite[C LiteConn[S], S LiteStmt[R], R ~[]byte](name string, open func(dsn string) (C, error), tail func(S) string) {
+func RegisterLite[C LiteConn[S], S LiteStmt[R], R ~[]byte](name string, open func(dsn string) (C, error),
+	tail func(S) string) {
 	bench.RegisterOpener(name, func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := open(cfg.DSN)
 		if err != nil {

@@ -32,7 +32,8 @@ func TestExecBindsStepsAndResets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"bind", "step", "reset", "bind", "step", "reset", "clear", "bind", "step", "reset", "bind", "step", "reset"}
+	want := []string{"bind", "step", "reset", "bind", "step", "reset", "clear", "bind", "step", "reset", "bind", "step",
+		"reset"}
 	if !slices.Equal(s.calls, want) {
 		t.Errorf("calls %v, want %v", s.calls, want)
 	}

@@ -86,7 +86,8 @@ public final class BulkInsertWorkloads {
     }
 
     static String insertSql(String table, int cols, int rows) {
-        StringBuilder b = new StringBuilder("INSERT INTO " + table + " (" + String.join(", ", columns(cols)) + ") VALUES ");
+        StringBuilder b = new StringBuilder(
+                "INSERT INTO " + table + " (" + String.join(", ", columns(cols)) + ") VALUES ");
         for (int r = 0; r < rows; r++) {
             b.append(r > 0 ? ", (" : "(");
             for (int c = 0; c < cols; c++) {
@@ -332,7 +333,8 @@ public final class BulkInsertWorkloads {
 
         void load(int first, int n) throws Exception {
             String sql = "LOAD DATA LOCAL INFILE 'sqlbench.tsv' INTO TABLE " + table
-                    + " FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' (" + String.join(", ", columns(s.cols)) + ")";
+                    + " FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' ("
+                    + String.join(", ", columns(s.cols)) + ")";
             long got;
             try (Statement st = conn.createStatement()) {
                 TsvStream in = new TsvStream(s.cols, s.width, first, n);
@@ -512,7 +514,8 @@ public final class BulkInsertWorkloads {
         }
         DataGen.Checksum want = DataGen.generatedChecksum(0, rows, cols, width);
         if (!got.equals(want)) {
-            throw new WrongResultException(String.format("%s read back wrong: %d rows with checksum %#x, want %d rows with checksum %#x",
+            throw new WrongResultException(String.format(
+                    "%s read back wrong: %d rows with checksum %#x, want %d rows with checksum %#x",
                     table, got.rows(), got.sum(), want.rows(), want.sum()));
         }
     }

@@ -27,7 +27,8 @@ public record Dialect(Db db, String noopExec, String version, List<String> setup
 
     /** The session settings every SQLite target runs under (Go's bench.SQLiteSetup). */
     public static List<String> sqliteSetup() {
-        return List.of("PRAGMA journal_mode=DELETE", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000");
+        return List.of("PRAGMA journal_mode=DELETE", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000");
     }
 
     /** Returns the name of a workload's table: sqlbench's prefix, the cell's scope, and base. */

@@ -18,7 +18,9 @@ public final class Main {
     /** Serves the protocol until stdin ends; exits 1 if the output breaks. */
     public static void main(String[] args) {
         ignoreInterrupt();
-        PrintStream out = new PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(
+                new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16),
+                false, StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
             new Server(in, out, System.err, JitWarmup.fromProperties()).serve();

@@ -92,11 +92,13 @@ public final class Request {
             case RUN -> {
                 n = parseInt(v.get("n"));
                 if (n < 1) {
-                    throw new ProtocolException("run: n must be a positive integer, got \"" + v.getOrDefault("n", "") + "\"");
+                    throw new ProtocolException(
+                            "run: n must be a positive integer, got \"" + v.getOrDefault("n", "") + "\"");
                 }
                 warmup = parseInt(v.get("warmup"));
                 if (warmup < 0) {
-                    throw new ProtocolException("run: warmup must be a non-negative integer, got \"" + v.getOrDefault("warmup", "") + "\"");
+                    throw new ProtocolException("run: warmup must be a non-negative integer, got \""
+                            + v.getOrDefault("warmup", "") + "\"");
                 }
                 if (v.getOrDefault("name", "").isEmpty() || v.getOrDefault("workload", "").isEmpty()
                         || v.getOrDefault("scope", "").isEmpty()) {
@@ -147,7 +149,8 @@ public final class Request {
             String k = eq < 0 ? pair : pair.substring(0, eq);
             String val = eq < 0 ? "" : pair.substring(eq + 1);
             try {
-                out.putIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(val, StandardCharsets.UTF_8));
+                out.putIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8),
+                        URLDecoder.decode(val, StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 throw new ProtocolException("bad parameters: invalid escape in \"" + k + "\"");
             }

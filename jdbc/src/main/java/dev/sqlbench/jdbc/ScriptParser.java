@@ -160,7 +160,8 @@ public final class ScriptParser {
                         case "us" -> 1_000L;
                         case "ms" -> 1_000_000L;
                         case "s" -> 1_000_000_000L;
-                        default -> throw new ScriptException("\\sleep: unknown unit " + ScriptExpr.quote(fields[2]) + " (us, ms, s)");
+                        default -> throw new ScriptException(
+                                "\\sleep: unknown unit " + ScriptExpr.quote(fields[2]) + " (us, ms, s)");
                     };
                 }
                 ScriptExpr e;
@@ -178,13 +179,15 @@ public final class ScriptParser {
                         n = -1;
                     }
                     if (n < 0) {
-                        throw new ScriptException("\\sleep: " + ScriptExpr.quote(fields[1]) + " is not a non-negative integer");
+                        throw new ScriptException(
+                                "\\sleep: " + ScriptExpr.quote(fields[1]) + " is not a non-negative integer");
                     }
                     e = new ScriptExpr.Const(ScriptValue.of(n));
                 }
                 return new Command(Kind.SLEEP, line, null, 0, e, unit);
             }
-            default -> throw new ScriptException("unsupported meta-command " + fields[0] + " (sqlbench has \\set and \\sleep)");
+            default -> throw new ScriptException(
+                    "unsupported meta-command " + fields[0] + " (sqlbench has \\set and \\sleep)");
         }
     }
 
@@ -253,7 +256,8 @@ public final class ScriptParser {
     }
 
     /** Handles one stretch of SQL code (outside literals), as Go's eachToken callback. */
-    private static void code(Script sc, Statement st, String tok, StringBuilder part, Words words) throws ScriptException {
+    private static void code(Script sc, Statement st, String tok, StringBuilder part, Words words)
+            throws ScriptException {
         if (tok.isEmpty()) {
             return;
         }

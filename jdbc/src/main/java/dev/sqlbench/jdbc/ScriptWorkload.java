@@ -125,7 +125,8 @@ public final class ScriptWorkload implements Workload {
                     }
                     dropNamespace(c, d);
                 } catch (SQLException y) {
-                    throw new Exception(x.getMessage() + " (and dropping " + namespace(d) + ": " + Server.describe(y) + ")", x);
+                    throw new Exception(
+                            x.getMessage() + " (and dropping " + namespace(d) + ": " + Server.describe(y) + ")", x);
                 }
             }
             throw x;
@@ -216,8 +217,10 @@ public final class ScriptWorkload implements Workload {
                 if (h.getTotalCount() == 0) {
                     continue;
                 }
-                b.append(' ').append(ResultLine.number(h.getValueAtPercentile(50))).append(" stmt").append(n).append("-p50-ns/op");
-                b.append(' ').append(ResultLine.number(h.getValueAtPercentile(99))).append(" stmt").append(n).append("-p99-ns/op");
+                b.append(' ').append(ResultLine.number(h.getValueAtPercentile(50)))
+                        .append(" stmt").append(n).append("-p50-ns/op");
+                b.append(' ').append(ResultLine.number(h.getValueAtPercentile(99)))
+                        .append(" stmt").append(n).append("-p99-ns/op");
             }
         }
         return b.toString();

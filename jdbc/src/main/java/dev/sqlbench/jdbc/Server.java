@@ -173,12 +173,14 @@ public final class Server {
         out.println("jdbc-jvm-flags: " + Versions.jvmFlags());
         out.println("jdbc-jit-warmup: " + jit.describe());
         Dialect d = Dialect.of(db, req.scope);
-        try (Connection c = open(req, t, d); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(d.version())) {
+        try (Connection c = open(req, t, d); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(d.version())) {
             if (!rs.next()) {
                 throw new Exception("read version: no rows");
             }
             String v = rs.getString(1);
-            out.println(t.name + "-driver: " + c.getMetaData().getDriverName() + " " + c.getMetaData().getDriverVersion());
+            out.println(t.name + "-driver: " + c.getMetaData().getDriverName() + " "
+                    + c.getMetaData().getDriverVersion());
             if (db == Db.SQLITE) {
                 out.println(t.name + "-sqlite: " + v); // each SQLite driver bundles its own library
             } else {
@@ -246,7 +248,8 @@ public final class Server {
         int runs = 0;
         // Runs of the request's size, but no bigger than the warm-up: a bulk
         // insert's run can be millions of rows.
-        int size = (int) Math.max(1, jit.minOps() > 0 ? Math.min(req.warmup + req.n, jit.minOps()) : req.warmup + req.n);
+        int size = (int) Math.max(1,
+                jit.minOps() > 0 ? Math.min(req.warmup + req.n, jit.minOps()) : req.warmup + req.n);
         do {
             Workload.Run r = c.workload.begin(c.env.forRun(0, size));
             try {

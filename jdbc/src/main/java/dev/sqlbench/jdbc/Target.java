@@ -21,7 +21,10 @@ public enum Target {
      * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements).
      */
     MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE),
-    /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile), batches. */
+    /**
+     * MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile),
+     * batches.
+     */
     MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
     /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches. */
     POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH),
@@ -75,7 +78,8 @@ public enum Target {
             p.setProperty("user", e.user());
             p.setProperty("password", e.password());
             if (!e.net().equals("tcp") && !(e.net().equals("unix") && unix)) {
-                throw new SQLException(name + " cannot connect over " + e.net() + " (it runs over tcp" + (unix ? " and unix" : " only") + ")");
+                throw new SQLException(name + " cannot connect over " + e.net() + " (it runs over tcp"
+                        + (unix ? " and unix" : " only") + ")");
             }
         }
         String url = switch (this) {

@@ -17,13 +17,15 @@ class BulkRowsTest {
         in.timer.reset();
         for (long i : new long[] {0, fit / 2, fit - 1}) {
             in.hold(i);
-            assertEquals(DataGen.value(i, 2, 3, 8), new String(in.bytes(i, 2), java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals(DataGen.value(i, 2, 3, 8),
+                    new String(in.bytes(i, 2), java.nio.charset.StandardCharsets.US_ASCII));
         }
         assertEquals(0, in.timer.paused(), "a run within the budget paused its clock");
         BulkInsertWorkloads.Rows over = new BulkInsertWorkloads.Rows(s, false, fit + 1, budget);
         over.timer.reset();
         over.hold(BulkInsertWorkloads.BLOCK_ROWS);
-        assertEquals(DataGen.value(BulkInsertWorkloads.BLOCK_ROWS, 0, 3, 8), over.string(BulkInsertWorkloads.BLOCK_ROWS, 0));
+        assertEquals(DataGen.value(BulkInsertWorkloads.BLOCK_ROWS, 0, 3, 8),
+                over.string(BulkInsertWorkloads.BLOCK_ROWS, 0));
         assertEquals(true, over.timer.paused() > 0, "a run over the budget is made in blocks, the clock paused");
     }
 }

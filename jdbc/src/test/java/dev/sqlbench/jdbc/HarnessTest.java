@@ -78,8 +78,10 @@ class HarnessTest {
         Sample s = Harness.measure(r, 0, 200, Harness.newHistogram(), probe);
         long wall = System.nanoTime() - w0;
         assertTrue(t.paused() >= 200 * 2_000_000L, "paused " + t.paused());
-        assertTrue(s.elapsedNanos() <= wall - t.paused(), "elapsed " + s.elapsedNanos() + " of " + wall + ", paused " + t.paused());
-        assertTrue(s.latency().getValueAtPercentile(50) < 100_000, "median latency " + s.latency().getValueAtPercentile(50));
+        assertTrue(s.elapsedNanos() <= wall - t.paused(),
+                "elapsed " + s.elapsedNanos() + " of " + wall + ", paused " + t.paused());
+        assertTrue(s.latency().getValueAtPercentile(50) < 100_000,
+                "median latency " + s.latency().getValueAtPercentile(50));
         // The parts add up to the paused-less ns/op, and none holds the
         // 2 ms an operation paused (on a busy machine the little the clock
         // runs can still wait for a CPU: hundreds of µs an operation).
@@ -104,7 +106,8 @@ class HarnessTest {
         Map<String, Double> u = TimeShareTest.split(s, probe);
         double n = s.n();
         double busy = (u.get("oncpu-ns/op") + u.get("runq-ns/op")) * n, blocked = u.get("blocked-ns/op") * n;
-        assertTrue(busy >= 2 * d * 0.8 && blocked < d / 2.0, "busy " + busy + " ns, blocked " + blocked + " ns of " + u);
+        assertTrue(busy >= 2 * d * 0.8 && blocked < d / 2.0,
+                "busy " + busy + " ns, blocked " + blocked + " ns of " + u);
         assertTrue(u.get("bg-cpu-ns/op") * n < d / 2.0, "background " + u.get("bg-cpu-ns/op") * n + " ns of " + u);
     }
 

@@ -54,7 +54,8 @@ class RequestTest {
             {"run target=t&workload=w&scope=c&n=5&warmup=0", "run: name, workload and scope are required"},
             {"info target=t;db=x", "bad parameters"},
             {"info target=%zz", "bad parameters"},
-            {"run target=t&workload=w&scope=c&name=n&n=5&warmup=0&run=1&slice=3&slices=2", "run: bad slice \"3\" of \"2\" in run \"1\""},
+            {"run target=t&workload=w&scope=c&name=n&n=5&warmup=0&run=1&slice=3&slices=2",
+                "run: bad slice \"3\" of \"2\" in run \"1\""},
             {"run target=t&workload=w&scope=c&name=n&n=5&warmup=0&slice=1&slices=2", "run: bad slice"},
         };
         for (String[] c : bad) {

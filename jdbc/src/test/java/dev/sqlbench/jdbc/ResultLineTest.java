@@ -13,7 +13,8 @@ class ResultLineTest {
         for (int i = 1; i <= 1000; i++) {
             h.recordValue(i * 1000L);
         }
-        String line = ResultLine.format("SimpleExec/db=sqlite/driver=xerial/api=jdbc", new Sample(4000, 100_000_000L, 6_000, h, 0, 0));
+        String line = ResultLine.format("SimpleExec/db=sqlite/driver=xerial/api=jdbc",
+                new Sample(4000, 100_000_000L, 6_000, h, 0, 0));
         assertEquals("BenchmarkSimpleExec/db=sqlite/driver=xerial/api=jdbc 4000 25000 ns/op 40000 ops/s 1.5 B/op "
                 + h.getValueAtPercentile(50) + " p50-ns/op " + h.getValueAtPercentile(99) + " p99-ns/op "
                 + h.getValueAtPercentile(99.9) + " p99.9-ns/op", line);
@@ -24,7 +25,8 @@ class ResultLineTest {
     void aBatchRunHasMegabytesPerSecondAndNoPercentiles() {
         String line = ResultLine.format("BulkInsert/shape=3x8/path=copy/db=postgres/driver=pgjdbc/api=jdbc/net=tcp",
                 new Sample(1000, 2_000_000L, 0, null, 0, 24));
-        assertEquals("BenchmarkBulkInsert/shape=3x8/path=copy/db=postgres/driver=pgjdbc/api=jdbc/net=tcp 1000 2000 ns/op 500000 ops/s 0 B/op 12 MB/s", line);
+        assertEquals("BenchmarkBulkInsert/shape=3x8/path=copy/db=postgres/driver=pgjdbc/api=jdbc/net=tcp"
+                + " 1000 2000 ns/op 500000 ops/s 0 B/op 12 MB/s", line);
     }
 
     @Test

@@ -77,7 +77,8 @@ class ScriptTest {
         String[][] cases = {{"0.1", "0.1"}, {"1e21", "1e+21"}, {"1234567.5", "1.2345675e+06"}, {"0.0001", "0.0001"},
             {"0.00001", "1e-05"}, {"123.456", "123.456"}, {"-2.5", "-2.5"}, {"100000", "100000"}, {"1000000", "1e+06"},
             {"1.5e-300", "1.5e-300"}, {"2.82879384806159E17", "2.82879384806159e+17"}, {"5e-324", "5e-324"},
-            {"1.7976931348623157e308", "1.7976931348623157e+308"}, {"0.3", "0.3"}, {"2.2250738585072014E-308", "2.2250738585072014e-308"}};
+            {"1.7976931348623157e308", "1.7976931348623157e+308"}, {"0.3", "0.3"},
+            {"2.2250738585072014E-308", "2.2250738585072014e-308"}};
         for (String[] c : cases) {
             assertEquals(c[1], GoFloat.format(Double.parseDouble(c[0]), 'g'), c[0]);
         }
@@ -85,8 +86,8 @@ class ScriptTest {
     }
 
     private static ScriptValue eval(String expr) throws ScriptException {
-        return ScriptExpr.parse(expr, new ScriptExpr.ScriptVars()).eval(new ScriptValue[] {ScriptValue.of(1), ScriptValue.of(0)},
-                new ScriptRand(1, 1));
+        return ScriptExpr.parse(expr, new ScriptExpr.ScriptVars())
+                .eval(new ScriptValue[] {ScriptValue.of(1), ScriptValue.of(0)}, new ScriptRand(1, 1));
     }
 
     @Test
@@ -102,10 +103,14 @@ class ScriptTest {
         assertEquals("integer out of range in addition",
                 assertThrows(ScriptException.class, () -> eval("9223372036854775807 + 1")).getMessage());
         assertEquals("division by zero", assertThrows(ScriptException.class, () -> eval("1 / 0")).getMessage());
-        assertEquals("random: empty range [5, 1]", assertThrows(ScriptException.class, () -> eval("random(5, 1)")).getMessage());
-        assertEquals("unknown variable :nope", assertThrows(ScriptException.class, () -> eval(":nope + 1")).getMessage());
-        assertEquals("random takes 2 arguments, got 1", assertThrows(ScriptException.class, () -> eval("random(1)")).getMessage());
-        assertEquals("unknown function \"rnd\"", assertThrows(ScriptException.class, () -> eval("rnd(1)")).getMessage());
+        assertEquals("random: empty range [5, 1]",
+                assertThrows(ScriptException.class, () -> eval("random(5, 1)")).getMessage());
+        assertEquals("unknown variable :nope",
+                assertThrows(ScriptException.class, () -> eval(":nope + 1")).getMessage());
+        assertEquals("random takes 2 arguments, got 1",
+                assertThrows(ScriptException.class, () -> eval("random(1)")).getMessage());
+        assertEquals("unknown function \"rnd\"",
+                assertThrows(ScriptException.class, () -> eval("rnd(1)")).getMessage());
     }
 
     @Test
@@ -128,9 +133,11 @@ class ScriptTest {
         assertEquals("a.sql:1: unterminated quoted text (')", assertThrows(ScriptException.class,
                 () -> ScriptParser.parse("a.sql", "SELECT 'x;", 1)).getMessage());
         assertEquals("a.sql:1: unsupported meta-command \\if (sqlbench has \\set and \\sleep)",
-                assertThrows(ScriptException.class, () -> ScriptParser.parse("a.sql", "\\if 1\nSELECT 1;", 1)).getMessage());
+                assertThrows(ScriptException.class,
+                        () -> ScriptParser.parse("a.sql", "\\if 1\nSELECT 1;", 1)).getMessage());
         assertEquals("a.sql:1: \\set: :scale is set by sqlbench",
-                assertThrows(ScriptException.class, () -> ScriptParser.parse("a.sql", "\\set scale 2\nSELECT 1;", 1)).getMessage());
+                assertThrows(ScriptException.class,
+                        () -> ScriptParser.parse("a.sql", "\\set scale 2\nSELECT 1;", 1)).getMessage());
         assertEquals("a.sql:1: no SQL statement in the script",
                 assertThrows(ScriptException.class, () -> ScriptParser.parse("a.sql", "-- nothing", 1)).getMessage());
     }
@@ -146,7 +153,8 @@ class ScriptTest {
                 + "UPDATE t SET v = v + :d WHERE id = :id;\nSELECT id, v, s FROM t WHERE id <= :id;\nCOMMIT;\n";
         return "{\"scripts\":[{\"name\":\"a.sql\",\"text\":" + json(script) + ",\"weight\":2},"
                 + "{\"name\":\"b.sql\",\"text\":" + json("SELECT count(*) FROM t;") + "}],"
-                + "\"setup\":{\"name\":\"s.sql\",\"text\":" + json(setup) + "},\"mode\":\"" + mode + "\",\"clients\":" + clients
+                + "\"setup\":{\"name\":\"s.sql\",\"text\":" + json(setup) + "},"
+                + "\"mode\":\"" + mode + "\",\"clients\":" + clients
                 + (timeNanos > 0 ? ",\"time\":" + timeNanos : "") + "}";
     }
 
@@ -205,7 +213,8 @@ class ScriptTest {
             Sample s = run(spec(mode, 2, 0), mode + ".db", 60, units);
             assertEquals(60, s.n());
             for (int k = 1; k <= 5; k++) {
-                assertTrue(units[0].contains(" stmt" + k + "-p50-ns/op") && units[0].contains(" stmt" + k + "-p99-ns/op"),
+                assertTrue(units[0].contains(" stmt" + k + "-p50-ns/op")
+                        && units[0].contains(" stmt" + k + "-p99-ns/op"),
                         mode + ": " + units[0]);
             }
         }
@@ -223,9 +232,12 @@ class ScriptTest {
 
     @Test
     void badSpecs() {
-        assertEquals("no script", assertThrows(Exception.class, () -> new ScriptWorkload("{\"scripts\":[]}", 1)).getMessage());
+        assertEquals("no script",
+                assertThrows(Exception.class, () -> new ScriptWorkload("{\"scripts\":[]}", 1)).getMessage());
         assertEquals("query mode must be simple, extended or prepared, got \"fast\"", assertThrows(Exception.class,
-                () -> new ScriptWorkload("{\"scripts\":[{\"name\":\"a\",\"text\":\"SELECT 1;\"}],\"mode\":\"fast\"}", 1)).getMessage());
-        assertTrue(assertThrows(Exception.class, () -> new ScriptWorkload("{\"scripts\":", 1)).getMessage().startsWith("script spec: "));
+                () -> new ScriptWorkload("{\"scripts\":[{\"name\":\"a\",\"text\":\"SELECT 1;\"}],\"mode\":\"fast\"}",
+                        1)).getMessage());
+        assertTrue(assertThrows(Exception.class, () -> new ScriptWorkload("{\"scripts\":", 1)).getMessage()
+                .startsWith("script spec: "));
     }
 }

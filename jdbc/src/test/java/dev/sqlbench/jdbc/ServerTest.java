@@ -43,8 +43,9 @@ class ServerTest {
     private void startWith(JitWarmup jit) {
         out = new ByteArrayOutputStream();
         log = new ByteArrayOutputStream();
-        server = new Server(new BufferedReader(new StringReader("")), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(log, true, StandardCharsets.UTF_8), jit);
+        server = new Server(new BufferedReader(new StringReader("")),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(log, true, StandardCharsets.UTF_8),
+                jit);
     }
 
     /** Sends one request and returns the answer's lines, status line last. */
@@ -76,7 +77,8 @@ class ServerTest {
         want.add(ScriptWorkload.NAME); // built from each request's spec
         assertEquals(want, declared);
         assertEquals(declared.size(), Set.copyOf(declared).size(), "a workload declared twice");
-        assertTrue(declared.contains("SimpleQuery") && declared.contains("BulkInsert/shape=3x8/path=rewrite"), declared.toString());
+        assertTrue(declared.contains("SimpleQuery") && declared.contains("BulkInsert/shape=3x8/path=rewrite"),
+                declared.toString());
         assertEquals("--- ok", a[a.length - 1]);
     }
 
@@ -167,8 +169,8 @@ class ServerTest {
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE b (c0 TEXT, c1 TEXT, c2 TEXT)");
-            s.execute("INSERT INTO b VALUES ('" + DataGen.value(0, 0, 3, 8) + "', '" + DataGen.value(0, 1, 3, 8) + "', '"
-                    + DataGen.value(0, 2, 3, 8) + "')");
+            s.execute("INSERT INTO b VALUES ('" + DataGen.value(0, 0, 3, 8) + "', '" + DataGen.value(0, 1, 3, 8)
+                    + "', '" + DataGen.value(0, 2, 3, 8) + "')");
             BulkInsertWorkloads.verify(c, Db.SQLITE, "b", 1, 3, 8);
             s.execute("UPDATE b SET c1 = 'x'");
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(WrongResultException.class,
@@ -180,8 +182,10 @@ class ServerTest {
     @Test
     void tsvStreamMatchesTheGeneratedRows() throws Exception {
         byte[] all = new TsvStream(3, 8, 5, 2).readAllBytes();
-        String want = DataGen.value(5, 0, 3, 8) + "\t" + DataGen.value(5, 1, 3, 8) + "\t" + DataGen.value(5, 2, 3, 8) + "\n"
-                + DataGen.value(6, 0, 3, 8) + "\t" + DataGen.value(6, 1, 3, 8) + "\t" + DataGen.value(6, 2, 3, 8) + "\n";
+        String want = DataGen.value(5, 0, 3, 8) + "\t" + DataGen.value(5, 1, 3, 8) + "\t"
+                + DataGen.value(5, 2, 3, 8) + "\n"
+                + DataGen.value(6, 0, 3, 8) + "\t" + DataGen.value(6, 1, 3, 8) + "\t"
+                + DataGen.value(6, 2, 3, 8) + "\n";
         assertEquals(want, new String(all, StandardCharsets.US_ASCII));
     }
 
@@ -190,7 +194,8 @@ class ServerTest {
         int scope = 0;
         for (Workload w : ClassicWorkloads.all()) {
             if (!w.only().contains(Db.SQLITE)) {
-                assertEquals("--- FAIL: workload " + w.name() + " does not run on sqlite", ask(run(w.name(), "s" + scope, 10))[0]);
+                assertEquals("--- FAIL: workload " + w.name() + " does not run on sqlite",
+                        ask(run(w.name(), "s" + scope, 10))[0]);
                 continue;
             }
             for (int r = 0; r < 2; r++) { // the cell stays open between runs
@@ -278,8 +283,8 @@ class ServerTest {
     void aSliceKeepsNoStateOfItsRun() throws Exception {
         String base = run("PreparedQuery", "c8", 30);
         // Slice 3 of 5 without 1 and 2 (a resumed session), again, then out of order.
-        for (String slice : new String[] {"&run=1&slice=3&slices=5", "&run=1&slice=3&slices=5", "&run=1&slice=5&slices=5",
-                "&run=1&slice=1&slices=5"}) {
+        for (String slice : new String[] {"&run=1&slice=3&slices=5", "&run=1&slice=3&slices=5",
+                "&run=1&slice=5&slices=5", "&run=1&slice=1&slices=5"}) {
             String[] a = ask(base + slice);
             assertEquals(3, a.length, String.join("\n", a));
             assertEquals(sampledIn(30), decodeHdr(a[0]).getTotalCount());
@@ -303,7 +308,8 @@ class ServerTest {
         String w = "BulkInsert%2Fshape%3D3x8%2Fpath%3Dbatch";
         String[] a = ask(run(w, "c6", 120) + "&run=1&slice=2&slices=4");
         assertEquals(2, a.length, String.join("\n", a));
-        assertTrue(a[0].startsWith("BenchmarkBulkInsert/shape=3x8/path=batch/db=sqlite/driver=xerial/api=jdbc 120 "), a[0]);
+        assertTrue(a[0].startsWith("BenchmarkBulkInsert/shape=3x8/path=batch/db=sqlite/driver=xerial/api=jdbc 120 "),
+                a[0]);
         assertFalse(a[0].contains("p50-ns/op"), a[0]);
         assertEquals("--- ok", a[1]);
     }
@@ -318,7 +324,8 @@ class ServerTest {
         }
         String logged = log.toString(StandardCharsets.UTF_8);
         assertEquals(1, logged.split("jit warm-up of SimpleExec", -1).length - 1, logged);
-        assertTrue(logged.indexOf("jit warm-up") < logged.indexOf("ran SimpleExec on jdbc-sqlite (run 1, slice 2 of 3)"), logged);
+        assertTrue(logged.indexOf("jit warm-up")
+                < logged.indexOf("ran SimpleExec on jdbc-sqlite (run 1, slice 2 of 3)"), logged);
     }
 
     @Test
@@ -349,7 +356,8 @@ class ServerTest {
 
     @Test
     void failuresNeverShowAPassword() {
-        String[] a = ask("info target=jdbc-mysql&db=mariadb&net=tcp&addr=127.0.0.1%3A1&user=u&password=hunter2&database=d");
+        String[] a = ask(
+                "info target=jdbc-mysql&db=mariadb&net=tcp&addr=127.0.0.1%3A1&user=u&password=hunter2&database=d");
         assertTrue(a[a.length - 1].startsWith("--- FAIL: open: "), a[a.length - 1]);
         assertFalse(String.join("\n", a).contains("hunter2"));
         assertEquals("--- FAIL: unknown verb \"bogus\"", ask("bogus")[0]);

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * table kept over a cell's runs and the check of each run's own rows.
  */
 class SingleInsertWorkloadsTest {
-    private static final Pattern UUID4 = Pattern.compile("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+    private static final Pattern UUID4 =
+            Pattern.compile("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
 
     @TempDir
     Path dir;
@@ -64,7 +65,8 @@ class SingleInsertWorkloadsTest {
             }
         }
         assertEquals(List.of("Id INTEGER pk", "FirstInsert TEXT", "LastUpdate TEXT", "FieldA VARCHAR(36)"), cols);
-        assertEquals("INSERT INTO sqlbench_t_single (FieldA) VALUES (?)", SingleInsertWorkloads.insert(c.env.dialect()));
+        assertEquals("INSERT INTO sqlbench_t_single (FieldA) VALUES (?)",
+                SingleInsertWorkloads.insert(c.env.dialect()));
         c.workload.teardown(c.env);
     }
 
@@ -110,7 +112,8 @@ class SingleInsertWorkloadsTest {
             String table = c.env.dialect().table("single");
             Set<String> seen = new HashSet<>();
             int rows = 0;
-            try (Statement s = c.env.conn().createStatement(); ResultSet rs = s.executeQuery("SELECT FieldA FROM " + table)) {
+            try (Statement s = c.env.conn().createStatement();
+                    ResultSet rs = s.executeQuery("SELECT FieldA FROM " + table)) {
                 while (rs.next()) {
                     String v = rs.getString(1);
                     rows++;
@@ -159,7 +162,10 @@ class SingleInsertWorkloadsTest {
         r.end().end();
     }
 
-    /** Returns the set-up cell of workload id on a new SQLite file, its clients' connections counted by n when not null. */
+    /**
+     * Returns the set-up cell of workload id on a new SQLite file, its clients' connections counted by n when not
+     * null.
+     */
     private Cell cell(String id, Counts n) throws Exception {
         // The cell's connection is wrapped as the clients' are.
         Dialect d = Dialect.of(Db.SQLITE, "t");
@@ -201,7 +207,8 @@ class SingleInsertWorkloadsTest {
                 }
                 return o;
             };
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, h);
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, h);
         }
 
         private PreparedStatement statement(PreparedStatement real, AtomicInteger open) {

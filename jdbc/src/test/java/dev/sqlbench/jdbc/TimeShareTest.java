@@ -146,7 +146,8 @@ class TimeShareTest {
             TimeShare probe = new TimeShare(0);
             Sample s = probed(r, 200, probe);
             Map<String, Double> u = split(s, probe);
-            assertTrue(u.get("oncpu-ns/op") + u.get("runq-ns/op") >= 0.9 * per, "oncpu of " + u + " at " + s.nsPerOp() + " ns/op");
+            assertTrue(u.get("oncpu-ns/op") + u.get("runq-ns/op") >= 0.9 * per,
+                    "oncpu of " + u + " at " + s.nsPerOp() + " ns/op");
         }
     }
 
@@ -209,7 +210,8 @@ class TimeShareTest {
         }
         Map<String, Double> u = split(s, probe);
         double bgCpu = u.get("bg-cpu-ns/op") * s.n();
-        assertTrue(bgCpu > 0.95 * cpu[0] && bgCpu < 1.5 * cpu[0], "background " + bgCpu + " ns, the thread burned " + cpu[0]);
+        assertTrue(bgCpu > 0.95 * cpu[0] && bgCpu < 1.5 * cpu[0],
+                "background " + bgCpu + " ns, the thread burned " + cpu[0]);
         assertTrue(u.get("oncpu-ns/op") < 0.1 * s.nsPerOp(), "oncpu of " + u);
     }
 
@@ -280,7 +282,8 @@ class TimeShareTest {
                         // taskset execs the shell: one process, 5 million
                         // loops (a few seconds of CPU) if not killed first.
                         busy.add(new ProcessBuilder("taskset", "-c", cpu, "sh", "-c",
-                                "i=0; while [ $i -lt 5000000 ]; do i=$((i+1)); done").redirectErrorStream(true).start());
+                                "i=0; while [ $i -lt 5000000 ]; do i=$((i+1)); done")
+                                .redirectErrorStream(true).start());
                     }
                     Thread.sleep(50); // they have started spinning
                     for (Process p : busy) {
@@ -304,7 +307,8 @@ class TimeShareTest {
         // 0.00-0.25 idle and 1.97-2.20 loaded; at load average 7-8 from
         // other tenants, 0.02-2.5 idle, 2.7-7.1 loaded, median increases
         // 2.6-2.9.
-        assertTrue(diff[rounds / 2] > 0.5, "median increase of runq/oncpu " + diff[rounds / 2] + " with two busy loops on the CPU (idle "
+        assertTrue(diff[rounds / 2] > 0.5, "median increase of runq/oncpu " + diff[rounds / 2]
+                + " with two busy loops on the CPU (idle "
                 + java.util.Arrays.toString(idle) + ", loaded " + java.util.Arrays.toString(loaded) + ")");
     }
 
