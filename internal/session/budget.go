@@ -246,6 +246,7 @@ func (s *Session) planDesign() {
 			dropped: map[string]bool{}}
 	}
 }
+
 // plannedRuns is the most runs a session whose first schedule has first
 // runs can take: first, or in a budgeted session every look's (the
 // journal's count, which a report of an unfinished session compares the
