@@ -122,12 +122,25 @@ func PublishedFor(r *Report, s *studies.Study) *PublishedTable {
 	return t
 }
 
-// measure sets the measured ratio of cells n and d. With as many runs in
+// measure sets the measured ratio of cells n and d. In a budgeted
+// session's file (KeyLookBounds) it is the paired ratio of the last look
+// both cells reached (rankedRatio). Else, with as many runs in
 // each, run i of the one paired with run i of the other (they ran in the
 // same passes of the interleaved schedule), it is the median of the
 // per-run ratios with its confidence interval (benchmath, as every cell's
 // own); else the ratio of the medians, bounded by n's interval over d's.
 func (row *PublishedRow) measure(n, d *Cell) {
+	if sizes, bounds := lookBounds(n); sizes != nil && len(d.OpsRuns) > 0 && slices.Min(d.OpsRuns) > 0 {
+		if m := sequentialPrefix(n, d); m > 0 { // a budgeted session's: the look the two reached
+			ratios := make([]float64, m)
+			for i := range ratios {
+				ratios[i] = n.OpsRuns[i] / d.OpsRuns[i]
+			}
+			q := rankedRatio(ratios, sizes, bounds)
+			row.Measured, row.Lo, row.Hi, row.Confidence = q.Ratio, q.Lo, q.Hi, q.Confidence
+			return
+		}
+	}
 	if len(n.OpsRuns) == len(d.OpsRuns) && len(n.OpsRuns) >= 2 {
 		ratios := make([]float64, len(n.OpsRuns))
 		for i := range ratios {

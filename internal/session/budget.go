@@ -16,6 +16,7 @@ import (
 
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/report"
+	"github.com/sqlbench/sqlbench/internal/studies"
 )
 
 // budgetMargin is how much longer than its estimate a round may take and
@@ -125,7 +126,7 @@ func (d Design) String() string {
 	}
 	looks := make([]string, len(d.Sizes))
 	for i := range d.Sizes {
-		looks[i] = pct(report.RankCoverage(d.Sizes[i], d.Bounds[i]))
+		looks[i] = pct1(report.RankCoverage(d.Sizes[i], d.Bounds[i]))
 	}
 	return fmt.Sprintf("budgeted session (%s): %s, then %s; %d looks, their intervals at %s each (%s over all "+
 		"looks: Pocock-type alpha spending, exact for the paired order-statistic intervals); each round goes to "+
@@ -286,6 +287,7 @@ func (s *Session) runSchedule(ctx context.Context) error {
 func (s *Session) runRounds(ctx context.Context) error {
 	seq := s.seq
 	d := &seq.design
+	fmt.Fprint(s.env.Log, report.WrapText(d.String(), report.TextWidth, "  "))
 	began := time.Now()
 	out := &Spent{Design: *d}
 	steps := s.steps
@@ -431,6 +433,9 @@ func (s *Session) round(active map[string]bool, done, add, pass int) []Step {
 // within the design).
 func (s *Session) look(k int) (cands []candidate, d report.Decisions) {
 	r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
+	if s.cfg.Study != "" {
+		return s.lookStudy(r, k)
+	}
 	r.Baseline = s.cfg.Baseline
 	p := report.ResolutionOr(s.cfg.Resolution, report.DefaultResolution)
 	sizes := s.seq.design.Sizes
@@ -466,6 +471,38 @@ func (s *Session) look(k int) (cands []candidate, d report.Decisions) {
 	return cands, d
 }
 
+// lookStudy is look for a session reproducing a study (Config.Study): its
+// comparisons are the study's headline ones (report.PublishedFor), decided
+// when the measured ratio agrees or disagrees with the published one at
+// the study resolution. A comparison's cells may run on for another's, so
+// its verdict is read afresh at each look (the last look both its cells
+// reached), not kept.
+func (s *Session) lookStudy(r *report.Report, k int) (cands []candidate, d report.Decisions) {
+	st, ok := studies.Lookup(s.cfg.Study)
+	if !ok {
+		return nil, d
+	}
+	r.StudyResolution = s.cfg.StudyResolution
+	sizes := s.seq.design.Sizes
+	for i, row := range report.PublishedFor(r, st).Rows {
+		d.Add(row.Verdict)
+		key := "study\x00" + strconv.Itoa(i)
+		if row.Verdict != report.VerdictInconclusive || s.seq.dropped[key] || k+1 >= len(sizes) {
+			continue
+		}
+		num, den := row.NumCell.Name, row.DenCell.Name
+		_, nf := s.failed[num]
+		_, df := s.failed[den]
+		if nf || df || row.Settle < 0 || row.Settle > sizes[len(sizes)-1] {
+			s.seq.dropped[key] = true
+			continue
+		}
+		cands = append(cands, candidate{key: key, num: num, den: den, settle: row.Settle})
+	}
+	sortCandidates(cands)
+	return cands, d
+}
+
 // sortCandidates orders comparisons nearest a verdict first: by the runs
 // their intervals estimate would settle them, an unknown estimate (0)
 // last, then by key.
@@ -486,7 +523,7 @@ func sortCandidates(cands []candidate) {
 func (s *Session) logLook(k int, d report.Decisions, next string) {
 	dz := s.seq.design
 	fmt.Fprintf(s.env.Log, "look %d of %d (%d runs per cell, intervals at %s): %s%s\n", k+1, dz.Looks,
-		dz.Sizes[k], pct(report.RankCoverage(dz.Sizes[k], dz.Bounds[k])), d, next)
+		dz.Sizes[k], pct1(report.RankCoverage(dz.Sizes[k], dz.Bounds[k])), d, next)
 }
 
 // passes is the number of passes of steps.
@@ -517,6 +554,9 @@ func sumDurations(m map[string]time.Duration) time.Duration {
 
 // pct formats a confidence level as a percentage: "98.75%".
 func pct(c float64) string { return strconv.FormatFloat(math.Round(c*1e6)/1e4, 'f', -1, 64) + "%" }
+
+// pct1 formats a coverage as a percentage to a tenth: "98.4%".
+func pct1(c float64) string { return strconv.FormatFloat(100*c, 'f', 1, 64) + "%" }
 
 // formatDuration rounds a duration for a line: to the second from a
 // minute, else to the tenth of a second.

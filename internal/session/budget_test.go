@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -129,7 +130,7 @@ func TestBudgetedFirstStageDecidesAndDrops(t *testing.T) {
 	if runs[slowCell] != 7 || runs[baseCell] != 7 || runs[zigCell] != 7 {
 		t.Errorf("runs %v, want the first stage's 7 each", runs)
 	}
-	if !strings.Contains(log.String(), "look 1 of 3 (7 runs per cell, intervals at 98.4375%)") {
+	if !strings.Contains(log.String(), "look 1 of 3 (7 runs per cell, intervals at 98.4%)") {
 		t.Errorf("log %q, want the first look", log)
 	}
 	if got := sp.String(); !strings.HasPrefix(got, "budget 1h0m0s: spent ") ||
@@ -356,5 +357,50 @@ func TestBudgetFlagsChecked(t *testing.T) {
 		if err := cfg.CheckRanges(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
+	}
+}
+
+// TestLookStudyRanksTheHeadlineComparisons: a session reproducing a study
+// looks at its headline comparisons (crafted results of sqlbench-2013-win
+// over TCP): SimpleQuery's measured 1.5 against the published 1.51
+// agrees; PreparedQueryRow's, spread about the band's edge (1.14 × 1.3),
+// is undecided and the next round's candidate; the comparisons with no
+// results are not counted.
+func TestLookStudyRanksTheHeadlineComparisons(t *testing.T) {
+	s, _ := budgetSession(t, time.Hour, 3)
+	s.cfg.Study = "sqlbench-2013-win"
+	bounds := report.FormatLookBounds(s.seq.design.Sizes, s.seq.design.Bounds)
+	keyOf := func(target string) string {
+		spec, ok := targets.Lookup(target)
+		if !ok {
+			t.Fatalf("no target %s", target)
+		}
+		return spec.Key()
+	}
+	text := report.StudyKey + ": " + s.cfg.Study + "\nsession-id: s1\n" + report.KeyLookBounds + ": " + bounds + "\n"
+	line := func(workload, target string, ops float64) string {
+		return fmt.Sprintf("Benchmark%s/%s/net=tcp 100 %.0f ns/op %.2f ops/s\n", workload, keyOf(target), 1e9/ops, ops)
+	}
+	edge := []float64{1.30, 1.50, 1.38, 1.42, 1.35, 1.46, 1.40} // reaching past 1.14 × 1.3 = 1.48
+	for i := range 7 {
+		text += line("SimpleQuery", "mysql", 1500*(1+0.01*float64(i%3))) + line("SimpleQuery", "mymysql", 1000)
+		text += line("PreparedQueryRow", "mysql", 1000*edge[i]) + line("PreparedQueryRow", "mymysql", 1000)
+	}
+	rd := benchfmt.NewReader(strings.NewReader(text), "t")
+	s.out.Done = nil
+	for rd.Scan() {
+		if res, ok := rd.Result().(*benchfmt.Result); ok {
+			s.out.Done = append(s.out.Done, res.Clone())
+		}
+	}
+	cands, d := s.look(0)
+	if d.Agrees != 1 || d.Undecided != 1 || d.Total() != 2 {
+		t.Fatalf("decisions %+v, want 1 agrees, 1 undecided of 2 measured", d)
+	}
+	if len(cands) != 1 || !strings.HasPrefix(cands[0].num, "PreparedQueryRow/") || cands[0].settle <= 7 {
+		t.Errorf("candidates %+v, want PreparedQueryRow's", cands)
+	}
+	if got := d.String(); got != "1 of 2 decided: 1 agree, 0 disagree; 1 undecided" {
+		t.Errorf("decisions say %q", got)
 	}
 }
