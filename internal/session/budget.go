@@ -28,7 +28,7 @@ const budgetMargin = 1.3
 // DefaultLooks is the looks a budgeted session plans when Config.Looks is
 // 0; MaxLooks the most it takes.
 const (
-	DefaultLooks = 7
+	DefaultLooks = 5
 	MaxLooks     = 16
 )
 
@@ -230,9 +230,11 @@ func (s *Session) designLines() {
 		return
 	}
 	d := s.seq.design
-	if d.Budget > 0 {
-		s.results.SetConfig(report.KeyBudget, d.Budget.String())
+	budget := d.Budget.String()
+	if d.Times > 0 { // set after the first stage: the log and the summary say it
+		budget = fmt.Sprintf("default, %g × a fixed design of %d runs per cell", d.Times, d.Fixed)
 	}
+	s.results.SetConfig(report.KeyBudget, budget)
 	s.results.SetConfig(report.KeyLooks, strconv.Itoa(d.Looks))
 	s.results.SetConfig(report.KeyLookConfidence, strconv.FormatFloat(d.Confidence, 'g', -1, 64))
 	s.results.SetConfig(report.KeyLookBounds, report.FormatLookBounds(d.Sizes, d.Bounds))
@@ -308,7 +310,6 @@ func (s *Session) runRounds(ctx context.Context) error {
 		if k == 0 && d.Times > 0 { // a default budget: from the first stage's measured time
 			d.Budget = d.defaultBudget(out.Time)
 			out.Design.Budget = d.Budget
-			s.results.SetConfig(report.KeyBudget, d.Budget.String())
 			fmt.Fprintf(s.env.Log, "budget: %s, %g × a fixed design's %s (%d runs per cell; the first stage of %d took %s)\n",
 				formatDuration(d.Budget), d.Times, formatDuration(d.Budget/time.Duration(d.Times)), d.Fixed, d.Sizes[0],
 				formatDuration(out.Time))
@@ -555,8 +556,9 @@ func sumDurations(m map[string]time.Duration) time.Duration {
 // pct formats a confidence level as a percentage: "98.75%".
 func pct(c float64) string { return strconv.FormatFloat(math.Round(c*1e6)/1e4, 'f', -1, 64) + "%" }
 
-// pct1 formats a coverage as a percentage to a tenth: "98.4%".
-func pct1(c float64) string { return strconv.FormatFloat(100*c, 'f', 1, 64) + "%" }
+// pct1 formats a coverage as a percentage, down to a tenth: "98.4%" for
+// 98.4375% (never more than it is).
+func pct1(c float64) string { return strconv.FormatFloat(math.Floor(1000*c+1e-9)/10, 'f', 1, 64) + "%" }
 
 // formatDuration rounds a duration for a line: to the second from a
 // minute, else to the tenth of a second.

@@ -319,15 +319,15 @@ func TestDesign(t *testing.T) {
 		t.Error("a design without a budget")
 	}
 	d, ok := (&Config{Count: 10, Budget: time.Minute}).Design()
-	if !ok || d.Looks != DefaultLooks || math.Abs(d.Confidence-(1-0.05/7)) > 1e-12 || d.Asked != 0 ||
-		!slices.Equal(d.Sizes, []int{10, 15, 20, 25, 30, 35, 40}) {
-		t.Errorf("design %+v, want 7 looks from 10 runs to 40", d)
+	if !ok || d.Looks != DefaultLooks || math.Abs(d.Confidence-(1-0.05/5)) > 1e-12 || d.Asked != 0 ||
+		!slices.Equal(d.Sizes, []int{10, 15, 20, 25, 30}) {
+		t.Errorf("design %+v, want 5 looks from 10 runs to 30", d)
 	}
 	d, _ = (&Config{Count: 5, Budget: time.Minute}).Design()
 	if d.Sizes[0] != 7 || d.Asked != 5 || !strings.Contains(d.String(), "--count 5 raised") {
 		t.Errorf("design %+v (%s), want the first stage raised to 7", d, d)
 	}
-	if got := d.Estimate(30 * time.Second); !strings.Contains(got, "at most 2m13s with every look's runs") ||
+	if got := d.Estimate(30 * time.Second); !strings.Contains(got, "at most 1m39s with every look's runs") ||
 		!strings.HasSuffix(got, "at most 1m0s") {
 		t.Errorf("estimate %q", got)
 	}
