@@ -22,12 +22,23 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 	s := p.Study
 	fmt.Fprint(w, report.WrapText(fmt.Sprintf("%s: %s", s.ID, s.Title), report.TextWidth, "  "))
 	fmt.Fprint(w, report.WrapText("published: "+s.Source.URL, report.TextWidth, "  "))
-	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), p.Config.Scale, p.Config.Count)
+	cfg := &p.Config
+	d, budgeted := cfg.Design()
+	if budgeted { // the plan and estimate of the first stage, then the design's (as run --dry-run)
+		first := *cfg
+		first.Count = d.Sizes[0]
+		cfg = &first
+	}
+	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), cfg.Scale, cfg.Count)
 	var total time.Duration
 	unknown := 0
 	if p.Runnable() {
-		if total, unknown, err = preview(&p.Config, env); err != nil {
+		if total, unknown, err = preview(cfg, env); err != nil {
 			return 0, 0, err
+		}
+		if budgeted {
+			fmt.Fprint(w, report.WrapText(d.String(), report.TextWidth, "  "))
+			fmt.Fprint(w, report.WrapText(d.Estimate(total), report.TextWidth, "  "))
 		}
 	} else {
 		fmt.Fprintln(w, "nothing of the study can run here")
