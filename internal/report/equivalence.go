@@ -154,6 +154,9 @@ func verdictText(kind string, settle, n int) string {
 type Decisions struct {
 	Faster, Slower, Equivalent, Undecided int
 	Agrees, Disagrees                     int
+	// Published says the comparisons are reproduce's published ones
+	// (String says agree and disagree even when none is decided).
+	Published bool
 }
 
 // Add counts one verdict of kind (Faster, Slower, Equivalent,
@@ -188,7 +191,7 @@ func (d Decisions) Decided() int { return d.Faster + d.Slower + d.Equivalent + d
 // "41 of 57 decided: 12 faster, 9 slower, 20 equivalent; 16 undecided"
 // (or "..., 9 agree, 2 disagree; ..." for published comparisons).
 func (d Decisions) String() string {
-	if d.Agrees+d.Disagrees > 0 && d.Faster+d.Slower+d.Equivalent == 0 {
+	if d.Published || d.Agrees+d.Disagrees > 0 && d.Faster+d.Slower+d.Equivalent == 0 {
 		return fmt.Sprintf("%d of %d decided: %d agree, %d disagree; %d undecided",
 			d.Decided(), d.Total(), d.Agrees, d.Disagrees, d.Undecided)
 	}

@@ -484,6 +484,7 @@ func (s *Session) lookStudy(r *report.Report, k int) (cands []candidate, d repor
 		return nil, d
 	}
 	r.StudyResolution = s.cfg.StudyResolution
+	d.Published = true
 	sizes := s.seq.design.Sizes
 	for i, row := range report.PublishedFor(r, st).Rows {
 		d.Add(row.Verdict)
