@@ -36,7 +36,8 @@ func TestBudgetedSessionSpendsRoundsOnTheUndecided(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	line := regexp.MustCompile(`budget 2m0s: spent (\S+) in (\d+) rounds?; (\d+) of (\d+) comparisons decided ` +
-		`\(2 looks planned, 95% over all; stopped: ([^)]+)\)`).FindStringSubmatch(strings.Join(strings.Fields(stdout.String()), " "))
+		`\(2 looks planned, 95% over all; stopped: ([^)]+)\)`).
+		FindStringSubmatch(strings.Join(strings.Fields(stdout.String()), " "))
 	if line == nil {
 		t.Fatalf("no summary line of the budget in:\n%s", stdout)
 	}
@@ -126,7 +127,8 @@ func TestDefaultRunIsBudgeted(t *testing.T) {
 		}
 	}
 	sizes := report.LookSizes(7, 5)
-	if got, want := last.GetConfig(report.KeyLookBounds), report.FormatLookBounds(sizes, report.LookBounds(sizes)); got != want {
+	want := report.FormatLookBounds(sizes, report.LookBounds(sizes))
+	if got := last.GetConfig(report.KeyLookBounds); got != want {
 		t.Errorf("results file's look-bounds %q, want %q", got, want)
 	}
 	if got := last.GetConfig(report.KeyBudget); got != "default, 2 × a fixed design of 6 runs per cell" {

@@ -28,11 +28,14 @@ func defineRun(c *cobra.Command, quick, dryRun *bool, sf *scriptFlags) *session.
 	fs.Var(v["db"], "db", "databases to benchmark, comma-separated (sqlite, mariadb, postgres; loopback = the transport floor, raw TCP and HTTP on 127.0.0.1, also planned with mariadb or postgres when the floor workloads are selected)")
 	fs.Var(v["targets"], "targets", "targets to run, comma-separated names, globs, -exclusions, name@version or name@./checkout, name+spin=DURATION (default: every target of the databases; see sqlbench list)")
 	fs.Var(v["workloads"], "workloads", "workloads to run, comma-separated: families, names or IDs, globs, -exclusions, or all (default: "+session.DefaultWorkloads+"; see sqlbench list)")
-	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell: a fixed design (without it, and without --budget or --quick, the run is "+
-		"budgeted at twice the measuring time of a fixed design of this many runs; with --budget: the first stage's, raised to the fewest a look needs)")
-	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still undecided: a first stage of --count runs, "+
-		"then rounds of more runs for the undecided ratio comparisons nearest a verdict, each followed by a look (docs/methodology.md, Budgeted sessions)")
-	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("in a budgeted run: the looks planned, 5%% error spent over them (default %d)", session.DefaultLooks))
+	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell: a fixed design (without it, and without "+
+		"--budget or --quick, the run is budgeted at twice the measuring time of a fixed design of this many runs; "+
+		"with --budget: the first stage's, raised to the fewest a look needs)")
+	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still "+
+		"undecided: a first stage of --count runs, then rounds of more runs for the undecided ratio comparisons "+
+		"nearest a verdict, each followed by a look (docs/methodology.md, Budgeted sessions)")
+	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("in a budgeted run: the looks planned, 5%% error spent over "+
+		"them (default %d)", session.DefaultLooks))
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices, "parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale, "multiplies every workload's operation count (1 = the published sizes)")
 	fs.Float64Var(&cfg.Warmup, "warmup", cfg.Warmup, "untimed operations before each run, as a fraction of the run")
