@@ -354,9 +354,6 @@ func (s *Session) runRounds(ctx context.Context) error {
 		for _, c := range cands[chosen:] {
 			seq.dropped[c.key] = true
 		}
-		for _, c := range cands[:chosen] {
-			delete(seq.dropped, c.key)
-		}
 		if chosen == 0 {
 			out.Stop = StopBudget
 			s.logLook(k, dec, fmt.Sprintf("; no comparison's next round (the nearest ~%s) fits in the %s left of the "+
