@@ -427,8 +427,8 @@ func (s *Session) round(active map[string]bool, done, add, pass int) []Step {
 // at an earlier look. It returns the verdicts and the undecided
 // comparisons more runs may decide, nearest a verdict first: not those
 // whose cells failed, were left out of an earlier round, or whose interval
-// estimates they would need more runs than the last look's (hopeless
-// within the design).
+// estimates they would need far more runs than the last look's
+// (hopeless).
 func (s *Session) look(k int) (cands []candidate, d report.Decisions) {
 	r := report.New(s.out.Done, s.out.Failed, WorkloadInfo)
 	if s.cfg.Study != "" {
@@ -458,7 +458,7 @@ func (s *Session) look(k int) (cands []candidate, d report.Decisions) {
 			_, nf := s.failed[num]
 			_, df := s.failed[den]
 			settle := q.Settle(p)
-			if nf || df || settle < 0 || settle > sizes[len(sizes)-1] {
+			if nf || df || hopeless(settle, sizes) {
 				s.seq.dropped[key] = true
 				continue
 			}
@@ -492,7 +492,7 @@ func (s *Session) lookStudy(r *report.Report, k int) (cands []candidate, d repor
 		num, den := row.NumCell.Name, row.DenCell.Name
 		_, nf := s.failed[num]
 		_, df := s.failed[den]
-		if nf || df || row.Settle < 0 || row.Settle > sizes[len(sizes)-1] {
+		if nf || df || hopeless(row.Settle, sizes) {
 			s.seq.dropped[key] = true
 			continue
 		}
@@ -500,6 +500,22 @@ func (s *Session) lookStudy(r *report.Report, k int) (cands []candidate, d repor
 	}
 	sortCandidates(cands)
 	return cands, d
+}
+
+// hopelessFactor: a comparison whose interval estimates it would need
+// more than this many times the last look's runs (or more than
+// report.MaxSettleRuns) gets no round. The estimate from a few runs is
+// rough — for normal data the range of 7 runs, the first look's interval,
+// has a coefficient of variation of about 30% — so one estimated a little
+// beyond the last look may still be decided there; the factor is a
+// factor of 2 in the interval's width.
+const hopelessFactor = 4
+
+// hopeless reports whether a comparison whose interval estimates settle
+// runs per cell (report.Ratio.Settle) gets no more runs in a design of
+// sizes.
+func hopeless(settle int, sizes []int) bool {
+	return settle < 0 || settle > hopelessFactor*sizes[len(sizes)-1]
 }
 
 // sortCandidates orders comparisons nearest a verdict first: by the runs

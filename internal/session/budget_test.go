@@ -404,3 +404,15 @@ func TestLookStudyRanksTheHeadlineComparisons(t *testing.T) {
 		t.Errorf("decisions say %q", got)
 	}
 }
+
+// TestHopeless: a comparison gets rounds while its estimate is at most
+// four times the last look's runs; none beyond, nor at "more than 1000"
+// (-1); an unknown estimate (0) still does.
+func TestHopeless(t *testing.T) {
+	sizes := []int{7, 11, 15}
+	for settle, want := range map[int]bool{-1: true, 0: false, 14: false, 60: false, 61: true} {
+		if got := hopeless(settle, sizes); got != want {
+			t.Errorf("hopeless(%d, %v) = %v, want %v", settle, sizes, got, want)
+		}
+	}
+}
