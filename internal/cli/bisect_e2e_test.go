@@ -28,7 +28,8 @@ func TestBisectFindsTheCommit(t *testing.T) {
 		t.Skip("needs git")
 	}
 	for _, c := range []struct{ measure, change, unit, count string }{
-		{"allocs/op", "\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n", "allocs/op", "3"},
+		{"allocs/op", "\tbisectSink = new([64]byte) // sqlbench's bisect test: one allocation more\n", "allocs/op",
+			"3"},
 		{"time", "\tfor i := 0; i < 20000; i++ { // sqlbench's bisect test: a known slowdown\n" +
 			"\t\tbisectSpin++\n\t}\n", "ops/s", "6"},
 	} {

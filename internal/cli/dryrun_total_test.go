@@ -27,7 +27,7 @@ func TestDryRunOfAScriptGivesItsTotal(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	got := strings.Join(strings.Fields(out.String()), " ")
-	if want := "estimated time: 6m0s timed: 2 cells x 6 runs of --time 30s"; !strings.Contains(got, want) {
+	if want := "estimated time: 7m0s timed: 2 cells x 7 runs of --time 30s"; !strings.Contains(got, want) {
 		t.Errorf("dry run of a script lacks %q:\n%s", want, out.String())
 	}
 	if strings.Contains(got, "no results here") {

@@ -265,7 +265,7 @@ func TestDryRunHonoursCPU(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{"SimpleQuery/mattn-1 ", "SimpleQuery/mattn-2 ",
-		"2 cells x 6 runs"} {
+		"2 cells x 7 runs"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("dry run --cpu 1,2 lacks %q:\n%s", want, got)
 		}

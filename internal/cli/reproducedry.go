@@ -23,7 +23,14 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 	s := p.Study
 	fmt.Fprint(w, textlayout.Wrap(fmt.Sprintf("%s: %s", s.ID, s.Title), textlayout.Width, "  "))
 	fmt.Fprint(w, textlayout.Wrap("published: "+s.Source.URL, textlayout.Width, "  "))
-	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), p.Config.Scale, p.Config.Count)
+	cfg := &p.Config
+	d, budgeted := cfg.Design()
+	if budgeted { // the plan and estimate of the first stage, then the design's (as run --dry-run)
+		first := *cfg
+		first.Count = d.Sizes[0]
+		cfg = &first
+	}
+	fmt.Fprintf(w, "%d comparisons; scale %g, %d runs per cell\n", len(s.Comparisons()), cfg.Scale, cfg.Count)
 	var total time.Duration
 	unknown := 0
 	if p.Runnable() {
@@ -32,8 +39,12 @@ func reproduceDryRun(opts studyOptions, env Env) (time.Duration, int, error) {
 		if err := prepareBuilds(context.Background(), p, env.session().Log); err != nil {
 			return 0, 0, err
 		}
-		if total, unknown, err = preview(&p.Config, env); err != nil {
+		if total, unknown, err = preview(cfg, env); err != nil {
 			return 0, 0, err
+		}
+		if budgeted {
+			fmt.Fprint(w, textlayout.Wrap(d.String(), textlayout.Width, "  "))
+			fmt.Fprint(w, textlayout.Wrap(d.Estimate(total), textlayout.Width, "  "))
 		}
 	} else {
 		fmt.Fprintln(w, "nothing of the study can run here")

@@ -132,6 +132,8 @@ func checkRun(f *runFlags) error {
 	}
 	if f.quick {
 		cfg.Quick(set(c, "scale"), set(c, "count"), set(c, "slices"))
+	} else if !set(c, "count") && !set(c, "budget") {
+		cfg.BudgetTimes = session.DefaultBudgetTimes // the default run: budgeted at twice the fixed design's time
 	}
 	if err := cfg.CheckRanges(); err != nil {
 		return err

@@ -77,13 +77,14 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 		"", func(s string) error { cfg.Workloads = splitList(s); return nil })
 	completeList(c, "workloads", workloadChoices)
 
-	fs.IntVar(&cfg.Count, "count", cfg.Count,
-		"timed runs per cell (with --budget: the first stage's, raised to the fewest a look needs)")
+	fs.IntVar(&cfg.Count, "count", cfg.Count, "timed runs per cell: a fixed design (without it, and without "+
+		"--budget or --quick, the run is budgeted at twice the measuring time of a fixed design of this many runs; "+
+		"with --budget: the first stage's, raised to the fewest a look needs)")
 	fs.DurationVar(&cfg.Budget, "budget", 0, "spend up to this much measuring time on the comparisons still "+
-		"undecided: a first stage of --count runs, then rounds of more runs for the cells of undecided ratio "+
-		"comparisons, each followed by a look (docs/methodology.md, Budgeted sessions)")
-	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("with --budget: the looks planned, each at confidence 1-5%%/looks "+
-		"(default %d)", session.DefaultLooks))
+		"undecided: a first stage of --count runs, then rounds of more runs for the undecided ratio comparisons "+
+		"nearest a verdict, each followed by a look (docs/methodology.md, Budgeted sessions)")
+	fs.IntVar(&cfg.Looks, "looks", 0, fmt.Sprintf("in a budgeted run: the looks planned, 5%% error spent over "+
+		"them (default %d)", session.DefaultLooks))
 	fs.IntVar(&cfg.Slices, "slices", cfg.Slices,
 		"parts each run is made of, spread over the whole session (1 = every run in one piece)")
 	fs.Float64Var(&cfg.Scale, "scale", cfg.Scale,

@@ -25,7 +25,8 @@ type studyOptions struct {
 	// QuickSlices) unless Scale or Count are given.
 	Quick bool
 	// Scale and Count, when above 0, replace the study's default scale and
-	// run count; Scale 1 is the published size.
+	// run count; Scale 1 is the published size. Without Count the session
+	// is budgeted (session.DefaultBudgetTimes × the fixed design's time).
 	Scale float64
 	Count int
 	// JITWarmup gives the JDBC runners their JIT warm-up in a study whose
@@ -136,6 +137,8 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	}
 	if opts.Count > 0 {
 		cfg.Count = opts.Count
+	} else { // budgeted: twice the study's fixed design, spent on the comparisons still undecided
+		cfg.BudgetTimes = session.DefaultBudgetTimes
 	}
 	cfg.StudyResolution = opts.Resolution
 	for _, id := range s.Workloads() {

@@ -131,12 +131,18 @@ func For(r *report.Report, s *studies.Study) *Table {
 	return t
 }
 
-// measure sets the measured ratio of cells n and d. With as many runs in
+// measure sets the measured ratio of cells n and d. In a budgeted
+// session's file (KeyLookBounds) it is the paired ratio of the last look
+// both cells reached (rankedRatio). Else, with as many runs in
 // each, run i of the one paired with run i of the other (they ran in the
 // same passes of the interleaved schedule), it is the median of the
 // per-run ratios with its confidence interval (benchmath, as every cell's
 // own); else the ratio of the medians, bounded by n's interval over d's.
 func (row *Row) measure(n, d *report.Cell) {
+	if q, ok := report.LookedRatio(n, d); ok { // a budgeted session's: the look the two reached
+		row.Measured, row.Lo, row.Hi, row.Confidence = q.Ratio, q.Lo, q.Hi, q.Confidence
+		return
+	}
 	if len(n.OpsRuns) == len(d.OpsRuns) && len(n.OpsRuns) >= 2 {
 		ratios := make([]float64, len(n.OpsRuns))
 		for i := range ratios {

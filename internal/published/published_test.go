@@ -465,3 +465,31 @@ func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
 		t.Errorf("no verdict on a line of its own:\n%s", b.String())
 	}
 }
+
+// TestPublishedReadsTheLookReached: in a budgeted session's file (the
+// looks' ranks recorded), a headline comparison whose cells stopped at
+// the first look (mymysql's 7 runs; mysql ran on to 11, far faster) is
+// measured over those 7 pairs, at the first look's interval ([min, max]).
+func TestPublishedReadsTheLookReached(t *testing.T) {
+	lines := []string{"session-id: s1", KeyLookBounds + ": 7:1 11:2 15:4"}
+	for i := range 11 {
+		speed := 1000 * (1 + 0.02*float64(i%3))
+		mysql := 1.5 * speed
+		if i >= 7 {
+			mysql = 50 * speed
+		}
+		lines = append(lines, fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s", key(t, "mysql"),
+			1e9/mysql, mysql))
+		if i < 7 {
+			lines = append(lines, fmt.Sprintf("BenchmarkSimpleQuery/%s/net=tcp 100 %.0f ns/op %.2f ops/s",
+				key(t, "mymysql"), 1e9/speed, speed))
+		}
+	}
+	s, _ := studies.Lookup("sqlbench-2013-win")
+	row := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
+	if row.Label() != "SimpleQuery: Go-MySQL-Driver / mymysql godrv" || row.Measured < 1.49 || row.Measured > 1.51 ||
+		row.Confidence != RankCoverage(7, 1) || row.Verdict != VerdictAgrees {
+		t.Errorf("%s: measured %g [%g, %g] at %g, %s; want 1.5 over the first look's 7 pairs, agrees", row.Label(),
+			row.Measured, row.Lo, row.Hi, row.Confidence, row.Verdict)
+	}
+}

@@ -15,16 +15,16 @@ const (
 	// the resolution (Row.Resolution, by default
 	// CrossMachineTolerance) of the published ratio: the measured ratio
 	// over the published one is equivalent to 1 (report.Equivalent).
-	VerdictAgrees = "agrees"
+	VerdictAgrees = report.Agrees
 	// VerdictDisagrees: no value of it does (the published ratio lies
 	// outside the interval widened by the tolerance).
-	VerdictDisagrees = "disagrees"
+	VerdictDisagrees = report.Disagrees
 	// VerdictInconclusive: the interval reaches both inside and outside
 	// the resolution: too wide to decide; printed as undecided, the word
 	// every comparison uses.
 	VerdictInconclusive = report.Undecided
 	// VerdictNotMeasured: a side has no results.
-	VerdictNotMeasured = "not measured"
+	VerdictNotMeasured = report.NotMeasured
 )
 
 // CrossMachineTolerance is how far (a factor of 1 + it, either way) a

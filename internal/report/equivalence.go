@@ -21,6 +21,18 @@ const (
 	Undecided = "undecided"
 )
 
+// The kinds of verdict a comparison with a published ratio ends in
+// (internal/published says when), counted by Decisions beside the above.
+const (
+	// Agrees: the measured ratio over the published one is equivalent to 1.
+	Agrees = "agrees"
+	// Disagrees: the published ratio lies outside the measured interval
+	// widened by the resolution.
+	Disagrees = "disagrees"
+	// NotMeasured: a side has no results; not counted.
+	NotMeasured = "not measured"
+)
+
 // MaxSettleRuns is the most runs an inconclusive verdict estimates (the
 // largest --count); beyond it the verdict says "more than".
 const MaxSettleRuns = 1000
@@ -152,13 +164,19 @@ func VerdictText(kind string, settle, n int) string {
 	return "undecided, no interval"
 }
 
-// Decisions counts the verdicts of a set of comparisons by kind.
+// Decisions counts the verdicts of a set of comparisons by kind: ratio
+// comparisons (faster, slower, equivalent) or reproduce's published ones
+// (agrees, disagrees), and the undecided.
 type Decisions struct {
 	Faster, Slower, Equivalent, Undecided int
+	Agrees, Disagrees                     int
+	// Published says the comparisons are reproduce's published ones
+	// (String says agree and disagree even when none is decided).
+	Published bool
 }
 
-// Add counts one verdict of kind (Faster, Slower, Equivalent or
-// Undecided).
+// Add counts one verdict of kind (Faster, Slower, Equivalent, Agrees,
+// Disagrees or Undecided; NotMeasured is not counted).
 func (d *Decisions) Add(kind string) {
 	switch kind {
 	case Faster:
@@ -167,20 +185,31 @@ func (d *Decisions) Add(kind string) {
 		d.Slower++
 	case Equivalent:
 		d.Equivalent++
+	case Agrees:
+		d.Agrees++
+	case Disagrees:
+		d.Disagrees++
+	case NotMeasured:
 	default:
 		d.Undecided++
 	}
 }
 
 // Total is the number of comparisons counted.
-func (d Decisions) Total() int { return d.Faster + d.Slower + d.Equivalent + d.Undecided }
+func (d Decisions) Total() int { return d.Decided() + d.Undecided }
 
-// Decided is the number decided: faster, slower or equivalent.
-func (d Decisions) Decided() int { return d.Faster + d.Slower + d.Equivalent }
+// Decided is the number decided: faster, slower or equivalent; agrees or
+// disagrees.
+func (d Decisions) Decided() int { return d.Faster + d.Slower + d.Equivalent + d.Agrees + d.Disagrees }
 
 // String says how many were decided and how:
-// "41 of 57 decided: 12 faster, 9 slower, 20 equivalent; 16 undecided".
+// "41 of 57 decided: 12 faster, 9 slower, 20 equivalent; 16 undecided"
+// (or "..., 9 agree, 2 disagree; ..." for published comparisons).
 func (d Decisions) String() string {
+	if d.Published || d.Agrees+d.Disagrees > 0 && d.Faster+d.Slower+d.Equivalent == 0 {
+		return fmt.Sprintf("%d of %d decided: %d agree, %d disagree; %d undecided",
+			d.Decided(), d.Total(), d.Agrees, d.Disagrees, d.Undecided)
+	}
 	return fmt.Sprintf("%d of %d decided: %d faster, %d slower, %d equivalent; %d undecided",
 		d.Decided(), d.Total(), d.Faster, d.Slower, d.Equivalent, d.Undecided)
 }

@@ -81,6 +81,12 @@ type Config struct {
 	// in what is left of Budget (the measuring time).
 	Budget time.Duration
 	Looks  int
+	// BudgetTimes, when above 0 and Budget is 0, makes the session budgeted
+	// with a default budget: BudgetTimes × the measuring time of the fixed
+	// design of Count runs per cell, as the first stage measures it
+	// (Design). sqlbench run sets DefaultBudgetTimes when neither --count
+	// nor --budget is given.
+	BudgetTimes float64
 	// Scale multiplies every workload's operation count; Warmup is the
 	// fraction of a run's operations run untimed before it.
 	Scale, Warmup float64

@@ -40,8 +40,9 @@ func (c *Config) CheckRanges() error {
 		return inputf("--timeout must be positive, got %s", c.Timeout)
 	case c.Budget < 0:
 		return inputf("--budget must be positive, got %s", c.Budget)
-	case c.Looks != 0 && c.Budget == 0:
-		return inputf("--looks needs --budget (a session without a budget looks once, at its --count runs)")
+	case c.Looks != 0 && c.Budget == 0 && c.BudgetTimes == 0:
+		return inputf(
+			"--looks needs a budget: --budget, or the default one (a session with --count looks once, at its runs)")
 	case c.Looks < 0 || c.Looks > MaxLooks:
 		return inputf("--looks must be from 1 to %d, got %d", MaxLooks, c.Looks)
 	}
