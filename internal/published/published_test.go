@@ -471,7 +471,7 @@ func TestPublishedTextPutsVerdictsUnderWideRows(t *testing.T) {
 // the first look (mymysql's 7 runs; mysql ran on to 11, far faster) is
 // measured over those 7 pairs, at the first look's interval ([min, max]).
 func TestPublishedReadsTheLookReached(t *testing.T) {
-	lines := []string{"session-id: s1", KeyLookBounds + ": 7:1 11:2 15:4"}
+	lines := []string{"session-id: s1", report.KeyLookBounds + ": 7:1 11:2 15:4"}
 	for i := range 11 {
 		speed := 1000 * (1 + 0.02*float64(i%3))
 		mysql := 1.5 * speed
@@ -486,9 +486,9 @@ func TestPublishedReadsTheLookReached(t *testing.T) {
 		}
 	}
 	s, _ := studies.Lookup("sqlbench-2013-win")
-	row := PublishedFor(New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
+	row := For(report.New(studyResults(t, s.ID, lines), nil, nil), s).Rows[0]
 	if row.Label() != "SimpleQuery: Go-MySQL-Driver / mymysql godrv" || row.Measured < 1.49 || row.Measured > 1.51 ||
-		row.Confidence != RankCoverage(7, 1) || row.Verdict != VerdictAgrees {
+		row.Confidence != report.RankCoverage(7, 1) || row.Verdict != VerdictAgrees {
 		t.Errorf("%s: measured %g [%g, %g] at %g, %s; want 1.5 over the first look's 7 pairs, agrees", row.Label(),
 			row.Measured, row.Lo, row.Hi, row.Confidence, row.Verdict)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/progress"
 	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/published"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/targets"
 	"golang.org/x/perf/benchfmt"
@@ -377,7 +378,7 @@ func TestLookStudyRanksTheHeadlineComparisons(t *testing.T) {
 		}
 		return spec.Key()
 	}
-	text := report.StudyKey + ": " + s.cfg.Study + "\nsession-id: s1\n" + report.KeyLookBounds + ": " + bounds + "\n"
+	text := published.StudyKey + ": " + s.cfg.Study + "\nsession-id: s1\n" + report.KeyLookBounds + ": " + bounds + "\n"
 	line := func(workload, target string, ops float64) string {
 		return fmt.Sprintf("Benchmark%s/%s/net=tcp 100 %.0f ns/op %.2f ops/s\n", workload, keyOf(target), 1e9/ops, ops)
 	}
