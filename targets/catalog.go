@@ -217,6 +217,10 @@ func catalog() []Spec {
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
 			Caps:   []bench.Cap{bench.CapCopy}},
+		{Name: "pgxpool", Driver: "pgxpool", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
+			Module: "github.com/jackc/pgx/v5", Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Desc: "jackc/pgx v5 native pool pgxpool.Pool (MaxConns = the workload's pool size): pool.QueryRow per query, " +
+				"pgx's statement cache on each connection; the pool family only (docs/pools.md)"},
 		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).
@@ -400,6 +404,19 @@ func Select(list string, dbs []bench.DB) ([]Spec, error) {
 // MariaDB only).
 func protoFloorWorkloads() []string {
 	return []string{"SimpleQuery", "SimpleQueryRow", "SimpleExec", "SimpleDo"}
+}
+
+// poolWorkloads lists the pool family's workloads (workloads/pool.go), the
+// only ones the pgxpool target runs: its pool has no statement prepared
+// across connections, and the other families measure pgx through pgx.Conn.
+func poolWorkloads() []string {
+	var ids []string
+	for _, size := range []int{4, 64} {
+		for _, n := range []int{1, 4, 16, 64} {
+			ids = append(ids, fmt.Sprintf("PoolQuery/pool=%d/clients=%d", size, n))
+		}
+	}
+	return ids
 }
 
 // Reasons the catalogue gives for refusing workloads.
