@@ -204,7 +204,7 @@ func catalog() []Spec {
 			Module: "github.com/go-mysql-org/go-mysql",
 			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments interpolated as SQL literals by sqlbench; " +
 				"prepared = conn.Prepare once, stmt.Execute per use, binary protocol; Query streams rows (ExecuteSelectStreaming)",
-			Caps: pooled},
+			Caps: pooled, Refuses: refuseAll(poolWorkloads(), goMySQLPool)},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
@@ -419,8 +419,19 @@ func poolWorkloads() []string {
 	return ids
 }
 
+// refuseAll refuses every workload of ids for reason.
+func refuseAll(ids []string, reason string) map[string]string {
+	m := make(map[string]string, len(ids))
+	for _, id := range ids {
+		m[id] = reason
+	}
+	return m
+}
+
 // Reasons the catalogue gives for refusing workloads.
 const (
+	goMySQLPool = "its pool is sqlbench's own fixed set of connections, not go-mysql's client.Pool: no pool of the " +
+		"driver's to measure"
 	bvincParams = "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are 1,600"
 	pgjdbcBytes = "pgjdbc binds a byte[] (setBytes) as bytea, which PostgreSQL refuses for the TEXT columns"
 )

@@ -70,10 +70,14 @@ func poolWorkload(size, n int) bench.Workload {
 		Ops: poolQueries, Unit: "queries", Smoke: poolSmoke, Pool: size, Needs: bench.CapPool,
 		Only: []bench.DB{bench.MariaDB, bench.Postgres},
 		Describe: func(d bench.Dialect) string {
-			return fmt.Sprintf("`%s` (%d rows, a random id each query) through the pool's one-row call, "+
-				"%d goroutine(s) sharing the cell's pool of at most %d connections, open for the whole cell; "+
+			who := fmt.Sprintf("%d goroutines sharing", n)
+			if n == 1 {
+				who = "1 goroutine on"
+			}
+			return fmt.Sprintf("`%s` (%d rows, the ids scattered) through the pool's one-row call, "+
+				"%s the cell's pool of at most %d connections, open for the whole cell; "+
 				"each row checked; the waits for a connection (waits/op, wait-ns/op) from the pool's counters",
-				poolQuery(d), poolRows, n, size)
+				poolQuery(d), poolRows, who, size)
 		},
 		Setup:    poolSetup,
 		Teardown: func(e bench.Env) error { return e.Conn.Exec("DROP TABLE IF EXISTS " + e.Dialect.Table("pool")) },
