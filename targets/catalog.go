@@ -256,6 +256,12 @@ func catalog() []Spec {
 			},
 			Module: "org.postgresql:postgresql",
 			Desc:   "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the 5th use; unix socket through junixsocket's socket factory"},
+		{Name: "jdbc-pg-hikari", Driver: "pgjdbc-hikari", API: APIJDBC, DB: bench.Postgres,
+			Group: "jdbc-pg-hikari", JVM: true, Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Module: "com.zaxxer:HikariCP",
+			Desc: "pgjdbc under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool size " +
+				"(maximumPoolSize, other settings HikariCP's defaults) over pgjdbc's connections; getConnection, " +
+				"prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",

@@ -93,7 +93,8 @@ func poolSetup(e bench.Env) error {
 	if err := e.Conn.Exec("DROP TABLE IF EXISTS " + t); err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}
-	if err := e.Conn.Exec("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY NOT NULL, name VARCHAR(32) NOT NULL)"); err != nil {
+	create := "CREATE TABLE " + t + " (id BIGINT PRIMARY KEY NOT NULL, name VARCHAR(32) NOT NULL)"
+	if err := e.Conn.Exec(create); err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}
 	for first := int64(0); first < poolRows; first += 100 {
