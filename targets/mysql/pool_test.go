@@ -8,9 +8,14 @@ import (
 	"github.com/sqlbench/sqlbench/targets/targettest"
 )
 
-// TestPoolUnderLoad holds database/sql's pool (go-sql-driver) to its size,
+// TestPoolUnderLoad holds database/sql's pool (go-sql-driver, with and
+// without interpolateParams) to its size,
 // counted in the server's Threads_connected, and to the waits it reports
 // when goroutines outnumber its connections.
 func TestPoolUnderLoad(t *testing.T) {
-	targettest.PoolUnderLoad(t, "mysql", servertest.Where(t, srv, bench.MariaDB, "tcp"))
+	for _, target := range []string{"mysql", "mysql-interp"} {
+		t.Run(target, func(t *testing.T) {
+			targettest.PoolUnderLoad(t, target, servertest.Where(t, srv, bench.MariaDB, "tcp"))
+		})
+	}
 }
