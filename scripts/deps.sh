@@ -47,8 +47,9 @@ apt_install() {
 sqlbench_targets="sqlite:mattn:cgo sqlite:modernc sqlite:zombiezen sqlite:crawshaw:cgo sqlite:ncruces
 	sqlite:ncruces-native sqlite:eatonphil:cgo sqlite:bvinc:cgo sqlite:sqinn mariadb:mysql mariadb:mysql-interp
 	mariadb:mymysql mariadb:mymysql-native mariadb:go-mysql postgres:pq postgres:pgx postgres:pgx-native
-	postgres:pgproto mariadb:mysqlproto
+	postgres:pgproto mariadb:mysqlproto postgres:pgxpool
 	mariadb:jdbc-mysql:jvm mariadb:jdbc-mariadb:jvm postgres:jdbc-postgres:jvm sqlite:jdbc-sqlite:jvm
+	postgres:jdbc-pg-hikari:jvm
 	loopback:tcp loopback:http"
 
 # sqlbench_study_targets ID: the targets of study ID (all: of every study)

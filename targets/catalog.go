@@ -223,7 +223,7 @@ func catalog() []Spec {
 				"interpolated as SQL literals by sqlbench; " +
 				"prepared = conn.Prepare once, stmt.Execute per use, binary protocol; Query streams rows " +
 				"(ExecuteSelectStreaming)",
-			Caps: pooled},
+			Caps: pooled, Refuses: refuseAll(poolWorkloads(), goMySQLPool)},
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
@@ -237,6 +237,11 @@ func catalog() []Spec {
 			Desc: "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = " +
 				"conn.Prepare once, run by name",
 			Caps: []bench.Cap{bench.CapCopy}},
+		{Name: "pgxpool", Driver: "pgxpool", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
+			Module: "github.com/jackc/pgx/v5", Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Desc: "jackc/pgx v5 native pool pgxpool.Pool (MaxConns = the workload's pool size): pool.QueryRow per " +
+				"query, " +
+				"pgx's statement cache on each connection; the pool family only (docs/pools.md)"},
 		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).
@@ -279,6 +284,12 @@ func catalog() []Spec {
 			Module: "org.postgresql:postgresql",
 			Desc: "pgjdbc (Java, JDBC runner), driver defaults: extended protocol, server-side prepare from the " +
 				"5th use; unix socket through junixsocket's socket factory"},
+		{Name: "jdbc-pg-hikari", Driver: "pgjdbc-hikari", API: APIJDBC, DB: bench.Postgres,
+			Group: "jdbc-pg-hikari", JVM: true, Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Module: "com.zaxxer:HikariCP",
+			Desc: "pgjdbc under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool size " +
+				"(maximumPoolSize, other settings HikariCP's defaults) over pgjdbc's connections; getConnection, " +
+				"prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",
@@ -432,8 +443,32 @@ func protoFloorWorkloads() []string {
 	return []string{"SimpleQuery", "SimpleQueryRow", "SimpleExec", "SimpleDo"}
 }
 
+// poolWorkloads lists the pool family's workloads (workloads/pool.go), the
+// only ones the pgxpool target runs: its pool has no statement prepared
+// across connections, and the other families measure pgx through pgx.Conn.
+func poolWorkloads() []string {
+	var ids []string
+	for _, size := range []int{4, 64} {
+		for _, n := range []int{1, 4, 16, 64} {
+			ids = append(ids, fmt.Sprintf("PoolQuery/pool=%d/clients=%d", size, n))
+		}
+	}
+	return ids
+}
+
+// refuseAll refuses every workload of ids for reason.
+func refuseAll(ids []string, reason string) map[string]string {
+	m := make(map[string]string, len(ids))
+	for _, id := range ids {
+		m[id] = reason
+	}
+	return m
+}
+
 // Reasons the catalogue gives for refusing workloads.
 const (
+	goMySQLPool = "its pool is sqlbench's own fixed set of connections, not go-mysql's client.Pool: no pool of the " +
+		"driver's to measure"
 	bvincParams = "its SQLite 3.28 allows 999 parameters a statement (32766 since 3.32); 100 rows of 16 columns are " +
 		"1,600"
 	pgjdbcBytes = "pgjdbc binds a byte[] (setBytes) as bytea, which PostgreSQL refuses for the TEXT columns"

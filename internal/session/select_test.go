@@ -18,9 +18,10 @@ func TestTargetGlobsAndExclusions(t *testing.T) {
 		runnable []string
 		explicit bool
 	}{
-		{[]bench.DB{bench.Postgres}, []string{"pgx*", "-pgx-native"}, []string{"pgx"}, true},
+		{[]bench.DB{bench.Postgres}, []string{"pgx*", "-pgx-native"}, []string{"pgx", "pgxpool"}, true},
 		{[]bench.DB{bench.Postgres}, []string{"-jdbc*", "-pq"}, []string{"pgx", "pgx-native"}, false},
-		{[]bench.DB{bench.SQLite, bench.Postgres}, []string{"p*"}, []string{"pq", "pgx", "pgx-native"}, true},
+		{[]bench.DB{bench.SQLite, bench.Postgres}, []string{"p*"}, []string{"pq", "pgx", "pgx-native", "pgxpool"},
+			true},
 		{[]bench.DB{bench.SQLite}, []string{"-sqinn", "-jdbc-sqlite", "-*c*"},
 			[]string{"mattn", "zombiezen", "eatonphil"}, false},
 		// A protocol floor only by its name: not by a pattern, not by default.

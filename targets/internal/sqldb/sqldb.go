@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"time"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -119,6 +120,13 @@ type Conn struct {
 // so that tests can make the calls of a published program on the very pool
 // a workload used.
 func (c Conn) Pool() *sql.DB { return c.DB }
+
+// PoolWaits implements bench.PoolWaiter from the pool's DB.Stats: the
+// waits for a connection (WaitCount) and their total time (WaitDuration).
+func (c Conn) PoolWaits() (int64, time.Duration) {
+	s := c.DB.Stats()
+	return s.WaitCount, s.WaitDuration
+}
 
 // Exec implements bench.Conn.
 func (c Conn) Exec(query string, args ...any) error {

@@ -15,7 +15,9 @@ public enum Cap {
     /** A prepared statement's executions batched (addBatch, executeBatch). */
     BATCH("batch"),
     /** Batches the driver rewrites into multi-row INSERTs (Connector/J rewriteBatchedStatements). */
-    REWRITE("rewrite");
+    REWRITE("rewrite"),
+    /** A pool that many threads share (HikariCP): the cell's workloads open it themselves. */
+    POOL("pool");
 
     /** The capability's name in the protocol, as Go's bench.Cap value. */
     public final String key;

@@ -29,7 +29,12 @@ public enum Target {
     /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches. */
     POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH),
     /** xerial sqlite-jdbc on a SQLite file; batches. */
-    SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH);
+    SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH),
+    /**
+     * pgjdbc under HikariCP, the pool family only: its connections are pgjdbc's, opened as POSTGRES's, and
+     * PoolWorkloads shares them between threads through a HikariDataSource of the workload's pool size.
+     */
+    POSTGRES_HIKARI("jdbc-pg-hikari", Db.POSTGRES, true, Cap.POOL);
 
     /** The target's name on the command line and in requests. */
     public final String name;
@@ -103,7 +108,7 @@ public enum Target {
                 }
                 yield "jdbc:mariadb://" + hostPort(e) + "/" + e.database();
             }
-            case POSTGRES -> {
+            case POSTGRES, POSTGRES_HIKARI -> {
                 p.setProperty("sslmode", "disable");
                 if (e.net().equals("unix")) {
                     p.setProperty("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg");

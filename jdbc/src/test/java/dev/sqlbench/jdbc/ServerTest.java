@@ -68,8 +68,9 @@ class ServerTest {
         assertEquals("runner-target: jdbc-mariadb batch,load", a[2]);
         assertEquals("runner-target: jdbc-postgres batch,copy", a[3]);
         assertEquals("runner-target: jdbc-sqlite batch", a[4]);
+        assertEquals("runner-target: jdbc-pg-hikari pool", a[5]);
         List<String> declared = new ArrayList<>();
-        for (int i = 5; i < a.length - 1; i++) {
+        for (int i = 6; i < a.length - 1; i++) {
             assertTrue(a[i].startsWith("runner-workload: "), a[i]);
             declared.add(a[i].substring("runner-workload: ".length()));
         }

@@ -1,0 +1,21 @@
+package mysql_test
+
+import (
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/servertest"
+	"github.com/sqlbench/sqlbench/targets/targettest"
+)
+
+// TestPoolUnderLoad holds database/sql's pool (go-sql-driver, with and
+// without interpolateParams) to its size,
+// counted in the server's Threads_connected, and to the waits it reports
+// when goroutines outnumber its connections.
+func TestPoolUnderLoad(t *testing.T) {
+	for _, target := range []string{"mysql", "mysql-interp"} {
+		t.Run(target, func(t *testing.T) {
+			targettest.PoolUnderLoad(t, target, servertest.Where(t, srv, bench.MariaDB, "tcp"))
+		})
+	}
+}
