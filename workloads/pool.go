@@ -22,7 +22,7 @@ import (
 // database/sql's default (no cap) behaves as once it keeps its idle
 // connections. Clients above the pool size wait for a connection; the
 // result line says how often and how long, from the pool's own counters
-// (bench.PoolWaiter): waits/op and wait-ns/op.
+// (bench.PoolWaiter): pool-waits/op and pool-wait-ns/op.
 const (
 	poolFamily  = "pool"
 	poolRows    = 1000   // rows of the table the point query reads
@@ -76,7 +76,7 @@ func poolWorkload(size, n int) bench.Workload {
 			}
 			return fmt.Sprintf("`%s` (%d rows, the ids scattered) through the pool's one-row call, "+
 				"%s the cell's pool of at most %d connections, open for the whole cell; "+
-				"each row checked; the waits for a connection (waits/op, wait-ns/op) from the pool's counters",
+				"each row checked; the waits for a connection (pool-waits/op, pool-wait-ns/op) from the pool's counters",
 				poolQuery(d), poolRows, who, size)
 		},
 		Setup:    poolSetup,
@@ -152,8 +152,8 @@ func poolRun(e bench.Env, n int) (bench.Run, error) {
 		cnt, d := pw.PoolWaits()
 		ops := float64(max(1, done.Load()))
 		return []bench.Metric{
-			{Value: float64(cnt-count0) / ops, Unit: "waits/op"},
-			{Value: float64(int64(d)-wait0) / ops, Unit: "wait-ns/op"},
+			{Value: float64(cnt-count0) / ops, Unit: "pool-waits/op"},
+			{Value: float64(int64(d)-wait0) / ops, Unit: "pool-wait-ns/op"},
 		}
 	}
 	return bench.Run{Parallel: ops, Start: start, Metrics: metrics}, nil

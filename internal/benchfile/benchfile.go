@@ -52,6 +52,11 @@ func Units() []UnitInfo {
 		{Unit: unit.Late, Better: "lower", Label: "late"},
 		{Unit: unit.Skipped, Better: "lower", Label: "skipped"},
 		{Unit: unit.DoneRate, Better: "higher", Label: "done ops/s"},
+		// The pool family's (workloads/pool.go, HikariCP's in the JDBC
+		// runner): the waits for a connection, from the pool's counters.
+		{Unit: unit.PoolWaits, Better: "lower", Label: "pool waits"},
+		{Unit: unit.PoolWait, Better: "lower", Label: "pool wait", Of: Nanoseconds},
+		{Unit: unit.PoolAcquire, Better: "lower", Label: "pool acquire", Of: Nanoseconds},
 		// A spin variant's spin follows --targets, not the target: no best.
 		{Unit: unit.Spin, Better: "lower", Label: "spin", Of: Nanoseconds, Setting: true},
 	}

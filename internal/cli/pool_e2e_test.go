@@ -13,7 +13,7 @@ import (
 // TestPoolFamilyOnPostgres runs the pool family on a throwaway PostgreSQL
 // through database/sql (pgx), pgxpool and HikariCP (the JDBC runner): every
 // cell has its run, every row checked, and each pool's wait unit on its
-// result line (waits/op and wait-ns/op from the Go pools' counters,
+// result line (pool-waits/op and pool-wait-ns/op from the Go pools' counters,
 // acquire-ns/op from HikariCP's metrics tracker), the waits there where 64
 // threads share 4 connections and more than where one thread has them.
 func TestPoolFamilyOnPostgres(t *testing.T) {
@@ -49,7 +49,7 @@ func TestPoolFamilyOnPostgres(t *testing.T) {
 		return 0, false
 	}
 	for _, c := range []struct{ target, unit string }{ // target: its driver= key
-		{"pgx", "waits/op"}, {"pgxpool", "waits/op"}, {"pgjdbc-hikari", "acquire-ns/op"},
+		{"pgx", "pool-waits/op"}, {"pgxpool", "pool-waits/op"}, {"pgjdbc-hikari", "acquire-ns/op"},
 	} {
 		for _, size := range []string{"4", "64"} {
 			for _, n := range []string{"1", "4", "16", "64"} {

@@ -61,3 +61,11 @@ const (
 	Skipped  = "skipped"
 	DoneRate = "done-ops/s"
 )
+
+// The pool family's waits for a connection (workloads/pool.go, which
+// writes them as these names; HikariCP's acquire time in the JDBC runner).
+const (
+	PoolWaits   = "pool-waits/op"
+	PoolWait    = "pool-wait-ns/op"
+	PoolAcquire = "acquire-ns/op"
+)

@@ -15,7 +15,7 @@ import (
 // connections open on the server (counted there while it runs: PostgreSQL's
 // pg_stat_activity, MariaDB's process list) and keeps at least 2 of them
 // open after it; its 16 goroutines wait
-// for a connection (waits/op and wait-ns/op above zero), while one
+// for a connection (pool-waits/op and pool-wait-ns/op above zero), while one
 // goroutine on the same pool never waits; and a row changed on the server
 // fails the run.
 func PoolUnderLoad(t *testing.T, target string, where Where) {
@@ -78,12 +78,12 @@ func PoolUnderLoad(t *testing.T, target string, where Where) {
 	if got := count(); got < 2 || got > size {
 		t.Errorf("%d connections open after 16 goroutines ran on a pool of %d, want 2 to %d kept", got, size, size)
 	}
-	if loaded["waits/op"] <= 0 || loaded["wait-ns/op"] <= 0 {
+	if loaded["pool-waits/op"] <= 0 || loaded["pool-wait-ns/op"] <= 0 {
 		t.Errorf("16 goroutines on a pool of %d: waits %v, want some and their time", size, loaded)
 	}
 	one := workload(t, "PoolQuery/pool=4/clients=1")
 	alone := waits(one)
-	if alone["waits/op"] != 0 || alone["wait-ns/op"] != 0 {
+	if alone["pool-waits/op"] != 0 || alone["pool-wait-ns/op"] != 0 {
 		t.Errorf("1 goroutine on a pool of %d: waits %v, want none", size, alone)
 	}
 	// A wrong row fails the run: row 0 (operation 0's) renamed.

@@ -30,7 +30,7 @@ import javax.sql.DataSource;
  * as its DataSource. The wait for a connection is HikariCP's own metric:
  * the time of every getConnection, recorded through its metrics tracker
  * (IMetricsTracker.recordConnectionAcquiredNanos), reported as
- * acquire-ns/op; HikariCP counts no waits, so there is no waits/op.
+ * acquire-ns/op; HikariCP counts no waits, so there is no pool-waits/op.
  */
 final class PoolWorkloads {
     static final int ROWS = 1000;
