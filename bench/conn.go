@@ -95,6 +95,12 @@ type Endpoint struct {
 	Addr string
 	// User, Password and Database log in.
 	User, Password, Database string
+	// TLS says whether and how a target encrypts the connection: TLSOff
+	// (""), TLSRequire or TLSVerify (see TLSMode).
+	TLS TLSMode
+	// CA is the PEM file of the certificates TLSVerify trusts; "" means the
+	// system's roots.
+	CA string
 }
 
 // Opener opens a Conn for a target.

@@ -25,19 +25,30 @@ func init() {
 	}, bench.CapPool, bench.CapLoad)
 }
 
-// Config returns the driver configuration for e.
-func Config(e bench.Endpoint, interpolate bool) *mysql.Config {
+// Config returns the driver configuration for e. An endpoint with TLS sets
+// the driver's TLS to e.TLSConfig (verified against e.CA for
+// bench.TLSVerify); Config fails only on a TLS setting it cannot build.
+func Config(e bench.Endpoint, interpolate bool) (*mysql.Config, error) {
 	c := mysql.NewConfig()
 	c.Net, c.Addr, c.User, c.Passwd, c.DBName = e.Net, e.Addr, e.User, e.Password, e.Database
 	c.InterpolateParams = interpolate
 	// DATETIME columns scan into time.Time, as a program reading them so
 	// configures the driver (the typed family); no other workload reads one.
 	c.ParseTime = true
-	return c
+	tc, err := e.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	c.TLS = tc
+	return c, nil
 }
 
 func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, error) {
-	connector, err := mysql.NewConnector(Config(cfg.Server, interpolate))
+	mc, err := Config(cfg.Server, interpolate)
+	if err != nil {
+		return nil, fmt.Errorf("configure: %w", err)
+	}
+	connector, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("configure: %w", err)
 	}
