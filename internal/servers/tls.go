@@ -1,11 +1,13 @@
 package servers
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"database/sql"
 	"encoding/pem"
 	"fmt"
 	"math/big"
@@ -13,6 +15,11 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/targets/pgdsn"
 )
 
 // TLS file names in a server's directory.
@@ -74,4 +81,73 @@ func writeCert(dir string, acct *account) (string, error) {
 		}
 	}
 	return cert, nil
+}
+
+// TLSStatusQuery returns the query that reads, on a connection to a server
+// of kind, the TLS protocol version and cipher of that connection's own
+// session as one row of two strings, both empty on a plain connection:
+// PostgreSQL's pg_stat_ssl, MariaDB's session status Ssl_version and
+// Ssl_cipher. It takes no arguments, so that every driver (and the protocol
+// floors) can run it. "" for a kind without one.
+func TLSStatusQuery(kind Kind) string {
+	switch kind.Base() {
+	case KindPostgres:
+		return "SELECT coalesce(version, ''), coalesce(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+	case KindMariaDB:
+		return "SELECT (SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS " +
+			"WHERE VARIABLE_NAME = 'SSL_VERSION'), (SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS " +
+			"WHERE VARIABLE_NAME = 'SSL_CIPHER')"
+	}
+	return ""
+}
+
+// TLSStatus connects as the bench user over tcp with TLS verified against
+// s.TLSCert (pgx for PostgreSQL, go-sql-driver/mysql for MariaDB) and
+// returns the protocol version and cipher the server reports for that
+// connection (TLSStatusQuery).
+func (s *Server) TLSStatus(ctx context.Context) (version, cipher string, err error) {
+	if s.TLSCert == "" {
+		return "", "", fmt.Errorf("%s was started without TLS", s.Kind)
+	}
+	e, err := s.Endpoint("tcp")
+	if err != nil {
+		return "", "", err
+	}
+	be := e.Bench()
+	be.TLS, be.CA = bench.TLSVerify, s.TLSCert
+	q := TLSStatusQuery(s.Kind)
+	switch s.Kind.Base() {
+	case KindPostgres:
+		dsn, err := pgdsn.ConnString(be)
+		if err != nil {
+			return "", "", err
+		}
+		conn, err := pgConnect(ctx, dsn)
+		if err != nil {
+			return "", "", scrub(err, s.Password)
+		}
+		defer conn.Close(context.Background())
+		err = conn.QueryRow(ctx, q).Scan(&version, &cipher)
+		return version, cipher, err
+	case KindMariaDB:
+		tc, err := be.TLSConfig()
+		if err != nil {
+			return "", "", err
+		}
+		cfg := mysql.NewConfig()
+		cfg.Net, cfg.Addr, cfg.User, cfg.Passwd, cfg.DBName, cfg.TLS = "tcp", e.Addr, s.User, s.Password, s.Database, tc
+		cfg.Timeout = 2 * time.Second
+		conn, err := mysql.NewConnector(cfg)
+		if err != nil {
+			return "", "", err
+		}
+		db := sql.OpenDB(conn)
+		defer db.Close()
+		var v, c sql.NullString
+		if err := db.QueryRowContext(ctx, q).Scan(&v, &c); err != nil {
+			return "", "", scrub(err, s.Password)
+		}
+		return v.String, c.String, nil
+	}
+	return "", "", fmt.Errorf("%s has no TLS status", s.Kind)
 }

@@ -102,7 +102,7 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			return set, err
 		}
 		fmt.Fprintf(log, "starting a throwaway %s server (%s profile)...\n", db, cfg.Profile)
-		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: cfg.Profile, Log: io.Discard})
+		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: cfg.Profile, Log: io.Discard, TLS: cfg.TLS})
 		if err != nil {
 			if ctx.Err() != nil {
 				return set, ctx.Err()
@@ -124,11 +124,18 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			if err != nil {
 				return set, err
 			}
-			d.ends[n] = e.Bench()
+			be := e.Bench()
+			if n == "tcp" && srv.TLSCert != "" {
+				be.TLS, be.CA = bench.TLSVerify, srv.TLSCert
+			}
+			d.ends[n] = be
 			d.net = append(d.net, n)
 		}
 		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", "throwaway"},
 			[2]string{string(db) + "-server-ready", srv.Ready.Round(1e6).String()})
+		if srv.TLSCert != "" {
+			d.config = append(d.config, tlsLines(ctx, db, srv)...)
+		}
 		d.config = append(d.config, serverCPULines(db, d.pid, "the throwaway server")...)
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
@@ -210,4 +217,19 @@ func (s *dbSet) stop(log io.Writer) {
 			fmt.Fprintf(log, "sqlbench: stop the %s server: %v\n", db, err)
 		}
 	}
+}
+
+// tlsLines are the results file's lines of a server started with TLS:
+// that the targets connect over TLS (tcp), and the protocol version and
+// cipher the server reports for a connection verified against its
+// certificate (pgx or go-sql-driver/mysql; each driver's own is checked by
+// the targets' TLS test, docs/tls.md).
+func tlsLines(ctx context.Context, db bench.DB, srv *servers.Server) [][2]string {
+	k := string(db) + "-tls"
+	lines := [][2]string{{k, "on (tcp; self-signed certificate, verified where the driver can)"}}
+	version, cipher, err := srv.TLSStatus(ctx)
+	if err != nil {
+		return append(lines, [2]string{k + "-negotiated", "unread: " + err.Error()})
+	}
+	return append(lines, [2]string{k + "-version", version}, [2]string{k + "-cipher", cipher})
 }
