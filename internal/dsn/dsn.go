@@ -71,9 +71,11 @@ func Parse(db bench.DB, dsn string) (bench.Endpoint, error) {
 		if strings.HasPrefix(cfg.Host, "/") {
 			e.Net, e.Addr = "unix", fmt.Sprintf("%s/.s.PGSQL.%d", cfg.Host, cfg.Port)
 		}
-		if t := cfg.TLSConfig; t != nil && e.Net == "tcp" {
-			// sslmode require, prefer and allow skip verification;
-			// verify-ca and verify-full verify (both taken as verify-full).
+		if t := cfg.TLSConfig; t != nil && e.Net == "tcp" && !plainFallback(cfg) {
+			// sslmode=require skips verification; verify-ca and
+			// verify-full verify (both taken as verify-full). prefer (the
+			// default) and allow fall back to plain text: the targets
+			// connect in plain text, as before TLS was a setting.
 			e.TLS = bench.TLSRequire
 			if !t.InsecureSkipVerify || t.VerifyPeerCertificate != nil {
 				e.TLS, e.CA = bench.TLSVerify, sslRootCert(dsn)
@@ -134,4 +136,15 @@ func sslRootCert(dsn string) string {
 		}
 	}
 	return os.Getenv("PGSSLROOTCERT")
+}
+
+// plainFallback reports whether cfg may connect in plain text (sslmode
+// prefer or allow).
+func plainFallback(cfg *pgconn.Config) bool {
+	for _, f := range cfg.Fallbacks {
+		if f.TLSConfig == nil {
+			return true
+		}
+	}
+	return false
 }
