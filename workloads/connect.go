@@ -24,6 +24,8 @@ func init() {
 			return "a new connection of the cell's target per operation (the driver's own open, the session " +
 				"settings, `SELECT 1` read and checked, then closed): connect, TLS handshake under --tls, login"
 		},
+		Setup:    func(bench.Env) error { return nil },
+		Teardown: func(bench.Env) error { return nil },
 		Begin: func(e bench.Env) (bench.Run, error) {
 			if e.Open == nil {
 				return bench.Run{}, fmt.Errorf("connect: the target cannot open another connection")
