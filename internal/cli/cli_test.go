@@ -153,6 +153,8 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 		{[]string{"run", "--dsn", "s3cretpw"}, "--dsn: want DATABASE=DSN"},
 		{[]string{"run", "--pin", "diagonal"}, `--pin: unknown placement "diagonal"`},
 		{[]string{"run", "--net", "udp"}, `--net: unknown transport "udp"`},
+		{[]string{"run", "--tls"}, `--tls: only for servers sqlbench starts`},
+		{[]string{"run", "--tls", "--db", "postgres", "--net", "unix"}, `--tls: TLS is over tcp only`},
 		{[]string{"run", "--sqlite-journal", "fast"}, `--sqlite-journal: unknown SQLite journal mode "fast" (valid: delete, truncate, persist, memory, wal, off)`},
 		{[]string{"run", "--sqlite-sync", "always"}, `--sqlite-sync: unknown SQLite synchronous level "always" (valid: off, normal, full, extra, driver)`},
 		{[]string{"run", "--workloads", "SimpleDo"}, "nothing to run: none of the workloads runs on the selected databases"},
