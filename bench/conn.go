@@ -103,6 +103,14 @@ type Endpoint struct {
 	CA string
 }
 
+// ContextQuerier is a Conn whose one-row call takes a context that reaches
+// the driver, so that a deadline or a cancellation interrupts the call the
+// way the driver does it (database/sql's QueryRowContext, pgx's context
+// argument). Targets declare it as CapContext.
+type ContextQuerier interface {
+	QueryRowContext(ctx context.Context, query string, fn RowFunc, args ...any) error
+}
+
 // Opener opens a Conn for a target.
 type Opener func(ctx context.Context, cfg Config) (Conn, error)
 

@@ -145,8 +145,8 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
-	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
+	pooled := []bench.Cap{bench.CapPool}                                 // database/sql: a *sql.DB serves many goroutines
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad, bench.CapContext} // go-sql-driver: LOAD DATA LOCAL from a reader
 	return refuseScripts([]Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -208,15 +208,15 @@ func catalog() []Spec {
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
-			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy}},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy, bench.CapContext}},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
-			Caps:   pooled},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapContext}},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
-			Caps:   []bench.Cap{bench.CapCopy}},
+			Caps:   []bench.Cap{bench.CapCopy, bench.CapContext}},
 		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).

@@ -19,10 +19,10 @@ import (
 func init() {
 	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, false)
-	}, bench.CapPool, bench.CapLoad)
+	}, bench.CapPool, bench.CapLoad, bench.CapContext)
 	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, true)
-	}, bench.CapPool, bench.CapLoad)
+	}, bench.CapPool, bench.CapLoad, bench.CapContext)
 }
 
 // Config returns the driver configuration for e. An endpoint with TLS sets
