@@ -12,10 +12,14 @@ import (
 // The cancel family measures each driver's cancellation path: queries
 // issued with a per-query deadline (context.WithTimeout), one in
 // cancelEvery of them a slow query that the deadline cuts short. What a
-// driver does then differs: lib/pq sends a cancel request on a new
-// connection and keeps its own, pgx closes its connection (database/sql
-// then opens another), go-sql-driver/mysql closes its connection and leaves
-// the query to run on the server. The run reports, beside ns/op:
+// driver does then differs (TestCancelPaths, internal/servertest, reads it
+// from the server's session ids): lib/pq sends a cancel request on a side
+// connection and then discards its own, pgx closes its connection, and
+// go-sql-driver/mysql closes its connection and leaves the query to run on
+// the server; database/sql opens another connection for the next query,
+// while pgx's native connection must be replaced by the program. The run
+// reports, beside ns/op (a cancel's first query after it counts toward the
+// per-cancel values that follow it; a run's last cancel may have none):
 //
 //   - cancel-ns/cancel: the mean time from a deadline to the cancelled
 //     call's return;
@@ -78,6 +82,7 @@ type cancelRun struct {
 	after    bool  // the last operation was a cancel
 	cancels  int
 	cancelNs time.Duration
+	recovers int // first queries after a cancel
 	recover  time.Duration
 	newConns int
 	reopens  int
@@ -98,15 +103,15 @@ func beginCancel(e bench.Env) (bench.Run, error) {
 		},
 		End: func() error { return r.conn.Close() },
 		Metrics: func() []bench.Metric {
-			if r.cancels == 0 {
+			if r.cancels == 0 || r.recovers == 0 {
 				return nil
 			}
-			n := float64(r.cancels)
+			n, m := float64(r.cancels), float64(r.recovers)
 			return []bench.Metric{
 				{Value: float64(r.cancelNs) / n, Unit: "cancel-ns/cancel"},
-				{Value: float64(r.recover) / n, Unit: "recover-ns/cancel"},
-				{Value: float64(r.newConns) / n, Unit: "newconn/cancel"},
-				{Value: float64(r.reopens) / n, Unit: "reopen/cancel"},
+				{Value: float64(r.recover) / m, Unit: "recover-ns/cancel"},
+				{Value: float64(r.newConns) / m, Unit: "newconn/cancel"},
+				{Value: float64(r.reopens) / m, Unit: "reopen/cancel"},
 			}
 		},
 	}, nil
@@ -172,6 +177,7 @@ func (r *cancelRun) fast(q string) error {
 	}
 	switch {
 	case r.after:
+		r.recovers++
 		r.recover += time.Since(t0)
 		if r.id != 0 && id != r.id {
 			r.newConns++
