@@ -91,6 +91,9 @@ type Spec struct {
 	// Refuses lists, by workload ID, workloads of the target's families
 	// that its driver cannot run as written, each with the reason.
 	Refuses map[string]string
+	// NoTLS, when set, says why the target cannot connect over TLS: a
+	// session whose server endpoint asks for TLS skips it with this reason.
+	NoTLS string
 	// Floor marks a protocol floor (targets/pgproto, targets/mysqlproto):
 	// not a driver but a minimal client of its database's wire protocol,
 	// the cost under every driver of that database. A session plans it only
@@ -145,6 +148,7 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
+	const mymysqlNoTLS = "mymysql has no TLS client"
 	pooled := []bench.Cap{bench.CapPool}                                 // database/sql: a *sql.DB serves many goroutines
 	loads := []bench.Cap{bench.CapPool, bench.CapLoad, bench.CapContext} // go-sql-driver: LOAD DATA LOCAL from a reader
 	return refuseScripts([]Spec{
@@ -196,10 +200,11 @@ func catalog() []Spec {
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql through database/sql (godrv)",
-			Caps:   pooled},
+			Caps:   pooled, NoTLS: mymysqlNoTLS},
 		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
-			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use"},
+			Desc:   "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), prepared = Prepare once, Run per use",
+			NoTLS:  mymysqlNoTLS},
 		{Name: "go-mysql", Driver: "go-mysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "gomysql",
 			Module: "github.com/go-mysql-org/go-mysql",
 			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments interpolated as SQL literals by sqlbench; " +

@@ -95,6 +95,9 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			}
 			d.config = append(d.config, serverCPULines(db, d.pid, "found by its socket")...)
 			set.byDB[db] = d
+			if e.TLS != bench.TLSOff {
+				skipNoTLS(p, db)
+			}
 			continue
 		}
 		kind, err := servers.ParseKind(string(db))
@@ -135,6 +138,7 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			[2]string{string(db) + "-server-ready", srv.Ready.Round(1e6).String()})
 		if srv.TLSCert != "" {
 			d.config = append(d.config, tlsLines(ctx, db, srv)...)
+			skipNoTLS(p, db)
 		}
 		d.config = append(d.config, serverCPULines(db, d.pid, "the throwaway server")...)
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
@@ -232,4 +236,14 @@ func tlsLines(ctx context.Context, db bench.DB, srv *servers.Server) [][2]string
 		return append(lines, [2]string{k + "-negotiated", "unread: " + err.Error()})
 	}
 	return append(lines, [2]string{k + "-version", version}, [2]string{k + "-cipher", cipher})
+}
+
+// skipNoTLS skips the targets of db that cannot connect over TLS
+// (targets.Spec.NoTLS), when its endpoints ask for it.
+func skipNoTLS(p *Plan, db bench.DB) {
+	for _, t := range slices.Clone(p.Runnable) { // skip edits p.Runnable
+		if t.DB == db && t.NoTLS != "" {
+			p.skip(t.Name, "over TLS: "+t.NoTLS, false)
+		}
+	}
 }
