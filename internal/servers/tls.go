@@ -92,11 +92,9 @@ func writeCert(dir string, acct *account) (string, error) {
 func TLSStatusQuery(kind Kind) string {
 	switch kind.Base() {
 	case KindPostgres:
-		return "SELECT coalesce(version, ''), coalesce(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+		return bench.DialectOf(bench.Postgres).TLSStatus
 	case KindMariaDB:
-		return "SELECT (SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS " +
-			"WHERE VARIABLE_NAME = 'SSL_VERSION'), (SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS " +
-			"WHERE VARIABLE_NAME = 'SSL_CIPHER')"
+		return bench.DialectOf(bench.MariaDB).TLSStatus
 	}
 	return ""
 }
