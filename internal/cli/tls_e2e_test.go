@@ -29,10 +29,11 @@ func TestJDBCTargetsOverTLS(t *testing.T) {
 	for _, c := range []struct {
 		kind   servers.Kind
 		target string
+		goToo  string // a Go target run beside it, for its header line
 	}{
-		{servers.KindPostgres, "jdbc-postgres"},
-		{servers.KindMariaDB, "jdbc-mariadb"},
-		{servers.KindMariaDB, "jdbc-mysql"},
+		{servers.KindPostgres, "jdbc-postgres", "pgx"},
+		{servers.KindMariaDB, "jdbc-mariadb", "mysql"},
+		{servers.KindMariaDB, "jdbc-mysql", ""},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			srv, err := servers.Start(ctx, servers.Options{Kind: c.kind, Profile: servers.ProfileFast, TLS: true})
@@ -108,8 +109,12 @@ func TestJDBCTargetsOverTLS(t *testing.T) {
 			}
 			seen("CREATE TABLE tls_seen (version varchar(40), cipher varchar(100))")
 			out := filepath.Join(t.TempDir(), "out.txt")
+			ts := c.target
+			if c.goToo != "" {
+				ts += "," + c.goToo
+			}
 			code := Main(ctx, []string{"run", "--db", string(c.kind), "--dsn", string(c.kind) + "=" + dsn,
-				"--targets", c.target, "--script", script, "--quick", "--count", "1", "--slices", "1",
+				"--targets", ts, "--script", script, "--quick", "--count", "1", "--slices", "1",
 				"-o", out, "--cache", cache}, env)
 			if code != ExitOK {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -123,7 +128,15 @@ func TestJDBCTargetsOverTLS(t *testing.T) {
 					t.Fatalf("a session of %s ran with TLS version %q cipher %q: not encrypted", c.target, r[0], r[1])
 				}
 			}
-			t.Logf("%s: %d executions, all over %s %s", c.target, len(rows), rows[0][0], rows[0][1])
+			t.Logf("%s: %d executions, all over %s %s", ts, len(rows), rows[0][0], rows[0][1])
+			// The header names what the server reported for each target's
+			// own connection.
+			_, cfg := readRuns(t, out)
+			for _, name := range strings.Split(ts, ",") {
+				if v := cfg.GetConfig(name + "-tls"); !strings.HasPrefix(v, "TLS") || !strings.Contains(v, " ") {
+					t.Errorf("%s-tls: %q, want the version and cipher", name, v)
+				}
+			}
 		})
 	}
 }
