@@ -175,7 +175,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 		return noopRule{!starts && cfg.TLS, []string{"tls"}, "only for servers sqlbench starts (a DSN sets its own TLS)"}
 	})
 	r.noop(func() noopRule {
-		return noopRule{cfg.TLS && !slices.Contains(cfg.Nets, "tcp"), []string{"tls"}, "TLS is over tcp only (add tcp to --net)"}
+		return noopRule{cfg.TLS && !slices.Contains(cfg.Nets, "tcp"), []string{"tls"},
+			"TLS is over tcp only (add tcp to --net)"}
 	})
 	r.noop(func() noopRule {
 		starts, _ := r.serverUse()

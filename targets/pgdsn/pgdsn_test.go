@@ -20,7 +20,8 @@ func TestConnString(t *testing.T) {
 		{bench.Endpoint{Net: "tcp", Addr: "127.0.0.1:5433", User: "b", Database: "d", TLS: bench.TLSRequire},
 			"host=127.0.0.1 port=5433 user=b dbname=d sslmode=require"},
 		{bench.Endpoint{Net: "tcp", Addr: "127.0.0.1:5433", User: "b", Database: "d", TLS: bench.TLSVerify,
-			CA: "/tmp/a b/ca.pem"}, "host=127.0.0.1 port=5433 user=b dbname=d sslmode=verify-full sslrootcert='/tmp/a b/ca.pem'"},
+			CA: "/tmp/a b/ca.pem"},
+			"host=127.0.0.1 port=5433 user=b dbname=d sslmode=verify-full sslrootcert='/tmp/a b/ca.pem'"},
 	} {
 		got, err := ConnString(c.e)
 		if err != nil || got != c.want {
