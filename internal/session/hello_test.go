@@ -10,7 +10,8 @@ import (
 )
 
 func TestCheckHelloComparesTheDeclarationWithTheCatalogue(t *testing.T) {
-	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{"pgx-native": {bench.CapCopy}, "pgx": {bench.CapPool}}}
+	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{
+		"pgx-native": {bench.CapContext, bench.CapCopy}, "pgx": {bench.CapContext, bench.CapPool}}}
 	pgx, _ := targets.Lookup("pgx")
 	if err := CheckHello(h, pgx); err != nil {
 		t.Errorf("pgx: %v", err)
@@ -24,7 +25,8 @@ func TestCheckHelloComparesTheDeclarationWithTheCatalogue(t *testing.T) {
 		t.Errorf("pq, not linked: %v", err)
 	}
 	h.Targets["pgx"] = []bench.Cap{bench.CapCopy, bench.CapPool}
-	if err := CheckHello(h, pgx); err == nil || !strings.Contains(err.Error(), "declares the capabilities copy,pool, the catalogue lists pool") {
+	if err := CheckHello(h, pgx); err == nil ||
+		!strings.Contains(err.Error(), "declares the capabilities copy,pool, the catalogue lists context,pool") {
 		t.Errorf("pgx, an extra capability: %v", err)
 	}
 }
