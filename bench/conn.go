@@ -95,6 +95,20 @@ type Endpoint struct {
 	Addr string
 	// User, Password and Database log in.
 	User, Password, Database string
+	// TLS says whether and how a target encrypts the connection: TLSOff
+	// (""), TLSRequire or TLSVerify (see TLSMode).
+	TLS TLSMode
+	// CA is the PEM file of the certificates TLSVerify trusts; "" means the
+	// system's roots.
+	CA string
+}
+
+// ContextQuerier is a Conn whose one-row call takes a context that reaches
+// the driver, so that a deadline or a cancellation interrupts the call the
+// way the driver does it (database/sql's QueryRowContext, pgx's context
+// argument). Targets declare it as CapContext.
+type ContextQuerier interface {
+	QueryRowContext(ctx context.Context, query string, fn RowFunc, args ...any) error
 }
 
 // Opener opens a Conn for a target.

@@ -62,6 +62,12 @@ type Dialect struct {
 	NoopExec string
 	// Version is a query returning the server's (or library's) version.
 	Version string
+	// TLSStatus, for a server database, is a query returning one row of
+	// two strings: the TLS protocol version and cipher the server reports
+	// for the connection running it, both empty on a plain connection
+	// (PostgreSQL's pg_stat_ssl, MariaDB's session status Ssl_version and
+	// Ssl_cipher). It takes no arguments, so that every driver can run it.
+	TLSStatus string
 	// Setup is run through Conn.Exec after every open, so all targets of a
 	// database run under the same session settings.
 	Setup []string
@@ -88,9 +94,10 @@ func DialectOf(db DB) Dialect {
 	case Postgres:
 		// A custom (dotted) setting: a session variable, like MySQL's
 		// @test_var, and not one the server reports back to the client.
-		return Dialect{DB: db, NoopExec: "SET sqlbench.test_var = 1", Version: "SHOW server_version", dollar: true}
+		return Dialect{DB: db, NoopExec: "SET sqlbench.test_var = 1", Version: "SHOW server_version", dollar: true,
+			TLSStatus: pgTLSStatus}
 	case MariaDB:
-		return Dialect{DB: db, NoopExec: "SET @test_var=1", Version: "SELECT VERSION()"}
+		return Dialect{DB: db, NoopExec: "SET @test_var=1", Version: "SELECT VERSION()", TLSStatus: mariadbTLSStatus}
 	case SQLite:
 		return Dialect{DB: SQLite, NoopExec: "SELECT 1", Version: "SELECT sqlite_version()", Setup: SQLiteSetup()}
 	default:
@@ -182,3 +189,13 @@ func (d Dialect) Param(n int) string {
 	}
 	return "?"
 }
+
+// The TLS status queries of Dialect.TLSStatus.
+const (
+	pgTLSStatus = "SELECT coalesce(version, ''), coalesce(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+	// information_schema.SESSION_STATUS holds SHOW SESSION STATUS's
+	// values, one row for both.
+	mariadbTLSStatus = "SELECT coalesce((SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS " +
+		"WHERE VARIABLE_NAME = 'SSL_VERSION'), ''), coalesce((SELECT VARIABLE_VALUE FROM " +
+		"information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'SSL_CIPHER'), '')"
+)

@@ -155,6 +155,9 @@ const (
 	// INSERTs by the driver (Connector/J rewriteBatchedStatements); only the
 	// JDBC runner implements it.
 	CapRewrite Cap = "rewrite"
+	// CapContext: the Conn implements ContextQuerier, a one-row call whose
+	// context (deadline, cancellation) reaches the driver.
+	CapContext Cap = "context"
 )
 
 // Env is what a workload's functions are given: the cell's connection and

@@ -91,6 +91,9 @@ type Spec struct {
 	// Refuses lists, by workload ID, workloads of the target's families
 	// that its driver cannot run as written, each with the reason.
 	Refuses map[string]string
+	// NoTLS, when set, says why the target cannot connect over TLS: a
+	// session whose server endpoint asks for TLS skips it with this reason.
+	NoTLS string
 	// Floor marks a protocol floor (targets/pgproto, targets/mysqlproto):
 	// not a driver but a minimal client of its database's wire protocol,
 	// the cost under every driver of that database. A session plans it only
@@ -145,8 +148,10 @@ const (
 
 // catalog is the whole table, in display order.
 func catalog() []Spec {
-	pooled := []bench.Cap{bench.CapPool}               // database/sql: a *sql.DB serves many goroutines
-	loads := []bench.Cap{bench.CapPool, bench.CapLoad} // go-sql-driver: LOAD DATA LOCAL from a reader
+	const mymysqlNoTLS = "mymysql has no TLS client"
+	// database/sql: a *sql.DB serves many goroutines
+	pooled := []bench.Cap{bench.CapPool}
+	loads := []bench.Cap{bench.CapPool, bench.CapLoad, bench.CapContext} // go-sql-driver: LOAD DATA LOCAL from a reader
 	return refuseScripts([]Spec{
 		{Name: "mattn", Package: "mattn", Driver: "mattn", API: APISQL, DB: bench.SQLite, Group: "mattn", Cgo: true,
 			Module: "github.com/mattn/go-sqlite3",
@@ -211,12 +216,13 @@ func catalog() []Spec {
 		{Name: "mymysql", Driver: "mymysql", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mymysql",
 			Module: "github.com/ziutek/mymysql",
 			Desc:   "ziutek/mymysql through database/sql (godrv)",
-			Caps:   pooled},
+			Caps:   pooled, NoTLS: mymysqlNoTLS},
 		{Name: "mymysql-native", Driver: "mymysql", API: APINative, DB: bench.MariaDB, Group: "mysql",
 			Package: "mymysql",
 			Module:  "github.com/ziutek/mymysql",
 			Desc: "ziutek/mymysql native API; simple = Start + ScanRow (with arguments: Prepare, Run, Delete), " +
-				"prepared = Prepare once, Run per use"},
+				"prepared = Prepare once, Run per use",
+			NoTLS: mymysqlNoTLS},
 		{Name: "go-mysql", Driver: "go-mysql", API: APINative, DB: bench.MariaDB, Group: "mysql", Package: "gomysql",
 			Module: "github.com/go-mysql-org/go-mysql",
 			Desc: "go-mysql-org/go-mysql client.Conn native API; simple = conn.Execute, text protocol, arguments " +
@@ -227,16 +233,16 @@ func catalog() []Spec {
 		{Name: "pq", Driver: "pq", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pq",
 			Module: "github.com/lib/pq",
 			Desc:   "lib/pq through database/sql",
-			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy}},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapCopy, bench.CapContext}},
 		{Name: "pgx", Driver: "pgx", API: APISQL, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 through database/sql (pgx/v5/stdlib)",
-			Caps:   pooled},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapContext}},
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc: "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = " +
 				"conn.Prepare once, run by name",
-			Caps: []bench.Cap{bench.CapCopy}},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapContext}},
 		{Name: "pgxpool", Driver: "pgxpool", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5", Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
 			Desc: "jackc/pgx v5 native pool pgxpool.Pool (MaxConns = the workload's pool size): pool.QueryRow per " +

@@ -76,7 +76,8 @@ func poolWorkload(size, n int) bench.Workload {
 			}
 			return fmt.Sprintf("`%s` (%d rows, the ids scattered) through the pool's one-row call, "+
 				"%s the cell's pool of at most %d connections, open for the whole cell; "+
-				"each row checked; the waits for a connection (pool-waits/op, pool-wait-ns/op) from the pool's counters",
+				"each row checked; the waits for a connection (pool-waits/op, pool-wait-ns/op) from the pool's "+
+				"counters",
 				poolQuery(d), poolRows, who, size)
 		},
 		Setup:    poolSetup,

@@ -172,6 +172,17 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 			return err
 		})
 	complete(c, "profile", func() []string { return names(servers.Profiles()) })
+	fs.BoolVar(&cfg.TLS, "tls", false, "connect to the servers sqlbench starts over TLS: each gets a self-signed "+
+		"certificate the targets verify where their driver can (TCP only; docs/tls.md)")
+	r.noop(func() noopRule {
+		starts, _ := r.serverUse()
+		return noopRule{!starts &&
+			cfg.TLS, []string{"tls"}, "only for servers sqlbench starts (a DSN sets its own TLS)"}
+	})
+	r.noop(func() noopRule {
+		return noopRule{cfg.TLS && !slices.Contains(cfg.Nets, "tcp"), []string{"tls"},
+			"TLS is over tcp only (add tcp to --net)"}
+	})
 	r.noop(func() noopRule {
 		starts, _ := r.serverUse()
 		return noopRule{!starts, []string{"net", "profile"}, "only for servers sqlbench starts, and this run starts " +

@@ -9,6 +9,8 @@ package dsn
 import (
 	"fmt"
 	"net"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +56,13 @@ func Parse(db bench.DB, dsn string) (bench.Endpoint, error) {
 			return e, fmt.Errorf("bad %s DSN: %v", db, redact.Reason(err, dsn))
 		}
 		e = bench.Endpoint{Net: cfg.Net, Addr: cfg.Addr, User: cfg.User, Password: cfg.Passwd, Database: cfg.DBName}
+		switch cfg.TLSConfig {
+		case "", "false":
+		case "true":
+			e.TLS = bench.TLSVerify
+		default: // skip-verify, preferred (taken as required), a name only a program registers
+			e.TLS = bench.TLSRequire
+		}
 	case bench.Postgres:
 		cfg, err := pgconn.ParseConfig(dsn)
 		if err != nil {
@@ -63,6 +72,16 @@ func Parse(db bench.DB, dsn string) (bench.Endpoint, error) {
 			User: cfg.User, Password: cfg.Password, Database: cfg.Database}
 		if strings.HasPrefix(cfg.Host, "/") {
 			e.Net, e.Addr = "unix", fmt.Sprintf("%s/.s.PGSQL.%d", cfg.Host, cfg.Port)
+		}
+		if t := cfg.TLSConfig; t != nil && e.Net == "tcp" && !plainFallback(cfg) {
+			// sslmode=require skips verification; verify-ca and
+			// verify-full verify (both taken as verify-full). prefer (the
+			// default) and allow fall back to plain text: the targets
+			// connect in plain text, as before TLS was a setting.
+			e.TLS = bench.TLSRequire
+			if !t.InsecureSkipVerify || t.VerifyPeerCertificate != nil {
+				e.TLS, e.CA = bench.TLSVerify, sslRootCert(dsn)
+			}
 		}
 	}
 	if e.Database == "" {
@@ -102,4 +121,33 @@ func Reach(db bench.DB, e bench.Endpoint) error {
 		return fmt.Errorf("cannot reach the %s server at %s: %v", db, e.Addr, err)
 	}
 	return c.Close()
+}
+
+// sslRootCert returns the sslrootcert parameter of a PostgreSQL DSN (a URL's
+// query or a keyword/value string's unquoted value), else $PGSSLROOTCERT,
+// as pgconn reads them.
+func sslRootCert(dsn string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		if u, err := url.Parse(dsn); err == nil && u.Query().Get("sslrootcert") != "" {
+			return u.Query().Get("sslrootcert")
+		}
+	} else {
+		for _, f := range strings.Fields(dsn) {
+			if v, ok := strings.CutPrefix(f, "sslrootcert="); ok && v != "" {
+				return strings.Trim(v, "'")
+			}
+		}
+	}
+	return os.Getenv("PGSSLROOTCERT")
+}
+
+// plainFallback reports whether cfg may connect in plain text (sslmode
+// prefer or allow).
+func plainFallback(cfg *pgconn.Config) bool {
+	for _, f := range cfg.Fallbacks {
+		if f.TLSConfig == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -282,6 +282,8 @@ func (r Request) Encode() string {
 	set("user", r.User)
 	set("password", r.Password)
 	set("database", r.Database)
+	set("tls", string(r.TLS))
+	set("tls-ca", r.CA)
 	set("name", r.Name)
 	set("module", r.Module)
 	set("sqlite-journal", r.SQLite.Journal)
@@ -342,7 +344,11 @@ func ParseRequest(line string) (Request, error) {
 		DB: v.Get("db"), Scope: v.Get("scope"), Name: v.Get("name"), CPUProfile: v.Get("cpuprofile"),
 		Module: v.Get("module"), Script: v.Get("script"),
 		Location: Location{DSN: v.Get("dsn"), Endpoint: bench.Endpoint{Net: v.Get("net"), Addr: v.Get("addr"),
-			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database")}},
+			User: v.Get("user"), Password: v.Get("password"), Database: v.Get("database"),
+			CA: v.Get("tls-ca")}},
+	}
+	if r.TLS, err = bench.ParseTLSMode(v.Get("tls")); err != nil {
+		return r, err
 	}
 	if j := v.Get("sqlite-journal"); j != "" {
 		if r.SQLite.Journal, err = bench.ParseSQLiteJournal(j); err != nil {

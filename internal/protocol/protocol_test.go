@@ -21,6 +21,11 @@ func TestRequestRoundTrip(t *testing.T) {
 	if strings.Contains(in.Encode(), "\n") {
 		t.Error("an encoded request spans lines")
 	}
+	tls := in
+	tls.Net, tls.Addr, tls.TLS, tls.CA = "tcp", "127.0.0.1:5432", bench.TLSVerify, "/tmp/a b/server-cert.pem"
+	if out, err := ParseRequest(tls.Encode()); err != nil || out != tls {
+		t.Fatalf("round trip with TLS: %+v, %v; want %+v", out, err, tls)
+	}
 }
 
 func TestParseRequestRejectsBadInput(t *testing.T) {
@@ -38,6 +43,7 @@ func TestParseRequestRejectsBadInput(t *testing.T) {
 		"info target=x&db=sqlite&sqlite-sync=always",
 		"info target=x&db=mariadb&server-pid=0",
 		"info target=x&db=mariadb&server-pid=me",
+		"info target=x&db=mariadb&tls=maybe",
 	} {
 		if _, err := ParseRequest(line); err == nil {
 			t.Errorf("ParseRequest(%q) accepted it", line)

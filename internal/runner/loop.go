@@ -229,6 +229,14 @@ func (s *Loop) info(ctx context.Context, req protocol.Request) error {
 	} else {
 		fmt.Fprintf(s.out, "%s-version: %s\n", d.DB, v)
 	}
+	if req.TLS != bench.TLSOff && d.TLSStatus != "" {
+		// What the server says of this target's connection.
+		var version, cipher string
+		if err := c.QueryRow(d.TLSStatus, func(r bench.Row) error { return r.Scan(&version, &cipher) }); err != nil {
+			return fmt.Errorf("read TLS status: %w", err)
+		}
+		fmt.Fprintf(s.out, "%s-tls: %s %s\n", req.Target, version, cipher)
+	}
 	if in, ok := c.(bench.Informer); ok {
 		// What the target says of itself beyond its module and library.
 		kvs, err := in.Info()

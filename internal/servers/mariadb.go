@@ -118,6 +118,9 @@ func (m *mariadb) command(r *run) (string, []string) {
 		// default, said explicitly so that no packaging changes it.
 		"--local-infile=1",
 	}
+	if s.TLSCert != "" {
+		args = append(args, "--ssl-cert="+s.TLSCert, "--ssl-key="+filepath.Join(s.Dir, tlsKeyFile))
+	}
 	if r.opt.Profile == ProfileSeed {
 		return m.daemon, append(args, seedArgs(s.Seed)...)
 	}

@@ -122,6 +122,10 @@ func (p *postgres) command(r *run) (string, []string) {
 		"-c", "log_destination=stderr",
 		"-c", "unix_socket_permissions=0700",
 	}
+	if s.TLSCert != "" {
+		args = append(args, "-c", "ssl=on", "-c", "ssl_cert_file="+s.TLSCert,
+			"-c", "ssl_key_file="+filepath.Join(s.Dir, tlsKeyFile))
+	}
 	args = append(args, postgresProfileArgs(r.opt.Profile, cacheBytes(r.opt))...)
 	return p.server, args
 }

@@ -56,6 +56,10 @@ type Options struct {
 	TemplateDir string
 	// NoTemplates turns the template cache off: every start initializes.
 	NoTemplates bool
+	// TLS gives the server a self-signed certificate (generated in its
+	// directory at start; Server.TLSCert) and turns TLS on: MariaDB's
+	// ssl_cert/ssl_key, PostgreSQL's ssl=on. Plain connections stay allowed.
+	TLS bool
 }
 
 // Server describes a running server. It is JSON-serializable so that a
@@ -106,6 +110,9 @@ type Server struct {
 	// Topology says, for a cluster, how its nodes are arranged and
 	// replicate, in one line for the results file.
 	Topology string `json:"topology,omitempty"`
+	// TLSCert, for a server started with Options.TLS, is the path of its
+	// self-signed certificate (PEM), the CA its clients verify it against.
+	TLSCert string `json:"tls_cert,omitempty"`
 
 	proc *child // set only in the process that started the server
 }
@@ -212,6 +219,12 @@ func (r *run) start(ctx context.Context) error {
 	}
 	if err := r.eng.configure(ctx, r); err != nil {
 		return err
+	}
+	if r.opt.TLS {
+		var err error
+		if s.TLSCert, err = writeCert(s.Dir, r.acct); err != nil {
+			return err
+		}
 	}
 	var adm admin
 	for attempt := 1; ; attempt++ {

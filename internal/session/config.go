@@ -135,6 +135,10 @@ type Config struct {
 	Link *link.Spec
 	// Profile configures the servers the session starts.
 	Profile servers.Profile
+	// TLS starts the servers with a self-signed certificate and connects
+	// every target to them over TLS (tcp), verified against it where the
+	// driver can; a DSN's own TLS parameters are kept whatever it says.
+	TLS bool `json:",omitempty"`
 	// Pin is the CPU placement of server and runner.
 	Pin pin.Mode
 	// IdleLatency is the CPUs' idle regime: "" or IdleDefault leaves idle

@@ -96,6 +96,9 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			}
 			d.config = append(d.config, serverCPULines(db, d.pid, "found by its socket")...)
 			set.byDB[db] = d
+			if e.TLS != bench.TLSOff {
+				skipNoTLS(p, db)
+			}
 			continue
 		}
 		kind, err := servers.ParseKind(string(db))
@@ -103,7 +106,7 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			return set, err
 		}
 		fmt.Fprintf(log, "starting a throwaway %s server (%s profile)...\n", db, cfg.Profile)
-		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: cfg.Profile, Log: io.Discard})
+		srv, err := servers.Start(ctx, servers.Options{Kind: kind, Profile: cfg.Profile, Log: io.Discard, TLS: cfg.TLS})
 		if err != nil {
 			if ctx.Err() != nil {
 				return set, ctx.Err()
@@ -125,11 +128,19 @@ func openDatabases(ctx context.Context, p *Plan, cfg *Config, given map[bench.DB
 			if err != nil {
 				return set, err
 			}
-			d.ends[n] = e.Bench()
+			be := e.Bench()
+			if n == "tcp" && srv.TLSCert != "" {
+				be.TLS, be.CA = bench.TLSVerify, srv.TLSCert
+			}
+			d.ends[n] = be
 			d.net = append(d.net, n)
 		}
 		d.config = append(srv.ConfigLines(), [2]string{string(db) + "-server", "throwaway"},
 			[2]string{string(db) + "-server-ready", srv.Ready.Round(1e6).String()})
+		if srv.TLSCert != "" {
+			d.config = append(d.config, tlsLines(ctx, db, srv)...)
+			skipNoTLS(p, db)
+		}
 		d.config = append(d.config, serverCPULines(db, d.pid, "the throwaway server")...)
 		fmt.Fprintf(log, "%s %s ready in %s\n", db, srv.Version, srv.Ready.Round(1e6))
 	}
@@ -209,6 +220,31 @@ func (s *dbSet) stop(log io.Writer) {
 		}
 		if err := d.started.Stop(); err != nil {
 			fmt.Fprintf(log, "sqlbench: stop the %s server: %v\n", db, err)
+		}
+	}
+}
+
+// tlsLines are the results file's lines of a server started with TLS:
+// that the targets connect over TLS (tcp), and the protocol version and
+// cipher the server reports for a connection verified against its
+// certificate (pgx or go-sql-driver/mysql; each driver's own is checked by
+// the targets' TLS test, docs/tls.md).
+func tlsLines(ctx context.Context, db bench.DB, srv *servers.Server) [][2]string {
+	k := string(db) + "-tls"
+	lines := [][2]string{{k, "on (tcp; self-signed certificate, verified where the driver can)"}}
+	version, cipher, err := srv.TLSStatus(ctx)
+	if err != nil {
+		return append(lines, [2]string{k + "-negotiated", "unread: " + err.Error()})
+	}
+	return append(lines, [2]string{k + "-version", version}, [2]string{k + "-cipher", cipher})
+}
+
+// skipNoTLS skips the targets of db that cannot connect over TLS
+// (targets.Spec.NoTLS), when its endpoints ask for it.
+func skipNoTLS(p *Plan, db bench.DB) {
+	for _, t := range slices.Clone(p.Runnable) { // skip edits p.Runnable
+		if t.DB == db && t.NoTLS != "" {
+			p.skip(t.Name, "over TLS: "+t.NoTLS, false)
 		}
 	}
 }

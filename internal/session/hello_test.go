@@ -10,8 +10,8 @@ import (
 )
 
 func TestCheckHelloComparesTheDeclarationWithTheCatalogue(t *testing.T) {
-	h := protocol.Hello{Protocol: protocol.ProtocolVersion,
-		Targets: map[string][]bench.Cap{"pgx-native": {bench.CapCopy}, "pgx": {bench.CapPool}}}
+	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{
+		"pgx-native": {bench.CapContext, bench.CapCopy}, "pgx": {bench.CapContext, bench.CapPool}}}
 	pgx, _ := targets.Lookup("pgx")
 	if err := CheckHello(h, pgx); err != nil {
 		t.Errorf("pgx: %v", err)
@@ -26,7 +26,7 @@ func TestCheckHelloComparesTheDeclarationWithTheCatalogue(t *testing.T) {
 	}
 	h.Targets["pgx"] = []bench.Cap{bench.CapCopy, bench.CapPool}
 	if err := CheckHello(h, pgx); err == nil ||
-		!strings.Contains(err.Error(), "declares the capabilities copy,pool, the catalogue lists pool") {
+		!strings.Contains(err.Error(), "declares the capabilities copy,pool, the catalogue lists context,pool") {
 		t.Errorf("pgx, an extra capability: %v", err)
 	}
 }

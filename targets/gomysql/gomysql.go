@@ -40,7 +40,15 @@ func init() {
 // connect opens one connection to e.
 func connect(ctx context.Context, e bench.Endpoint) (*conn, error) {
 	d := &net.Dialer{Timeout: dialTimeout}
-	c, err := client.ConnectWithDialer(ctx, e.Net, e.Addr, e.User, e.Password, e.Database, d.DialContext)
+	tc, err := e.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	var opts []client.Option
+	if tc != nil {
+		opts = append(opts, func(c *client.Conn) error { c.SetTLSConfig(tc); return nil })
+	}
+	c, err := client.ConnectWithDialer(ctx, e.Net, e.Addr, e.User, e.Password, e.Database, d.DialContext, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect over %s: %w", e.Net, err)
 	}

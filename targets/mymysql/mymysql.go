@@ -20,6 +20,9 @@ import (
 
 func init() {
 	bench.RegisterOpener("mymysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
+		if err := noTLS(cfg.Server); err != nil {
+			return nil, err
+		}
 		dsn, err := godrvDSN(cfg.Server)
 		if err != nil {
 			return nil, err
@@ -28,12 +31,23 @@ func init() {
 	}, bench.CapPool)
 	bench.RegisterOpener("mymysql-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		e := cfg.Server
+		if err := noTLS(e); err != nil {
+			return nil, err
+		}
 		c := native.New(e.Net, "", e.Addr, e.User, e.Password, e.Database)
 		if err := c.Connect(); err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
 		return nativeConn{c}, nil
 	})
+}
+
+// noTLS refuses an endpoint asking for TLS: mymysql has no TLS client.
+func noTLS(e bench.Endpoint) error {
+	if e.TLS != bench.TLSOff {
+		return errors.New("mymysql has no TLS client: it connects in plain text only")
+	}
+	return nil
 }
 
 // godrvDSN formats e as godrv's "proto:addr*dbname/user/password".

@@ -19,25 +19,36 @@ import (
 func init() {
 	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, false)
-	}, bench.CapPool, bench.CapLoad)
+	}, bench.CapPool, bench.CapLoad, bench.CapContext)
 	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, true)
-	}, bench.CapPool, bench.CapLoad)
+	}, bench.CapPool, bench.CapLoad, bench.CapContext)
 }
 
-// Config returns the driver configuration for e.
-func Config(e bench.Endpoint, interpolate bool) *mysql.Config {
+// Config returns the driver configuration for e. An endpoint with TLS sets
+// the driver's TLS to e.TLSConfig (verified against e.CA for
+// bench.TLSVerify); Config fails only on a TLS setting it cannot build.
+func Config(e bench.Endpoint, interpolate bool) (*mysql.Config, error) {
 	c := mysql.NewConfig()
 	c.Net, c.Addr, c.User, c.Passwd, c.DBName = e.Net, e.Addr, e.User, e.Password, e.Database
 	c.InterpolateParams = interpolate
 	// DATETIME columns scan into time.Time, as a program reading them so
 	// configures the driver (the typed family); no other workload reads one.
 	c.ParseTime = true
-	return c
+	tc, err := e.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	c.TLS = tc
+	return c, nil
 }
 
 func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, error) {
-	connector, err := mysql.NewConnector(Config(cfg.Server, interpolate))
+	mc, err := Config(cfg.Server, interpolate)
+	if err != nil {
+		return nil, fmt.Errorf("configure: %w", err)
+	}
+	connector, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("configure: %w", err)
 	}

@@ -47,7 +47,17 @@ var errArgs = errors.New("mysqlproto: the protocol floor takes no arguments (SQL
 func Open(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 	e := cfg.Server
 	d := &net.Dialer{Timeout: dialTimeout}
-	c, err := client.ConnectWithDialer(ctx, e.Net, e.Addr, e.User, e.Password, e.Database, d.DialContext)
+	tc, err := e.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	var opts []client.Option
+	if tc != nil {
+		// The packet layer reads and writes through the handshake's
+		// connection, TLS included.
+		opts = append(opts, func(c *client.Conn) error { c.SetTLSConfig(tc); return nil })
+	}
+	c, err := client.ConnectWithDialer(ctx, e.Net, e.Addr, e.User, e.Password, e.Database, d.DialContext, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect over %s: %w", e.Net, err)
 	}

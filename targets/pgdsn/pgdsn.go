@@ -16,7 +16,9 @@ const socketPrefix = ".s.PGSQL."
 
 // ConnString returns e as "host=... port=... user=... password=... dbname=...
 // sslmode=disable". A unix endpoint's socket file gives the host (its
-// directory) and the port (its suffix).
+// directory) and the port (its suffix). An endpoint with TLS gets
+// sslmode=require (bench.TLSRequire) or sslmode=verify-full and, when it
+// names one, sslrootcert=<CA> (bench.TLSVerify) instead.
 func ConnString(e bench.Endpoint) (string, error) {
 	var host, port string
 	switch e.Net {
@@ -35,8 +37,21 @@ func ConnString(e bench.Endpoint) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown transport %q", e.Net)
 	}
+	mode, root := "disable", ""
+	switch e.TLS {
+	case bench.TLSOff:
+	case bench.TLSRequire:
+		mode = "require"
+	case bench.TLSVerify:
+		mode, root = "verify-full", e.CA
+	default:
+		return "", fmt.Errorf("unknown TLS mode %q", e.TLS)
+	}
+	if e.TLS != bench.TLSOff && e.Net != "tcp" {
+		return "", bench.ErrTLSOverUnix
+	}
 	kv := [][2]string{{"host", host}, {"port", port}, {"user", e.User}, {"password", e.Password},
-		{"dbname", e.Database}, {"sslmode", "disable"}}
+		{"dbname", e.Database}, {"sslmode", mode}, {"sslrootcert", root}}
 	parts := make([]string, 0, len(kv))
 	for _, p := range kv {
 		if p[1] != "" {

@@ -17,6 +17,11 @@ func TestConnString(t *testing.T) {
 			`host=::1 port=5432 user=u password='it\'s a pw' dbname=d sslmode=disable`},
 		{bench.Endpoint{Net: "unix", Addr: "/tmp/sqb-1/.s.PGSQL.6000", User: "bench", Database: "bench"},
 			"host=/tmp/sqb-1 port=6000 user=bench dbname=bench sslmode=disable"},
+		{bench.Endpoint{Net: "tcp", Addr: "127.0.0.1:5433", User: "b", Database: "d", TLS: bench.TLSRequire},
+			"host=127.0.0.1 port=5433 user=b dbname=d sslmode=require"},
+		{bench.Endpoint{Net: "tcp", Addr: "127.0.0.1:5433", User: "b", Database: "d", TLS: bench.TLSVerify,
+			CA: "/tmp/a b/ca.pem"},
+			"host=127.0.0.1 port=5433 user=b dbname=d sslmode=verify-full sslrootcert='/tmp/a b/ca.pem'"},
 	} {
 		got, err := ConnString(c.e)
 		if err != nil || got != c.want {
@@ -24,7 +29,9 @@ func TestConnString(t *testing.T) {
 		}
 	}
 	for _, e := range []bench.Endpoint{{Net: "tcp", Addr: "nohost"}, {Net: "unix", Addr: "/tmp/mysql.sock"},
-		{Net: "udp"}} {
+		{Net: "udp"},
+		{Net: "unix", Addr: "/tmp/sqb-1/.s.PGSQL.6000", TLS: bench.TLSRequire},
+		{Net: "tcp", Addr: "127.0.0.1:1", TLS: "maybe"}} {
 		if _, err := ConnString(e); err == nil {
 			t.Errorf("ConnString(%+v) accepted it", e)
 		}

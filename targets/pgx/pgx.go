@@ -22,7 +22,7 @@ func init() {
 			return nil, err
 		}
 		return sqldb.Wrap(ctx, stdlib.OpenDB(*c), cfg)
-	}, bench.CapPool)
+	}, bench.CapPool, bench.CapContext)
 	bench.RegisterOpener("pgx-native", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		c, err := config(cfg)
 		if err != nil {
@@ -33,7 +33,7 @@ func init() {
 			return nil, err
 		}
 		return &nativeConn{c: conn}, nil
-	}, bench.CapCopy)
+	}, bench.CapCopy, bench.CapContext)
 }
 
 func config(cfg bench.Config) (*pgx.ConnConfig, error) {
@@ -76,6 +76,16 @@ func (n *nativeConn) Query(query string, fn bench.RowFunc, args ...any) error {
 
 func (n *nativeConn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
 	err := fn(n.c.QueryRow(bg, query, args...))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return bench.ErrNoRows
+	}
+	return err
+}
+
+// QueryRowContext implements bench.ContextQuerier: pgx's QueryRow with the
+// caller's context.
+func (n *nativeConn) QueryRowContext(ctx context.Context, query string, fn bench.RowFunc, args ...any) error {
+	err := fn(n.c.QueryRow(ctx, query, args...))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return bench.ErrNoRows
 	}

@@ -15,7 +15,7 @@ import (
 func init() {
 	bench.RegisterOpener("pq", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, "postgres")
-	}, bench.CapPool, bench.CapCopy)
+	}, bench.CapPool, bench.CapCopy, bench.CapContext)
 }
 
 // open opens the target through the database/sql driver registered as

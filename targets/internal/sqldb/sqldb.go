@@ -148,6 +148,12 @@ func (c Conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
 	return noRows(fn(c.DB.QueryRow(query, args...)))
 }
 
+// QueryRowContext implements bench.ContextQuerier: database/sql's
+// QueryRowContext, whose context the driver sees.
+func (c Conn) QueryRowContext(ctx context.Context, query string, fn bench.RowFunc, args ...any) error {
+	return noRows(fn(c.DB.QueryRowContext(ctx, query, args...)))
+}
+
 // Prepare implements bench.Conn.
 func (c Conn) Prepare(query string) (bench.Stmt, error) {
 	s, err := c.DB.Prepare(query)

@@ -10,8 +10,22 @@ package dev.sqlbench.jdbc;
  * @param user the user to log in as
  * @param password the password, never printed
  * @param database the database to use
+ * @param tls "" (plain), "require" (encrypted, unverified) or "verify" (encrypted, the server's
+ *     certificate and host verified against ca), as Go's bench.TLSMode
+ * @param ca the PEM file of the certificates "verify" trusts, or ""
  */
-public record Endpoint(String net, String addr, String user, String password, String database) {
+public record Endpoint(String net, String addr, String user, String password, String database, String tls,
+        String ca) {
+
+    /** An endpoint without TLS. */
+    public Endpoint(String net, String addr, String user, String password, String database) {
+        this(net, addr, user, password, database, "", "");
+    }
+
+    /** Reports whether the connection is to be verified against the CA (tls=verify). */
+    public boolean verify() {
+        return tls.equals("verify");
+    }
 
     /** Returns the host of a tcp address (without IPv6 brackets). */
     public String host() {

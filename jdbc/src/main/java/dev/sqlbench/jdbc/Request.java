@@ -46,7 +46,8 @@ public final class Request {
         this.name = v.getOrDefault("name", "");
         this.dsn = v.getOrDefault("dsn", "");
         this.endpoint = new Endpoint(v.getOrDefault("net", ""), v.getOrDefault("addr", ""),
-                v.getOrDefault("user", ""), v.getOrDefault("password", ""), v.getOrDefault("database", ""));
+                v.getOrDefault("user", ""), v.getOrDefault("password", ""), v.getOrDefault("database", ""),
+                v.getOrDefault("tls", ""), v.getOrDefault("tls-ca", ""));
         this.n = n;
         this.warmup = warmup;
         this.script = v.getOrDefault("script", "");

@@ -186,6 +186,24 @@ public final class Server {
             } else {
                 out.println(db.key + "-version: " + v);
             }
+            if (!req.endpoint.tls().isEmpty() && db != Db.SQLITE) {
+                out.println(t.name + "-tls: " + tlsStatus(c, db)); // what the server says of this connection
+            }
+        }
+    }
+
+    /** The TLS version and cipher the server reports for c's session, as Go's bench.Dialect.TLSStatus. */
+    private static String tlsStatus(Connection c, Db db) throws SQLException {
+        String q = db == Db.POSTGRES
+                ? "SELECT coalesce(version, ''), coalesce(cipher, '') FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+                : "SELECT coalesce((SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
+                        + "WHERE VARIABLE_NAME = 'SSL_VERSION'), ''), coalesce((SELECT VARIABLE_VALUE FROM "
+                        + "information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'SSL_CIPHER'), '')";
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(q)) {
+            if (!rs.next()) {
+                throw new SQLException("read TLS status: no rows");
+            }
+            return rs.getString(1) + " " + rs.getString(2);
         }
     }
 

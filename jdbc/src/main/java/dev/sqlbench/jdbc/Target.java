@@ -70,7 +70,10 @@ public enum Target {
     /**
      * Opens a connection: to the SQLite file dsn, or to endpoint e. Every
      * driver runs with its defaults except TLS, which is off as it is for the
-     * Go drivers.
+     * Go drivers unless the endpoint asks for it (tls=require: encrypted,
+     * unverified; tls=verify: verified against its CA where the driver takes
+     * a PEM file: pgjdbc's sslrootcert, MariaDB Connector/J's serverSslCert;
+     * MySQL Connector/J wants a Java key store, so it encrypts unverified).
      */
     public Connection open(String dsn, Endpoint e) throws SQLException {
         return open(dsn, e, new Properties());
@@ -79,6 +82,7 @@ public enum Target {
     /** Opens a connection with extra driver properties (such as rewriteBatchedStatements). */
     public Connection open(String dsn, Endpoint e, Properties extra) throws SQLException {
         Properties p = new Properties();
+        boolean tls = db != Db.SQLITE && !e.tls().isEmpty();
         if (db != Db.SQLITE) {
             p.setProperty("user", e.user());
             p.setProperty("password", e.password());
@@ -86,10 +90,13 @@ public enum Target {
                 throw new SQLException(name + " cannot connect over " + e.net() + " (it runs over tcp"
                         + (unix ? " and unix" : " only") + ")");
             }
+            if (tls && !e.net().equals("tcp")) {
+                throw new SQLException("TLS is for tcp endpoints only");
+            }
         }
         String url = switch (this) {
             case MYSQL -> {
-                p.setProperty("sslMode", "DISABLED");
+                p.setProperty("sslMode", tls ? "REQUIRED" : "DISABLED");
                 p.setProperty("allowLoadLocalInfile", "true"); // the load path streams from the runner, never a file
                 p.setProperty("allowPublicKeyRetrieval", "true");
                 if (e.net().equals("unix")) {
@@ -100,7 +107,10 @@ public enum Target {
                 yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
             }
             case MARIADB -> {
-                p.setProperty("sslMode", "disable");
+                p.setProperty("sslMode", !tls ? "disable" : e.verify() ? "verify-full" : "trust");
+                if (tls && e.verify() && !e.ca().isEmpty()) {
+                    p.setProperty("serverSslCert", e.ca());
+                }
                 p.setProperty("allowLocalInfile", "true"); // the load path streams from the runner, never a file
                 if (e.net().equals("unix")) {
                     p.setProperty("localSocket", e.addr());
@@ -109,7 +119,10 @@ public enum Target {
                 yield "jdbc:mariadb://" + hostPort(e) + "/" + e.database();
             }
             case POSTGRES, POSTGRES_HIKARI -> {
-                p.setProperty("sslmode", "disable");
+                p.setProperty("sslmode", !tls ? "disable" : e.verify() ? "verify-full" : "require");
+                if (tls && e.verify() && !e.ca().isEmpty()) {
+                    p.setProperty("sslrootcert", e.ca());
+                }
                 if (e.net().equals("unix")) {
                     p.setProperty("socketFactory", "org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg");
                     p.setProperty("socketFactoryArg", e.addr());

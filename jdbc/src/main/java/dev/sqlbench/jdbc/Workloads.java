@@ -16,6 +16,7 @@ public final class Workloads {
         ws.addAll(BulkInsertWorkloads.all());
         ws.addAll(TypedWorkloads.all());
         ws.addAll(PoolWorkloads.all());
+        ws.addAll(ConnectWorkloads.all());
         return List.copyOf(ws);
     }
 
