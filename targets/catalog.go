@@ -216,7 +216,7 @@ func catalog() []Spec {
 		{Name: "pgx-native", Driver: "pgx", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5",
 			Desc:   "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = conn.Prepare once, run by name",
-			Caps:   []bench.Cap{bench.CapCopy}},
+			Caps:   []bench.Cap{bench.CapCopy, bench.CapSendBatch, bench.CapPipeline}},
 		// The protocol floors: classic calls as the bare wire protocol,
 		// through the protocol layers of pgx and go-mysql, in the runner
 		// groups that already link them; named only on purpose (Floor).

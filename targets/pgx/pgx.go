@@ -33,7 +33,7 @@ func init() {
 			return nil, err
 		}
 		return &nativeConn{c: conn}, nil
-	}, bench.CapCopy)
+	}, bench.CapCopy, bench.CapSendBatch, bench.CapPipeline)
 }
 
 func config(cfg bench.Config) (*pgx.ConnConfig, error) {
