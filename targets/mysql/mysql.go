@@ -45,5 +45,5 @@ func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, 
 	if err != nil {
 		return nil, err
 	}
-	return &conn{Conn: c.(sqldb.Conn)}, nil
+	return &conn{Conn: c.(sqldb.Conn), cfg: cfg}, nil
 }
