@@ -188,7 +188,7 @@ func catalog() []Spec {
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
-			Caps:   loads},
+			Caps:   []bench.Cap{bench.CapPool, bench.CapLoad, bench.CapMultiStmt}},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql with interpolateParams=true: arguments interpolated client-side, no server prepare",

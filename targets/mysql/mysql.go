@@ -19,7 +19,7 @@ import (
 func init() {
 	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, false)
-	}, bench.CapPool, bench.CapLoad)
+	}, bench.CapPool, bench.CapLoad, bench.CapMultiStmt)
 	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, true)
 	}, bench.CapPool, bench.CapLoad)
