@@ -243,7 +243,7 @@ func catalog() []Spec {
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc:   "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
-			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite},
 			Refuses: map[string]string{
 				"BulkInsert/shape=16x32/path=prepared/args=bytes": pgjdbcBytes,
 				"BulkInsert/shape=16x32/path=multirow/args=bytes": pgjdbcBytes,

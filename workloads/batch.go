@@ -15,7 +15,9 @@ import (
 // statement), pgx's pgx.Batch sent with SendBatch (path=sendbatch), pgx's
 // pipeline mode on pgconn (path=pipeline) and MySQL multi-statements
 // (path=multistmt, go-sql-driver on a connection of its own with
-// multiStatements=true and interpolateParams=true). The same statements
+// multiStatements=true and interpolateParams=true); on the JDBC targets,
+// executeBatch (path=executebatch) and executeBatch with the driver's
+// rewrite option (path=rewrite), inserts only. The same statements
 // run on every path, so that the ratio of a path to path=each on one target
 // is what the driver's batching saves. Inserted rows are read back and
 // checked when the run ends; every selected row is checked inside the
@@ -38,6 +40,7 @@ type batchPath struct {
 	key  string    // path= in the workload's keys
 	cap  bench.Cap // the capability a target needs for it; "" for path=each
 	db   bench.DB  // the one database it runs on; "" for both servers
+	op   string    // the one op it has; "" for both
 	desc string
 }
 
@@ -56,11 +59,21 @@ var batchPaths = []batchPath{
 			"the driver, one Exec or Query (result sets read with NextResultSet), on a connection of its own " +
 			"opened with the DSN options multiStatements=true and interpolateParams=true (this family only; " +
 			"each statement autocommitted)"},
+	// JDBC's own paths, run by the JDBC runner only (jdbc/.../BatchWorkloads.java).
+	{key: "executebatch", cap: bench.CapBatch, op: "insert",
+		desc: "JDBC: the statement prepared once per run, addBatch per statement, executeBatch per operation " +
+			"(autocommit, the driver's defaults)"},
+	{key: "rewrite", cap: bench.CapRewrite, op: "insert",
+		desc: "JDBC executeBatch on a connection of its own with the driver's rewrite option " +
+			"(Connector/J rewriteBatchedStatements=true, pgjdbc reWriteBatchedInserts=true: multi-row INSERTs)"},
 }
 
 func init() {
 	for _, op := range []string{"insert", "select"} {
 		for _, p := range batchPaths {
+			if p.op != "" && p.op != op {
+				continue
+			}
 			w := bench.Workload{
 				Name: batchName, Keys: "op=" + op + "/path=" + p.key, Family: batchFamily,
 				Ops: batchOps, Unit: "batches", Needs: p.cap,
@@ -70,10 +83,13 @@ func init() {
 			if p.db != "" {
 				w.Only = []bench.DB{p.db}
 			}
-			if op == "insert" {
+			switch {
+			case p.cap == bench.CapBatch || p.cap == bench.CapRewrite:
+				w.Setup, w.Teardown, w.Begin = batchInsertSetup, batchTeardown(batchIns), jdbcOnly
+			case op == "insert":
 				w.Setup, w.Teardown = batchInsertSetup, batchTeardown(batchIns)
 				w.Begin = func(e bench.Env) (bench.Run, error) { return batchInsertRun(e, p.key) }
-			} else {
+			default:
 				w.Setup, w.Teardown = batchSelectSetup, batchTeardown(batchSel)
 				w.Begin = func(e bench.Env) (bench.Run, error) { return batchSelectRun(e, p.key) }
 			}

@@ -23,8 +23,11 @@ public enum Target {
     MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE),
     /** MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile), batches. */
     MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
-    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches. */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH),
+    /**
+     * pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches,
+     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts).
+     */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE),
     /** xerial sqlite-jdbc on a SQLite file; batches. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH);
 

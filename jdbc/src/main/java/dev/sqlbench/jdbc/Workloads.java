@@ -15,6 +15,7 @@ public final class Workloads {
         ws.addAll(SingleInsertWorkloads.all());
         ws.addAll(BulkInsertWorkloads.all());
         ws.addAll(TypedWorkloads.all());
+        ws.addAll(BatchWorkloads.all());
         return List.copyOf(ws);
     }
 
