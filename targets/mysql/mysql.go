@@ -2,7 +2,9 @@
 // through database/sql: "mysql" (arguments through server-side prepared
 // statements, the driver's default) and "mysql-interp" (interpolateParams:
 // arguments formatted into the SQL text client-side). Both load data with
-// LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader).
+// LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader); "mysql" sends
+// a batch's statements as one multi-statement text (bench.Batcher), on a
+// connection of its own opened with multiStatements=true.
 package mysql
 
 import (

@@ -1,5 +1,7 @@
 // Package pgx registers two targets for github.com/jackc/pgx/v5: "pgx"
-// through database/sql (pgx/v5/stdlib) and "pgx-native" through pgx.Conn.
+// through database/sql (pgx/v5/stdlib) and "pgx-native" through pgx.Conn,
+// whose statements also go together (bench.Batcher): pgx.Batch with
+// SendBatch, and pgconn's pipeline mode.
 package pgx
 
 import (
