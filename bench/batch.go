@@ -21,24 +21,24 @@ const (
 // mode, MySQL's multi-statements. A path is named by the capability that
 // declares it (CapSendBatch's "sendbatch" and so on).
 type Batcher interface {
-	// Batch returns the Conn's way of sending statements by path, with what
-	// it needs made before it returns (a statement prepared, a connection
-	// opened with a DSN option), so that no timed call makes it. The caller
-	// closes it; an unknown path is an error.
-	Batch(path string) (Batch, error)
+	// Batch returns the Conn's way of sending query's executions by path,
+	// with what it needs made before it returns (the statement prepared, a
+	// connection opened with a DSN option), so that no timed call makes
+	// it. The caller closes it; an unknown path is an error.
+	Batch(path, query string) (Batch, error)
 }
 
 // Batch sends one statement's executions, one for every row of
 // arguments, together.
 type Batch interface {
-	// Exec runs query once for every nparams values of args, in order, in
-	// as few round trips as the path allows.
-	Exec(query string, nparams int, args []any) error
-	// Query runs query once for every nparams values of args, in order, in
-	// as few round trips as the path allows, and calls fn for each row of
-	// each statement's result with the statement's index k. It stops at
-	// the first error fn returns and returns it.
-	Query(query string, nparams int, args []any, fn func(k int, r Row) error) error
+	// Exec runs the statement once for every nparams values of args, in
+	// order, in as few round trips as the path allows.
+	Exec(nparams int, args []any) error
+	// Query runs the statement once for every nparams values of args, in
+	// order, in as few round trips as the path allows, and calls fn for
+	// each row of each statement's result with the statement's index k.
+	// It stops at the first error fn returns and returns it.
+	Query(nparams int, args []any, fn func(k int, r Row) error) error
 	// Close releases what Batch made.
 	Close() error
 }

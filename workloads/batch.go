@@ -206,14 +206,14 @@ func newBatchSender(e bench.Env, path, query string, nparams int) (batchSender, 
 	if !ok {
 		return batchSender{}, fmt.Errorf("the target has no batches (bench.Batcher), so no path=%s", path)
 	}
-	b, err := br.Batch(path)
+	b, err := br.Batch(path, query)
 	if err != nil {
 		return batchSender{}, fmt.Errorf("path=%s: %w", path, err)
 	}
 	return batchSender{
-		exec: func(args []any) error { return b.Exec(query, nparams, args) },
+		exec: func(args []any) error { return b.Exec(nparams, args) },
 		query: func(args []any, fn func(k int, r bench.Row) error) error {
-			return b.Query(query, nparams, args, fn)
+			return b.Query(nparams, args, fn)
 		},
 		close: b.Close,
 	}, nil

@@ -19,7 +19,7 @@ import (
 // the server, so the driver formats the arguments into it), with the
 // session settings of the cell's connection. The option is this path's
 // alone: the target's other calls run on a connection without it.
-func (c *conn) Batch(path string) (bench.Batch, error) {
+func (c *conn) Batch(path, query string) (bench.Batch, error) {
 	if path != string(bench.CapMultiStmt) {
 		return nil, fmt.Errorf("go-sql-driver has no batch path %q", path)
 	}
@@ -38,41 +38,34 @@ func (c *conn) Batch(path string) (bench.Batch, error) {
 			return nil, fmt.Errorf("session setting %q: %w", q, err)
 		}
 	}
-	return &multiBatch{db: db, texts: map[multiKey]string{}}, nil
-}
-
-// multiKey names a joined text: the statement and how many times it is
-// repeated.
-type multiKey struct {
-	query string
-	n     int
+	return &multiBatch{db: db, query: query, texts: map[int]string{}}, nil
 }
 
 // multiBatch is the path "multistmt".
 type multiBatch struct {
 	db    *sql.DB
-	texts map[multiKey]string
+	query string
+	texts map[int]string // the joined texts by statement count
 }
 
-// text returns query repeated n times, joined by "; ", made once.
-func (m *multiBatch) text(query string, n int) string {
-	k := multiKey{query, n}
-	t, ok := m.texts[k]
+// text returns the statement repeated n times, joined by "; ", made once.
+func (m *multiBatch) text(n int) string {
+	t, ok := m.texts[n]
 	if !ok {
-		t = strings.TrimSuffix(strings.Repeat(query+"; ", n), "; ")
-		m.texts[k] = t
+		t = strings.TrimSuffix(strings.Repeat(m.query+"; ", n), "; ")
+		m.texts[n] = t
 	}
 	return t
 }
 
-func (m *multiBatch) Exec(query string, nparams int, args []any) error {
-	_, err := m.db.Exec(m.text(query, len(args)/nparams), args...)
+func (m *multiBatch) Exec(nparams int, args []any) error {
+	_, err := m.db.Exec(m.text(len(args)/nparams), args...)
 	return err
 }
 
-func (m *multiBatch) Query(query string, nparams int, args []any, fn func(k int, r bench.Row) error) error {
+func (m *multiBatch) Query(nparams int, args []any, fn func(k int, r bench.Row) error) error {
 	n := len(args) / nparams
-	rows, err := m.db.Query(m.text(query, n), args...)
+	rows, err := m.db.Query(m.text(n), args...)
 	if err != nil {
 		return err
 	}

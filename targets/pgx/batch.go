@@ -12,15 +12,20 @@ import (
 )
 
 // Batch implements bench.Batcher: "sendbatch" queues every statement on a
-// pgx.Batch and sends it with Conn.SendBatch; "pipeline" runs a statement
-// prepared once (on its first use, untimed by the workload's warm-up) in
-// pgconn's pipeline mode.
-func (n *nativeConn) Batch(path string) (bench.Batch, error) {
+// pgx.Batch and sends it with Conn.SendBatch; "pipeline" runs query,
+// prepared here under a name of its own, in pgconn's pipeline mode.
+func (n *nativeConn) Batch(path, query string) (bench.Batch, error) {
 	switch path {
 	case string(bench.CapSendBatch):
-		return &sendBatch{c: n.c}, nil
+		return &sendBatch{c: n.c, query: query}, nil
 	case string(bench.CapPipeline):
-		return &pipelineBatch{c: n.c, stmts: map[string]*pgconn.StatementDescription{}}, nil
+		n.stmts++
+		name := "sqlbench_pipeline_" + strconv.Itoa(n.stmts)
+		sd, err := n.c.PgConn().Prepare(bg, name, query, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &pipelineBatch{c: n.c, sd: sd}, nil
 	}
 	return nil, fmt.Errorf("pgx-native has no batch path %q", path)
 }
@@ -28,7 +33,10 @@ func (n *nativeConn) Batch(path string) (bench.Batch, error) {
 // sendBatch is the path "sendbatch": a pgx.Batch made per call, as a
 // program makes one, sent with Conn.SendBatch, the statements run in pgx's
 // default mode (its statement cache).
-type sendBatch struct{ c *pgx.Conn }
+type sendBatch struct {
+	c     *pgx.Conn
+	query string
+}
 
 func fill(query string, nparams int, args []any) *pgx.Batch {
 	b := &pgx.Batch{}
@@ -38,8 +46,8 @@ func fill(query string, nparams int, args []any) *pgx.Batch {
 	return b
 }
 
-func (s *sendBatch) Exec(query string, nparams int, args []any) error {
-	br := s.c.SendBatch(bg, fill(query, nparams, args))
+func (s *sendBatch) Exec(nparams int, args []any) error {
+	br := s.c.SendBatch(bg, fill(s.query, nparams, args))
 	for k := 0; k < len(args); k += nparams {
 		if _, err := br.Exec(); err != nil {
 			br.Close()
@@ -49,8 +57,8 @@ func (s *sendBatch) Exec(query string, nparams int, args []any) error {
 	return br.Close()
 }
 
-func (s *sendBatch) Query(query string, nparams int, args []any, fn func(k int, r bench.Row) error) error {
-	br := s.c.SendBatch(bg, fill(query, nparams, args))
+func (s *sendBatch) Query(nparams int, args []any, fn func(k int, r bench.Row) error) error {
+	br := s.c.SendBatch(bg, fill(s.query, nparams, args))
 	for k := 0; k*nparams < len(args); k++ {
 		if err := batchRows(br, k, fn); err != nil {
 			br.Close()
@@ -77,37 +85,19 @@ func batchRows(br pgx.BatchResults, k int, fn func(k int, r bench.Row) error) er
 func (s *sendBatch) Close() error { return nil }
 
 // pipelineBatch is the path "pipeline": pgconn's pipeline mode, each
-// statement a Bind and Execute of a statement prepared on the
-// connection once (a name of its own), its arguments sent as text, one
-// Sync for the batch, the results read in order.
+// statement a Bind and Execute of the statement Batch prepared, its
+// arguments sent as text, one Sync for the batch, the results read in
+// order.
 type pipelineBatch struct {
-	c     *pgx.Conn
-	stmts map[string]*pgconn.StatementDescription
-	vals  [][]byte
-	buf   []byte
-	row   textrow.Row
-}
-
-// prepared returns query's statement, prepared on its first use.
-func (p *pipelineBatch) prepared(query string) (*pgconn.StatementDescription, error) {
-	if sd, ok := p.stmts[query]; ok {
-		return sd, nil
-	}
-	name := "sqlbench_pipeline_" + strconv.Itoa(len(p.stmts)+1)
-	sd, err := p.c.PgConn().Prepare(bg, name, query, nil)
-	if err != nil {
-		return nil, err
-	}
-	p.stmts[query] = sd
-	return sd, nil
+	c    *pgx.Conn
+	sd   *pgconn.StatementDescription
+	vals [][]byte
+	buf  []byte
+	row  textrow.Row
 }
 
 // send queues one statement per row of args and the Sync.
-func (p *pipelineBatch) send(query string, nparams int, args []any) (*pgconn.Pipeline, int, error) {
-	sd, err := p.prepared(query)
-	if err != nil {
-		return nil, 0, err
-	}
+func (p *pipelineBatch) send(nparams int, args []any) (*pgconn.Pipeline, int, error) {
 	pl := p.c.PgConn().StartPipeline(bg)
 	n := 0
 	for k := 0; k < len(args); k += nparams {
@@ -122,7 +112,7 @@ func (p *pipelineBatch) send(query string, nparams int, args []any) (*pgconn.Pip
 			p.buf = strconv.AppendInt(p.buf, v, 10)
 			p.vals = append(p.vals, p.buf[start:])
 		}
-		pl.SendQueryStatement(sd, p.vals, nil, nil)
+		pl.SendQueryStatement(p.sd, p.vals, nil, nil)
 		n++
 	}
 	if err := pl.Sync(); err != nil {
@@ -132,12 +122,12 @@ func (p *pipelineBatch) send(query string, nparams int, args []any) (*pgconn.Pip
 	return pl, n, nil
 }
 
-func (p *pipelineBatch) Exec(query string, nparams int, args []any) error {
-	return p.Query(query, nparams, args, nil)
+func (p *pipelineBatch) Exec(nparams int, args []any) error {
+	return p.Query(nparams, args, nil)
 }
 
-func (p *pipelineBatch) Query(query string, nparams int, args []any, fn func(k int, r bench.Row) error) error {
-	pl, n, err := p.send(query, nparams, args)
+func (p *pipelineBatch) Query(nparams int, args []any, fn func(k int, r bench.Row) error) error {
+	pl, n, err := p.send(nparams, args)
 	if err != nil {
 		return err
 	}
@@ -180,13 +170,5 @@ func (p *pipelineBatch) result(pl *pgconn.Pipeline, k int, fn func(k int, r benc
 	return err
 }
 
-// Close deallocates the statements the pipeline prepared.
-func (p *pipelineBatch) Close() error {
-	for _, sd := range p.stmts {
-		if err := p.c.PgConn().Deallocate(bg, sd.Name); err != nil {
-			return err
-		}
-	}
-	clear(p.stmts)
-	return nil
-}
+// Close deallocates the statement Batch prepared.
+func (p *pipelineBatch) Close() error { return p.c.PgConn().Deallocate(bg, p.sd.Name) }

@@ -19,7 +19,8 @@ var batchPaths = []string{"each", "sendbatch", "pipeline"}
 // of the extended protocol in autocommit) are one per statement for
 // path=each and one per batch for the batched paths. The measured
 // backend's statistics are flushed with pg_stat_force_next_flush; the
-// reading connection's own transactions may add a few.
+// reading connection's own transactions may add a few. The run leaves no
+// statement of its own prepared.
 func TestBatchRoundTrips(t *testing.T) {
 	const (
 		n, size = 20, 50
@@ -63,6 +64,11 @@ func TestBatchRoundTrips(t *testing.T) {
 				}
 				if stmts != n*size {
 					t.Errorf("the server ran %d statements, want %d", stmts, n*size)
+				}
+				var left int64
+				q := "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'sqlbench%'"
+				if err := e.Conn.QueryRow(q, func(r bench.Row) error { return r.Scan(&left) }); err != nil || left != 0 {
+					t.Errorf("%d statements of the run left prepared, %v", left, err)
 				}
 				if path == "each" && xacts < n*size {
 					t.Errorf("path=each: %d transactions (round trips), want at least %d", xacts, n*size)
@@ -129,7 +135,7 @@ func TestBatchPathsPlanned(t *testing.T) {
 	if !ok {
 		t.Fatal("pgx-native does not implement bench.Batcher")
 	}
-	if _, err := b.Batch("multistmt"); err == nil || !strings.Contains(err.Error(), "multistmt") {
+	if _, err := b.Batch("multistmt", "SELECT 1"); err == nil || !strings.Contains(err.Error(), "multistmt") {
 		t.Errorf("an unknown path: %v", err)
 	}
 }
