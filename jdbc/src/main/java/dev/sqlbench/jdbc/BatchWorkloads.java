@@ -83,7 +83,8 @@ public final class BatchWorkloads {
                 create(e, base);
                 if (op.equals("select")) {
                     for (long first = 1; first <= SELECT_ROWS; first += 100) {
-                        StringBuilder q = new StringBuilder("INSERT INTO " + e.dialect().table(SELECTS) + " (id, v) VALUES ");
+                        StringBuilder q = new StringBuilder("INSERT INTO " + e.dialect().table(SELECTS)
+                                + " (id, v) VALUES ");
                         for (long r = first; r < first + 100 && r <= SELECT_ROWS; r++) {
                             q.append(r > first ? ", (" : "(").append(r).append(", ").append(value(r)).append(')');
                         }
@@ -183,7 +184,8 @@ public final class BatchWorkloads {
     }
 
     private static Workload.Run selectRun(Env e) throws Exception {
-        PreparedStatement ps = e.conn().prepareStatement("SELECT v FROM " + e.dialect().table(SELECTS) + " WHERE id = ?");
+        PreparedStatement ps = e.conn().prepareStatement(
+                "SELECT v FROM " + e.dialect().table(SELECTS) + " WHERE id = ?");
         return new Workload.Run(i -> {
             for (int k = 0; k < SIZE; k++) {
                 long id = ((long) i * SIZE + k) % SELECT_ROWS + 1;
