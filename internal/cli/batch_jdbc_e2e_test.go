@@ -12,9 +12,10 @@ import (
 
 // TestJDBCBatchRoundTrips runs each insert path of the batch family's Java
 // twin (docs/batches.md), one session a cell, against a throwaway server of
-// its own, and reads the server's counters around each session (a session
-// sizes its runs by time, so the paths insert different numbers of rows:
-// the cells check their rows themselves). Per row inserted (PostgreSQL's
+// its own, and reads the server's counters around each session (the JDBC
+// runner's JIT warm-up repeats a cell's first run untimed for a while, so
+// the paths insert different numbers of rows: the cells check their rows
+// themselves). Per row inserted (PostgreSQL's
 // tup_inserted, MariaDB's Handler_write), a batched path takes under
 // a fifth of the round trips of path=each on the same target (PostgreSQL's
 // xact_commit: one per Sync in autocommit; MariaDB's Questions: one per
