@@ -152,8 +152,8 @@ const (
 	// (JDBC addBatch/executeBatch); only the JDBC runner implements it.
 	CapBatch Cap = "batch"
 	// CapRewrite: the target's batches can be rewritten into multi-row
-	// INSERTs by the driver (Connector/J rewriteBatchedStatements); only the
-	// JDBC runner implements it.
+	// INSERTs by the driver (Connector/J rewriteBatchedStatements, pgjdbc
+	// reWriteBatchedInserts); only the JDBC runner implements it.
 	CapRewrite Cap = "rewrite"
 	// CapContext: the Conn implements ContextQuerier, a one-row call whose
 	// context (deadline, cancellation) reaches the driver.

@@ -206,7 +206,7 @@ func catalog() []Spec {
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",
 			Module: "github.com/go-sql-driver/mysql",
 			Desc:   "go-sql-driver/mysql through database/sql; arguments go through server-side prepared statements",
-			Caps:   loads},
+			Caps:   append(slices.Clone(loads), bench.CapMultiStmt)},
 		{Name: "mysql-interp", Driver: "go-sql-driver-interp", API: APISQL, DB: bench.MariaDB, Group: "mysql",
 			Package: "mysql",
 			Module:  "github.com/go-sql-driver/mysql",
@@ -242,7 +242,7 @@ func catalog() []Spec {
 			Module: "github.com/jackc/pgx/v5",
 			Desc: "jackc/pgx v5 native pgx.Conn; simple = conn.Query (pgx's default statement cache), prepared = " +
 				"conn.Prepare once, run by name",
-			Caps: []bench.Cap{bench.CapCopy, bench.CapContext}},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapContext, bench.CapSendBatch, bench.CapPipeline}},
 		{Name: "pgxpool", Driver: "pgxpool", API: APINative, DB: bench.Postgres, Group: "postgres", Package: "pgx",
 			Module: "github.com/jackc/pgx/v5", Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
 			Desc: "jackc/pgx v5 native pool pgxpool.Pool (MaxConns = the workload's pool size): pool.QueryRow per " +
@@ -280,7 +280,7 @@ func catalog() []Spec {
 			Desc: "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
 				"socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
-			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite},
 			Refuses: map[string]string{
 				"BulkInsert/shape=16x32/path=prepared/args=bytes": pgjdbcBytes,
 				"BulkInsert/shape=16x32/path=multirow/args=bytes": pgjdbcBytes,

@@ -11,7 +11,8 @@ import (
 
 func TestCheckHelloComparesTheDeclarationWithTheCatalogue(t *testing.T) {
 	h := protocol.Hello{Protocol: protocol.ProtocolVersion, Targets: map[string][]bench.Cap{
-		"pgx-native": {bench.CapContext, bench.CapCopy}, "pgx": {bench.CapContext, bench.CapPool}}}
+		"pgx-native": {bench.CapContext, bench.CapCopy, bench.CapPipeline, bench.CapSendBatch},
+		"pgx":        {bench.CapContext, bench.CapPool}}}
 	pgx, _ := targets.Lookup("pgx")
 	if err := CheckHello(h, pgx); err != nil {
 		t.Errorf("pgx: %v", err)

@@ -35,7 +35,8 @@ func TestPlannedCellsGolden(t *testing.T) {
 			// The JDBC runner's COPY has no args=bytes variant (targets'
 			// javaTwinExclusions).
 			jdbcExcluded := strings.HasSuffix(w.ID(), "/path=copy/args=bytes")
-			if !tg.JVM || slices.Contains([]string{"classic", "insert", "bulk", "typed"}, w.Family) && !jdbcExcluded {
+			if !tg.JVM || slices.Contains([]string{"classic", "insert", "bulk", "typed", "batch"}, w.Family) &&
+				!jdbcExcluded {
 				h.Workloads = append(h.Workloads, w.ID())
 			}
 		}

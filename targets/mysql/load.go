@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/targets/internal/sqldb"
 )
 
@@ -14,7 +15,8 @@ import (
 // LOAD DATA LOCAL INFILE fed from an io.Reader (bench.Loader).
 type conn struct {
 	sqldb.Conn
-	loads int // numbers this connection's reader registrations
+	loads int          // numbers this connection's reader registrations
+	cfg   bench.Config // how it was opened (the batch path opens a connection of its own)
 }
 
 // Load implements bench.Loader. The driver reads LOAD DATA LOCAL input from

@@ -2,7 +2,9 @@
 // through database/sql: "mysql" (arguments through server-side prepared
 // statements, the driver's default) and "mysql-interp" (interpolateParams:
 // arguments formatted into the SQL text client-side). Both load data with
-// LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader).
+// LOAD DATA LOCAL INFILE from an io.Reader (bench.Loader); "mysql" sends
+// a batch's statements as one multi-statement text (bench.Batcher), on a
+// connection of its own opened with multiStatements=true.
 package mysql
 
 import (
@@ -19,7 +21,7 @@ import (
 func init() {
 	bench.RegisterOpener("mysql", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, false)
-	}, bench.CapPool, bench.CapLoad, bench.CapContext)
+	}, bench.CapPool, bench.CapLoad, bench.CapContext, bench.CapMultiStmt)
 	bench.RegisterOpener("mysql-interp", func(ctx context.Context, cfg bench.Config) (bench.Conn, error) {
 		return open(ctx, cfg, true)
 	}, bench.CapPool, bench.CapLoad, bench.CapContext)
@@ -56,5 +58,5 @@ func open(ctx context.Context, cfg bench.Config, interpolate bool) (bench.Conn, 
 	if err != nil {
 		return nil, err
 	}
-	return &conn{Conn: c.(sqldb.Conn)}, nil
+	return &conn{Conn: c.(sqldb.Conn), cfg: cfg}, nil
 }

@@ -1,5 +1,7 @@
 // Package pgx registers two targets for github.com/jackc/pgx/v5: "pgx"
-// through database/sql (pgx/v5/stdlib) and "pgx-native" through pgx.Conn.
+// through database/sql (pgx/v5/stdlib) and "pgx-native" through pgx.Conn,
+// whose statements also go together (bench.Batcher): pgx.Batch with
+// SendBatch, and pgconn's pipeline mode.
 package pgx
 
 import (
@@ -33,7 +35,7 @@ func init() {
 			return nil, err
 		}
 		return &nativeConn{c: conn}, nil
-	}, bench.CapCopy, bench.CapContext)
+	}, bench.CapCopy, bench.CapContext, bench.CapSendBatch, bench.CapPipeline)
 }
 
 func config(cfg bench.Config) (*pgx.ConnConfig, error) {

@@ -14,7 +14,10 @@ public enum Cap {
     LOAD("load"),
     /** A prepared statement's executions batched (addBatch, executeBatch). */
     BATCH("batch"),
-    /** Batches the driver rewrites into multi-row INSERTs (Connector/J rewriteBatchedStatements). */
+    /**
+     * Batches the driver rewrites into multi-row INSERTs (Connector/J rewriteBatchedStatements, pgjdbc
+     * reWriteBatchedInserts).
+     */
     REWRITE("rewrite"),
     /** A pool that many threads share (HikariCP): the cell's workloads open it themselves. */
     POOL("pool");

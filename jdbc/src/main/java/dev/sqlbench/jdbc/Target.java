@@ -26,8 +26,11 @@ public enum Target {
      * batches.
      */
     MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
-    /** pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches. */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH),
+    /**
+     * pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches,
+     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts).
+     */
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE),
     /** xerial sqlite-jdbc on a SQLite file; batches. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH),
     /**

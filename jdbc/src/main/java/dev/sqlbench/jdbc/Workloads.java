@@ -17,6 +17,7 @@ public final class Workloads {
         ws.addAll(TypedWorkloads.all());
         ws.addAll(PoolWorkloads.all());
         ws.addAll(ConnectWorkloads.all());
+        ws.addAll(BatchWorkloads.all());
         return List.copyOf(ws);
     }
 
