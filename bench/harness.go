@@ -552,18 +552,7 @@ func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Hist
 		go func() {
 			defer wg.Done()
 			if threads != nil {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				var c threadClock
-				t := &threads[w]
-				if t.err = c.open(); t.err == nil {
-					defer c.close()
-					cpu0, rq0, err0 := c.read()
-					defer func() {
-						cpu1, rq1, err1 := c.read()
-						t.cpu, t.runQueue, t.err = cpu1-cpu0, rq1-rq0, errors.Join(err0, err1)
-					}()
-				}
+				defer clockThread(&threads[w])()
 			}
 			rng := rand.New(rand.NewPCG(uint64(n)+uint64(w)<<32, SampleGap))
 			sample := rng.IntN(SampleGap)

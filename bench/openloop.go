@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 
@@ -226,18 +225,7 @@ func runOpenLoop(ops []func(int) error, first, n int, h *hdrhistogram.Histogram,
 	start := time.Now()
 	client := func(w int, op func(int) error) {
 		if threads != nil && !inline {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var c threadClock
-			t := &threads[w]
-			if t.err = c.open(); t.err == nil {
-				defer c.close()
-				cpu0, rq0, err0 := c.read()
-				defer func() {
-					cpu1, rq1, err1 := c.read()
-					t.cpu, t.runQueue, t.err = cpu1-cpu0, rq1-rq0, errors.Join(err0, err1)
-				}()
-			}
+			defer clockThread(&threads[w])()
 		}
 		for !stopped() {
 			if !deadline.IsZero() && !time.Now().Before(deadline) {

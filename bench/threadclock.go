@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -138,4 +139,24 @@ func splitThread(wall time.Duration, t threadTimes) (onCPU, runQueue, blocked ti
 		return onCPU, wall - onCPU, 0
 	}
 	return onCPU, runQueue, wall - onCPU - runQueue
+}
+
+// clockThread locks the calling goroutine, a client of a parallel or
+// open-loop run, to its OS thread and starts t's clock of that thread; the
+// function it returns, deferred by the client, reads the clock into t
+// (its CPU and run-queue time, or the error that kept it from them), and
+// unlocks the thread.
+func clockThread(t *threadTimes) (stop func()) {
+	runtime.LockOSThread()
+	var c threadClock
+	if t.err = c.open(); t.err != nil {
+		return runtime.UnlockOSThread
+	}
+	cpu0, rq0, err0 := c.read()
+	return func() {
+		cpu1, rq1, err1 := c.read()
+		t.cpu, t.runQueue, t.err = cpu1-cpu0, rq1-rq0, errors.Join(err0, err1)
+		c.close()
+		runtime.UnlockOSThread()
+	}
 }
