@@ -52,7 +52,7 @@ var batchPaths = []batchPath{
 			"(pgx's default statement cache; one Sync, so the batch is one implicit transaction)"},
 	{key: "pipeline", cap: bench.CapPipeline, db: bench.Postgres,
 		desc: "pgconn pipeline mode: the statement prepared once per run (untimed), then StartPipeline, " +
-			"SendQueryStatement per statement (text arguments), Sync, GetResults per statement, Close " +
+			"SendQueryPrepared per statement (text arguments), Sync, GetResults per statement, Close " +
 			"(one Sync: one implicit transaction)"},
 	{key: "multistmt", cap: bench.CapMultiStmt, db: bench.MariaDB,
 		desc: "MySQL multi-statements: the statements joined by ';' into one text, arguments interpolated by " +

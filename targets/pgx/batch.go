@@ -112,7 +112,9 @@ func (p *pipelineBatch) send(nparams int, args []any) (*pgconn.Pipeline, int, er
 			p.buf = strconv.AppendInt(p.buf, v, 10)
 			p.vals = append(p.vals, p.buf[start:])
 		}
-		pl.SendQueryStatement(p.sd, p.vals, nil, nil)
+		// By the statement's name: SendQueryStatement (one Describe less) is
+		// newer than the pgx releases a version target may build against.
+		pl.SendQueryPrepared(p.sd.Name, p.vals, nil, nil)
 		n++
 	}
 	if err := pl.Sync(); err != nil {

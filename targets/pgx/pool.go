@@ -100,8 +100,13 @@ func (c *poolConn) Close() error {
 // PoolWaits implements bench.PoolWaiter from the pool's Stat: the acquires
 // that found no idle connection and waited for one to be released or
 // opened (EmptyAcquireCount), and the time they waited
-// (EmptyAcquireWaitTime).
+// (EmptyAcquireWaitTime). pgxpool releases before that method (a version
+// target may build against one) give only the time of every acquire,
+// AcquireDuration, waiting or not: an upper bound of the wait.
 func (c *poolConn) PoolWaits() (int64, time.Duration) {
 	s := c.p.Stat()
-	return s.EmptyAcquireCount(), s.EmptyAcquireWaitTime()
+	if w, ok := any(s).(interface{ EmptyAcquireWaitTime() time.Duration }); ok {
+		return s.EmptyAcquireCount(), w.EmptyAcquireWaitTime()
+	}
+	return s.EmptyAcquireCount(), s.AcquireDuration()
 }
