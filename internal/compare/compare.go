@@ -146,12 +146,16 @@ func changeInterval(ov, nv []float64) (lo, hi float64) {
 	return report.BootstrapRatio(nv, ov)
 }
 
-// Kind is the verdict on a change at the comparison's resolution: when
-// the Mann-Whitney U test finds it significant (the rule compare always
-// had), Faster or Slower for ops/s and ns/op, "better" or "worse" in
-// another unit; else Equivalent when its bootstrap interval (Lo, Hi) lies
-// within [1/(1+p), 1+p]: no change that matters; else Undecided.
+// Kind is the verdict on a change at the comparison's resolution:
+// Equivalent when its bootstrap interval (Lo, Hi) lies within
+// [1/(1+p), 1+p] (no change that matters, significant or not, as
+// report.Classify); else, when the Mann-Whitney U test finds it
+// significant, Faster or Slower for ops/s and ns/op, "better" or "worse"
+// in another unit; else Undecided.
 func (c *Comparison) Kind(ch Change) string {
+	if report.Classify(ch.Lo, ch.Hi, c.resolution()) == report.Equivalent {
+		return report.Equivalent
+	}
 	if ch.Significant && ch.Delta != 0 {
 		speed := c.Unit == "ops/s" || c.Unit == "ns/op"
 		switch {
@@ -163,9 +167,6 @@ func (c *Comparison) Kind(ch Change) string {
 			return report.Faster
 		}
 		return "better"
-	}
-	if report.Classify(ch.Lo, ch.Hi, c.resolution()) == report.Equivalent {
-		return report.Equivalent
 	}
 	return report.Undecided
 }

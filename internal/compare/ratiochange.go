@@ -35,11 +35,11 @@ func (rc RatioChange) Interval() (lo, hi float64) {
 }
 
 // Kind is whether the target's standing against the baseline moved, at
-// resolution p (report.Classify of Interval): Faster or Slower (than the
-// baseline, relative to before) only when the two ratios' intervals do not
-// overlap, a stricter test than one interval of the change, so the verdict
-// errs towards no change; Equivalent when every value of Interval lies
-// within [1/(1+p), 1+p]: no change that matters; else Undecided.
+// resolution p (report.Classify of Interval): Equivalent when every value
+// of Interval lies within [1/(1+p), 1+p]: no change that matters; else
+// Faster or Slower (than the baseline, relative to before) only when the
+// two ratios' intervals do not overlap, a stricter test than one interval
+// of the change, so the verdict errs towards no change; else Undecided.
 func (rc RatioChange) Kind(p float64) string {
 	lo, hi := rc.Interval()
 	return report.Classify(lo, hi, p)

@@ -75,6 +75,27 @@ func TestCompareVerdicts(t *testing.T) {
 	}
 }
 
+// TestSmallSignificantChangeIsEquivalent: a change the U test finds
+// significant but whose interval lies within the resolution is
+// equivalent (no change that matters); at a resolution it reaches past,
+// it is faster.
+func TestSmallSignificantChangeIsEquivalent(t *testing.T) {
+	name := "Small/db=sqlite/driver=mattn/api=sql"
+	cs := Units("old", compareRuns(name, 1000, 0.002), "new", compareRuns(name, 1020, 0.002))
+	c := cs.Unit("ops/s")
+	ch := c.Changes[0]
+	if !ch.Significant || !(ch.Lo > 1) {
+		t.Fatalf("the crafted change is not significant with an interval above 1: p=%.3f, %g–%g", ch.P, ch.Lo, ch.Hi)
+	}
+	if got := c.Kind(ch); got != report.Equivalent {
+		t.Errorf("+2%% at ±5%%: %s, want equivalent", got)
+	}
+	cs.SetResolution(0.01)
+	if got := c.Kind(ch); got != report.Faster {
+		t.Errorf("+2%% at ±1%%: %s, want faster", got)
+	}
+}
+
 // TestRatioChangeEquivalentAndUndecided: between two sessions, a standing
 // that held within a hair is equivalent, one measured too loosely to say
 // is undecided.

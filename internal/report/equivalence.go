@@ -9,12 +9,16 @@ import (
 
 // The kinds of verdict a ratio comparison ends in (Classify).
 const (
-	// Faster: the whole interval lies above 1.
+	// Faster: the whole interval lies above 1 and reaches past the
+	// resolution.
 	Faster = "faster"
-	// Slower: the whole interval lies below 1.
+	// Slower: the whole interval lies below 1 and reaches past the
+	// resolution.
 	Slower = "slower"
-	// Equivalent: the interval holds 1 and lies wholly within the
-	// resolution, [1/(1+P), 1+P]: no difference that matters.
+	// Equivalent: the interval lies wholly within the resolution,
+	// [1/(1+P), 1+P]: no difference that matters, whether or not the
+	// interval holds 1 (a real difference smaller than the resolution is
+	// still one the user said does not matter).
 	Equivalent = "equivalent"
 	// Undecided: the interval holds 1 and reaches past the resolution, or
 	// there is no interval (too few runs).
@@ -76,23 +80,27 @@ func FormatResolution(p float64) string {
 }
 
 // Classify is the verdict kind of a ratio with interval [lo, hi] at
-// resolution p: Faster or Slower when the interval excludes 1 (the rule
-// the ratio tables always had), else Equivalent when it lies wholly within
+// resolution p: Equivalent when the interval lies wholly within
 // [1/(1+p), 1+p] (an equivalence test in the manner of Schuirmann's two
-// one-sided tests, at the interval's confidence), else Undecided, which
-// is also the kind of a ratio without an interval (infinite or missing
-// bounds).
+// one-sided tests, at the interval's confidence), else Faster or Slower
+// when it excludes 1, else Undecided, which is also the kind of a ratio
+// without an interval (infinite or missing bounds). Equivalence comes
+// first, as in a region of practical equivalence: an interval such as
+// [1.01, 1.04] at ±5% says the difference, real or not, is smaller than
+// the one the user cares about, and a ratio is called faster or slower
+// only when its interval reaches past the resolution. Each kind is wrong
+// with probability at most that of the interval missing the true ratio.
 func Classify(lo, hi, p float64) string {
 	if !HasInterval(lo, hi) {
 		return Undecided
 	}
 	switch {
+	case lo >= 1/(1+p) && hi <= 1+p:
+		return Equivalent
 	case lo > 1:
 		return Faster
 	case hi < 1:
 		return Slower
-	case lo >= 1/(1+p) && hi <= 1+p:
-		return Equivalent
 	}
 	return Undecided
 }

@@ -20,7 +20,11 @@ func TestClassifyEveryKind(t *testing.T) {
 		want      string
 	}{
 		{1.02, 1.30, 0.05, Faster},             // above 1, past the resolution
-		{1.01, 1.03, 0.05, Faster},             // above 1 within it: the direction is shown
+		{1.01, 1.03, 0.05, Equivalent},         // above 1 within it: no difference that matters
+		{1.01, 1.06, 0.05, Faster},             // above 1, reaching past it
+		{0.94, 0.99, 0.05, Slower},             // below 1, reaching past it
+		{0.96, 0.99, 0.05, Equivalent},         // below 1 within it
+		{1.01, 1.03, 0.01, Faster},             // the same interval at ±1%: past it
 		{0.70, 0.90, 0.05, Slower},             // below 1
 		{0.97, 1.04, 0.05, Equivalent},         // holds 1, within ±5%
 		{1 / 1.05, 1.05, 0.05, Equivalent},     // on both edges: within
@@ -70,7 +74,7 @@ func TestSettleTakesTheNearerDecision(t *testing.T) {
 
 // verdictSession is one session's runs of five targets against mattn,
 // over machine speeds that swing far more than any difference between
-// them: modernc 1.5× mattn's in every pass (faster), crawshaw 0.7×
+// them: modernc 1.6× mattn's in every pass (faster), crawshaw 0.6×
 // (slower), zombiezen within ±1% (equivalent at ±5%), ncruces swinging
 // ±30% pass to pass about 1 (undecided).
 func verdictSession(id string) []*benchfmt.Result {
@@ -80,8 +84,8 @@ func verdictSession(id string) []*benchfmt.Result {
 		even := float64(1 - 2*(i%2)) // +1, -1, ...
 		rs = append(rs,
 			sessionResult("Q/db=sqlite/driver=mattn/api=sql", ops, id),
-			sessionResult("Q/db=sqlite/driver=modernc/api=sql", ops*1.5, id),
-			sessionResult("Q/db=sqlite/driver=crawshaw/api=native", ops*0.7, id),
+			sessionResult("Q/db=sqlite/driver=modernc/api=sql", ops*1.6, id),
+			sessionResult("Q/db=sqlite/driver=crawshaw/api=native", ops*0.6, id),
 			sessionResult("Q/db=sqlite/driver=zombiezen/api=native", ops*(1+0.01*even), id),
 			sessionResult("Q/db=sqlite/driver=ncruces/api=sql", ops*swing[i], id))
 	}

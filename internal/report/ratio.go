@@ -51,9 +51,9 @@ func (q Ratio) Clear() bool {
 	return !math.IsInf(q.Lo, 0) && !math.IsInf(q.Hi, 0) && (q.Lo > 1 || q.Hi < 1)
 }
 
-// Kind is the ratio's verdict kind at resolution p (Classify): Faster or
-// Slower when its interval excludes 1, Equivalent when it lies within
-// [1/(1+p), 1+p], else Undecided.
+// Kind is the ratio's verdict kind at resolution p (Classify): Equivalent
+// when its interval lies within [1/(1+p), 1+p], else Faster or Slower when
+// it excludes 1, else Undecided.
 func (q Ratio) Kind(p float64) string { return Classify(q.Lo, q.Hi, p) }
 
 // Verdict says what the ratio supports at resolution p: "faster",

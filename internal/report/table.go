@@ -33,8 +33,8 @@ func Text(w io.Writer, r *Report) error {
 		"*: best in row, its interval clear of every other target's; no mark: a tie",
 		fmt.Sprintf("ratio tables: ops/s ÷ the baseline's (%s), median and interval;", r.baselineLabel()),
 		"  paired: median of the per-pass ratios of one session, order-statistic interval (benchmath);",
-		"  unpaired: ratio of the medians, bootstrap interval; faster/slower: the interval excludes 1;",
-		fmt.Sprintf("  equivalent: it lies within the resolution %s (--resolution); undecided: neither,",
+		fmt.Sprintf("  unpaired: ratio of the medians, bootstrap interval; equivalent: the interval lies within "+
+			"the resolution %s (--resolution); faster/slower: else, it excludes 1; undecided: neither,",
 			FormatResolution(r.resolution())),
 		"  ~N runs: the runs per cell (--count) that would likely decide it",
 	} {
