@@ -346,7 +346,7 @@ func (c *Comparison) table(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s is better): median over the runs; change in the median,\n", c.Unit, c.better())
 	fmt.Fprintf(w, "  ~ when not significant (Mann-Whitney U test, alpha %g); "+
 		"new÷old: the bootstrap interval of\n", Alpha)
-	fmt.Fprintf(w, "  the medians' ratio; equivalent: not significant, that interval within %s\n",
+	fmt.Fprintf(w, "  the medians' ratio; equivalent: that interval within %s, significant or not\n",
 		report.FormatResolution(c.resolution()))
 	f := report.MeasureOf(c.Unit).Format
 	oldN, newN := c.uniformN()
