@@ -214,10 +214,54 @@ func (r *sqinnReader) read(c bench.Conn, q string) error {
 }
 
 func (r *sqinnReader) row(row bench.Row) error {
-	if err := row.Scan(r.dest...); err != nil {
+	if err := sqinnScan(row, r.dest); err != nil {
 		return err
 	}
 	return r.next()
+}
+
+// sqinnScan scans row into dest, sql.Null types. A native row (bench.Columns)
+// is read as the published crawshaw program reads each column: its type
+// first, then, unless NULL, its value with the typed call
+// (stmt.ColumnType, then ColumnInt, ColumnText or ColumnFloat); any other
+// row through its Scan, as the mattn program's rows.Scan.
+func sqinnScan(row bench.Row, dest []any) error {
+	c, ok := row.(bench.Columns)
+	if !ok {
+		return row.Scan(dest...)
+	}
+	for i, d := range dest {
+		null := c.ColumnNull(i)
+		switch d := d.(type) {
+		case *sql.NullInt32:
+			if null {
+				*d = sql.NullInt32{}
+			} else {
+				*d = sql.NullInt32{Int32: int32(c.ColumnInt64(i)), Valid: true}
+			}
+		case *sql.NullString:
+			if null {
+				*d = sql.NullString{}
+			} else {
+				*d = sql.NullString{String: c.ColumnText(i), Valid: true}
+			}
+		case *sql.NullFloat64:
+			if null {
+				*d = sql.NullFloat64{}
+			} else {
+				*d = sql.NullFloat64{Float64: c.ColumnFloat(i), Valid: true}
+			}
+		case *sql.NullBool:
+			if null {
+				*d = sql.NullBool{}
+			} else {
+				*d = sql.NullBool{Bool: c.ColumnInt64(i) != 0, Valid: true}
+			}
+		default:
+			return fmt.Errorf("scan: unsupported destination %T for column %d", d, i)
+		}
+	}
+	return nil
 }
 
 // next checks the row just stored in the destinations.

@@ -346,7 +346,7 @@ func sqinnLocationIndex(id string) (int, bool) {
 }
 
 func (r *sqinnComplexReader) row(row bench.Row) error {
-	if err := row.Scan(r.dest...); err != nil {
+	if err := sqinnScan(row, r.dest); err != nil {
 		return err
 	}
 	return r.next()
