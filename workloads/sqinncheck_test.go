@@ -64,3 +64,53 @@ func TestSqinnReadsCheckAsPublished(t *testing.T) {
 		})
 	}
 }
+
+// TestSqinnComplexReadChecksAsPublished: the Sqinn-Go complex read checks
+// each row in its timed loop as the published programs do (each text at
+// least 5 bytes, each active flag at least 0) and every row exactly once
+// after the run (End).
+func TestSqinnComplexReadChecksAsPublished(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		opErr, end bool
+	}{
+		{"Location X", false, true},
+		{"L", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, ok := bench.LookupWorkload("SqinnComplexQuery")
+			if !ok {
+				t.Fatal("no SqinnComplexQuery")
+			}
+			open, _ := bench.LookupOpener("modernc")
+			ctx := context.Background()
+			c, err := open(ctx, bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "db")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			e := bench.Env{Ctx: ctx, Conn: c, Dialect: bench.DialectOf(bench.SQLite), Scale: 0.005, N: 1}
+			if err := w.Setup(e); err != nil {
+				t.Fatal(err)
+			}
+			update := "UPDATE " + e.Dialect.Table("locations") + " SET name = '" + tc.name + "' WHERE id = " +
+				"(SELECT min(id) FROM " + e.Dialect.Table("locations") + ")"
+			if err := c.Exec(update); err != nil {
+				t.Fatal(err)
+			}
+			r, err := w.Begin(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.End == nil {
+				t.Fatal("the run has no End: its rows are not checked exactly")
+			}
+			if err := r.Op(0); (err != nil) != tc.opErr {
+				t.Errorf("timed read: error %v, want one: %v", err, tc.opErr)
+			}
+			if err := r.End(); (err != nil) != tc.end {
+				t.Errorf("End: error %v, want one: %v", err, tc.end)
+			}
+		})
+	}
+}
