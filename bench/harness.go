@@ -126,7 +126,7 @@ func Warm(r Run, n int) (err error) {
 		return nil
 	}
 	if r.Timer != nil {
-		r.Timer.reset(nil)
+		r.Timer.reset(nil, false)
 	}
 	if r.Start != nil {
 		if err := r.Start(); err != nil {
@@ -267,7 +267,7 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		if locked && clockErr == nil {
 			c = &clock
 		}
-		r.Timer.reset(c)
+		r.Timer.reset(c, true)
 	}
 	cpu0, cpuErr := processCPU()
 	var self0, self1 threadTimes
@@ -281,7 +281,11 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		ols = new(OpenLoopStats)
 	}
 	done, err := timedRegion(r, first, n, h, hs, threads, start, o, timeSerial, ols)
-	countOff()
+	if r.Timer != nil && r.Timer.endCount() {
+		countDump() // a pause stopped the count
+	} else {
+		countOff()
+	}
 	if r.Timer != nil {
 		// A run that ended paused: its last pause ends where the clock
 		// does, not after the readings below (the memory statistics, the
@@ -431,6 +435,18 @@ func countOff() {
 	callgrindRequest(callgrindToggleCollect)
 	callgrindRequest(callgrindDumpStats)
 }
+
+// countPause turns the thread's count off in a pause of the run's Timer, and
+// on again at its end; countDump writes out the count of a timed region
+// that ended paused (its count already off).
+//
+//go:noinline
+func countPause() { callgrindRequest(callgrindToggleCollect) }
+
+// countDump: see countPause.
+//
+//go:noinline
+func countDump() { callgrindRequest(callgrindDumpStats) }
 
 // timedRegion runs the timed region of MeasureProbed: r's Start (unless a
 // later slice), its operations, and its Finish (unless an earlier slice).

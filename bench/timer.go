@@ -29,6 +29,10 @@ func nanotime() int64
 // thread), each pause also reads the thread's scheduler clock at both ends,
 // so that the CPU and run-queue time of the paused region are taken off
 // the run's exactly; that costs about a microsecond a pause, off the clock.
+//
+// Under --measure instructions each pause on the timing thread also stops
+// callgrind's count, so that instructions/op counts what the clock times
+// and not, say, a read's check of every row with its clock paused.
 type Timer struct {
 	paused  time.Duration
 	stopped int64 // nanotime of the last Stop; 0 before the first
@@ -41,6 +45,10 @@ type Timer struct {
 	pausedCPU, pausedRunQueue time.Duration
 	stopCPU, stopRunQueue     time.Duration
 	clockErr                  error
+	// counted is set in the timed region of Measure, whose instructions
+	// callgrind counts (countOn); uncounted says that the current pause
+	// turned the timing thread's count off, for its Start to turn on.
+	counted, uncounted bool
 }
 
 // Stop pauses the clock; a Stop while paused does nothing.
@@ -50,6 +58,10 @@ func (t *Timer) Stop() {
 		t.stopped = nanotime()
 		if t.offThread() {
 			return
+		}
+		if t.counted && t.clock != nil {
+			countPause()
+			t.uncounted = true
 		}
 		if t.clock != nil {
 			var err error
@@ -73,6 +85,10 @@ func (t *Timer) Start() {
 			}
 			t.pausedCPU += cpu - t.stopCPU
 			t.pausedRunQueue += rq - t.stopRunQueue
+			if t.uncounted {
+				t.uncounted = false
+				countPause()
+			}
 		}
 		t.running = true
 		if t.stopped != 0 {
@@ -107,9 +123,19 @@ func (t *Timer) Running() bool { return t.running }
 func (t *Timer) Paused() time.Duration { return t.paused }
 
 // reset starts the clock running with nothing paused, reading c (which may
-// be nil) at each pause.
-func (t *Timer) reset(c *threadClock) {
-	*t = Timer{running: true, clock: c}
+// be nil) at each pause; counted says whether the run's instructions are
+// counted (Measure's timed region), for each pause to stop the count.
+func (t *Timer) reset(c *threadClock, counted bool) {
+	*t = Timer{running: true, clock: c, counted: counted}
+}
+
+// endCount ends the counting of the timed region: it reports whether the
+// region ended in a pause that stopped the count, in which case the count
+// is already off and only needs writing out (countDump, not countOff).
+func (t *Timer) endCount() (paused bool) {
+	paused = t.uncounted
+	t.counted, t.uncounted = false, false
+	return paused
 }
 
 // pausedNow returns the time paused so far, the current pause included.

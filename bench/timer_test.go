@@ -140,7 +140,7 @@ func BenchmarkTimerPause(b *testing.B) {
 				}
 				defer c.close()
 			}
-			tm.reset(c)
+			tm.reset(c, false)
 			cpu0 := cpuNanos(b)
 			for b.Loop() {
 				tm.Stop()

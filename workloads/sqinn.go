@@ -122,6 +122,10 @@ type sqinnOneTable struct {
 	// either (a million rows of it cost the garbage collector's marking
 	// on every cycle of the timed read).
 	same func(got []any, id int, buf *[]byte) bool
+	// plausible is the published programs' check of a row in their timed
+	// loops: the id at least 1 and each value past a bound (a text's
+	// length, a number's least value), which the timed reads make.
+	plausible func(got []any, id int32) bool
 }
 
 func (t sqinnOneTable) create(d bench.Dialect) string {
@@ -170,20 +174,24 @@ func (t sqinnOneTable) fill(e bench.Env, n int) error {
 
 // reader returns a reader of the whole table of n rows, with scan
 // destinations of its own.
-func (t sqinnOneTable) reader(n int) *sqinnReader {
-	r := &sqinnReader{t: t, rows: n, vals: t.dest()}
+func (t sqinnOneTable) reader(n int, exact bool) *sqinnReader {
+	r := &sqinnReader{t: t, rows: n, vals: t.dest(), exact: exact}
 	r.dest = append([]any{&r.id}, r.vals...)
 	r.rowFn, r.nextFn = r.row, r.next // bound once: a method value allocates
 	return r
 }
 
-// sqinnReader reads the table whole and checks every row in the timed
-// loop against the values written, computed from its id. Its columns
-// scan into the published mattn program's sql.Null types (the id into
-// sql.NullInt32).
+// sqinnReader reads the table whole and checks each row: exact, against
+// the values written, computed from its id (the reads outside the clock:
+// an insert's read back, a timed read run's End), else as the published
+// programs check it in their timed loops (t.plausible: the id at least 1,
+// texts at least 5 bytes; the row count checked at the end of the read).
+// Its columns scan into the published mattn program's sql.Null types (the
+// id into sql.NullInt32).
 type sqinnReader struct {
 	t      sqinnOneTable
 	rows   int
+	exact  bool
 	buf    []byte
 	id     sql.NullInt32
 	vals   []any
@@ -206,15 +214,65 @@ func (r *sqinnReader) read(c bench.Conn, q string) error {
 }
 
 func (r *sqinnReader) row(row bench.Row) error {
-	if err := row.Scan(r.dest...); err != nil {
+	if err := sqinnScan(row, r.dest); err != nil {
 		return err
 	}
 	return r.next()
 }
 
+// sqinnScan scans row into dest, sql.Null types. A native row (bench.Columns)
+// is read as the published crawshaw program reads each column: its type
+// first, then, unless NULL, its value with the typed call
+// (stmt.ColumnType, then ColumnInt, ColumnText or ColumnFloat); any other
+// row through its Scan, as the mattn program's rows.Scan.
+func sqinnScan(row bench.Row, dest []any) error {
+	c, ok := row.(bench.Columns)
+	if !ok {
+		return row.Scan(dest...)
+	}
+	for i, d := range dest {
+		null := c.ColumnNull(i)
+		switch d := d.(type) {
+		case *sql.NullInt32:
+			if null {
+				*d = sql.NullInt32{}
+			} else {
+				*d = sql.NullInt32{Int32: int32(c.ColumnInt64(i)), Valid: true}
+			}
+		case *sql.NullString:
+			if null {
+				*d = sql.NullString{}
+			} else {
+				*d = sql.NullString{String: c.ColumnText(i), Valid: true}
+			}
+		case *sql.NullFloat64:
+			if null {
+				*d = sql.NullFloat64{}
+			} else {
+				*d = sql.NullFloat64{Float64: c.ColumnFloat(i), Valid: true}
+			}
+		case *sql.NullBool:
+			if null {
+				*d = sql.NullBool{}
+			} else {
+				*d = sql.NullBool{Bool: c.ColumnInt64(i) != 0, Valid: true}
+			}
+		default:
+			return fmt.Errorf("scan: unsupported destination %T for column %d", d, i)
+		}
+	}
+	return nil
+}
+
 // next checks the row just stored in the destinations.
 func (r *sqinnReader) next() error {
 	r.n++
+	if !r.exact {
+		if !r.t.plausible(r.vals, r.id.Int32) {
+			return fmt.Errorf("wrong %s row %d", r.t.base, r.n)
+		}
+		return nil
+	}
 	if !r.id.Valid || int(r.id.Int32) != r.n {
 		return fmt.Errorf("row %d has id %v: out of order or missing", r.n, r.id)
 	}
@@ -264,7 +322,7 @@ func sqinnInsertRun(t sqinnOneTable) func(bench.Env) (bench.Run, error) {
 				ins.abort()
 				return nil
 			}
-			if err := t.reader(e.Warm+e.N).read(e.Conn, t.query(e.Dialect)); err != nil {
+			if err := t.reader(e.Warm+e.N, true).read(e.Conn, t.query(e.Dialect)); err != nil {
 				return fmt.Errorf("verify: %w", err)
 			}
 			return nil
@@ -366,8 +424,11 @@ func sqinnReadRun(t sqinnOneTable, rows int, fixed bool) func(bench.Env) (bench.
 		if !fixed {
 			n = e.Scaled(rows)
 		}
-		c, q, r := e.Conn, t.query(e.Dialect), t.reader(n)
-		return bench.Run{Op: func(int) error { return r.read(c, q) }}, nil
+		c, q, r := e.Conn, t.query(e.Dialect), t.reader(n, false)
+		// The published check in the timed loop; every row checked
+		// exactly once, after the run.
+		return bench.Run{Op: func(int) error { return r.read(c, q) },
+			End: func() error { return t.reader(n, true).read(c, q) }}, nil
 	}
 }
 
@@ -391,6 +452,10 @@ func sqinnUsersTable() sqinnOneTable {
 			name, age, rating := got[0].(*sql.NullString), got[1].(*sql.NullInt32), got[2].(*sql.NullFloat64)
 			return name.Valid && age.Valid && rating.Valid && sqinnNumbered(name.String, "User_", id, buf) &&
 				age.Int32 == int32(33+id) && rating.Float64 == 0.13*float64(id)
+		},
+		plausible: func(got []any, id int32) bool {
+			name, age, rating := got[0].(*sql.NullString), got[1].(*sql.NullInt32), got[2].(*sql.NullFloat64)
+			return id >= 1 && len(name.String) >= 5 && age.Int32 >= 33 && rating.Float64 >= 0.13
 		},
 	}
 }
@@ -424,8 +489,10 @@ func (v sqinnText) is(s string, id int, buf *[]byte) bool {
 }
 
 // sqinnTextTable is a table of an id and text columns whose values are
-// vals[column] of the id.
-func sqinnTextTable(base string, cols []string, vals []sqinnText, ddl func(d bench.Dialect) string) sqinnOneTable {
+// vals[column] of the id; the published programs' timed loops check that
+// each is at least minLen bytes long.
+func sqinnTextTable(base string, cols []string, vals []sqinnText, minLen int,
+	ddl func(d bench.Dialect) string) sqinnOneTable {
 	return sqinnOneTable{
 		base: base, cols: cols, ddl: ddl,
 		row: func(row []any, id int) []any {
@@ -449,11 +516,22 @@ func sqinnTextTable(base string, cols []string, vals []sqinnText, ddl func(d ben
 			}
 			return true
 		},
+		plausible: func(got []any, id int32) bool {
+			if id < 1 {
+				return false
+			}
+			for _, g := range got {
+				if len(g.(*sql.NullString).String) < minLen {
+					return false
+				}
+			}
+			return true
+		},
 	}
 }
 
 func sqinnCarsTable() sqinnOneTable {
-	return sqinnTextTable("cars", []string{"company", "model"}, []sqinnText{{"Company ", true}, {"Model ", true}},
+	return sqinnTextTable("cars", []string{"company", "model"}, []sqinnText{{"Company ", true}, {"Model ", true}}, 5,
 		func(d bench.Dialect) string { return "company " + sqinnVarchar(d) + ", model " + sqinnVarchar(d) })
 }
 
@@ -463,7 +541,7 @@ func sqinnPlantName(size int) string { return strings.Repeat("Name ", (size+4)/5
 
 func sqinnPlantsTable(size int) sqinnOneTable {
 	name := sqinnPlantName(size)
-	return sqinnTextTable("plants", []string{"name"}, []sqinnText{{name, false}}, func(d bench.Dialect) string {
+	return sqinnTextTable("plants", []string{"name"}, []sqinnText{{name, false}}, size, func(d bench.Dialect) string {
 		if d.DB == bench.MariaDB {
 			return "name TEXT"
 		}
@@ -472,7 +550,7 @@ func sqinnPlantsTable(size int) sqinnOneTable {
 }
 
 func sqinnBooksTable() sqinnOneTable {
-	return sqinnTextTable("books", []string{"name"}, []sqinnText{{"Book ", true}},
+	return sqinnTextTable("books", []string{"name"}, []sqinnText{{"Book ", true}}, 5,
 		func(d bench.Dialect) string { return "name " + sqinnVarchar(d) })
 }
 
@@ -495,7 +573,7 @@ func sqinnSimple() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + t.query(d) + "` reading all 1,000,000 users (times --scale) in one query (sqinn: one " +
 					"Query request returning every row), each row scanned into sql.Null types and checked in the " +
-					"timed loop"
+					"timed loop as published (id, name length, age, rating at least 1, 5, 33, 0.13)" + sqinnExactNote
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, e.Scaled(sqinnUsers)) },
 			Teardown: sqinnDropper(t.base),
@@ -513,7 +591,8 @@ func sqinnMany() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + t.query(d) + "` reading all " + strconv.Itoa(n) + " cars, unprepared (crawshaw: its " +
 					"cached statement, as published; sqinn: one Query request), each row scanned into sql.Null types " +
-					"and checked in the timed loop"
+					"and checked in the timed loop as published (id at least 1, each text at least 5 bytes)" +
+					sqinnExactNote
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, n) },
 			Teardown: sqinnDropper(t.base),
@@ -532,7 +611,8 @@ func sqinnLarge() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return "`" + t.query(d) + "` reading all 500 plants, each with a " + strconv.Itoa(size) +
 					"-byte name, unprepared (crawshaw: its cached statement, as published; sqinn: one Query " +
-					"request), each row scanned into sql.Null types and checked in the timed loop"
+					"request), each row scanned into sql.Null types and checked in the timed loop as published " +
+					"(id at least 1, the name at least " + strconv.Itoa(size) + " bytes)" + sqinnExactNote
 			},
 			Setup:    func(e bench.Env) error { return t.fill(e, sqinnPlants) },
 			Teardown: sqinnDropper(t.base),
@@ -556,7 +636,8 @@ func sqinnConcurrent() []bench.Workload {
 			Describe: func(d bench.Dialect) string {
 				return strconv.Itoa(n) + " goroutines at once each open a connection of their own, run `" + t.query(d) +
 					"` reading all 1,000,000 books (times --scale) (sqinn: one Query request), scanning each row " +
-					"into sql.Null types and checking it, and close it" +
+					"into sql.Null types and checking it as published (id at least 1, the name at least 5 bytes), " +
+					"and close it" + sqinnExactNote +
 					" (crawshaw: each takes one of " + strconv.Itoa(n) + " connections opened before the clock from " +
 					"its sqlitex.Pool and puts it back, as published); one operation is one round"
 			},
@@ -581,7 +662,7 @@ func sqinnConcurrentRun(e bench.Env, t sqinnOneTable, n int) (bench.Run, error) 
 	q, rows := t.query(e.Dialect), e.Scaled(sqinnBooks)
 	readers := make([]*sqinnReader, n)
 	for k := range readers {
-		readers[k] = t.reader(rows)
+		readers[k] = t.reader(rows, false)
 	}
 	var pooled []bench.Conn // the connections held in the round, if any
 	if _, ok := e.Conn.(bench.Holder); ok {
@@ -626,10 +707,35 @@ func sqinnConcurrentRun(e bench.Env, t sqinnOneTable, n int) (bench.Run, error) 
 		clear(errs)
 		return err
 	}}
-	if pooled != nil {
-		r.End = func() error { return closeAll(pooled) }
+	// The goroutines check each row as the published programs do (id and
+	// length); every row is checked exactly once, after the run, on the
+	// cell's connection (held for it where it is held from a pool).
+	r.End = func() error {
+		err := sqinnHeldRead(e.Conn, func() error { return t.reader(rows, true).read(e.Conn, q) })
+		if pooled != nil {
+			err = errors.Join(err, closeAll(pooled))
+		}
+		return err
 	}
 	return r, nil
+}
+
+// sqinnExactNote ends the descriptions of the reads that check their rows
+// in the clock as the published programs do.
+const sqinnExactNote = "; every row checked exactly once after the run, clock stopped"
+
+// sqinnHeldRead runs read on c, held for it where c is held from a pool
+// (bench.Holder).
+func sqinnHeldRead(c bench.Conn, read func() error) error {
+	h, ok := c.(bench.Holder)
+	if !ok {
+		return read()
+	}
+	if err := h.Hold(); err != nil {
+		return err
+	}
+	defer h.Release()
+	return read()
 }
 
 // closeAll closes every connection of cs.

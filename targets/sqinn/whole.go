@@ -42,9 +42,13 @@ func (c *conn) QueryWhole(query string, dest []any, fn func() error, args ...any
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
+	for j := range rows {
+		// Each value by its address: sqinn's AnyValue is a struct of every
+		// type's value (104 bytes), which a copy per value moved, beside
+		// the published adapter reading the one field it wants in place.
+		vals := rows[j].Values
 		for i, d := range dest {
-			store(d, r.Values[i])
+			store(d, &vals[i])
 		}
 		if err := fn(); err != nil {
 			return err
@@ -71,7 +75,7 @@ func wholeType(d any) (byte, error) {
 }
 
 // store copies v, read as wholeType(d), into d.
-func store(d any, v sqinn.AnyValue) {
+func store(d any, v *sqinn.AnyValue) {
 	switch d := d.(type) {
 	case *int:
 		*d = v.Int.Value
