@@ -261,11 +261,12 @@ func catalog() []Spec {
 				"Sync per use; messages read to ReadyForQuery, text values converted with strconv; no driver " +
 				"(docs/protocol-floor.md)"},
 		{Name: "mysqlproto", Driver: "go-mysql-packet", API: APIProto, DB: bench.MariaDB, Group: "mysql",
-			Package: "mysqlproto", Module: "github.com/go-mysql-org/go-mysql", Floor: true, Only: protoFloorWorkloads(),
+			Package: "mysqlproto", Module: "github.com/go-mysql-org/go-mysql", Floor: true,
+			Only: append(protoFloorWorkloads(), "PreparedQuery", "PreparedQueryRow", "PreparedExec", "PreparedDo"),
 			Desc: "protocol floor: a minimal client on go-mysql's packet layer (handshake by its client.Connect): " +
 				"one COM_QUERY packet per call, the response read to its last EOF/OK, text values converted with " +
-				"strconv; no driver, " +
-				"no arguments, no prepare (docs/protocol-floor.md)"},
+				"strconv; no driver, no arguments unprepared; prepared = go-mysql's COM_STMT_PREPARE once, " +
+				"COM_STMT_EXECUTE per use, binary rows streamed (docs/protocol-floor.md)"},
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,

@@ -146,7 +146,8 @@ func TestProtocolFloors(t *testing.T) {
 	}
 	my, _ := Lookup("mysqlproto")
 	simple, prepared := bench.Workload{Name: "SimpleQueryRow"}, bench.Workload{Name: "PreparedQueryRow"}
-	if !pg.Runs(simple) || !pg.Runs(prepared) || !my.Runs(simple) || my.Runs(prepared) ||
+	if !pg.Runs(simple) || !pg.Runs(prepared) || !my.Runs(simple) || !my.Runs(prepared) ||
+		my.Runs(bench.Workload{Name: "AutoQueryRow"}) ||
 		pg.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) || my.Runs(bench.Workload{Name: "SuiteSimpleQuery"}) {
 		t.Error("the protocol floors run other workloads than those they implement")
 	}

@@ -157,9 +157,11 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 			return nil
 		})
 	completeList(c, "net", func() []string { return []string{"tcp", "unix"} })
-	r.value("link", "put an emulated network link between the runners and the servers (TCP only; the transport floor "+
-		"too): lan, dc, wan or DELAY[/JITTER][/RATE], DELAY the round trip it adds, like 500us/50us/1gbit "+
-		"(docs/links.md)", "", func(s string) error {
+	linkHelp := "put an emulated network link between the runners and the servers (TCP only; the transport " +
+		"floor too): lan, dc, wan or DELAY[/JITTER][/RATE], DELAY the round trip it adds, like 500us/50us/1gbit, " +
+		"then optionally steps ,DELAY@AT changing the round trip AT into each run slice, like 0,2ms@5s " +
+		"(docs/links.md)"
+	r.value("link", linkHelp, "", func(s string) error {
 		sp, err := link.Parse(s)
 		if err == nil {
 			cfg.Link = &sp

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -71,7 +72,8 @@ type Emulator struct {
 	stopped chan struct{}
 	exited  chan error
 	mu      sync.Mutex
-	n       int // proxies made
+	n       int                 // proxies made
+	delayed []*toxiclient.Proxy // the proxies with the link's delay toxic
 	stopErr error
 	once    sync.Once
 }
@@ -208,8 +210,9 @@ func (e *Emulator) wrap(upstream string, sp Spec) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("link: make a proxy to %s: %w", upstream, err)
 	}
+	delayed := sp.RTT > 0 || len(sp.Steps) > 0
 	for _, dir := range []string{"upstream", "downstream"} {
-		if sp.RTT > 0 {
+		if delayed {
 			attrs := toxiclient.Attributes{"delay_us": sp.OneWay().Microseconds(),
 				"jitter_us": (sp.Jitter / 2).Microseconds()}
 			if _, err := p.AddToxic("delay_"+dir, proxyd.DelayToxicType, dir, 1, attrs); err != nil {
@@ -224,7 +227,76 @@ func (e *Emulator) wrap(upstream string, sp Spec) (string, error) {
 			}
 		}
 	}
+	if delayed {
+		e.mu.Lock()
+		e.delayed = append(e.delayed, p)
+		e.mu.Unlock()
+	}
 	return p.Listen, nil
+}
+
+// SetDelay changes the round trip of every proxy of the link (both
+// directions, the jitter kept) while connections run through them.
+func (e *Emulator) SetDelay(rtt time.Duration) error {
+	e.mu.Lock()
+	ps := slices.Clone(e.delayed)
+	e.mu.Unlock()
+	attrs := toxiclient.Attributes{"delay_us": (rtt / 2).Microseconds(),
+		"jitter_us": (e.Spec.Jitter / 2).Microseconds()}
+	for _, p := range ps {
+		for _, dir := range []string{"upstream", "downstream"} {
+			if _, err := p.UpdateToxic("delay_"+dir, 1, attrs); err != nil {
+				return fmt.Errorf("link: change the delay of proxy %s (%s) to %s: %w", p.Name, dir, rtt, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Schedule plays the link's steps (Spec.Steps) from now on, each at its
+// time, until the returned function is called; that stops the schedule,
+// puts the link back to its first round trip, and returns the first error
+// the schedule met. Without steps it does nothing.
+func (e *Emulator) Schedule() func() error {
+	if len(e.Spec.Steps) == 0 {
+		return func() error { return nil }
+	}
+	stop := make(chan struct{})
+	type outcome struct {
+		err     error
+		changed bool // the delay was changed: put it back
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		start := time.Now()
+		var o outcome
+		for _, st := range e.Spec.Steps {
+			t := time.NewTimer(time.Until(start.Add(st.At)))
+			select {
+			case <-stop:
+				t.Stop()
+				done <- o
+				return
+			case <-t.C:
+			}
+			o.changed = true
+			if err := e.SetDelay(st.RTT); err != nil && o.err == nil {
+				o.err = err
+			}
+		}
+		<-stop
+		done <- o
+	}()
+	return func() error {
+		close(stop)
+		o := <-done
+		if o.changed {
+			if err := e.SetDelay(e.Spec.RTT); err != nil && o.err == nil {
+				o.err = err
+			}
+		}
+		return o.err
+	}
 }
 
 // CPU returns the CPU time the proxy process has used so far.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +33,22 @@ func TestParse(t *testing.T) {
 		"2ms//100mbit":     {RTT: 2 * time.Millisecond, Rate: 1e8},
 		"1ms/0/0":          {RTT: time.Millisecond},
 		"dc":               presets["dc"],
+		"0,2ms@5s":         {Steps: []Step{{At: 5 * time.Second, RTT: 2 * time.Millisecond}}},
+		"1ms/100us,3ms@1s,200us@2.5s": {RTT: time.Millisecond, Jitter: 100 * time.Microsecond,
+			Steps: []Step{{At: time.Second, RTT: 3 * time.Millisecond},
+				{At: 2500 * time.Millisecond, RTT: 200 * time.Microsecond}}},
+		"dc,30ms@10s": {Name: "dc", RTT: time.Millisecond, Jitter: 100 * time.Microsecond, Rate: 1e9,
+			Steps: []Step{{At: 10 * time.Second, RTT: 30 * time.Millisecond}}},
 	} {
 		got, err := Parse(in)
-		if err != nil || got != want {
+		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("Parse(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "fast", "1", "0ms", "-1ms", "1ms/2ms", "1ms/1us/fast", "1ms/0/1tbit",
-		"1ms/0/1bit", "1ms/1ms/1gbit/x", "1500ns", "11s", "1ms/-1us"} {
+		"1ms/0/1bit", "1ms/1ms/1gbit/x", "1500ns", "11s", "1ms/-1us",
+		"0", "0,0@1s", "1ms,", "1ms,2ms", "1ms,2ms@", "1ms,2ms@0s", "1ms,2ms@-1s", "1ms,2ms@2s,3ms@1s",
+		"1ms,2ms@1s,3ms@1s", "1ms,2xs@1s", "1ms,11s@1s", "1ms/100us,50us@1s", "0/10us,2ms@1s", "1ms,2ms@1"} {
 		if sp, err := Parse(in); err == nil {
 			t.Errorf("Parse(%q) = %+v, want an error", in, sp)
 		} else if strings.Contains(err.Error(), "\n") {
@@ -48,6 +58,79 @@ func TestParse(t *testing.T) {
 	s := (Spec{RTT: 500 * time.Microsecond, Jitter: 50 * time.Microsecond, Rate: 1e9}).String()
 	if s != "500us/50us/1gbit" {
 		t.Errorf("String = %q", s)
+	}
+	sp, err := Parse("0,2ms@5s,100us@7.5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sp.String(); s != "0/0/unlimited,2ms@5s,100us@7.5s" {
+		t.Errorf("String = %q", s)
+	}
+	back, err := Parse(strings.ReplaceAll(sp.String(), "unlimited", "0"))
+	if err != nil || !reflect.DeepEqual(back, sp) {
+		t.Errorf("Parse(String()) = %+v, %v; want %+v", back, err, sp)
+	}
+	if d := sp.Describe(); !strings.Contains(d, "then round trip +2ms from 5s into each run slice") {
+		t.Errorf("Describe = %q", d)
+	}
+}
+
+// TestScheduleChangesTheDelayMidConnection runs the real proxy with a
+// link that starts with no delay and takes a 3 ms round trip 400 ms into
+// the schedule, and times round trips on one connection that stays open
+// across the change: under 1 ms before it, at least 3 ms after it, and
+// under 1 ms again once the schedule is stopped (the link back to its
+// first delay).
+func TestScheduleChangesTheDelayMidConnection(t *testing.T) {
+	e := start(t, Spec{Steps: []Step{{At: 400 * time.Millisecond, RTT: 3 * time.Millisecond}}})
+	up, stopEcho, err := e.echoProcess()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopEcho()
+	addr, err := e.Wrap(up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rt := func() time.Duration {
+		t.Helper()
+		msg := make([]byte, probeBytes)
+		begin := time.Now()
+		if _, err := c.Write(msg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, msg); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(begin)
+	}
+	median := func(n int) time.Duration {
+		ds := make([]time.Duration, n)
+		for i := range ds {
+			ds[i] = rt()
+		}
+		slices.Sort(ds)
+		return ds[n/2]
+	}
+	stop := e.Schedule()
+	before := median(20)
+	time.Sleep(600 * time.Millisecond) // the step comes 400 ms after the schedule starts
+	after := median(20)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	back := median(20)
+	t.Logf("round trip: before the step %s, after it %s, after the schedule stopped %s", before, after, back)
+	if before >= time.Millisecond || back >= time.Millisecond {
+		t.Errorf("round trip without delay: before %s, back %s; want under 1ms", before, back)
+	}
+	if after < 3*time.Millisecond {
+		t.Errorf("round trip after the step to 3ms: %s", after)
 	}
 }
 

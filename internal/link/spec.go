@@ -23,6 +23,7 @@ package link
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,24 @@ type Spec struct {
 	// Rate is the link's bandwidth in bits per second, each direction;
 	// 0 is unlimited.
 	Rate int64
+	// Steps change the round trip during each run slice: the link starts
+	// every slice at RTT and takes each step's round trip from its At on
+	// (a server slowed on purpose mid-run, for open-loop runs). None: the
+	// link stays as it is.
+	Steps []Step `json:",omitempty"`
 }
+
+// Step is a change of a link's round trip during a run slice.
+type Step struct {
+	// At is when the change comes, from the moment the slice's request goes
+	// to its runner (its warm-up, if any, included).
+	At time.Duration
+	// RTT is the round trip from At on.
+	RTT time.Duration
+}
+
+// maxSteps bounds a schedule's steps.
+const maxSteps = 32
 
 // Presets are the named links of --link.
 var presets = map[string]Spec{
@@ -62,20 +80,64 @@ const MaxRTT = 10 * time.Second
 // DELAY[/JITTER][/RATE], DELAY and JITTER durations with a unit (500us,
 // 0.1ms, 1ms), RATE bits per second with a unit (100mbit, 1gbit, 10gbit,
 // kbit; "0" or omitted: unlimited). DELAY is the round trip the link adds.
+// Either may be followed by a schedule of steps, ",DELAY@AT" each
+// (0,2ms@5s: no delay, then a 2 ms round trip from 5 s into each run
+// slice), AT increasing; DELAY may then be 0.
 func Parse(s string) (Spec, error) {
+	base, sched, scheduled := strings.Cut(s, ",")
+	sp, err := parseBase(base, scheduled)
+	if err != nil || !scheduled {
+		return sp, err
+	}
+	for _, st := range strings.Split(sched, ",") {
+		d, at, ok := strings.Cut(st, "@")
+		if !ok {
+			return Spec{}, fmt.Errorf("step %q: want DELAY@AT, like 2ms@5s (the round trip from 5s into each run)", st)
+		}
+		var step Step
+		if step.RTT, err = parseDuration(d, "step delay"); err != nil {
+			return Spec{}, err
+		}
+		if step.RTT < 0 || step.RTT > MaxRTT {
+			return Spec{}, fmt.Errorf("step delay %q: want a round trip from 0 to %s", d, MaxRTT)
+		}
+		if step.At, err = time.ParseDuration(at); err != nil || step.At <= 0 {
+			return Spec{}, fmt.Errorf("step %q: want a time after the slice's start with a unit, like 5s", st)
+		}
+		if n := len(sp.Steps); n > 0 && step.At <= sp.Steps[n-1].At {
+			return Spec{}, fmt.Errorf("step %q: want each step after the one before it (%s)", st, sp.Steps[n-1].At)
+		}
+		if step.RTT < sp.Jitter {
+			return Spec{}, fmt.Errorf("step %q: want a delay of at least the jitter, %s", st, sp.Jitter)
+		}
+		sp.Steps = append(sp.Steps, step)
+	}
+	if len(sp.Steps) > maxSteps {
+		return Spec{}, fmt.Errorf("schedule %q: want at most %d steps", sched, maxSteps)
+	}
+	if sp.RTT == 0 && !slices.ContainsFunc(sp.Steps, func(st Step) bool { return st.RTT > 0 }) {
+		return Spec{}, fmt.Errorf("%q: every delay of the schedule is 0: the link would add nothing", s)
+	}
+	return sp, nil
+}
+
+// parseBase reads a --link value without its schedule; a scheduled link
+// may start with no delay.
+func parseBase(s string, scheduled bool) (Spec, error) {
 	if p, ok := presets[s]; ok {
 		return p, nil
 	}
 	parts := strings.Split(s, "/")
 	if s == "" || len(parts) > 3 {
-		return Spec{}, fmt.Errorf("want lan, dc, wan or DELAY[/JITTER][/RATE] (like 500us/50us/1gbit), got %q", s)
+		return Spec{}, fmt.Errorf("want lan, dc, wan or DELAY[/JITTER][/RATE][,DELAY@AT]... "+
+			"(like 500us/50us/1gbit or 0,2ms@5s), got %q", s)
 	}
 	var sp Spec
 	var err error
 	if sp.RTT, err = parseDuration(parts[0], "delay"); err != nil {
 		return Spec{}, err
 	}
-	if sp.RTT <= 0 || sp.RTT > MaxRTT {
+	if (sp.RTT <= 0 && !(scheduled && sp.RTT == 0)) || sp.RTT > MaxRTT {
 		return Spec{}, fmt.Errorf("delay %q: want a round trip above 0 and at most %s", parts[0], MaxRTT)
 	}
 	if len(parts) > 1 && parts[1] != "" {
@@ -140,9 +202,14 @@ func parseRate(s string) (int64, error) {
 // OneWay is the delay each direction adds: half the round trip.
 func (s Spec) OneWay() time.Duration { return s.RTT / 2 }
 
-// String is the spec as --link takes it: DELAY/JITTER/RATE.
+// String is the spec as --link takes it: DELAY/JITTER/RATE, then its
+// steps (,DELAY@AT).
 func (s Spec) String() string {
-	return fmt.Sprintf("%s/%s/%s", fmtDur(s.RTT), fmtDur(s.Jitter), fmtRate(s.Rate))
+	str := fmt.Sprintf("%s/%s/%s", fmtDur(s.RTT), fmtDur(s.Jitter), fmtRate(s.Rate))
+	for _, st := range s.Steps {
+		str += fmt.Sprintf(",%s@%s", fmtDur(st.RTT), st.At)
+	}
+	return str
 }
 
 // Describe is the spec in words, for the results file's link line.
@@ -151,6 +218,12 @@ func (s Spec) Describe() string {
 		fmtDur(s.RTT), fmtDur(s.OneWay()), fmtDur(s.Jitter/2), fmtRate(s.Rate))
 	if s.Name != "" {
 		d = s.Name + ": " + d
+	}
+	for _, st := range s.Steps {
+		d += fmt.Sprintf(", then round trip +%s from %s into each run slice", fmtDur(st.RTT), st.At)
+	}
+	if len(s.Steps) > 0 {
+		d += " (back to +" + fmtDur(s.RTT) + " when the slice ends)"
 	}
 	return d
 }

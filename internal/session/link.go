@@ -106,3 +106,18 @@ func floorLocation(em *link.Emulator) protocol.Location {
 	}
 	return protocol.Location{DSN: sink, Endpoint: bench.Endpoint{Net: "tcp", Addr: addr}}
 }
+
+// doLinked sends a run slice's request with the link's schedule of delays
+// (link.Spec.Steps) playing from the moment it is sent until its reply;
+// the link is back at its first delay for the next request.
+func (s *Session) doLinked(ctx context.Context, group string, req protocol.Request) (protocol.Reply, error) {
+	if s.link == nil {
+		return s.do(ctx, group, req)
+	}
+	stop := s.link.Schedule()
+	reply, err := s.do(ctx, group, req)
+	if serr := stop(); serr != nil && err == nil {
+		err = serr
+	}
+	return reply, err
+}

@@ -208,7 +208,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 	key := SliceKey{Cell: req.Name, Run: st.Run, Slice: st.Slice}
 	sl, replayed := s.replay[key]
 	if !replayed {
-		reply, err := s.do(ctx, st.Cell.Target.Group, req)
+		reply, err := s.doLinked(ctx, st.Cell.Target.Group, req)
 		if err != nil {
 			return nil, err
 		}

@@ -12,8 +12,12 @@
 // definitions read and counted, an EOF, the text rows, an EOF), repeated
 // while the server says more results follow. Each row's length-encoded
 // values (mysql.LengthEncodedString) go to the caller's RowFunc as text.
-// There is no result buffering, no field parsing and no arguments: the
-// target runs only the workloads whose calls are that
+// There is no result buffering, no field parsing and no arguments in the
+// text path. A prepared statement is go-mysql's own: COM_STMT_PREPARE by
+// client.Conn.Prepare, then one COM_STMT_EXECUTE per call with the
+// arguments in the binary protocol (client.Stmt), the binary rows parsed
+// by the column types and streamed, one at a time, to the caller as text
+// (see stmt). The target runs only the workloads whose calls are these
 // (targets.Spec.Only).
 package mysqlproto
 
@@ -23,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -253,10 +258,126 @@ func (c *conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
 	return err
 }
 
-// Prepare is refused: the floor has no binary protocol.
-func (c *conn) Prepare(string) (bench.Stmt, error) {
-	return nil, errors.New("mysqlproto: the protocol floor prepares nothing (text protocol only)")
+// Prepare sends COM_STMT_PREPARE through go-mysql's client.Conn.Prepare
+// (its reply read: the statement id, the parameter and column
+// definitions); the statement's calls are COM_STMT_EXECUTE.
+func (c *conn) Prepare(query string) (bench.Stmt, error) {
+	s, err := c.c.Prepare(query)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	return &stmt{c: c, s: s}, nil
 }
+
+// stmt is a statement prepared on the server. Its calls are one
+// COM_STMT_EXECUTE each, written by go-mysql's client.Stmt with the
+// arguments in the binary protocol. Query and QueryRow read the response
+// with its streaming reader: an OK or ERR packet, or a result set whose
+// binary rows it parses by the column types the server sent
+// (mysql.RowData.Parse), one row held at a time, each row's values to the
+// caller's RowFunc as text, as the text protocol's are; Exec reads it with
+// Stmt.Execute.
+type stmt struct {
+	c    *conn
+	s    *client.Stmt
+	res  mysql.Result // reused by every execution
+	row  textrow.Row
+	buf  [][]byte // one buffer per column for the values as text
+	each client.SelectPerRowCallback
+
+	// The execution under way (see execute).
+	fn    bench.RowFunc
+	first bool
+	rows  int
+	fnErr error
+}
+
+// execute runs the statement once with args; rows and fnErr as conn.query.
+// The whole response is read whatever fn returns, so that the connection
+// is ready for the next call.
+func (s *stmt) execute(fn bench.RowFunc, first bool, args []any) (rows int, err error) {
+	s.fn, s.first, s.rows, s.fnErr = fn, first, 0, nil
+	if s.each == nil {
+		s.each = s.onRow // one method value for the statement's life
+	}
+	err = s.s.ExecuteSelectStreaming(&s.res, s.each, nil, args...)
+	rows, fnErr := s.rows, s.fnErr
+	s.fn, s.fnErr = nil, nil
+	if err != nil {
+		return rows, fmt.Errorf("execute: %w", err)
+	}
+	return rows, fnErr
+}
+
+// onRow takes one row of the execution under way: to fn as execute says,
+// never an error (that would leave the rest of the response unread).
+func (s *stmt) onRow(vals []mysql.FieldValue) error {
+	s.rows++
+	if s.fn == nil || s.fnErr != nil || (s.first && s.rows > 1) {
+		return nil
+	}
+	s.text(vals)
+	s.fnErr = s.fn(&s.row)
+	return nil
+}
+
+// text sets the row's values to vals written as text (nil for NULL), in
+// buffers kept from row to row.
+func (s *stmt) text(vals []mysql.FieldValue) {
+	for len(s.buf) < len(vals) {
+		s.buf = append(s.buf, nil)
+	}
+	s.row.Values = s.row.Values[:0]
+	for i := range vals {
+		v, b := &vals[i], s.buf[i][:0]
+		switch v.Type {
+		case mysql.FieldValueTypeNull:
+			s.row.Values = append(s.row.Values, nil)
+			continue
+		case mysql.FieldValueTypeSigned:
+			b = strconv.AppendInt(b, v.AsInt64(), 10)
+		case mysql.FieldValueTypeUnsigned:
+			b = strconv.AppendUint(b, v.AsUint64(), 10)
+		case mysql.FieldValueTypeFloat:
+			b = strconv.AppendFloat(b, v.AsFloat64(), 'g', -1, 64)
+		default:
+			b = append(b, v.AsString()...)
+		}
+		s.buf[i] = b
+		s.row.Values = append(s.row.Values, b)
+	}
+}
+
+// Exec runs the statement with go-mysql's Stmt.Execute, which reads the
+// response whole (an OK packet for the statements Exec is for; rows, if
+// any, are read and dropped with it).
+func (s *stmt) Exec(args ...any) error {
+	r, err := s.s.Execute(args...)
+	if err != nil {
+		return fmt.Errorf("execute: %w", err)
+	}
+	r.Close()
+	return nil
+}
+
+// Query runs the statement and calls fn for every row.
+func (s *stmt) Query(fn bench.RowFunc, args ...any) error {
+	_, err := s.execute(fn, false, args)
+	return err
+}
+
+// QueryRow runs the statement and calls fn with its first row; the rest
+// are read and dropped. No row is bench.ErrNoRows.
+func (s *stmt) QueryRow(fn bench.RowFunc, args ...any) error {
+	n, err := s.execute(fn, true, args)
+	if err == nil && n == 0 {
+		return bench.ErrNoRows
+	}
+	return err
+}
+
+// Close sends COM_STMT_CLOSE (the server sends no reply).
+func (s *stmt) Close() error { return s.s.Close() }
 
 // Close sends COM_QUIT and closes the socket.
 func (c *conn) Close() error { return c.c.Quit() }

@@ -24,3 +24,14 @@ func TestTypedRows(t *testing.T) {
 		})
 	}
 }
+
+// TestTypedOnTheServer counts the typed family's statements on the server
+// (targettest.TypedOnTheServer): one unprepared statement a query, one
+// transaction of one prepared statement executed a row for the inserts.
+func TestTypedOnTheServer(t *testing.T) {
+	for _, target := range []string{"pgx", "pgx-native"} {
+		t.Run(target, func(t *testing.T) {
+			targettest.TypedOnTheServer(t, target, servertest.Where(t, srv, bench.Postgres, "tcp"))
+		})
+	}
+}
