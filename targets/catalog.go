@@ -269,18 +269,18 @@ func catalog() []Spec {
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
-			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite},
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite, bench.CapContext},
 			Module: "com.mysql:mysql-connector-j",
 			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
 				"socket through junixsocket's socket factory"},
 		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb",
 			JVM:    true,
-			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch},
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapContext},
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc: "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
 				"socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
-			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite, bench.CapContext},
 			Refuses: map[string]string{
 				"BulkInsert/shape=16x32/path=prepared/args=bytes": pgjdbcBytes,
 				"BulkInsert/shape=16x32/path=multirow/args=bytes": pgjdbcBytes,

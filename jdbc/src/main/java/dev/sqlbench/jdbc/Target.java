@@ -18,19 +18,21 @@ import java.util.stream.Collectors;
 public enum Target {
     /**
      * MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory); LOAD DATA LOCAL
-     * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements).
+     * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements);
+     * a query's cancel (KILL QUERY on another connection).
      */
-    MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE),
+    MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE, Cap.CONTEXT),
     /**
      * MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile),
-     * batches.
+     * batches; a query's cancel (KILL QUERY on another connection).
      */
-    MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
+    MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.CONTEXT),
     /**
      * pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches,
-     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts).
+     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts); a query's cancel (a CancelRequest on a
+     * side connection).
      */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE),
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE, Cap.CONTEXT),
     /** xerial sqlite-jdbc on a SQLite file; batches. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH),
     /**

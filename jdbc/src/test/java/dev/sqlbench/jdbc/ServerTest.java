@@ -64,9 +64,9 @@ class ServerTest {
     void helloDeclaresTheTargetsWithTheirCapabilitiesAndEveryWorkload() {
         String[] a = ask("hello");
         assertEquals("runner-protocol: 3", a[0]);
-        assertEquals("runner-target: jdbc-mysql batch,load,rewrite", a[1]);
-        assertEquals("runner-target: jdbc-mariadb batch,load", a[2]);
-        assertEquals("runner-target: jdbc-postgres batch,copy,rewrite", a[3]);
+        assertEquals("runner-target: jdbc-mysql batch,context,load,rewrite", a[1]);
+        assertEquals("runner-target: jdbc-mariadb batch,context,load", a[2]);
+        assertEquals("runner-target: jdbc-postgres batch,context,copy,rewrite", a[3]);
         assertEquals("runner-target: jdbc-sqlite batch", a[4]);
         assertEquals("runner-target: jdbc-pg-hikari pool", a[5]);
         List<String> declared = new ArrayList<>();
