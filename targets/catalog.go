@@ -296,6 +296,12 @@ func catalog() []Spec {
 			Desc: "pgjdbc under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool size " +
 				"(maximumPoolSize, other settings HikariCP's defaults) over pgjdbc's connections; getConnection, " +
 				"prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
+		{Name: "jdbc-mariadb-hikari", Driver: "mariadb-java-hikari", API: APIJDBC, DB: bench.MariaDB,
+			Group: "jdbc-mariadb-hikari", JVM: true, Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Module: "com.zaxxer:HikariCP",
+			Desc: "MariaDB Connector/J under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool " +
+				"size (maximumPoolSize, other settings HikariCP's defaults) over MariaDB Connector/J's connections; " +
+				"getConnection, prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",

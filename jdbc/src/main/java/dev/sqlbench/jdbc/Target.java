@@ -39,7 +39,12 @@ public enum Target {
      * pgjdbc under HikariCP, the pool family only: its connections are pgjdbc's, opened as POSTGRES's, and
      * PoolWorkloads shares them between threads through a HikariDataSource of the workload's pool size.
      */
-    POSTGRES_HIKARI("jdbc-pg-hikari", Db.POSTGRES, true, Cap.POOL);
+    POSTGRES_HIKARI("jdbc-pg-hikari", Db.POSTGRES, true, Cap.POOL),
+    /**
+     * MariaDB Connector/J under HikariCP, the pool family only: its connections are MariaDB Connector/J's, opened
+     * as MARIADB's, shared between threads through a HikariDataSource as POSTGRES_HIKARI's.
+     */
+    MARIADB_HIKARI("jdbc-mariadb-hikari", Db.MARIADB, true, Cap.POOL);
 
     /** The target's name on the command line and in requests. */
     public final String name;
@@ -111,7 +116,7 @@ public enum Target {
                 }
                 yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
             }
-            case MARIADB -> {
+            case MARIADB, MARIADB_HIKARI -> {
                 p.setProperty("sslMode", !tls ? "disable" : e.verify() ? "verify-full" : "trust");
                 if (tls && e.verify() && !e.ca().isEmpty()) {
                     p.setProperty("serverSslCert", e.ca());
