@@ -156,7 +156,8 @@ const (
 	// reWriteBatchedInserts); only the JDBC runner implements it.
 	CapRewrite Cap = "rewrite"
 	// CapContext: the Conn implements ContextQuerier, a one-row call whose
-	// context (deadline, cancellation) reaches the driver.
+	// context (deadline, cancellation) reaches the driver; a JDBC target
+	// declares it for Statement.cancel() from another thread.
 	CapContext Cap = "context"
 )
 

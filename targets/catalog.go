@@ -270,18 +270,18 @@ func catalog() []Spec {
 		// The JDBC baseline: one JVM per target, so that no driver's code
 		// shares a call site (and its JIT profile) with another's.
 		{Name: "jdbc-mysql", Driver: "connectorj", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mysql", JVM: true,
-			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite},
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapRewrite, bench.CapContext},
 			Module: "com.mysql:mysql-connector-j",
 			Desc: "MySQL Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
 				"socket through junixsocket's socket factory"},
 		{Name: "jdbc-mariadb", Driver: "mariadb-java", API: APIJDBC, DB: bench.MariaDB, Group: "jdbc-mariadb",
 			JVM:    true,
-			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch},
+			Caps:   []bench.Cap{bench.CapLoad, bench.CapBatch, bench.CapContext},
 			Module: "org.mariadb.jdbc:mariadb-java-client",
 			Desc: "MariaDB Connector/J (Java, JDBC runner), driver defaults: prepared statements client-side; unix " +
 				"socket through its localSocket option"},
 		{Name: "jdbc-postgres", Driver: "pgjdbc", API: APIJDBC, DB: bench.Postgres, Group: "jdbc-postgres", JVM: true,
-			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite},
+			Caps: []bench.Cap{bench.CapCopy, bench.CapBatch, bench.CapRewrite, bench.CapContext},
 			Refuses: map[string]string{
 				"BulkInsert/shape=16x32/path=prepared/args=bytes": pgjdbcBytes,
 				"BulkInsert/shape=16x32/path=multirow/args=bytes": pgjdbcBytes,
@@ -297,6 +297,12 @@ func catalog() []Spec {
 			Desc: "pgjdbc under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool size " +
 				"(maximumPoolSize, other settings HikariCP's defaults) over pgjdbc's connections; getConnection, " +
 				"prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
+		{Name: "jdbc-mariadb-hikari", Driver: "mariadb-java-hikari", API: APIJDBC, DB: bench.MariaDB,
+			Group: "jdbc-mariadb-hikari", JVM: true, Caps: []bench.Cap{bench.CapPool}, Only: poolWorkloads(),
+			Module: "com.zaxxer:HikariCP",
+			Desc: "MariaDB Connector/J under HikariCP (Java, JDBC runner): a HikariDataSource of the workload's pool " +
+				"size (maximumPoolSize, other settings HikariCP's defaults) over MariaDB Connector/J's connections; " +
+				"getConnection, prepareStatement, executeQuery, close per query; the pool family only (docs/pools.md)"},
 		{Name: "jdbc-sqlite", Driver: "xerial", API: APIJDBC, DB: bench.SQLite, Group: "jdbc-sqlite", JVM: true,
 			Caps:   []bench.Cap{bench.CapBatch},
 			Module: "org.xerial:sqlite-jdbc",

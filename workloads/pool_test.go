@@ -37,7 +37,7 @@ func TestPoolValues(t *testing.T) {
 // TestPoolTargetsRunThePoolFamilyOnly holds the catalogue's pool-only
 // targets (pgxpool, HikariCP) to the family's workloads.
 func TestPoolTargetsRunThePoolFamilyOnly(t *testing.T) {
-	for _, name := range []string{"pgxpool", "jdbc-pg-hikari"} {
+	for _, name := range []string{"pgxpool", "jdbc-pg-hikari", "jdbc-mariadb-hikari"} {
 		s, ok := targets.Lookup(name)
 		if !ok {
 			t.Fatalf("%s is not in the catalogue", name)

@@ -129,7 +129,8 @@ func TestBadInputIsOneLineAndExitStatus2(t *testing.T) {
 			`--workloads: unknown workload or family "SimpleQury" (did you mean "SimpleQuery"?)`},
 		{[]string{"run", "--db", "sqlit"}, `--db: unknown database "sqlit" (did you mean "sqlite"?)`},
 		{[]string{"run", "--targets", "mattn,nosuch"}, `--targets: unknown target "nosuch" (valid: bvinc, crawshaw, ` +
-			`eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mysql, jdbc-pg-hikari, jdbc-postgres, jdbc-sqlite, mattn, ` +
+			`eatonphil, go-mysql, http, jdbc-mariadb, jdbc-mariadb-hikari, jdbc-mysql, jdbc-pg-hikari, ` +
+			`jdbc-postgres, jdbc-sqlite, mattn, ` +
 			`modernc, mymysql, mymysql-native, mysql, mysql-interp, mysqlproto, ncruces, ncruces-native, pgproto, ` +
 			`pgx, pgx-native, pgxpool, pq, sqinn, tcp, zombiezen)`},
 		{[]string{"run", "--workloads", "SimpleQuery,Nope"},

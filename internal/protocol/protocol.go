@@ -90,7 +90,8 @@
 //	    of ns/op. Each is read once before and once after the timed
 //	    region (and around the paused regions of a workload that pauses
 //	    its timer), never per operation, outside the memory statistics.
-//	    With rate=R (sqlbench run --rate) a Go runner runs the timed
+//	    With rate=R (sqlbench run --rate) a runner (Go's or the JDBC
+//	    runner, jdbc/.../OpenLoop.java) runs the timed
 //	    operations open-loop: Poisson arrivals at R per second, each
 //	    operation's latency (every one recorded, not sampled) from its
 //	    scheduled start, and adds <v> lag-ns/op (the mean schedule lag),

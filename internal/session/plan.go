@@ -134,10 +134,6 @@ func NewPlan(cfg *Config, env Host) (*Plan, error) {
 			p.Skipped[t.Name] = "--measure instructions counts Go runners only"
 			continue
 		}
-		if t.JVM && cfg.Rate > 0 {
-			p.Skipped[t.Name] = "--rate (open-loop load) runs in the Go runners only"
-			continue
-		}
 		if reason := Unavailable(t, env); reason != "" {
 			p.Skipped[t.Name] = reason
 			continue

@@ -20,7 +20,12 @@ public enum Cap {
      */
     REWRITE("rewrite"),
     /** A pool that many threads share (HikariCP): the cell's workloads open it themselves. */
-    POOL("pool");
+    POOL("pool"),
+    /**
+     * A query's deadline: Statement.cancel() from another thread when it passes (the twin of Go's CapContext, a
+     * context-taking call), the cancel family's need.
+     */
+    CONTEXT("context");
 
     /** The capability's name in the protocol, as Go's bench.Cap value. */
     public final String key;

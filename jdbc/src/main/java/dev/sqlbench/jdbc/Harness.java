@@ -108,6 +108,27 @@ public final class Harness {
      */
     public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe, boolean continued,
             boolean continues) throws Exception {
+        return measure(r, first, n, h, probe, continued, continues, null, null, null);
+    }
+
+    /**
+     * Measure, open-loop when ol is not null (OpenLoop, run --rate): the
+     * run's operations (a sequential run's on one client thread, a parallel
+     * run's on its clients) follow ol's arrival schedule, every latency from
+     * its scheduled start goes into h, the sample's n counts the arrivals
+     * (done and skipped), the time series' intervals go to onProgress (may
+     * be null) as they close, and stats[0] gets the run's open-loop counts.
+     * A run whose operations are a batch or pause their timer cannot.
+     */
+    public static Sample measure(Workload.Run r, int first, int n, Histogram h, TimeShare probe, boolean continued,
+            boolean continues, OpenLoop ol, java.util.function.Consumer<OpenLoop.Interval> onProgress,
+            OpenLoop.Stats[] stats) throws Exception {
+        boolean open = ol != null;
+        if (open && (r.batch() != null || r.timer() != null)) {
+            throw new Exception("an open-loop run needs operations timed one by one (this workload's are a batch "
+                    + "or pause their timer)");
+        }
+        List<Workload.Op> ops = !open ? null : r.parallel() != null ? r.parallel() : List.of(r.op());
         if (r.start() != null && continued) {
             try {
                 r.start().end();
@@ -119,7 +140,7 @@ public final class Harness {
         // A parallel run's per-client histograms are made before the clock
         // and merged after it, as Go's: neither is the driver's work.
         Histogram[] hs = null;
-        if (r.batch() == null && r.parallel() != null) {
+        if (!open && r.batch() == null && r.parallel() != null) {
             hs = new Histogram[r.parallel().size()];
             hs[0] = h;
             for (int i = 1; i < hs.length; i++) {
@@ -133,7 +154,7 @@ public final class Harness {
             }
             timer.reset();
         }
-        boolean onThisThread = r.batch() != null || r.parallel() == null;
+        boolean onThisThread = !open && (r.batch() != null || r.parallel() == null);
         System.gc(); // as Go's runtime.GC(): each run starts from a collected heap
         SchedStat me = probe != null && onThisThread ? SchedStat.open() : null;
         List<TimeSplit.Reading> clients = probe != null && !onThisThread ? new ArrayList<>() : null;
@@ -162,7 +183,17 @@ public final class Harness {
             if (r.start() != null && !continued) {
                 serialKnown &= serial(coord, serial, r.start(), "start") || !hasSerial;
             }
-            if (r.batch() != null) {
+            if (open) {
+                long deadline = r.durationNanos() > 0 ? start + r.durationNanos() : 0;
+                OpenLoop.Result res = ol.run(ops, first, n, h, deadline, onProgress, clients);
+                if (deadline != 0 && res.arrivals() == 0) {
+                    throw new Exception("no operation arrived within " + r.durationNanos() / 1_000_000 + " ms");
+                }
+                s = new Sample(res.arrivals(), 0, res.bytes(), h, res.cpu(), 0);
+                if (stats != null) {
+                    stats[0] = res.stats();
+                }
+            } else if (r.batch() != null) {
                 r.batch().run(first, n);
                 s = new Sample(n, 0, 0, null, 0, 0);
             } else if (r.parallel() != null) {
@@ -211,13 +242,13 @@ public final class Harness {
         if (read1) {
             time = TimeSplit.of(List.of(TimeSplit.Reading.between(me.tid(), meCpu0, meRunq0, me.cpu(), me.runq())),
                     elapsed, paused);
-        } else if (clients != null && clients.size() == r.parallel().size() && serialKnown) {
+        } else if (clients != null && clients.size() == (open ? ops : r.parallel()).size() && serialKnown) {
             // each client thread's readings against the run's whole elapsed
             // time, with what this thread did alone in it (start, finish)
             time = TimeSplit.withSerial(clients, coord == null ? null : coord.tid(), serial[0], serial[1], elapsed);
         }
-        if (r.parallel() != null) {
-            for (int i = 1; i < hs.length; i++) {
+        if (r.parallel() != null || open) {
+            for (int i = 1; hs != null && i < hs.length; i++) {
                 h.add(hs[i]);
             }
             // the client threads' own counts, plus what this thread did (the start and finish)

@@ -25,7 +25,8 @@ import javax.sql.DataSource;
  * query as a Java application does: getConnection, prepareStatement,
  * executeQuery, the row checked, everything closed (the connection back to
  * the pool). The pool is the cell's, opened at setup and closed at
- * teardown; its connections are the target's own (pgjdbc, opened as the
+ * teardown; its connections are the target's own (pgjdbc for
+ * jdbc-pg-hikari, MariaDB Connector/J for jdbc-mariadb-hikari, opened as the
  * plain target opens them, session settings applied), handed to HikariCP
  * as its DataSource. The wait for a connection is HikariCP's own metric:
  * the time of every getConnection, recorded through its metrics tracker

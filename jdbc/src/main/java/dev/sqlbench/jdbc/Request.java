@@ -36,8 +36,16 @@ public final class Request {
     public final double scale;
     /** The server's main process on this machine, whose CPU is read around each run; 0 when not given. */
     public final int serverPid;
+    /**
+     * An open-loop run's rate (rate=R, arrivals per second; 0: closed loop), its latency limit and progress
+     * interval (latency-limit=NS, progress=NS; 0: none), as Go's protocol.Request.
+     */
+    public final double rate;
+    /** See rate. */
+    public final long latencyLimit, progress;
 
-    private Request(String verb, Map<String, String> v, int n, int warmup, int[] slicing) {
+    private Request(String verb, Map<String, String> v, int n, int warmup, int[] slicing, double rate,
+            long[] openLoop) {
         this.verb = verb;
         this.target = v.getOrDefault("target", "");
         this.workload = v.getOrDefault("workload", "");
@@ -68,6 +76,9 @@ public final class Request {
             pid = 0; // not a process: the server's CPU goes unread
         }
         this.serverPid = Math.max(0, pid);
+        this.rate = rate;
+        this.latencyLimit = openLoop[0];
+        this.progress = openLoop[1];
     }
 
     /**
@@ -83,6 +94,8 @@ public final class Request {
         Map<String, String> v = parseQuery(sp < 0 ? "" : s.substring(sp + 1));
         int n = 0, warmup = 0;
         int[] slicing = {0, 0, 0};
+        double rate = 0;
+        long[] openLoop = {0, 0};
         switch (verb) {
             case HELLO, INFO, CLOSE -> { }
             case CHECK -> {
@@ -112,13 +125,53 @@ public final class Request {
                                 + v.get("slices") + "\" in run \"" + v.getOrDefault("run", "") + "\"");
                     }
                 }
+                rate = parseRate(v.getOrDefault("rate", ""));
+                String[] keys = {"latency-limit", "progress"};
+                for (int k = 0; k < keys.length; k++) {
+                    String x = v.getOrDefault(keys[k], "");
+                    if (x.isEmpty()) {
+                        continue;
+                    }
+                    long ns;
+                    try {
+                        ns = Long.parseLong(x);
+                    } catch (NumberFormatException e) {
+                        ns = 0;
+                    }
+                    if (ns < 1) {
+                        throw new ProtocolException("run: " + keys[k]
+                                + " must be a positive number of nanoseconds, got \"" + x + "\"");
+                    }
+                    if (rate == 0) {
+                        throw new ProtocolException("run: " + keys[k] + " needs a rate");
+                    }
+                    openLoop[k] = ns;
+                }
             }
             default -> throw new ProtocolException("unknown verb \"" + verb + "\"");
         }
         if (!verb.equals(HELLO) && v.getOrDefault("target", "").isEmpty()) {
             throw new ProtocolException(verb + ": target is required");
         }
-        return new Request(verb, v, n, warmup, slicing);
+        return new Request(verb, v, n, warmup, slicing, rate, openLoop);
+    }
+
+    /** Parses rate=R as Go's parseOpenLoop: "" is 0 (closed loop), else a positive finite number. */
+    private static double parseRate(String s) throws ProtocolException {
+        if (s.isEmpty()) {
+            return 0;
+        }
+        double r;
+        try {
+            r = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            r = Double.NaN;
+        }
+        if (!(r > 0) || Double.isInfinite(r)) {
+            throw new ProtocolException("run: rate must be a positive number of operations per second, got \"" + s
+                    + "\"");
+        }
+        return r;
     }
 
     /** Returns -1 for anything but a non-negative decimal integer. */

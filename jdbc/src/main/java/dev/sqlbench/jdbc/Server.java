@@ -23,6 +23,8 @@ import org.HdrHistogram.Histogram;
 public final class Server {
     static final String OK = "--- ok";
     static final String FAIL = "--- FAIL: ";
+    /** The key of an open-loop run's progress lines, Go's protocol.ProgressKey. */
+    static final String PROGRESS = "open-loop-progress";
     /**
      * The version of the runner protocol this runner speaks, Go's
      * runner.ProtocolVersion. Version 3 answers every slice of a run with its
@@ -239,7 +241,7 @@ public final class Server {
         }
         Sample s;
         TimeShare probe;
-        String[] units = {""};
+        String[] units = {"", ""};
         try {
             if (first && jit.on() && !(c.workload instanceof ScriptWorkload sw && sw.timed())) {
                 jitWarm(c, req);
@@ -257,7 +259,7 @@ public final class Server {
             // A slice of a run: the orchestrator merges the slices' histograms.
             out.println(LatencyHdr.line(s.latency()));
         }
-        out.println(ResultLine.format(req.name, s) + probe.units(s) + units[0]);
+        out.println(ResultLine.format(req.name, s) + probe.units(s) + units[1] + units[0]);
     }
 
     /** Runs untimed full runs of the cell until the JIT warm-up is done. */
@@ -298,9 +300,19 @@ public final class Server {
         Sample s;
         try {
             Harness.warm(r, warm);
-            s = Harness.measure(r, warm, n, hist, probe, sliced && req.slice > 1, sliced && req.slice < req.slices);
+            // Every run of a cell draws the same schedule, as Go's runner seeds it.
+            OpenLoop ol = req.rate > 0 ? new OpenLoop(req.rate, req.latencyLimit, req.progress, req.slice) : null;
+            OpenLoop.Stats[] stats = {null};
+            s = Harness.measure(r, warm, n, hist, probe, sliced && req.slice > 1, sliced && req.slice < req.slices,
+                    ol, iv -> {
+                        out.println(PROGRESS + ": " + req.name + " " + iv);
+                        out.flush();
+                    }, stats);
             if (r.units() != null) {
                 units[0] = r.units().get();
+            }
+            if (stats[0] != null) {
+                units[1] = openLoopUnits(stats[0], s);
             }
         } catch (Exception e) {
             try {
@@ -316,6 +328,16 @@ public final class Server {
             throw new Exception("end: " + describe(e), e);
         }
         return s;
+    }
+
+    /**
+     * The units an open-loop run adds to its result line, as Go's runner:
+     * the mean schedule lag, the late and skipped counts, and the rate of
+     * the operations done (ops/s counts the arrivals).
+     */
+    static String openLoopUnits(OpenLoop.Stats st, Sample s) {
+        return " " + ResultLine.number(st.meanLag()) + " lag-ns/op " + st.late + " late " + st.skipped + " skipped "
+                + ResultLine.number(st.done / (s.elapsedNanos() / 1e9)) + " done-ops/s";
     }
 
     private void closeCell(String key) throws Exception {

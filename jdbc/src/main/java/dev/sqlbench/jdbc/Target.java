@@ -18,26 +18,33 @@ import java.util.stream.Collectors;
 public enum Target {
     /**
      * MySQL Connector/J on MariaDB, tcp and the unix socket (junixsocket's socket factory); LOAD DATA LOCAL
-     * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements).
+     * (allowLoadLocalInfile), batches, and batches rewritten into multi-row INSERTs (rewriteBatchedStatements);
+     * a query's cancel (KILL QUERY on another connection).
      */
-    MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE),
+    MYSQL("jdbc-mysql", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.REWRITE, Cap.CONTEXT),
     /**
      * MariaDB Connector/J, tcp and the unix socket (localSocket, through JNA); LOAD DATA LOCAL (allowLocalInfile),
-     * batches.
+     * batches; a query's cancel (KILL QUERY on another connection).
      */
-    MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH),
+    MARIADB("jdbc-mariadb", Db.MARIADB, true, Cap.LOAD, Cap.BATCH, Cap.CONTEXT),
     /**
      * pgjdbc on PostgreSQL, tcp and the unix socket (junixsocket's socket factory); COPY (CopyManager), batches,
-     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts).
+     * and batches rewritten into multi-row INSERTs (reWriteBatchedInserts); a query's cancel (a CancelRequest on a
+     * side connection).
      */
-    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE),
+    POSTGRES("jdbc-postgres", Db.POSTGRES, true, Cap.COPY, Cap.BATCH, Cap.REWRITE, Cap.CONTEXT),
     /** xerial sqlite-jdbc on a SQLite file; batches. */
     SQLITE("jdbc-sqlite", Db.SQLITE, false, Cap.BATCH),
     /**
      * pgjdbc under HikariCP, the pool family only: its connections are pgjdbc's, opened as POSTGRES's, and
      * PoolWorkloads shares them between threads through a HikariDataSource of the workload's pool size.
      */
-    POSTGRES_HIKARI("jdbc-pg-hikari", Db.POSTGRES, true, Cap.POOL);
+    POSTGRES_HIKARI("jdbc-pg-hikari", Db.POSTGRES, true, Cap.POOL),
+    /**
+     * MariaDB Connector/J under HikariCP, the pool family only: its connections are MariaDB Connector/J's, opened
+     * as MARIADB's, shared between threads through a HikariDataSource as POSTGRES_HIKARI's.
+     */
+    MARIADB_HIKARI("jdbc-mariadb-hikari", Db.MARIADB, true, Cap.POOL);
 
     /** The target's name on the command line and in requests. */
     public final String name;
@@ -109,7 +116,7 @@ public enum Target {
                 }
                 yield "jdbc:mysql://" + hostPort(e) + "/" + e.database();
             }
-            case MARIADB -> {
+            case MARIADB, MARIADB_HIKARI -> {
                 p.setProperty("sslMode", !tls ? "disable" : e.verify() ? "verify-full" : "trust");
                 if (tls && e.verify() && !e.ca().isEmpty()) {
                     p.setProperty("serverSslCert", e.ca());

@@ -18,6 +18,7 @@ public final class Workloads {
         ws.addAll(PoolWorkloads.all());
         ws.addAll(ConnectWorkloads.all());
         ws.addAll(BatchWorkloads.all());
+        ws.addAll(CancelWorkloads.all());
         return List.copyOf(ws);
     }
 

@@ -64,13 +64,14 @@ class ServerTest {
     void helloDeclaresTheTargetsWithTheirCapabilitiesAndEveryWorkload() {
         String[] a = ask("hello");
         assertEquals("runner-protocol: 3", a[0]);
-        assertEquals("runner-target: jdbc-mysql batch,load,rewrite", a[1]);
-        assertEquals("runner-target: jdbc-mariadb batch,load", a[2]);
-        assertEquals("runner-target: jdbc-postgres batch,copy,rewrite", a[3]);
+        assertEquals("runner-target: jdbc-mysql batch,context,load,rewrite", a[1]);
+        assertEquals("runner-target: jdbc-mariadb batch,context,load", a[2]);
+        assertEquals("runner-target: jdbc-postgres batch,context,copy,rewrite", a[3]);
         assertEquals("runner-target: jdbc-sqlite batch", a[4]);
         assertEquals("runner-target: jdbc-pg-hikari pool", a[5]);
+        assertEquals("runner-target: jdbc-mariadb-hikari pool", a[6]);
         List<String> declared = new ArrayList<>();
-        for (int i = 6; i < a.length - 1; i++) {
+        for (int i = 7; i < a.length - 1; i++) {
             assertTrue(a[i].startsWith("runner-workload: "), a[i]);
             declared.add(a[i].substring("runner-workload: ".length()));
         }
