@@ -64,17 +64,18 @@ var typedJDBCWant = map[string]map[bool]typedJDBCCounts{
 // servers, what each JDBC target's typed workloads run, the twin of the
 // Go drivers' targettest.TypedOnTheServer. It drives one JDBC runner over
 // the runner protocol itself, so that it knows where each run begins and
-// ends: per workload, a first run request of 20 operations takes the
+// ends. Per workload, a first run request of 20 operations takes the
 // cell's setup (the query tables' fill), the connection's own statements
-// and the runner's JIT warm-up (untimed whole runs, repeated for a time:
-// why whole sessions do not compare), and four more runs of 20 bring the
-// drivers' statement caches to where a session's timed runs find them;
-// then runs of 20 and of 40 operations (no warm-up operations) are counted on the server right before and after each request. Their
-// difference, over 20, is what one operation runs, and must divide
-// exactly; the run of 20 less 20 operations is what a run runs besides.
-// Both are held to typedJDBCWant. MySQL Connector/J's cells of the typed
-// table fail their value check on MariaDB (docs/typed-rows.md) and are
-// not counted; its wide-row cells are.
+// and the runner's JIT warm-up (untimed whole runs repeated for a time,
+// which is why two whole sessions do not compare), and four more runs of
+// 20 bring the drivers' statement caches to where a session's timed runs
+// find them. Then a run of 20 and one of 40 operations (no warm-up
+// operations) are counted on the server right before and right after
+// each request: their difference over 20 is what one operation runs, and
+// must divide exactly; the run of 20 less 20 operations is what a run runs
+// besides them. Both are held to typedJDBCWant. MySQL Connector/J's cells
+// of the typed table fail their value check on MariaDB (docs/typed-rows.md)
+// and are not counted; its wide-row cells are.
 func TestTypedJDBCOnTheServer(t *testing.T) {
 	needServers(t, servers.KindMariaDB, servers.KindPostgres)
 	needJDK(t)
