@@ -79,7 +79,8 @@ func TestAFreshDBRunStartsOnANewDatabaseFile(t *testing.T) {
 		var in strings.Builder
 		for run := 1; run <= 2; run++ {
 			req := protocol.Request{Verb: protocol.VerbRun, Target: "fresh-probe", Workload: w, DB: "sqlite",
-				Location: protocol.Location{DSN: dsn}, Scope: "c0", Name: w + "/db=sqlite", N: 1, Run: run, Slice: 1, Slices: 1}
+				Location: protocol.Location{DSN: dsn}, Scope: "c0", Name: w + "/db=sqlite", N: 1, Run: run, Slice: 1,
+				Slices: 1}
 			in.WriteString(req.Encode() + "\n")
 		}
 		in.WriteString("close target=fresh-probe&scope=c0\n")
