@@ -191,7 +191,8 @@ func Measure(r Run, first, n int, h *hdrhistogram.Histogram) (Sample, error) {
 // Sample.BackgroundCPU. The readings neither allocate nor run per
 // operation. o.Probe, when set, is started before the memory statistics
 // are read and stopped after, so that nothing it allocates lands in the
-// run's B/op.
+// run's B/op. The heap is collected before the clock starts unless the
+// run is Uncollected.
 func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (Sample, error) {
 	if r.Timer != nil && r.Parallel != nil {
 		return Sample{}, errors.New("a parallel run cannot pause its timer")
@@ -257,7 +258,9 @@ func MeasureProbed(r Run, first, n int, h *hdrhistogram.Histogram, o Options) (S
 		}
 	}
 	var before, after runtime.MemStats
-	runtime.GC()
+	if !r.Uncollected {
+		runtime.GC()
+	}
 	if o.Probe != nil {
 		o.Probe.Start()
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -261,6 +262,24 @@ func TestTheTimedRegionAddsNoAllocation(t *testing.T) {
 		}
 		if s.Allocs != 0 || s.Bytes != 0 {
 			t.Errorf("%d operations that allocate nothing: %d allocations, %d bytes", n, s.Allocs, s.Bytes)
+		}
+	}
+}
+
+// TestAnUncollectedRunStartsWithoutACollection: the clock of a run starts
+// after a collection of the heap, unless the run is Uncollected (a read
+// timed in the heap its untimed insert left, as go-sqlite-bench's).
+func TestAnUncollectedRunStartsWithoutACollection(t *testing.T) {
+	for _, uncollected := range []bool{false, true} {
+		var before, at runtime.MemStats
+		runtime.ReadMemStats(&before)
+		op := func(int) error { runtime.ReadMemStats(&at); return nil }
+		if _, err := Measure(Run{Op: op, Uncollected: uncollected}, 0, 1, NewLatencyHistogram()); err != nil {
+			t.Fatal(err)
+		}
+		forced := at.NumForcedGC - before.NumForcedGC
+		if uncollected && forced != 0 || !uncollected && forced == 0 {
+			t.Errorf("Uncollected %v: %d forced collections before the operation", uncollected, forced)
 		}
 	}
 }

@@ -86,6 +86,15 @@ type Workload struct {
 	// than a count: Ops, unscaled, is only a run's upper bound, the result
 	// has the operations done, and it has no warm-up.
 	Timed bool
+	// FreshDB marks a workload whose published program starts each test on
+	// a new database (go-sqlite-bench removes its database files first):
+	// before every run, outside the clock, the runner closes the cell's
+	// connection, removes a SQLite cell's database file (and its -journal,
+	// -wal and -shm files), opens the cell again and runs Setup again. The
+	// run then begins in the heap that Setup left (the runner settles the
+	// heap before the reopening, not after), as the program's read follows
+	// its insert in one process. A server's cell keeps its database.
+	FreshDB bool
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its
@@ -259,6 +268,12 @@ type Run struct {
 	// sample's N is then the operations done (a script run for a time,
 	// sqlbench run --time).
 	Duration time.Duration
+	// Uncollected starts the clock without the collection that otherwise
+	// precedes it (see MeasureProbed): the run reads in the heap, and under
+	// the collector's pacing, that its Setup and Begin left, as a published
+	// program that times a read right after its untimed insert in one
+	// process (go-sqlite-bench's large test).
+	Uncollected bool
 	// Metrics, when set, returns further values of the run's result line,
 	// read after the timed region (a script's per-statement latencies).
 	Metrics func() []Metric

@@ -47,6 +47,14 @@ func init() {
 			w.Family = suiteFamily
 			w.NoWarmup = true // the published suite starts each test on a fresh database
 			switch w.Name {
+			case "SuiteSimpleInsert", "SuiteRealInsert", "SuiteComplexInsert", "SuiteLargeInsert", "SuiteLargeQuery":
+				// Every run on a new file, as the program's removeDbfiles
+				// before each test: an insert grows its file afresh (not
+				// into a dropped table's free pages), and the large read
+				// follows its own insert (suite_large.go).
+				w.FreshDB = true
+			}
+			switch w.Name {
 			case "SuiteMany", "SuiteRealQuery": // fixed table sizes
 			case "SuiteComplexInsert", "SuiteComplexQuery":
 				w.Smoke = suiteComplexSmoke

@@ -22,7 +22,8 @@ func suiteComplex() []bench.Workload {
 					"transaction of its own through one prepared statement " +
 					"(`" + suiteInsert(d, "articles", suiteArticleCols()) + "` and the like), rows generated before " +
 					"the clock starts; one operation is one article (its 20 comments and a user every 100 articles " +
-					"included), commits timed; tables recreated before each run" + suiteTypedBindNote +
+					"included), commits timed; tables recreated before each run, on a new database file (SQLite)" +
+					suiteTypedBindNote +
 					suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,

@@ -35,7 +35,8 @@ func suiteReal() []bench.Workload {
 				return "per operation one user, its 20 articles and their 20 comments each (421 rows) in a " +
 					"transaction of its own, every row through a statement prepared, executed and closed for it (`" +
 					suiteInsert(d, "comments", suiteCommentCols()) + "` and the like), commit timed; 100 users; " +
-					"tables recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
+					"tables recreated before each run, on a new database file (SQLite)" + suiteTypedBindNote +
+					suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,

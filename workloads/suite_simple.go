@@ -21,7 +21,8 @@ func suiteSimple() []bench.Workload {
 					"` through one statement prepared in one transaction, " +
 					"one user (as published: created a minute apart, email user%08d@example.com, active; bound as " +
 					"int, int64, string, bool) per operation, commit timed; the suite's tables (" + describeTypes(d) +
-					") recreated before each run" + suiteTypedBindNote + suiteWholeInsertNote
+					") recreated before each run, on a new database file (SQLite)" + suiteTypedBindNote +
+					suiteWholeInsertNote
 			},
 			Setup:    suiteNoSetup,
 			Teardown: suiteDrop,

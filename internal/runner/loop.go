@@ -11,8 +11,11 @@ package runner
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -50,6 +53,9 @@ type cellKey struct{ target, scope string }
 type cell struct {
 	w   bench.Workload
 	env bench.Env
+	// req is the request that opened the cell: a FreshDB workload's
+	// runs open it again from it.
+	req protocol.Request
 	// held is a run of the cell held for its next slice (bench.Run.Carry).
 	held *heldRun
 }
@@ -312,11 +318,13 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 		if err != nil {
 			return err
 		}
-		c = &cell{w: w, env: env}
-		fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
-		if err := w.Setup(c.env); err != nil {
-			closeEnv(env)
-			return fmt.Errorf("setup: %w", err)
+		c = &cell{w: w, env: env, req: req}
+		if !c.freshDB() { // set up before each run instead (measure)
+			fmt.Fprintf(s.Log, "set up %s on %s\n", req.Workload, req.Target)
+			if err := w.Setup(c.env); err != nil {
+				closeEnv(env)
+				return fmt.Errorf("setup: %w", err)
+			}
 		}
 		s.cells[key] = c
 	}
@@ -360,8 +368,17 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 // heap (the same read faulted its pages back in: at 1 GB a query, 1.2 to 3
 // times as slow, the more so the busier the machine). Whatever Begin and the
 // warm-up allocate stays resident, so a warm-up still warms.
+//
+// A FreshDB workload's run (its first slice) begins on a new database:
+// after settling the heap, the cell is opened again on a removed file and
+// set up again (fresh), so that the run starts in the heap its Setup left.
 func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, error) {
 	settleHeap()
+	if c.freshDB() && (req.Slices <= 1 || req.Slice <= 1) {
+		if err := s.fresh(c); err != nil {
+			return bench.Sample{}, err
+		}
+	}
 	if !req.FreeThread {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -489,6 +506,62 @@ func SampleResult(name string, s bench.Sample) *benchfmt.Result {
 	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: s.N, Values: vals}
 }
 
+// freshDB reports whether each run of c starts on a new database: a
+// FreshDB workload on SQLite (a server's cell keeps its database, and the
+// suite's inserts recreate their tables each run).
+func (c *cell) freshDB() bool {
+	db, err := bench.ParseDB(c.req.DB)
+	return c.w.FreshDB && err == nil && db == bench.SQLite
+}
+
+// fresh closes c's connection, removes its SQLite database's files, opens
+// it again and runs the workload's Setup: the run that follows starts on a
+// new database, as a program that removes its database files before each
+// test.
+func (s *Loop) fresh(c *cell) error {
+	if err := c.endHeld(); err != nil {
+		return err
+	}
+	ctx := c.env.Ctx
+	err := closeEnv(c.env)
+	c.env = bench.Env{} // closed: closeCell must not close it again
+	if err != nil {
+		return fmt.Errorf("fresh database: close: %w", err)
+	}
+	if err := removeDBFiles(c.req.DSN); err != nil {
+		return fmt.Errorf("fresh database: %w", err)
+	}
+	e, err := s.open(ctx, c.req)
+	if err != nil {
+		return fmt.Errorf("fresh database: %w", err)
+	}
+	c.env = e
+	fmt.Fprintf(s.Log, "set up %s on %s, on a fresh database\n", c.req.Workload, c.req.Target)
+	if err := c.w.Setup(c.env); err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	return nil
+}
+
+// removeDBFiles removes the SQLite database at path and the files SQLite
+// keeps beside it (rollback journal, write-ahead log, shared memory), as
+// go-sqlite-bench's removeDbfiles, and checks that they are gone. An
+// in-memory database or a URI has no file to remove.
+func removeDBFiles(path string) error {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil
+	}
+	for _, name := range []string{path, path + "-journal", path + "-wal", path + "-shm"} {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", name, err)
+		}
+		if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s is still there after its removal", name)
+		}
+	}
+	return nil
+}
+
 // settleHeap collects the heap and returns every free page of it to the OS.
 func settleHeap() { debug.FreeOSMemory() }
 
@@ -499,6 +572,9 @@ func (s *Loop) closeCell(key cellKey) error {
 	}
 	delete(s.cells, key)
 	err := c.endHeld()
+	if c.env.Conn == nil && c.env.Handle == nil {
+		return err // closed by a failed fresh
+	}
 	if terr := c.w.Teardown(c.env); err == nil {
 		err = terr
 	}
