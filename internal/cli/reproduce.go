@@ -57,7 +57,8 @@ sqlbench report rebuilds the table.`,
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
 		"workloads) --count %d --slices %d, the machine's probes before each pass a tenth as long; without --count "+
-		"budgeted at %g times the fixed design's measuring time with %d looks (a verdict per headline in minutes)",
+		"or --scale budgeted at %g times the fixed design's measuring time with %d looks (a verdict per headline in "+
+		"minutes)",
 		session.QuickScale, session.QuickCount, session.QuickSlices, session.QuickBudgetTimes, session.QuickLooks))
 	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a "+
 		"size that finishes in minutes; 1 = the published sizes)")

@@ -112,7 +112,8 @@ func TestPlanOptions(t *testing.T) {
 		t.Errorf("quick budget %g × with %d looks, want %g × with %d", c.BudgetTimes, c.Looks,
 			session.QuickBudgetTimes, session.QuickLooks)
 	}
-	for _, o := range []studyOptions{{Study: "mariadb-tcp-http"}, {Study: "mariadb-tcp-http", Quick: true, Count: 5}} {
+	for _, o := range []studyOptions{{Study: "mariadb-tcp-http"}, {Study: "mariadb-tcp-http", Quick: true, Count: 5},
+		{Study: "mariadb-tcp-http", Quick: true, Scale: 0.1}} {
 		p, err := newStudyPlan(o, machine())
 		if err != nil {
 			t.Fatal(err)
