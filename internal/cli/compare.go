@@ -318,7 +318,8 @@ func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLab
 		return
 	}
 	width := max(len(oldLabel), len(newLabel))
-	fmt.Fprintf(w, "\ndrift loop (the same CPU work timed before each pass, median, for %d steps):\n", drift.DefaultWork)
+	fmt.Fprintf(w, "\ndrift loop (the same CPU work timed before each pass, median, for %d steps):\n",
+		drift.DefaultWork)
 	for _, s := range []struct {
 		label string
 		ms    float64

@@ -48,9 +48,9 @@ const (
 )
 
 // The design of a budgeted --quick reproduction (sqlbench reproduce
-// --quick without --count): QuickLooks looks (7, 11, ... 31 runs per
-// cell: the first five's ranks are the default design's, two more looks
-// follow) within QuickBudgetTimes × the measuring time of the fixed design
+// --quick at its own scale, without --count): QuickLooks looks (7, 11,
+// ... 31 runs per cell; the first three's ranks are the default design's,
+// 4.4% over all looks) within QuickBudgetTimes × the measuring time of the fixed design
 // of QuickCount runs per cell, about what every look's runs would take if
 // no comparison were decided early. At smoke size that is still minutes,
 // and the runs, not the clock, are what its comparisons lack
