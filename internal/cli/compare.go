@@ -307,7 +307,8 @@ func recordedWakeups(rs []*benchfmt.Result) string {
 }
 
 // compareDrift prints the drift loop's median time in each file (the same
-// CPU work timed before every pass, # drift lines) and their ratio: how
+// CPU work timed before every pass, # drift lines; a smoke session's
+// shorter probe scaled to drift.DefaultWork steps) and their ratio: how
 // much faster or slower the CPU itself ran in one session than in the
 // other, beside the shift every cell shared.
 func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLabel string, newRs []*benchfmt.Result) {
@@ -317,7 +318,8 @@ func compareDrift(w io.Writer, oldLabel string, oldRs []*benchfmt.Result, newLab
 		return
 	}
 	width := max(len(oldLabel), len(newLabel))
-	fmt.Fprintln(w, "\ndrift loop (the same CPU work timed before each pass, median):")
+	fmt.Fprintf(w, "\ndrift loop (the same CPU work timed before each pass, median, for %d steps):\n",
+		drift.DefaultWork)
 	for _, s := range []struct {
 		label string
 		ms    float64

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/sqlbench/sqlbench/internal/session"
 )
 
@@ -279,6 +281,26 @@ func TestCompareUnitsAndJSON(t *testing.T) {
 			fakeEnv(&out, &errb))
 		if code != ExitUsage || !strings.Contains(errb.String(), c.want) || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("compare %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
+// TestCompareDriftScalesASmokeProbe: a smoke session's drift loop (a tenth
+// of the work) is set beside a default session's as the time of the
+// default work, so the two compare.
+func TestCompareDriftScalesASmokeProbe(t *testing.T) {
+	fact := func(v string) []*benchfmt.Result {
+		r := &benchfmt.Result{}
+		r.SetConfig("drift", v)
+		return []*benchfmt.Result{r}
+	}
+	var b strings.Builder
+	compareDrift(&b, "old", fact("200.00 ms (150000000 steps, median of 30 passes)"), "new",
+		fact("21.00 ms (15000000 steps, median of 35 passes)"))
+	for _, want := range []string{"for 150000000 steps", "old  200.00 ms", "new  210.00 ms",
+		"new took +5.0% time for the same work"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("compareDrift lacks %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -56,12 +56,15 @@ sqlbench report rebuilds the table.`,
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
-		"workloads) --count %d --slices %d", session.QuickScale, session.QuickCount, session.QuickSlices))
+		"workloads) --count %d --slices %d, the machine's probes before each pass a tenth as long; without --count "+
+		"or --scale budgeted at %g times the fixed design's measuring time with %d looks (a verdict per headline in "+
+		"minutes)",
+		session.QuickScale, session.QuickCount, session.QuickSlices, session.QuickBudgetTimes, session.QuickLooks))
 	fs.Float64Var(&opts.Scale, "scale", 0, "multiplies every workload's operation count (default: the study's, a "+
 		"size that finishes in minutes; 1 = the published sizes)")
 	fs.IntVar(&opts.Count, "count", 0, "timed runs per cell: a fixed design (without it, a budget of twice the "+
-		"measuring time of a fixed design of the study's runs, or --quick's, spent on the headline comparisons "+
-		"still undecided)")
+		"measuring time of a fixed design of the study's runs, or --quick's as above, spent on the headline "+
+		"comparisons still undecided)")
 	fs.BoolVar(&dry, "dry-run", false,
 		"print the cells, the passes and the estimated time, then exit without running or writing anything")
 	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what "+

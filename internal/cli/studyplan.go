@@ -26,7 +26,9 @@ type studyOptions struct {
 	Quick bool
 	// Scale and Count, when above 0, replace the study's default scale and
 	// run count; Scale 1 is the published size. Without Count the session
-	// is budgeted (session.DefaultBudgetTimes × the fixed design's time).
+	// is budgeted (session.DefaultBudgetTimes × the fixed design's time;
+	// with Quick at its own scale, session.QuickBudgetTimes and
+	// session.QuickLooks).
 	Scale float64
 	Count int
 	// JITWarmup gives the JDBC runners their JIT warm-up in a study whose
@@ -135,9 +137,12 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if opts.Scale > 0 {
 		cfg.Scale, cfg.Smoke = opts.Scale, false
 	}
-	if opts.Count > 0 {
+	switch {
+	case opts.Count > 0:
 		cfg.Count = opts.Count
-	} else { // budgeted: twice the study's fixed design, spent on the comparisons still undecided
+	case cfg.Smoke: // --quick at smoke size: more looks and time, still minutes (session.QuickBudgetTimes)
+		cfg.BudgetTimes, cfg.Looks = session.QuickBudgetTimes, session.QuickLooks
+	default: // budgeted: twice the study's fixed design, spent on the comparisons still undecided
 		cfg.BudgetTimes = session.DefaultBudgetTimes
 	}
 	cfg.StudyResolution = opts.Resolution

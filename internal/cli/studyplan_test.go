@@ -106,6 +106,27 @@ func TestPlanOptions(t *testing.T) {
 	if !slices.Contains(c.DBs, "loopback") || !slices.Contains(c.DBs, "mariadb") {
 		t.Errorf("DBs %v, want mariadb and the loopback floor", c.DBs)
 	}
+	// --quick without --count: budgeted with the quick design; without
+	// --quick, twice the fixed design and the default looks; --count: fixed.
+	if c.BudgetTimes != session.QuickBudgetTimes || c.Looks != session.QuickLooks || c.Budget != 0 {
+		t.Errorf("quick budget %g × with %d looks, want %g × with %d", c.BudgetTimes, c.Looks,
+			session.QuickBudgetTimes, session.QuickLooks)
+	}
+	for _, o := range []studyOptions{{Study: "mariadb-tcp-http"}, {Study: "mariadb-tcp-http", Quick: true, Count: 5},
+		{Study: "mariadb-tcp-http", Quick: true, Scale: 0.1}} {
+		p, err := newStudyPlan(o, machine())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := session.DefaultBudgetTimes
+		if o.Count > 0 {
+			want = 0
+		}
+		if c := p.Config; c.BudgetTimes != want || c.Looks != 0 || (o.Count > 0 && c.Count != o.Count) {
+			t.Errorf("%+v: budget %g × with %d looks, count %d; want %g ×, the default looks", o, c.BudgetTimes,
+				c.Looks, c.Count, want)
+		}
+	}
 	p, err = newStudyPlan(studyOptions{Study: "sqinn-go", Quick: true, Scale: 1, Count: 2}, machine())
 	if err != nil || p.Config.Scale != 1 || p.Config.Smoke || p.Config.Count != 2 {
 		t.Errorf("--scale 1 --count 2 not taken: %+v, %v", p.Config, err)

@@ -170,10 +170,17 @@ func (r *Recorder) Fact() (key, value string, ok bool) {
 }
 
 // ParseFact returns the median probe time a "drift" fact holds, in
-// milliseconds, and whether it holds one.
+// milliseconds for DefaultWork steps (a probe of other work, as a smoke
+// session's, scaled to it by the steps the fact names), and whether it
+// holds one.
 func ParseFact(v string) (ms float64, ok bool) {
-	if _, err := fmt.Sscanf(v, "%g ms", &ms); err != nil || !(ms > 0) {
+	var steps int
+	n, _ := fmt.Sscanf(v, "%g ms (%d steps", &ms, &steps)
+	if n < 1 || !(ms > 0) {
 		return 0, false
+	}
+	if n == 2 && steps > 0 {
+		ms *= float64(DefaultWork) / float64(steps)
 	}
 	return ms, true
 }

@@ -82,3 +82,30 @@ func TestFloorNeedsTwoRuns(t *testing.T) {
 		t.Fatalf("Floor() after a failed probe: %v, want the probe's error", err)
 	}
 }
+
+// TestParseFactScalesToTheDefaultWork: a smoke session's shorter probe
+// reads as the time of DefaultWork steps, so two sessions' drift compare
+// whatever work each timed; a fact without its steps reads as it is.
+func TestParseFactScalesToTheDefaultWork(t *testing.T) {
+	for _, c := range []struct {
+		fact string
+		ms   float64
+		ok   bool
+	}{
+		{"206.27 ms (150000000 steps, median of 55 passes)", 206.27, true},
+		{"20.50 ms (15000000 steps, median of 35 passes)", 205, true},
+		{"52.31 ms", 52.31, true},
+		{"", 0, false},
+		{"n/a", 0, false},
+	} {
+		ms, ok := ParseFact(c.fact)
+		if ok != c.ok || math.Abs(ms-c.ms) > 1e-9 {
+			t.Errorf("ParseFact(%q) = %v, %v; want %v, %v", c.fact, ms, ok, c.ms, c.ok)
+		}
+	}
+	r := &Recorder{Probe: Probe{Work: DefaultWork / 10}, Count: 2, times: map[int]time.Duration{0: 20e6, 1: 22e6}}
+	_, v, _ := r.Fact()
+	if ms, ok := ParseFact(v); !ok || math.Abs(ms-210) > 1e-6 {
+		t.Errorf("ParseFact(%q) = %v, %v; want 210 ms for the default work", v, ms, ok)
+	}
+}

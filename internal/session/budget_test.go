@@ -342,6 +342,52 @@ func TestDesign(t *testing.T) {
 	}
 }
 
+// TestQuickDesign: reproduce --quick's design (QuickLooks within
+// QuickBudgetTimes × the fixed design of QuickCount runs) starts as the
+// default one, its first three looks' ranks the same, adds looks at 27 and
+// 31 runs, keeps the chance that any look's interval misses within α over
+// all seven (computed here by carrying the sign walk, less the paths that
+// missed, from look to look), and has a budget about every look's runs.
+func TestQuickDesign(t *testing.T) {
+	def, _ := (&Config{Count: QuickCount, BudgetTimes: DefaultBudgetTimes}).Design()
+	d, ok := (&Config{Count: QuickCount, BudgetTimes: QuickBudgetTimes, Looks: QuickLooks}).Design()
+	if !ok || d.Looks != 7 || d.Times != QuickBudgetTimes || d.Fixed != QuickCount ||
+		!slices.Equal(d.Sizes, []int{7, 11, 15, 19, 23, 27, 31}) || !slices.Equal(d.Bounds[:3], def.Bounds[:3]) {
+		t.Fatalf("quick design %+v, default %+v", d, def)
+	}
+	miss, dist, n := 0.0, []float64{1}, 0
+	for k, nk := range d.Sizes {
+		for ; n < nk; n++ {
+			next := make([]float64, len(dist)+1)
+			for s, p := range dist {
+				next[s] += p / 2
+				next[s+1] += p / 2
+			}
+			dist = next
+		}
+		l := d.Bounds[k]
+		if l < 1 {
+			t.Fatalf("look %d (%d runs) has no interval: %v", k+1, nk, d.Bounds)
+		}
+		for s := range dist {
+			if s < l || s > nk-l {
+				miss += dist[s]
+				dist[s] = 0
+			}
+		}
+	}
+	if alpha := 1 - report.Confidence; miss > alpha+1e-12 || miss < alpha/2 {
+		t.Errorf("quick design %v: any look misses with chance %g, want at most %g (and not far below)", d.Bounds,
+			miss, alpha)
+	}
+	// The budget: 6 × the fixed design's 5 runs, from a first stage of 7
+	// that took 14s: 60s, about every look's 31 runs (62s).
+	if got := d.Estimate(14 * time.Second); !strings.Contains(got, "at most 1m2s with every look's runs") ||
+		!strings.Contains(got, "bounded by the budget (1m0s)") {
+		t.Errorf("quick estimate %q", got)
+	}
+}
+
 // TestBudgetFlagsChecked: --looks without --budget, a negative budget and
 // too many looks are refused, naming the flag.
 func TestBudgetFlagsChecked(t *testing.T) {

@@ -47,6 +47,28 @@ const (
 	QuickSlices    = 5
 )
 
+// The design of a budgeted --quick reproduction (sqlbench reproduce
+// --quick at its own scale, without --count): QuickLooks looks (7, 11,
+// ... 31 runs per cell; the first three's ranks are the default design's,
+// 4.4% over all looks) within QuickBudgetTimes × the measuring time of the fixed design
+// of QuickCount runs per cell, about what every look's runs would take if
+// no comparison were decided early. At smoke size that is still minutes,
+// and the runs, not the clock, are what its comparisons lack
+// (docs/methodology.md, "The default run and reproduce, budgeted by
+// default").
+const (
+	QuickLooks       = 7
+	QuickBudgetTimes = 6.0
+)
+
+// SmokeProbeShare divides the machine's probes before each pass (the
+// drift loop's work, the wake-up round trips) in a smoke session
+// (Config.Smoke, --quick): its slices are about a tenth as long as the
+// default run's, which the probes are sized for, and at full size they
+// took most of a --quick session's measuring time (docs/methodology.md,
+// "The default run and reproduce, budgeted by default").
+const SmokeProbeShare = 10
+
 // The CPUs' idle regimes (Config.IdleLatency).
 const (
 	IdleDefault = "default"

@@ -48,9 +48,7 @@ func (s *Session) loop(ctx context.Context) (err error) {
 	}()
 	out.Scheduled = true
 	s.display = progress.New(s.env.Log, len(s.steps), cfg.Count, s.env.LogTTY)
-	s.machine = &drift.Recorder{Probe: drift.Probe{CPUs: s.placement.Runner}, Count: cfg.Count}
-	own, partner := wake.CrossCPU()
-	s.wakes = &wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner}, Count: cfg.Count}
+	s.machine, s.wakes = passProbes(cfg, s.placement.Runner)
 	cpuBefore, cpuErr := envinfo.ReadCPUTimes()
 	err = s.runSchedule(ctx)
 	s.display.Finish()
@@ -76,6 +74,21 @@ func (s *Session) loop(ctx context.Context) (err error) {
 		out.Drift, out.DriftPinned = &f, len(s.placement.Runner) > 0
 	}
 	return err
+}
+
+// passProbes returns the recorders of the machine's probes before each
+// pass of a session of cfg whose runners run on runner: the drift loop,
+// and the wake-up round trips. A smoke session's (Config.Smoke) are
+// SmokeProbeShare times shorter, as its slices are.
+func passProbes(cfg *Config, runner []int) (*drift.Recorder, *wake.Recorder) {
+	share := 1
+	if cfg.Smoke {
+		share = SmokeProbeShare
+	}
+	own, partner := wake.CrossCPU()
+	return &drift.Recorder{Probe: drift.Probe{CPUs: runner, Work: drift.DefaultWork / share}, Count: cfg.Count},
+		&wake.Recorder{Probe: wake.Probe{CPUs: own, PartnerCPUs: partner, Trips: wake.DefaultTrips / share},
+			Count: cfg.Count}
 }
 
 // runSteps runs steps in order. A cell that fails (wrong result, driver
