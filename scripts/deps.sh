@@ -49,7 +49,7 @@ sqlbench_targets="sqlite:mattn:cgo sqlite:modernc sqlite:zombiezen sqlite:crawsh
 	mariadb:mymysql mariadb:mymysql-native mariadb:go-mysql postgres:pq postgres:pgx postgres:pgx-native
 	postgres:pgproto mariadb:mysqlproto postgres:pgxpool
 	mariadb:jdbc-mysql:jvm mariadb:jdbc-mariadb:jvm postgres:jdbc-postgres:jvm sqlite:jdbc-sqlite:jvm
-	postgres:jdbc-pg-hikari:jvm
+	postgres:jdbc-pg-hikari:jvm mariadb:jdbc-mariadb-hikari:jvm
 	loopback:tcp loopback:http"
 
 # sqlbench_study_targets ID: the targets of study ID (all: of every study)
