@@ -71,9 +71,9 @@ func concurrentWorkloads() []bench.Workload {
 				Pool: n,
 				Describe: func(d bench.Dialect) string {
 					return "`" + concurrentEcho(d) + "` through one statement and the one-row call, shared by " +
-						sharers(n) + "; each goroutine sends its index (0 to N-1, an int, as the published program) and " +
-						"scans the row into an int and a string, as it does; each goroutine's last row is checked " +
-						"(its index and 'foobar') after the clock"
+						sharers(n) + "; each goroutine sends its index (0 to N-1, an int, as the published " +
+						"program) and scans the row into an int and a string, as it does; each goroutine's last " +
+						"row is checked (its index and 'foobar') after the clock"
 				},
 				Begin: func(e bench.Env) (bench.Run, error) {
 					clients := make([]*echoFoobar, n)
