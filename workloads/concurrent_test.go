@@ -116,3 +116,43 @@ func TestPreparedQueryConcurrentSendsGoroutineIndexes(t *testing.T) {
 		t.Error("a run of 4 goroutines began on a connection that serves one")
 	}
 }
+
+// quietConn is a pooled bench.Conn whose one statement answers every
+// query with one fixed row and keeps nothing: what a query of
+// PreparedQueryConcurrent allocates through it is the workload's own.
+type quietConn struct{ echoConn }
+
+func (c *quietConn) Prepare(string) (bench.Stmt, error) { return quietStmt{}, nil }
+
+type quietStmt struct{ echoStmt }
+
+var quietRow bench.Row = echoRow{0, "foobar"}
+
+func (quietStmt) QueryRow(fn bench.RowFunc, _ ...any) error { return fn(quietRow) }
+
+// TestPreparedQueryConcurrentAllocatesNothingOfItsOwn: the published
+// goroutine's call (`stmt.QueryRow(i).Scan(&id, &str)`) allocates nothing
+// but what database/sql and the driver do; the workload's operation must
+// not either (its argument list, made per call, escaped through the
+// bench.Stmt interface: one allocation a query).
+func TestPreparedQueryConcurrentAllocatesNothingOfItsOwn(t *testing.T) {
+	w, _ := bench.LookupWorkload("PreparedQueryConcurrent/conns=1")
+	r, err := w.Begin(bench.Env{Conn: &quietConn{}, Pool: 1, Dialect: bench.DialectOf(bench.MariaDB), N: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	op := r.Parallel[0]
+	if allocs := testing.AllocsPerRun(1000, func() {
+		if err := op(0); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("%v allocations an operation, want 0", allocs)
+	}
+	if err := errors.Join(r.Finish(), r.End()); err != nil {
+		t.Error(err)
+	}
+}
