@@ -556,12 +556,27 @@ func runParallel(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogr
 // claiming operations once it has passed; it returns the operations done.
 func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes,
 	deadline time.Time) (int, error) {
+	done, err := runParallelClients(ops, first, n, hs, threads, deadline)
+	total := 0
+	for _, d := range done {
+		total += d
+	}
+	return total, err
+}
+
+// runParallelClients is runParallelFor returning each client's operations
+// done. The one word the clients write per operation is the claim counter,
+// as the published concurrent loops' one atomic counter
+// (go-sql-driver/sql-benchmark's remain): each client counts what it did
+// in a variable of its own, written to done once, when it returns.
+func runParallelClients(ops []func(int) error, first, n int, hs []*hdrhistogram.Histogram, threads []threadTimes,
+	deadline time.Time) ([]int, error) {
 	var (
-		finished atomic.Int64
-		claim    atomic.Int64
-		failed   atomic.Bool
-		wg       sync.WaitGroup
-		errs     = make([]error, len(ops))
+		claim  atomic.Int64
+		failed atomic.Bool
+		wg     sync.WaitGroup
+		errs   = make([]error, len(ops))
+		done   = make([]int, len(ops))
 	)
 	claim.Store(int64(first))
 	end := int64(first + n)
@@ -575,7 +590,9 @@ func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Hist
 			}
 			rng := rand.New(rand.NewPCG(uint64(n)+uint64(w)<<32, SampleGap))
 			sample := rng.IntN(SampleGap)
-			for k := 0; !failed.Load(); k++ {
+			k := 0 // this client's operations done
+			defer func() { done[w] = k }()
+			for ; !failed.Load(); k++ {
 				if !deadline.IsZero() && !time.Now().Before(deadline) {
 					return
 				}
@@ -597,10 +614,9 @@ func runParallelFor(ops []func(int) error, first, n int, hs []*hdrhistogram.Hist
 					failed.Store(true)
 					return
 				}
-				finished.Add(1)
 			}
 		}()
 	}
 	wg.Wait()
-	return int(finished.Load()), errors.Join(errs...)
+	return done, errors.Join(errs...)
 }

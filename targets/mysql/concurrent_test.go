@@ -3,6 +3,8 @@ package mysql_test
 import (
 	"bytes"
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,4 +84,39 @@ func globalStatus(t *testing.T, c bench.Conn, pattern string) map[string]int64 {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestConcurrentCallsAsPublished runs the one-goroutine cells of the
+// sqlbench2 concurrent tests through the target on a real MariaDB and
+// counts their calls: inside the clock one prepare, one call per operation
+// and one close, rows scanned into an int and a string as the published
+// program's goroutine scans them (`Scan(&id, &str)` in benchmarks.go at
+// 92fab24), and no call before or after the clock (the row check of
+// PreparedQueryConcurrent reads what the clients kept).
+func TestConcurrentCallsAsPublished(t *testing.T) {
+	where := servertest.Where(t, srv, bench.MariaDB, "tcp")
+	const n = 300
+	for id, want := range map[string]targettest.ClockedCalls{
+		"PreparedExecConcurrent/conns=1": {Calls: map[string]int{"Prepare": 1, "Stmt.Exec": n, "Stmt.Close": 1}},
+		"PreparedQueryConcurrent/conns=1": {Calls: map[string]int{"Prepare": 1, "Stmt.QueryRow": n, "Stmt.Close": 1},
+			Dests: []string{"*int *string"}},
+	} {
+		t.Run(id, func(t *testing.T) {
+			w, ok := bench.LookupWorkload(id)
+			if !ok {
+				t.Fatalf("%s not registered", id)
+			}
+			rc := targettest.CountRun(t, "mysql", where, w, n)
+			if len(rc.Begin) != 0 || len(rc.End) != 0 {
+				t.Errorf("calls outside the clock: %v before, %v after; the published program makes none", rc.Begin,
+					rc.End)
+			}
+			if !maps.Equal(rc.Clock.Calls, want.Calls) {
+				t.Errorf("calls inside the clock %v, the published program's %v", rc.Clock.Calls, want.Calls)
+			}
+			if !slices.Equal(rc.Clock.Dests, want.Dests) {
+				t.Errorf("rows scanned into %q, the published program's into %q", rc.Clock.Dests, want.Dests)
+			}
+		})
+	}
 }
