@@ -198,9 +198,10 @@ func catalog() []Spec {
 			Module: "github.com/cvilsmeier/sqinn-go", External: "sqinn", ExternalEnv: "SQINN_PATH", Piped: true,
 			ExternalHow: "scripts/sqinn in a clone builds it: docs/targets.md",
 			Desc: "cvilsmeier/sqinn-go: SQLite in a separate sqinn process over stdin/stdout; simple = one Exec " +
-				"request (queries: Prepare, Bind, Step, Column per value, Finalize requests), " +
-				"prepared = kept compiled in sqinn while no other statement runs (sqinn holds one statement at a " +
-				"time), Reset per use; " +
+				"request; a query = one whole-result Query request once its text's column types are known (its " +
+				"first use: Prepare, Bind, Step, Column per value, Finalize requests); prepared = kept compiled " +
+				"in sqinn while no other statement runs (sqinn holds one statement at a time), Reset per use, " +
+				"rows read per Step and Column; " +
 				"the Sqinn-Go suite uses sqinn-go's whole calls as its published program does: one Exec for all the " +
 				"rows, one Query per read"},
 		{Name: "mysql", Driver: "go-sql-driver", API: APISQL, DB: bench.MariaDB, Group: "mysql", Package: "mysql",

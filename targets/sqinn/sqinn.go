@@ -20,9 +20,13 @@
 // for it with its type:
 //
 //   - Exec is one Exec request (prepare, bind, step, finalize inside sqinn);
-//   - Query and QueryRow send Prepare, a Bind per argument, Step per row,
-//     a Column per scanned column (its type taken from the Scan
-//     destination) and Finalize;
+//   - Query and QueryRow are one whole-result Query request once the
+//     query's column types are known; its first use on the connection
+//     sends Prepare, a Bind per argument, Step per row, a Column per
+//     scanned column (its type taken from the Scan destination) and
+//     Finalize, and records the types (learned.go);
+//   - a prepared statement's Query and QueryRow stay on those per-row
+//     requests (sqinn-go's whole calls take SQL, not a statement);
 //   - a prepared statement stays compiled in sqinn, and is reset and
 //     rebound per use, until another statement runs on the connection; its
 //     next use compiles it again.
@@ -89,6 +93,9 @@ type conn struct {
 	args   []any  // the arguments converted to the types sqinn binds
 	types  []byte // QueryWhole's column types
 	row    row
+	// learned holds, per one-off query's SQL, the column types its first
+	// use scanned into (learned.go).
+	learned map[string][]byte
 }
 
 // values converts args to the types sqinn binds: int and int32 widen to
@@ -169,11 +176,11 @@ func (c *conn) Exec(query string, args ...any) error {
 }
 
 func (c *conn) Query(query string, fn bench.RowFunc, args ...any) error {
-	return c.transient(query, args, func() error { return c.each(fn) })
+	return c.oneOff(query, fn, false, args)
 }
 
 func (c *conn) QueryRow(query string, fn bench.RowFunc, args ...any) error {
-	return c.transient(query, args, func() error { return c.first(fn) })
+	return c.oneOff(query, fn, true, args)
 }
 
 func (c *conn) Prepare(query string) (bench.Stmt, error) {
@@ -198,28 +205,9 @@ func (c *conn) drain() error {
 	}
 }
 
-func (c *conn) each(fn bench.RowFunc) error {
-	for {
-		more, err := c.sq.Step()
-		if err != nil || !more {
-			return err
-		}
-		if err := fn(&c.row); err != nil {
-			return err
-		}
-	}
-}
+func (c *conn) each(fn bench.RowFunc) error { return c.eachWith(&c.row, fn) }
 
-func (c *conn) first(fn bench.RowFunc) error {
-	more, err := c.sq.Step()
-	if err != nil {
-		return err
-	}
-	if !more {
-		return bench.ErrNoRows
-	}
-	return fn(&c.row)
-}
+func (c *conn) first(fn bench.RowFunc) error { return c.firstWith(&c.row, fn) }
 
 // stmt is a prepared statement, compiled in sqinn while it is the
 // connection's active one.
