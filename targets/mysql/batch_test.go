@@ -2,8 +2,6 @@ package mysql_test
 
 import (
 	"maps"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -29,21 +27,7 @@ func TestBatchRoundTrips(t *testing.T) {
 	stats, _ := targettest.Open(t, "mysql", where)
 	read := func() map[string]int64 {
 		t.Helper()
-		out := map[string]int64{}
-		q := "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + strings.Join(batchCounters, "','") + "')"
-		err := stats.Query(q, func(r bench.Row) error {
-			var k, v string
-			if err := r.Scan(&k, &v); err != nil {
-				return err
-			}
-			var err error
-			out[k], err = strconv.ParseInt(v, 10, 64)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return targettest.GlobalStatus(t, stats, batchCounters)
 	}
 	// The general log, into mysql.general_log for the test: one row per
 	// command the server received (a round trip), whatever it holds. Only

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -42,21 +41,7 @@ func TestOneStatementPerCall(t *testing.T) {
 	stats, _ := targettest.Open(t, "mysqlproto", where)
 	read := func() map[string]int64 {
 		t.Helper()
-		out := map[string]int64{}
-		q := "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + strings.Join(counters, "','") + "')"
-		err := stats.Query(q, func(r bench.Row) error {
-			var k, v string
-			if err := r.Scan(&k, &v); err != nil {
-				return err
-			}
-			var err error
-			out[k], err = strconv.ParseInt(v, 10, 64)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return targettest.GlobalStatus(t, stats, counters)
 	}
 	for id, want := range map[string]map[string]int64{
 		"SimpleQueryRow": {"Com_select": n, "Questions": n + 1},

@@ -2,7 +2,6 @@ package targettest
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -103,21 +102,7 @@ func typedOnMariaDB(t *testing.T, target string, where Where, w bench.Workload) 
 	stats, _ := Open(t, target, where)
 	read := func() map[string]int64 {
 		t.Helper()
-		out := map[string]int64{}
-		q := "SHOW GLOBAL STATUS WHERE Variable_name IN ('" + strings.Join(mariaDBCounters, "','") + "')"
-		err := stats.Query(q, func(r bench.Row) error {
-			var k, v string
-			if err := r.Scan(&k, &v); err != nil {
-				return err
-			}
-			var err error
-			out[k], err = strconv.ParseInt(v, 10, 64)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return GlobalStatus(t, stats, mariaDBCounters)
 	}
 	e := NewEnv(t, target, where)
 	before, after := measureTyped(t, e, w, n, "DO 0", read)
