@@ -27,33 +27,10 @@ func TestSqinnReadsCheckAsPublished(t *testing.T) {
 		{"M", true, true},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
-			w, ok := bench.LookupWorkload("SqinnMany/n=10")
-			if !ok {
-				t.Fatal("no SqinnMany/n=10")
-			}
-			open, _ := bench.LookupOpener("modernc")
-			ctx := context.Background()
-			c, err := open(ctx, bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "db")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			e := bench.Env{Ctx: ctx, Conn: c, Dialect: bench.DialectOf(bench.SQLite), Scale: 1, N: 2}
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			update := "UPDATE " + e.Dialect.Table("cars") + " SET model = '" + tc.model + "' WHERE id = 3"
-			if err := c.Exec(update); err != nil {
-				t.Fatal(err)
-			}
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.End == nil {
-				t.Fatal("the run has no End: its rows are not checked exactly")
-			}
-			err = r.Op(0)
+			r := corruptedRun(t, "SqinnMany/n=10", 1, 2, func(d bench.Dialect) string {
+				return "UPDATE " + d.Table("cars") + " SET model = '" + tc.model + "' WHERE id = 3"
+			})
+			err := r.Op(0)
 			if (err != nil) != tc.opErr {
 				t.Errorf("timed read: error %v, want one: %v", err, tc.opErr)
 			}
@@ -78,33 +55,10 @@ func TestSqinnComplexReadChecksAsPublished(t *testing.T) {
 		{"L", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, ok := bench.LookupWorkload("SqinnComplexQuery")
-			if !ok {
-				t.Fatal("no SqinnComplexQuery")
-			}
-			open, _ := bench.LookupOpener("modernc")
-			ctx := context.Background()
-			c, err := open(ctx, bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "db")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			e := bench.Env{Ctx: ctx, Conn: c, Dialect: bench.DialectOf(bench.SQLite), Scale: 0.005, N: 1}
-			if err := w.Setup(e); err != nil {
-				t.Fatal(err)
-			}
-			update := "UPDATE " + e.Dialect.Table("locations") + " SET name = '" + tc.name + "' WHERE id = " +
-				"(SELECT min(id) FROM " + e.Dialect.Table("locations") + ")"
-			if err := c.Exec(update); err != nil {
-				t.Fatal(err)
-			}
-			r, err := w.Begin(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.End == nil {
-				t.Fatal("the run has no End: its rows are not checked exactly")
-			}
+			r := corruptedRun(t, "SqinnComplexQuery", 0.005, 1, func(d bench.Dialect) string {
+				return "UPDATE " + d.Table("locations") + " SET name = '" + tc.name + "' WHERE id = " +
+					"(SELECT min(id) FROM " + d.Table("locations") + ")"
+			})
 			if err := r.Op(0); (err != nil) != tc.opErr {
 				t.Errorf("timed read: error %v, want one: %v", err, tc.opErr)
 			}
@@ -113,4 +67,37 @@ func TestSqinnComplexReadChecksAsPublished(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corruptedRun sets workload up on a modernc file at scale for n
+// operations, changes one row with the statement update makes, and begins
+// the run, which must have an End (its exact check).
+func corruptedRun(t *testing.T, workload string, scale float64, n int, update func(bench.Dialect) string) bench.Run {
+	t.Helper()
+	w, ok := bench.LookupWorkload(workload)
+	if !ok {
+		t.Fatalf("no %s", workload)
+	}
+	open, _ := bench.LookupOpener("modernc")
+	ctx := context.Background()
+	c, err := open(ctx, bench.Config{DB: bench.SQLite, DSN: filepath.Join(t.TempDir(), "db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	e := bench.Env{Ctx: ctx, Conn: c, Dialect: bench.DialectOf(bench.SQLite), Scale: scale, N: n}
+	if err := w.Setup(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(update(e.Dialect)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := w.Begin(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.End == nil {
+		t.Fatal("the run has no End: its rows are not checked exactly")
+	}
+	return r
 }
