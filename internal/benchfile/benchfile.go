@@ -221,7 +221,7 @@ func (w *Writer) SetConfig(key, value string) {
 // they measure.
 func sessionFacts() []string {
 	return []string{"session-id", "began", "started", "finished", "sqlbench", "sqlbench-command", "runner-source",
-		KeyRunnerBuild, "cpuprofile",
+		KeyRunnerBuild, "cpuprofile", KeyIdleLatencyAuto,
 		"link-rtt", "link-cpu"} // the link's measured round trip and its proxy's CPU (run --link)
 }
 

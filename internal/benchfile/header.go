@@ -65,22 +65,25 @@ const (
 	KeyPin          = "pin"
 	KeyTimingThread = "timing-thread"
 	KeyIdleLatency  = "idle-latency"
-	KeyCPUProfile   = "cpuprofile"
-	KeyVersion      = "sqlbench"
-	KeyCommand      = "sqlbench-command"
-	KeyCount        = "count"
-	KeySlices       = "slices"
-	KeyScale        = "scale"
-	KeySmokeScales  = "smoke-scales"
-	KeyWarmup       = "warmup"
-	KeyWarmupAll    = "warmup-all"
-	KeyJITWarmup    = "jit-warmup"
-	KeyCPU          = "gomaxprocs" // not "cpu": the machine's processor model (envinfo)
-	KeyStudy        = "reproduce-study"
-	KeyBegan        = "began"
-	KeyStarted      = "started"
-	KeyFinished     = "finished"
-	KeySessionID    = "session-id"
+	// KeyIdleLatencyAuto is the session fact of a session asked for the
+	// auto idle regime that kept the kernel's default one, and why.
+	KeyIdleLatencyAuto = "idle-latency-auto"
+	KeyCPUProfile      = "cpuprofile"
+	KeyVersion         = "sqlbench"
+	KeyCommand         = "sqlbench-command"
+	KeyCount           = "count"
+	KeySlices          = "slices"
+	KeyScale           = "scale"
+	KeySmokeScales     = "smoke-scales"
+	KeyWarmup          = "warmup"
+	KeyWarmupAll       = "warmup-all"
+	KeyJITWarmup       = "jit-warmup"
+	KeyCPU             = "gomaxprocs" // not "cpu": the machine's processor model (envinfo)
+	KeyStudy           = "reproduce-study"
+	KeyBegan           = "began"
+	KeyStarted         = "started"
+	KeyFinished        = "finished"
+	KeySessionID       = "session-id"
 )
 
 // MeasuredHeaderKey reports whether key is a header line whose value

@@ -90,7 +90,8 @@ sqlbench report rebuilds the table.`,
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow a DSN whose server is not on this machine")
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in "+
 		"the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
-	fs.StringVar(&idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
+	fs.StringVar(&idle, "idle-latency", session.IdleAuto, idleLatencyUsage+
+		"; auto here: round trips on a virtual machine then vary less (docs/reproduce.md)")
 	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution",
 		"the band about each published ratio, a fraction or a percentage, "+
 			"within which the measured ratio's whole interval agrees with it (the measured over the published ratio "+

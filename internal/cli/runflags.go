@@ -217,7 +217,8 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 		cfg.IdleLatency, err = session.ParseIdleLatency(s)
 		return err
 	})
-	complete(c, "idle-latency", func() []string { return []string{session.IdleDefault, session.IdleLow} })
+	complete(c, "idle-latency",
+		func() []string { return []string{session.IdleDefault, session.IdleLow, session.IdleAuto} })
 	r.value("measure", "time, or instructions: also count the instructions each Go cell executes per operation in its "+
 		"timed region under Valgrind's callgrind (instructions/op, deterministic for CI gates; runs ~50x slower; "+
 		"JDBC targets skipped; docs/methodology.md)", cmp.Or(cfg.Measure, session.MeasureTime), func(s string) error {
@@ -429,9 +430,9 @@ func (v *parsedFlag) Replace(ss []string) error {
 var _ pflag.SliceValue = (*parsedFlag)(nil)
 
 // idleLatencyUsage is the help of run's and reproduce's --idle-latency.
-const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's idle driver picks them) or low (hold " +
+const idleLatencyUsage = "CPU idle regime: default (idle states as the kernel's idle driver picks them), low (hold " +
 	wake.DMALatencyPath + " at 0 for the session: no CPU sleeps deeper than polling, so wake-ups are fast; needs " +
-	"root; recorded as idle-latency)"
+	"root; recorded as idle-latency) or auto (low where it can be held, else default, saying why)"
 
 // resolutionUsage is the help of run's and report's --resolution.
 const resolutionUsage = "the smallest relative difference that matters, a fraction or a percentage: a ratio whose " +

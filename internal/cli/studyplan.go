@@ -50,7 +50,7 @@ type studyOptions struct {
 	LockThread bool
 	// IdleLatency is the CPUs' idle regime (session.Config.IdleLatency):
 	// "" leaves it to the kernel, session.IdleLow holds the CPUs out of
-	// deep idle for the session.
+	// deep idle for the session, session.IdleAuto where it can.
 	IdleLatency string
 	// Resolution is the band about each published ratio within which the
 	// measured one agrees (session.Config.StudyResolution; 0 takes

@@ -125,6 +125,9 @@ func printMachine(w io.Writer, out *session.Outcome) {
 	}
 	if out.Wake != nil {
 		idle := "CPUs idle as the kernel's idle driver picks (--idle-latency low keeps them out of deep idle)"
+		if out.IdleKept != "" {
+			idle = "CPUs idle as the kernel's idle driver picks: " + out.IdleKept
+		}
 		if out.IdleLow {
 			idle = "CPUs held out of deep idle (--idle-latency low)"
 		}

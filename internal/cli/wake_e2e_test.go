@@ -70,7 +70,7 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 	for _, c := range []struct {
 		dev, value, want string
 	}{
-		{"", "deep", `--idle-latency: must be default or low, got "deep"`},
+		{"", "deep", `--idle-latency: must be default, low or auto, got "deep"`},
 		{filepath.Join(t.TempDir(), "none"), "low",
 			"does not exist: this kernel offers no PM QoS CPU latency interface"},
 	} {
@@ -93,7 +93,7 @@ func TestRunIdleLatencyRefused(t *testing.T) {
 	code := Main(context.Background(), []string{"reproduce", "sqinn-go", "--idle-latency", "deep"},
 		fakeEnv(&out, &errb))
 	if msg := strings.TrimSpace(errb.String()); code != ExitUsage || msg != `sqlbench: --idle-latency: must be `+
-		`default or low, got "deep"` {
+		`default, low or auto, got "deep"` {
 		t.Errorf("reproduce --idle-latency deep: exit %d, stderr %q", code, msg)
 	}
 }
@@ -138,4 +138,68 @@ func holdsOpen(t *testing.T, path string) bool {
 		}
 	}
 	return false
+}
+
+// TestIdleLatencyAuto: --idle-latency auto holds the request where the
+// device can be written (recorded as low) and otherwise runs in the
+// kernel's regime, saying why in the log, the summary and the results
+// file, and exits 0; reproduce asks for it by default.
+func TestIdleLatencyAuto(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		writable bool
+	}{{"held", true}, {"kept", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			env, stdout, stderr, cache, _ := realEnv(t)
+			env.DMALatency = filepath.Join(t.TempDir(), "cpu_dma_latency")
+			if c.writable {
+				if err := os.WriteFile(env.DMALatency, nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := filepath.Join(t.TempDir(), "out.txt")
+			code := Main(context.Background(),
+				[]string{"run", "--quick", "--db", "loopback", "--targets", "tcp", "--workloads", "TCPRoundTrip",
+					"--count", "2", "--slices", "1", "--idle-latency", "auto", "-o", out, "--cache", cache,
+					"--details"}, env)
+			if code != ExitOK {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			set, err := benchfile.ReadFile(out)
+			if err != nil || len(set.Results) == 0 {
+				t.Fatalf("read %s: %v", out, err)
+			}
+			r := set.Results[0]
+			regime, kept := r.GetConfig(benchfile.KeyIdleLatency), r.GetConfig(benchfile.KeyIdleLatencyAuto)
+			if c.writable {
+				if b, _ := os.ReadFile(env.DMALatency); len(b) != 4 {
+					t.Errorf("the device got %q, want a 32-bit 0", b)
+				}
+				if regime != session.IdleLowSetting || kept != "" {
+					t.Errorf("idle-latency %q, idle-latency-auto %q; want the low line and no note", regime, kept)
+				}
+				if !strings.Contains(stdout.String(), "CPUs held out of deep idle") {
+					t.Errorf("the summary does not say the CPUs were held:\n%s", stdout)
+				}
+				return
+			}
+			if regime != "" || !strings.Contains(kept, "default regime kept (auto: ") ||
+				!strings.Contains(kept, "does not exist") {
+				t.Errorf("idle-latency %q, idle-latency-auto %q; want no regime line and the reason kept", regime, kept)
+			}
+			if !strings.Contains(stderr.String(), "idle-latency: the kernel's default regime kept (auto: ") ||
+				!strings.Contains(stdout.String(), "CPUs idle as the kernel's idle driver picks: the kernel's") {
+				t.Errorf("the log or the summary does not say why:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+			}
+		})
+	}
+	var out, errb bytes.Buffer
+	c := newRoot(context.Background(), fakeEnv(&out, &errb), []string{"reproduce"})
+	rc, _, err := c.Find([]string{"reproduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rc.Flags().Lookup("idle-latency"); f == nil || f.DefValue != session.IdleAuto {
+		t.Errorf("reproduce --idle-latency's default: %v, want auto", f)
+	}
 }

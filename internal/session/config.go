@@ -73,6 +73,10 @@ const SmokeProbeShare = 10
 const (
 	IdleDefault = "default"
 	IdleLow     = "low"
+	// IdleAuto is low where this process may hold the PM QoS request (as
+	// root), else the kernel's default regime, with a note saying why;
+	// reproduce's default (docs/reproduce.md, "The CPUs' idle regime").
+	IdleAuto = "auto"
 )
 
 // DefaultWorkloads is what a session runs when Config.Workloads is empty:
@@ -166,7 +170,10 @@ type Config struct {
 	// IdleLatency is the CPUs' idle regime: "" or IdleDefault leaves idle
 	// states to the kernel's idle driver; IdleLow holds the PM QoS request
 	// of wake.DMALatencyPath at 0 µs for the session, keeping every CPU out
-	// of deep idle (recorded as idle-latency).
+	// of deep idle (recorded as idle-latency); IdleAuto holds it where
+	// it can and otherwise keeps the default regime, recording why (the
+	// session fact idle-latency-auto). The session sets it to the regime
+	// it ran in.
 	IdleLatency string
 	// CPUProfile, when set, is a directory where every cell's Go runner
 	// writes a CPU profile of the cell's timed runs (runtime/pprof, the

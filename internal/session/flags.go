@@ -65,15 +65,15 @@ func (c *Config) Quick(scaleSet, countSet, slicesSet bool) {
 }
 
 // ParseIdleLatency reads an --idle-latency value into Config.IdleLatency:
-// "" for default, IdleLow for low.
+// "" for default, IdleLow for low, IdleAuto for auto.
 func ParseIdleLatency(v string) (string, error) {
 	switch v {
 	case IdleDefault:
 		return "", nil
-	case IdleLow:
-		return IdleLow, nil
+	case IdleLow, IdleAuto:
+		return v, nil
 	}
-	return "", fmt.Errorf("must be default or low, got %q", v)
+	return "", fmt.Errorf("must be default, low or auto, got %q", v)
 }
 
 // ParsePin reads a --pin value into Config.Pin (pin.ParseMode), so that

@@ -69,8 +69,12 @@ type Outcome struct {
 	Wake       *wake.Reading
 	WakePasses int
 	// IdleLow is set when the session held the CPUs out of deep idle
-	// (Config.IdleLatency low).
+	// (Config.IdleLatency low, or auto where it could).
 	IdleLow bool
+	// IdleKept says why a session asked for IdleAuto kept the kernel's
+	// default idle regime ("" when it held the CPUs out of deep idle or
+	// was not asked to).
+	IdleKept string
 	// CPUShort, when set, says that some cells needed more CPUs than the
 	// placement gave them (see cpuShortfall).
 	CPUShort string
@@ -243,15 +247,21 @@ func (s *Session) plan(ctx context.Context) error {
 func (s *Session) open(ctx context.Context) error {
 	cfg, env := s.cfg, s.env
 	s.deferred(useServers(env.ServerState, s.p.DSNs))
-	if cfg.IdleLatency == IdleLow {
+	if cfg.IdleLatency == IdleLow || cfg.IdleLatency == IdleAuto {
 		// Held until the session returns; the kernel drops it at the
 		// process's end too, however it ends.
 		hold, err := wake.HoldIdleLatency(cmp.Or(env.DMALatency, wake.DMALatencyPath), 0)
-		if err != nil {
+		switch {
+		case err == nil:
+			s.deferred(func() { hold.Release() })
+			cfg.IdleLatency, s.out.IdleLow = IdleLow, true
+		case cfg.IdleLatency == IdleLow:
 			return inputf("--idle-latency low: %v", err)
+		default:
+			cfg.IdleLatency = ""
+			s.out.IdleKept = fmt.Sprintf("the kernel's default regime kept (auto: %v)", err)
+			fmt.Fprintf(env.Log, "idle-latency: %s\n", s.out.IdleKept)
 		}
-		s.deferred(func() { hold.Release() })
-		s.out.IdleLow = true
 	}
 	if cfg.CPUProfile != "" {
 		if err := os.MkdirAll(cfg.CPUProfile, 0o755); err != nil {
@@ -390,6 +400,9 @@ func (s *Session) declare(ctx context.Context) error {
 // header writes the results file's header; a resumed session's results
 // file then takes the place of the interrupted one's.
 func (s *Session) header(ctx context.Context) error {
+	if s.out.IdleKept != "" {
+		s.results.SetConfig(benchfile.KeyIdleLatencyAuto, s.out.IdleKept)
+	}
 	if err := writeHeader(ctx, s.results, s.cfg, s.p, s.info, s.dbs, s.placement, s.id, s.began); err != nil {
 		return err
 	}
