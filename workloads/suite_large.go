@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/sqlbench/sqlbench/bench"
@@ -14,12 +15,19 @@ import (
 // the largest and --scale 1).
 func suiteLarge() []bench.Workload {
 	var ws []bench.Workload
+	var before []string // the program's large tests of one run before this size's, each an insert and a read
 	for _, size := range []int{2_000, 4_000, 8_000, 50_000, 100_000, 200_000} {
 		const rows = 10_000
 		key := "size=" + strconv.Itoa(size)
+		// The program at the published commit runs its 50, 100 and 200 KB
+		// tests in that order in one process (bench.Workload.Follows).
+		follows := slices.Clone(before)
+		if size >= 50_000 {
+			before = append(before, "SuiteLargeQuery/"+key)
+		}
 		ws = append(ws,
 			bench.Workload{
-				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
+				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows", Follows: follows,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
 						"-byte email of a's, every user's made (strings.Repeat) at the start of the timed region and " +
@@ -38,7 +46,7 @@ func suiteLarge() []bench.Workload {
 				},
 			},
 			bench.Workload{
-				Name: "SuiteLargeQuery", Keys: key, Ops: 1, Unit: "queries", ScaledData: true,
+				Name: "SuiteLargeQuery", Keys: key, Ops: 1, Unit: "queries", ScaledData: true, Follows: follows,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) +
 						" users (times --scale) with " +

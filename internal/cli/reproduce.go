@@ -52,7 +52,7 @@ sqlbench report rebuilds the table.`,
 	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
 	var dry, markdown bool
-	var thread, idle string
+	var thread, idle, preceding string
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
@@ -91,6 +91,7 @@ sqlbench report rebuilds the table.`,
 	fs.StringVar(&thread, "timing-thread", "free", "free: Go cells' timing goroutines move between OS threads, as in "+
 		"the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	fs.StringVar(&idle, "idle-latency", session.IdleDefault, idleLatencyUsage)
+	fs.StringVar(&preceding, "preceding-tests", session.PrecedingReplay, session.PrecedingUsage)
 	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution",
 		"the band about each published ratio, a fraction or a percentage, "+
 			"within which the measured ratio's whole interval agrees with it (the measured over the published ratio "+
@@ -119,6 +120,9 @@ sqlbench report rebuilds the table.`,
 		default:
 			return usagef("--jdbc-prepared-exec must be %s or %s, got %q", preparedExecWithSQL, preparedExecPlain,
 				opts.JDBCPreparedExec)
+		}
+		if opts.NoPreceding, err = session.ParsePreceding(preceding); err != nil {
+			return usagef("--preceding-tests: %v", err)
 		}
 		switch thread {
 		case "free":
