@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -35,13 +36,15 @@ func suiteLarge() []bench.Workload {
 						"clock and before it begins its transaction; through one statement prepared in one " +
 						"transaction, " + strconv.Itoa(rows) +
 						" rows, commit timed; each run on a new database file (SQLite), as the published test " +
-						"removes its files first" + suiteWholeInsertNote
+						"removes its files first, with no collection before the clock" + largeFollowsNote(follows) +
+						suiteWholeInsertNote
 				},
 				Setup:    suiteNoSetup,
 				Teardown: suiteDrop,
 				Begin: func(e bench.Env) (bench.Run, error) {
 					r, err := suiteInsertUsers(largeUsers(size))(e)
 					r.BytesPerOp = float64(size)
+					r.Uncollected = true // the program's clock starts with no collection
 					return r, err
 				},
 			},
@@ -54,7 +57,7 @@ func suiteLarge() []bench.Workload {
 						"after the query, clock paused; one query a run, right after the run's own untimed insert " +
 						"of the users as the large insert makes them, on a new database file (SQLite), with no " +
 						"collection between (the heap and collector pacing the insert left), as the published " +
-						"test reads once after its insert in one process"
+						"test reads once after its insert in one process" + largeFollowsNote(follows)
 				},
 				Setup:    largeInsertFill(size, rows),
 				Teardown: suiteDrop,
@@ -83,6 +86,7 @@ func largeInsertFill(size, rows int) func(bench.Env) error {
 		if err != nil {
 			return err
 		}
+		r.Uncollected = true // in the heap the tests before left, as the program's insert
 		if _, err := bench.Measure(r, 0, e.N, bench.NewLatencyHistogram()); err != nil {
 			if r.End != nil {
 				r.End()
@@ -91,4 +95,21 @@ func largeInsertFill(size, rows int) func(bench.Env) error {
 		}
 		return nil
 	}
+}
+
+// largeFollowsNote is the part of a large test's description that says
+// which of the program's tests run before it in its runner (Follows).
+func largeFollowsNote(follows []string) string {
+	if len(follows) == 0 {
+		return ""
+	}
+	kb := make([]string, len(follows))
+	for i, id := range follows {
+		_, size, _ := strings.Cut(id, "size=")
+		n, _ := strconv.Atoi(size)
+		kb[i] = strconv.Itoa(n/1000) + " KB"
+	}
+	return "; each run after the published program's " + strings.Join(kb, " and ") + " tests (insert and read, " +
+		"each on a new file at the cell's path), untimed in the same runner with the heap unsettled, as the " +
+		"program runs them before this one in its process (--preceding-tests none: from a settled heap)"
 }
