@@ -105,6 +105,11 @@ type Workload struct {
 	// settled before the first and never between, so that the run starts
 	// in the heap and collector pacing the program's earlier tests left.
 	Follows []string
+	// SetupRuns, when set, is the ID of the workload one run of which is
+	// what Setup does (the large read's set-up is the large insert's run):
+	// an estimate of the time a replay of this workload (Follows) takes
+	// counts that run too.
+	SetupRuns string
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its

@@ -50,6 +50,7 @@ func suiteLarge() []bench.Workload {
 			},
 			bench.Workload{
 				Name: "SuiteLargeQuery", Keys: key, Ops: 1, Unit: "queries", ScaledData: true, Follows: follows,
+				SetupRuns: "SuiteLargeInsert/" + key,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) +
 						" users (times --scale) with " +

@@ -1,0 +1,112 @@
+package workloads_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqlbench/sqlbench/bench"
+	"github.com/sqlbench/sqlbench/internal/protocol"
+	"github.com/sqlbench/sqlbench/internal/runner"
+)
+
+// TestLargeTestsFollowTheProgramsEarlierOnes: go-sqlite-bench at the
+// published commit runs its 50, 100 and 200 KB large tests in that order
+// in one process, so a run of the 100 KB test (insert or read) follows the
+// 50 KB insert and read, and the 200 KB test's the 50 and 100 KB ones
+// (bench.Workload.Follows). A real run of the 200 KB read on modernc, in a
+// runner: the two earlier tests are replayed before its insert, each on a
+// new file at the cell's path; the cell's file then holds only its own
+// rows; the heap is settled once, before the replay, and no collection is
+// forced after it (not before the cell's insert, not before its clock).
+// preceding=none replays nothing.
+func TestLargeTestsFollowTheProgramsEarlierOnes(t *testing.T) {
+	want := map[string][]string{
+		"size=50000":  nil,
+		"size=100000": {"SuiteLargeQuery/size=50000"},
+		"size=200000": {"SuiteLargeQuery/size=50000", "SuiteLargeQuery/size=100000"},
+	}
+	for _, w := range bench.Workloads() {
+		if w.Name != "SuiteLargeInsert" && w.Name != "SuiteLargeQuery" {
+			continue
+		}
+		if got := w.Follows; !slices.Equal(got, want[w.Keys]) {
+			t.Errorf("%s follows %v, want %v", w.ID(), got, want[w.Keys])
+		}
+	}
+
+	const id = "SuiteLargeQuery/size=200000"
+	for _, none := range []bool{false, true} {
+		dir := t.TempDir()
+		dsn := filepath.Join(dir, "large.db")
+		req := protocol.Request{Verb: protocol.VerbRun, Target: "modernc", Workload: id, DB: string(bench.SQLite),
+			Location: protocol.Location{DSN: dsn}, Scope: "c0", Name: id, N: 1, Scale: 0.001, NoPreceding: none}
+		var out, log bytes.Buffer
+		s := &runner.Loop{In: strings.NewReader(req.Encode() + "\n"), Out: &out, Log: &log}
+		forced := forcedCollections()
+		if err := s.Serve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		forced = forcedCollections() - forced
+		if !strings.Contains(out.String(), "--- ok") {
+			t.Fatalf("preceding none %v: the run failed:\n%s\n%s", none, out.String(), log.String())
+		}
+		var replays []string
+		for _, line := range strings.Split(log.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "replay" {
+				replays = append(replays, f[1])
+			}
+		}
+		wantReplays := want["size=200000"]
+		if none {
+			wantReplays = nil
+		}
+		if !slices.Equal(replays, wantReplays) {
+			t.Errorf("preceding none %v: replayed %v, want %v; log:\n%s", none, replays, wantReplays, log.String())
+		}
+		if forced != 1 {
+			t.Errorf("preceding none %v: %d collections forced in the request, want 1 (the settling before it "+
+				"all)", none, forced)
+		}
+		// The cell is still open (no close request): its file holds its
+		// own 10 rows of 200 KB, none of the replays'.
+		open, _ := bench.LookupOpener("modernc")
+		c, err := open(context.Background(), bench.Config{DB: bench.SQLite, DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows, short int64
+		err = c.QueryRow("SELECT count(*), count(*) FILTER (WHERE length(email) <> 200000) FROM sqlbench_c0_users",
+			func(r bench.Row) error { return r.Scan(&rows, &short) })
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows != 10 || short != 0 {
+			t.Errorf("preceding none %v: the cell's file holds %d users, %d not of 200 KB; want 10, none",
+				none, rows, short)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), "large.db") {
+				t.Errorf("preceding none %v: %s left beside the cell's file", none, e.Name())
+			}
+		}
+	}
+}
+
+// forcedCollections returns the collections forced so far in this process
+// (runtime.GC, debug.FreeOSMemory).
+func forcedCollections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
