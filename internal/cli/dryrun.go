@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
@@ -195,5 +196,47 @@ func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Durat
 		perOp *= scale
 	}
 	runs := float64(cfg.Count) * (1 + cfg.WarmupOf(w))
-	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
+	d := time.Duration(perOp * float64(w.OpsAt(scale)) * runs)
+	if r, ok := replayTime(est, cell, cfg); ok {
+		d += time.Duration(cfg.Count) * r
+	}
+	return d, true
+}
+
+// replayTime estimates the untimed replay before each run of cell: one run
+// of each workload its published program ran before it in its process
+// (bench.Workload.Follows), and of the workload its Setup runs
+// (bench.Workload.SetupRuns), on the cell's target; 0 and true with no
+// replay (--preceding-tests none, a server), false when est lacks one of
+// those cells (the estimate then leaves the replay out).
+func replayTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Duration, bool) {
+	w := cell.Workload
+	if cfg.NoPreceding || !w.FreshDB || cell.Target.DB != bench.SQLite {
+		return 0, true
+	}
+	var total time.Duration
+	for _, id := range w.Follows {
+		f, ok := bench.LookupWorkload(id)
+		if !ok {
+			return 0, false
+		}
+		parts := []bench.Workload{f}
+		if s, ok := bench.LookupWorkload(f.SetupRuns); ok {
+			parts = append(parts, s)
+		}
+		for _, p := range parts {
+			c := cell
+			c.Workload = p
+			perOp, ok := est.perOpOf(c)
+			if !ok {
+				return 0, false
+			}
+			scale := cfg.ScaleOf(p)
+			if p.ScaledData {
+				perOp *= scale
+			}
+			total += time.Duration(perOp * float64(p.OpsAt(scale)))
+		}
+	}
+	return total, true
 }

@@ -176,6 +176,42 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 	}
 }
 
+// TestCellTimeCountsTheReplayOfTheProgramsEarlierTests: a run of the
+// 200 KB large read follows a replay of the 50 and 100 KB tests (each its
+// insert and its read) in its runner, which the estimate counts once per
+// run, unless --preceding-tests none.
+func TestCellTimeCountsTheReplayOfTheProgramsEarlierTests(t *testing.T) {
+	mattn, ok := targets.Lookup("mattn")
+	if !ok {
+		t.Fatal("no mattn target")
+	}
+	cellOf := func(id string) session.Cell {
+		w, ok := bench.LookupWorkload(id)
+		if !ok {
+			t.Fatalf("no workload %s", id)
+		}
+		return session.Cell{Workload: w, Placement: session.Placement{Target: mattn}}
+	}
+	est := &estimate{perOp: map[string]float64{
+		cellOf("SuiteLargeQuery/size=200000").Name():  1e9,
+		cellOf("SuiteLargeQuery/size=50000").Name():   1e8,
+		cellOf("SuiteLargeInsert/size=50000").Name():  1e4, // a row; 10,000 a run
+		cellOf("SuiteLargeQuery/size=100000").Name():  2e8,
+		cellOf("SuiteLargeInsert/size=100000").Name(): 2e4,
+	}}
+	cell := cellOf("SuiteLargeQuery/size=200000")
+	for _, none := range []bool{false, true} {
+		cfg := &session.Config{Count: 2, Scale: 1, NoPreceding: none}
+		want := 2 * (time.Second + 600*time.Millisecond)
+		if none {
+			want = 2 * time.Second
+		}
+		if got, ok := cellTime(est, cell, cfg); !ok || got != want {
+			t.Errorf("preceding none %v: %v, %v; want %v", none, got, ok, want)
+		}
+	}
+}
+
 // TestEstimateCountsTheStepsAndTheStartUp: from a file with began, started
 // and finished lines the estimate takes the start-up (began to started)
 // and, per step, what the runs took beyond their operations; a dry run
