@@ -87,8 +87,8 @@ func TestARunFollowsItsProgramsEarlierTests(t *testing.T) {
 		{true, "open:new close open:new settled later:setup collected later:op close"},
 	} {
 		req := protocol.Request{Verb: protocol.VerbRun, Target: "fresh-probe", Workload: "ReplayProbeLater",
-			DB: "sqlite", Location: protocol.Location{DSN: filepath.Join(dir, fmt.Sprintf("later-%v.db", c.none))}, Scope: "c0",
-			Name: "ReplayProbeLater/db=sqlite", N: 1, NoPreceding: c.none}
+			DB: "sqlite", Location: protocol.Location{DSN: filepath.Join(dir, fmt.Sprintf("later-%v.db", c.none))},
+			Scope: "c0", Name: "ReplayProbeLater/db=sqlite", N: 1, NoPreceding: c.none}
 		in := req.Encode() + "\nclose target=fresh-probe&scope=c0\n"
 		var out, log bytes.Buffer
 		s := &Loop{In: strings.NewReader(in), Out: &out, Log: &log}
