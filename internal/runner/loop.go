@@ -375,7 +375,10 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 // Before that, unless the request says preceding=none, the tests its
 // published program runs before it in one process (bench.Workload.Follows)
 // are replayed, untimed and with no settling between, and the run then
-// starts with no collection, as the program's (replay).
+// starts with no collection, as the program's (replay). After its run (its
+// last slice) such a cell's database is closed and removed and the heap
+// settled (leave), so that neither its file nor the runner's free memory
+// is there while another cell runs.
 func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, error) {
 	settleHeap()
 	replayed := false
@@ -462,7 +465,28 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 			sample.PeakRSS, sample.RSSGrowth = peak, max(0, peak-base)
 		}
 	}
+	if c.freshDB() && c.held == nil && (req.Slices <= 1 || req.Slice >= req.Slices) {
+		if derr := s.leave(c); err == nil && derr != nil {
+			err = derr
+		}
+	}
 	return sample, err
+}
+
+// leave ends a FreshDB cell's run as the published program leaves a test
+// when the next begins: its database closed and its files removed (the
+// next run opens a new one, fresh), so that no cell's file is kept beside
+// the one a run is using, and the heap settled, so that a runner waiting
+// for its next run holds no free memory, as the program holds only one
+// test's file and one process at a time.
+func (s *Loop) leave(c *cell) error {
+	defer settleHeap()
+	err := closeEnv(c.env)
+	c.env = bench.Env{Ctx: c.env.Ctx} // closed: fresh and closeCell must not close it again
+	if err != nil {
+		return fmt.Errorf("leave the database: close: %w", err)
+	}
+	return removeDBFiles(c.req.DSN)
 }
 
 // openLoop returns the open-loop schedule a run request asks for (rate=R),
@@ -533,7 +557,10 @@ func (s *Loop) fresh(c *cell, replay bool) error {
 		return err
 	}
 	ctx := c.env.Ctx
-	err := closeEnv(c.env)
+	var err error
+	if c.env.Conn != nil || c.env.Handle != nil { // not closed by leave
+		err = closeEnv(c.env)
+	}
 	c.env = bench.Env{} // closed: closeCell must not close it again
 	if err != nil {
 		return fmt.Errorf("fresh database: close: %w", err)

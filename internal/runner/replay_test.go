@@ -73,7 +73,9 @@ func init() {
 // them once, untimed, on a new file at the cell's path (removed before the
 // cell opens it again), with no collection between them and the run's
 // Setup nor before its clock; preceding=none leaves them out (and the run
-// starts from a settled heap, collected before its clock). The probe
+// starts from a settled heap, collected before its clock). Either way the
+// heap is settled after the run, so that a runner that waits holds no
+// free memory. The probe
 // target writes its file on open and says whether it was there ("new").
 func TestARunFollowsItsProgramsEarlierTests(t *testing.T) {
 	dir := t.TempDir()
@@ -96,6 +98,9 @@ func TestARunFollowsItsProgramsEarlierTests(t *testing.T) {
 		replayGCs = forcedGCs()
 		if err := s.Serve(context.Background()); err != nil {
 			t.Fatal(err)
+		}
+		if forcedGCs() == replayGCs {
+			t.Errorf("preceding none %v: the heap was not settled after the run", c.none)
 		}
 		got := freshCalls.take()
 		if got != c.want {
