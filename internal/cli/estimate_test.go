@@ -284,6 +284,43 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 	}
 }
 
+// TestEstimateLeavesTheReplayOutOfTheStepOverhead: a file whose session
+// replayed the program's earlier tests before its 100 KB cell (its
+// preceding-tests line) spent that time in its runs but not in the cells'
+// operations: the estimate counts it as the replay's, not as each step's
+// overhead. One run a cell at scale 0.01 (100 rows): the 50 KB insert
+// 10 ms a row (1 s), its read 1 ms, the 100 KB read's 2 ms: 1.003 s of
+// operations, and 3 steps in 4.003 s of runs: 1 s a step, or 0.666 s once
+// the 100 KB read's replay (the 50 KB insert and read, 1.001 s) is out.
+func TestEstimateLeavesTheReplayOutOfTheStepOverhead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sqlbench-20261128-190000.txt")
+	head := "count: 1\nslices: 1\nscale: 0.01\nwarmup: 0\nwarmup-all: false\n" +
+		"# began: 2026-11-28T19:00:00.000Z\n# started: 2026-11-28T19:00:00.000Z\n# finished: " +
+		"2026-11-28T19:00:04.003Z\n"
+	cells := "\nBenchmarkSuiteLargeInsert/db=sqlite/driver=mattn/api=sql/size=50000 100 10000000 ns/op\n" +
+		"BenchmarkSuiteLargeQuery/db=sqlite/driver=mattn/api=sql/size=50000 1 1000000 ns/op\n" +
+		"BenchmarkSuiteLargeQuery/db=sqlite/driver=mattn/api=sql/size=100000 1 2000000 ns/op\n"
+	for _, c := range []struct {
+		line string
+		want time.Duration
+	}{
+		{"preceding-tests: replay: the program's earlier tests first\n", 666 * time.Millisecond},
+		{"preceding-tests: none: a settled heap\n", time.Second},
+		{"", time.Second}, // a file from before the replay
+	} {
+		if err := os.WriteFile(path, []byte(head+c.line+cells), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		est, err := estimateFrom(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := est.perStep.Round(time.Millisecond); !est.overhead || got != c.want {
+			t.Errorf("%q: per step %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
 // TestDryRunHonoursCPU: --cpu makes one cell per GOMAXPROCS value of a Go
 // target, as the session does (Config.CPUs), each estimated from the
 // file's cell.
