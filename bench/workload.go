@@ -95,6 +95,21 @@ type Workload struct {
 	// heap before the reopening, not after), as the program's read follows
 	// its insert in one process. A server's cell keeps its database.
 	FreshDB bool
+	// Follows lists, by ID, the workloads the published program runs
+	// before this one in the same process, each on a new database of its
+	// own (go-sqlite-bench's 50 and 100 KB tests before its 200 KB one), in
+	// its order. Before each run of a FreshDB workload on SQLite the runner
+	// replays them, outside the clock, unless the request leaves them out
+	// (protocol.Request.NoPreceding): each one's Setup and one untimed run
+	// of it on a new file at the cell's path, removed after, with the heap
+	// settled before the first and never between, so that the run starts
+	// in the heap and collector pacing the program's earlier tests left.
+	Follows []string
+	// SetupRuns, when set, is the ID of the workload one run of which is
+	// what Setup does (the large read's set-up is the large insert's run):
+	// an estimate of the time a replay of this workload (Follows) takes
+	// counts that run too.
+	SetupRuns string
 	// ScaledData marks a workload whose tables are sized by --scale
 	// (Env.Scaled), so that one operation's cost grows in proportion to the
 	// scale: estimates of a --scale 1 run from a smaller one divide its

@@ -2,7 +2,9 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sqlbench/sqlbench/bench"
 )
@@ -14,12 +16,19 @@ import (
 // the largest and --scale 1).
 func suiteLarge() []bench.Workload {
 	var ws []bench.Workload
+	var before []string // the program's large tests of one run before this size's, each an insert and a read
 	for _, size := range []int{2_000, 4_000, 8_000, 50_000, 100_000, 200_000} {
 		const rows = 10_000
 		key := "size=" + strconv.Itoa(size)
+		// The program at the published commit runs its 50, 100 and 200 KB
+		// tests in that order in one process (bench.Workload.Follows).
+		follows := slices.Clone(before)
+		if size >= 50_000 {
+			before = append(before, "SuiteLargeQuery/"+key)
+		}
 		ws = append(ws,
 			bench.Workload{
-				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows",
+				Name: "SuiteLargeInsert", Whole: true, Keys: key, Ops: rows, Unit: "rows", Follows: follows,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteInsert(d, "users", suiteUserCols()) + "` with a " + strconv.Itoa(size) +
 						"-byte email of a's, every user's made (strings.Repeat) at the start of the timed region and " +
@@ -27,18 +36,21 @@ func suiteLarge() []bench.Workload {
 						"clock and before it begins its transaction; through one statement prepared in one " +
 						"transaction, " + strconv.Itoa(rows) +
 						" rows, commit timed; each run on a new database file (SQLite), as the published test " +
-						"removes its files first" + suiteWholeInsertNote
+						"removes its files first, with no collection before the clock" + largeFollowsNote(follows) +
+						suiteWholeInsertNote
 				},
 				Setup:    suiteNoSetup,
 				Teardown: suiteDrop,
 				Begin: func(e bench.Env) (bench.Run, error) {
 					r, err := suiteInsertUsers(largeUsers(size))(e)
 					r.BytesPerOp = float64(size)
+					r.Uncollected = true // the program's clock starts with no collection
 					return r, err
 				},
 			},
 			bench.Workload{
-				Name: "SuiteLargeQuery", Keys: key, Ops: 1, Unit: "queries", ScaledData: true,
+				Name: "SuiteLargeQuery", Keys: key, Ops: 1, Unit: "queries", ScaledData: true, Follows: follows,
+				SetupRuns: "SuiteLargeInsert/" + key,
 				Describe: func(d bench.Dialect) string {
 					return "`" + suiteUsersQuery(d) + "` reading " + strconv.Itoa(rows) +
 						" users (times --scale) with " +
@@ -46,7 +58,7 @@ func suiteLarge() []bench.Workload {
 						"after the query, clock paused; one query a run, right after the run's own untimed insert " +
 						"of the users as the large insert makes them, on a new database file (SQLite), with no " +
 						"collection between (the heap and collector pacing the insert left), as the published " +
-						"test reads once after its insert in one process"
+						"test reads once after its insert in one process" + largeFollowsNote(follows)
 				},
 				Setup:    largeInsertFill(size, rows),
 				Teardown: suiteDrop,
@@ -75,6 +87,7 @@ func largeInsertFill(size, rows int) func(bench.Env) error {
 		if err != nil {
 			return err
 		}
+		r.Uncollected = true // in the heap the tests before left, as the program's insert
 		if _, err := bench.Measure(r, 0, e.N, bench.NewLatencyHistogram()); err != nil {
 			if r.End != nil {
 				r.End()
@@ -83,4 +96,21 @@ func largeInsertFill(size, rows int) func(bench.Env) error {
 		}
 		return nil
 	}
+}
+
+// largeFollowsNote is the part of a large test's description that says
+// which of the program's tests run before it in its runner (Follows).
+func largeFollowsNote(follows []string) string {
+	if len(follows) == 0 {
+		return ""
+	}
+	kb := make([]string, len(follows))
+	for i, id := range follows {
+		_, size, _ := strings.Cut(id, "size=")
+		n, _ := strconv.Atoi(size)
+		kb[i] = strconv.Itoa(n/1000) + " KB"
+	}
+	return "; each run after the published program's " + strings.Join(kb, " and ") + " tests (insert and read, " +
+		"each on a new file at the cell's path), untimed in the same runner with the heap unsettled, as the " +
+		"program runs them before this one in its process (--preceding-tests none: from a settled heap)"
 }

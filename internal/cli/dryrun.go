@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/session"
 	"github.com/sqlbench/sqlbench/internal/textlayout"
 )
@@ -67,12 +68,16 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	fmt.Fprintln(w, "dry run: nothing is built, started or written")
 	fmt.Fprintln(w)
 	var rows [][]string
+	var replays time.Duration // the part of total that replays earlier tests, untimed
 	for _, st := range cells {
 		wl := st.Cell.Workload
 		d, ok := cellTime(est, st.Cell, cfg)
 		col := "?"
 		if ok {
 			col, total = formatEstimate(d), total+d
+			if r, ok := replayTime(est, st.Cell, cfg); ok {
+				replays += time.Duration(cfg.Count) * r
+			}
 		} else {
 			unknown++
 		}
@@ -128,8 +133,8 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 	case !est.overhead:
 		timed := total
 		total += builds.counted()
-		text := fmt.Sprintf("estimated time: %s timed, from each cell's median ns/op in %s", formatEstimate(timed),
-			est.source)
+		text := fmt.Sprintf("estimated time: %s timed%s, from each cell's median ns/op in %s", formatEstimate(timed),
+			replayClause(replays), est.source)
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?)", unknown, len(cells))
 		}
@@ -149,10 +154,11 @@ func preview(cfg *session.Config, env Env) (total time.Duration, unknown int, er
 		if est.sessions > 1 {
 			there = fmt.Sprintf("the median of %d sessions of these cells", est.sessions)
 		}
-		text := fmt.Sprintf("estimated time: %s: %s timed, from each cell's median ns/op in %s, + %s for the %d steps "+
-			"(%s each beyond their operations, %s: requests, cell set-ups, probes) + %s start-up (servers, runners)",
-			formatEstimate(total), formatEstimate(timed), est.source, formatEstimate(overhead), len(steps),
-			est.perStep.Round(time.Millisecond), there, formatEstimate(est.setUp))
+		text := fmt.Sprintf("estimated time: %s: %s timed%s, from each cell's median ns/op in %s, + %s for the %d "+
+			"steps (%s each beyond their operations, %s: requests, cell set-ups, probes) + %s start-up (servers, "+
+			"runners)", formatEstimate(total), formatEstimate(timed), replayClause(replays), est.source,
+			formatEstimate(overhead), len(steps), est.perStep.Round(time.Millisecond), there,
+			formatEstimate(est.setUp))
 		text += builds.clause()
 		if unknown > 0 {
 			text += fmt.Sprintf(" (%d of the %d cells are not there: ?, not counted)", unknown, len(cells))
@@ -195,5 +201,68 @@ func cellTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Durat
 		perOp *= scale
 	}
 	runs := float64(cfg.Count) * (1 + cfg.WarmupOf(w))
-	return time.Duration(perOp * float64(w.OpsAt(scale)) * runs), true
+	d := time.Duration(perOp * float64(w.OpsAt(scale)) * runs)
+	if r, ok := replayTime(est, cell, cfg); ok {
+		d += time.Duration(cfg.Count) * r
+	}
+	return d, true
+}
+
+// replayTime estimates the untimed replay before each run of cell: one run
+// of each workload its published program ran before it in its process
+// (bench.Workload.Follows), and of the workload its Setup runs
+// (bench.Workload.SetupRuns), on the cell's target; 0 and true with no
+// replay (--preceding-tests none, a server), false when est lacks one of
+// those cells (the estimate then leaves the replay out).
+func replayTime(est *estimate, cell session.Cell, cfg *session.Config) (time.Duration, bool) {
+	w := cell.Workload
+	if cfg.NoPreceding || !w.FreshDB || cell.Target.DB != bench.SQLite {
+		return 0, true
+	}
+	return replayOf(w, func(p bench.Workload) (float64, bool) {
+		c := cell
+		c.Workload = p
+		return est.perOpOf(c)
+	}, cfg.ScaleOf)
+}
+
+// replayOf estimates one replay before a run of w: one run of each
+// workload w follows and of the workload that one's Setup runs, each
+// perOp's ns/op (as at scale 1 for ScaledData) at scaleOf's scale; false
+// when perOp lacks one.
+func replayOf(w bench.Workload, perOp func(bench.Workload) (float64, bool),
+	scaleOf func(bench.Workload) float64) (time.Duration, bool) {
+	var total time.Duration
+	for _, id := range w.Follows {
+		f, ok := bench.LookupWorkload(id)
+		if !ok {
+			return 0, false
+		}
+		parts := []bench.Workload{f}
+		if s, ok := bench.LookupWorkload(f.SetupRuns); ok {
+			parts = append(parts, s)
+		}
+		for _, p := range parts {
+			ns, ok := perOp(p)
+			if !ok {
+				return 0, false
+			}
+			scale := scaleOf(p)
+			if p.ScaledData {
+				ns *= scale
+			}
+			total += time.Duration(ns * float64(p.OpsAt(scale)))
+		}
+	}
+	return total, true
+}
+
+// replayClause says how much of a dry run's timed estimate is the untimed
+// replay of the tests the cells' published programs ran before them.
+func replayClause(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s of it replaying, untimed, the tests the published program ran before a cell in its "+
+		"process: --preceding-tests)", formatEstimate(d))
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/sqlbench/sqlbench/bench"
 	"github.com/sqlbench/sqlbench/internal/benchfile"
 	"github.com/sqlbench/sqlbench/internal/report"
@@ -171,6 +173,11 @@ func estimateFrom(path string) (*estimate, error) {
 	}
 	var fileTimed time.Duration // the operations of the file's own runs, warm-up included
 	fileSteps := 0
+	type replayed struct {
+		name string
+		w    bench.Workload
+	}
+	var withReplay []replayed // the file's cells that ran after a replay of earlier tests
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
@@ -183,6 +190,9 @@ func estimateFrom(path string) (*estimate, error) {
 			fileTimed += time.Duration(
 				perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
 			fileSteps += h.Count * stepsPerRun(w, scale, h.Slices)
+			if len(w.Follows) > 0 && fileReplayed(set.Results[0].Config) {
+				withReplay = append(withReplay, replayed{s.Name, w})
+			}
 		}
 		if w.ScaledData {
 			perOp /= scale
@@ -193,6 +203,17 @@ func estimateFrom(path string) (*estimate, error) {
 		est.byID[w.ID()] += d
 		est.cells[w.ID()]++
 		est.total += d
+	}
+	for _, c := range withReplay {
+		// What the file's runs spent replaying is not a step's overhead.
+		r, ok := replayOf(c.w, func(p bench.Workload) (float64, bool) {
+			name, ok := siblingName(c.name, c.w, p)
+			ns, found := est.perOp[name]
+			return ns, ok && found
+		}, func(p bench.Workload) float64 { return h.ScaleOf(p.Name) })
+		if ok {
+			fileTimed += time.Duration(h.Count) * r
+		}
 	}
 	if len(est.byID) == 0 {
 		return nil, usageError{fmt.Sprintf("%s: no results of workloads in this catalogue to estimate from", path)}
@@ -240,4 +261,27 @@ func formatEstimate(d time.Duration) string {
 		}
 		return fmt.Sprintf("%dh%dm", h, m)
 	}
+}
+
+// fileReplayed reports whether a results file's session replayed the tests
+// its cells' published programs ran before them (its preceding-tests line).
+func fileReplayed(cfg []benchfmt.Config) bool {
+	for _, c := range cfg {
+		if c.Key == session.PrecedingKey {
+			return strings.HasPrefix(string(c.Value), session.PrecedingReplay)
+		}
+	}
+	return false
+}
+
+// siblingName returns the name of the cell of workload p on the target of
+// name, a cell of workload w (the same net and GOMAXPROCS): name with w's
+// name and keys in place of p's.
+func siblingName(name string, w, p bench.Workload) (string, bool) {
+	rest, ok := strings.CutPrefix(name, w.Name+"/")
+	i := strings.LastIndex(rest, "/"+w.Keys)
+	if !ok || w.Keys == "" || p.Keys == "" || i < 0 {
+		return "", false
+	}
+	return p.Name + "/" + rest[:i] + "/" + p.Keys + rest[i+1+len(w.Keys):], true
 }

@@ -176,6 +176,42 @@ func TestCellTimeCountsWarmupOnlyWhereTheSessionWarmsUp(t *testing.T) {
 	}
 }
 
+// TestCellTimeCountsTheReplayOfTheProgramsEarlierTests: a run of the
+// 200 KB large read follows a replay of the 50 and 100 KB tests (each its
+// insert and its read) in its runner, which the estimate counts once per
+// run, unless --preceding-tests none.
+func TestCellTimeCountsTheReplayOfTheProgramsEarlierTests(t *testing.T) {
+	mattn, ok := targets.Lookup("mattn")
+	if !ok {
+		t.Fatal("no mattn target")
+	}
+	cellOf := func(id string) session.Cell {
+		w, ok := bench.LookupWorkload(id)
+		if !ok {
+			t.Fatalf("no workload %s", id)
+		}
+		return session.Cell{Workload: w, Placement: session.Placement{Target: mattn}}
+	}
+	est := &estimate{perOp: map[string]float64{
+		cellOf("SuiteLargeQuery/size=200000").Name():  1e9,
+		cellOf("SuiteLargeQuery/size=50000").Name():   1e8,
+		cellOf("SuiteLargeInsert/size=50000").Name():  1e4, // a row; 10,000 a run
+		cellOf("SuiteLargeQuery/size=100000").Name():  2e8,
+		cellOf("SuiteLargeInsert/size=100000").Name(): 2e4,
+	}}
+	cell := cellOf("SuiteLargeQuery/size=200000")
+	for _, none := range []bool{false, true} {
+		cfg := &session.Config{Count: 2, Scale: 1, NoPreceding: none}
+		want := 2 * (time.Second + 600*time.Millisecond)
+		if none {
+			want = 2 * time.Second
+		}
+		if got, ok := cellTime(est, cell, cfg); !ok || got != want {
+			t.Errorf("preceding none %v: %v, %v; want %v", none, got, ok, want)
+		}
+	}
+}
+
 // TestEstimateCountsTheStepsAndTheStartUp: from a file with began, started
 // and finished lines the estimate takes the start-up (began to started)
 // and, per step, what the runs took beyond their operations; a dry run
@@ -245,6 +281,43 @@ func TestEstimateCountsTheStepsAndTheStartUp(t *testing.T) {
 		!strings.Contains(s, "(1s each beyond their operations, the median of 3 sessions of these cells:") ||
 		!strings.Contains(s, "+ 2s start-up") {
 		t.Errorf("dry run from three sessions:\n%s", out.String())
+	}
+}
+
+// TestEstimateLeavesTheReplayOutOfTheStepOverhead: a file whose session
+// replayed the program's earlier tests before its 100 KB cell (its
+// preceding-tests line) spent that time in its runs but not in the cells'
+// operations: the estimate counts it as the replay's, not as each step's
+// overhead. One run a cell at scale 0.01 (100 rows): the 50 KB insert
+// 10 ms a row (1 s), its read 1 ms, the 100 KB read's 2 ms: 1.003 s of
+// operations, and 3 steps in 4.003 s of runs: 1 s a step, or 0.666 s once
+// the 100 KB read's replay (the 50 KB insert and read, 1.001 s) is out.
+func TestEstimateLeavesTheReplayOutOfTheStepOverhead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sqlbench-20261128-190000.txt")
+	head := "count: 1\nslices: 1\nscale: 0.01\nwarmup: 0\nwarmup-all: false\n" +
+		"# began: 2026-11-28T19:00:00.000Z\n# started: 2026-11-28T19:00:00.000Z\n# finished: " +
+		"2026-11-28T19:00:04.003Z\n"
+	cells := "\nBenchmarkSuiteLargeInsert/db=sqlite/driver=mattn/api=sql/size=50000 100 10000000 ns/op\n" +
+		"BenchmarkSuiteLargeQuery/db=sqlite/driver=mattn/api=sql/size=50000 1 1000000 ns/op\n" +
+		"BenchmarkSuiteLargeQuery/db=sqlite/driver=mattn/api=sql/size=100000 1 2000000 ns/op\n"
+	for _, c := range []struct {
+		line string
+		want time.Duration
+	}{
+		{"preceding-tests: replay: the program's earlier tests first\n", 666 * time.Millisecond},
+		{"preceding-tests: none: a settled heap\n", time.Second},
+		{"", time.Second}, // a file from before the replay
+	} {
+		if err := os.WriteFile(path, []byte(head+c.line+cells), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		est, err := estimateFrom(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := est.perStep.Round(time.Millisecond); !est.overhead || got != c.want {
+			t.Errorf("%q: per step %v, want %v", c.line, got, c.want)
+		}
 	}
 }
 

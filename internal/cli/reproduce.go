@@ -52,7 +52,7 @@ sqlbench report rebuilds the table.`,
 	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
 	var dry, markdown bool
-	var thread, idle string
+	var thread, idle, preceding string
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
@@ -92,6 +92,7 @@ sqlbench report rebuilds the table.`,
 		"the published programs; locked: each keeps one, whose time is divided (as sqlbench run does)")
 	fs.StringVar(&idle, "idle-latency", session.IdleAuto, idleLatencyUsage+
 		"; auto here: round trips on a virtual machine then vary less (docs/reproduce.md)")
+	fs.StringVar(&preceding, "preceding-tests", session.PrecedingReplay, session.PrecedingUsage)
 	fs.Var(&resolutionFlag{p: &opts.Resolution, text: "30%"}, "resolution",
 		"the band about each published ratio, a fraction or a percentage, "+
 			"within which the measured ratio's whole interval agrees with it (the measured over the published ratio "+
@@ -120,6 +121,9 @@ sqlbench report rebuilds the table.`,
 		default:
 			return usagef("--jdbc-prepared-exec must be %s or %s, got %q", preparedExecWithSQL, preparedExecPlain,
 				opts.JDBCPreparedExec)
+		}
+		if opts.NoPreceding, err = session.ParsePreceding(preceding); err != nil {
+			return usagef("--preceding-tests: %v", err)
 		}
 		switch thread {
 		case "free":

@@ -213,6 +213,11 @@ func defineRun(c *cobra.Command, env Env) *runFlags {
 	complete(c, "timing-thread", func() []string {
 		return []string{session.ThreadAuto, session.ThreadLocked, session.ThreadFree}
 	})
+	r.value("preceding-tests", session.PrecedingUsage, session.PrecedingReplay, func(s string) (err error) {
+		cfg.NoPreceding, err = session.ParsePreceding(s)
+		return err
+	})
+	complete(c, "preceding-tests", func() []string { return []string{session.PrecedingReplay, session.PrecedingNone} })
 	r.value("idle-latency", idleLatencyUsage, cmp.Or(cfg.IdleLatency, session.IdleDefault), func(s string) (err error) {
 		cfg.IdleLatency, err = session.ParseIdleLatency(s)
 		return err

@@ -48,6 +48,9 @@ type studyOptions struct {
 	// published programs ran their goroutines unlocked, which is the
 	// default here.
 	LockThread bool
+	// NoPreceding leaves out the replay of the tests a cell's published
+	// program ran before it (--preceding-tests none).
+	NoPreceding bool
 	// IdleLatency is the CPUs' idle regime (session.Config.IdleLatency):
 	// "" leaves it to the kernel, session.IdleLow holds the CPUs out of
 	// deep idle for the session, session.IdleAuto where it can.
@@ -124,6 +127,7 @@ func newStudyPlan(opts studyOptions, env session.Host) (*studyPlan, error) {
 	if opts.LockThread {
 		cfg.TimingThread = session.ThreadLocked
 	}
+	cfg.NoPreceding = opts.NoPreceding
 	cfg.JDBCPreparedExecSQL = s.Plan.JDBCPreparedExec == preparedExecWithSQL
 	if opts.JDBCPreparedExec != "" {
 		cfg.JDBCPreparedExecSQL = opts.JDBCPreparedExec == preparedExecWithSQL

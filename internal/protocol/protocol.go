@@ -231,6 +231,10 @@ type Request struct {
 	// for the run: the run's time is then not divided into on-CPU,
 	// run-queue and blocked time.
 	FreeThread bool
+	// NoPreceding leaves out the replay of the tests a workload's published
+	// program runs before it in the same process (bench.Workload.Follows;
+	// preceding=none): the run then starts from a settled heap.
+	NoPreceding bool
 	// Module, on an info request, is the Go module the target's driver
 	// comes from (the orchestrator's catalogue): a Go runner answers with
 	// the version of it that it links.
@@ -313,6 +317,9 @@ func (r Request) Encode() string {
 		}
 		if r.FreeThread {
 			v.Set("thread", "free")
+		}
+		if r.NoPreceding {
+			v.Set("preceding", "none")
 		}
 		if r.Spin > 0 {
 			v.Set("spin", strconv.FormatInt(int64(r.Spin), 10))
@@ -400,6 +407,13 @@ func ParseRequest(line string) (Request, error) {
 			r.FreeThread = true
 		default:
 			return r, fmt.Errorf("run: thread must be locked or free, got %q", t)
+		}
+		switch p := v.Get("preceding"); p {
+		case "", "replay":
+		case "none":
+			r.NoPreceding = true
+		default:
+			return r, fmt.Errorf("run: preceding must be replay or none, got %q", p)
 		}
 		if sp := v.Get("spin"); sp != "" {
 			ns, err := strconv.ParseInt(sp, 10, 64)

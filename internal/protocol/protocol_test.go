@@ -101,6 +101,23 @@ func TestThreadParameterRoundTrips(t *testing.T) {
 	}
 }
 
+// TestPrecedingParameterRoundTrips: preceding=none survives encoding, the
+// default (replay) is not sent, and anything else is refused.
+func TestPrecedingParameterRoundTrips(t *testing.T) {
+	req := Request{Verb: VerbRun, Target: "t", Workload: "W", Scope: "c", Name: "W", N: 1, NoPreceding: true}
+	back, err := ParseRequest(req.Encode())
+	if err != nil || !back.NoPreceding || !strings.Contains(req.Encode(), "preceding=none") {
+		t.Fatalf("preceding=none did not round-trip: %s: %+v, %v", req.Encode(), back, err)
+	}
+	req.NoPreceding = false
+	if strings.Contains(req.Encode(), "preceding=") {
+		t.Errorf("the default sent: %s", req.Encode())
+	}
+	if _, err := ParseRequest("run target=t&workload=W&scope=c&name=W&n=1&warmup=0&preceding=some"); err == nil {
+		t.Error("preceding=some accepted")
+	}
+}
+
 // An open-loop run request keeps its rate, latency limit and progress
 // interval; the two need a rate, and none may be 0 or below.
 func TestOpenLoopParametersRoundTrip(t *testing.T) {

@@ -63,8 +63,9 @@ func init() {
 // TestAFreshDBRunStartsOnANewDatabaseFile: every run of a FreshDB workload
 // on SQLite opens its cell again on a removed file (its journal removed
 // too) and sets it up again, outside the clock, as go-sqlite-bench removes
-// its database files before each test; a workload without FreshDB keeps
-// its cell's file and setup from run to run.
+// its database files before each test, and its files are removed after
+// the run; a workload without FreshDB keeps its cell's file and setup from
+// run to run.
 func TestAFreshDBRunStartsOnANewDatabaseFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -97,6 +98,13 @@ func TestAFreshDBRunStartsOnANewDatabaseFile(t *testing.T) {
 		}
 		if got := freshCalls.take(); got != c.want {
 			t.Errorf("%s: calls\n%s\nwant\n%s", w, got, c.want)
+		}
+		// A FreshDB cell's files go after each run (the next run makes
+		// new ones), as the program keeps one test's file at a time.
+		for _, f := range []string{dsn, dsn + "-journal"} {
+			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) != c.fresh {
+				t.Errorf("%s: after the runs, %s: %v", w, filepath.Base(f), err)
+			}
 		}
 	}
 	// The removal of a database's files.

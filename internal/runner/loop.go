@@ -372,10 +372,19 @@ func (s *Loop) run(ctx context.Context, req protocol.Request) error {
 // A FreshDB workload's run (its first slice) begins on a new database:
 // after settling the heap, the cell is opened again on a removed file and
 // set up again (fresh), so that the run starts in the heap its Setup left.
+// Before that, unless the request says preceding=none, the tests its
+// published program runs before it in one process (bench.Workload.Follows)
+// are replayed, untimed and with no settling between, and the run then
+// starts with no collection, as the program's (replay). After its run (its
+// last slice) such a cell's database is closed and removed and the heap
+// settled (leave), so that neither its file nor the runner's free memory
+// is there while another cell runs.
 func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, error) {
 	settleHeap()
+	replayed := false
 	if c.freshDB() && (req.Slices <= 1 || req.Slice <= 1) {
-		if err := s.fresh(c); err != nil {
+		replayed = len(c.w.Follows) > 0 && !req.NoPreceding
+		if err := s.fresh(c, replayed); err != nil {
 			return bench.Sample{}, err
 		}
 	}
@@ -405,6 +414,9 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 		if r, err = c.w.Begin(e); err != nil {
 			return bench.Sample{}, fmt.Errorf("begin: %w", err)
 		}
+		// After the program's earlier tests, no collection before the
+		// clock: the program starts its clock in the heap they left.
+		r.Uncollected = r.Uncollected || replayed
 	}
 	carries := sliced && req.Slice < req.Slices && r.Carry && r.Start != nil
 	// The timing thread's own counts are the run's when it runs the
@@ -453,7 +465,28 @@ func (s *Loop) measure(c *cell, req protocol.Request, pr *probe) (bench.Sample, 
 			sample.PeakRSS, sample.RSSGrowth = peak, max(0, peak-base)
 		}
 	}
+	if c.freshDB() && c.held == nil && (req.Slices <= 1 || req.Slice >= req.Slices) {
+		if derr := s.leave(c); err == nil && derr != nil {
+			err = derr
+		}
+	}
 	return sample, err
+}
+
+// leave ends a FreshDB cell's run as the published program leaves a test
+// when the next begins: its database closed and its files removed (the
+// next run opens a new one, fresh), so that no cell's file is kept beside
+// the one a run is using, and the heap settled, so that a runner waiting
+// for its next run holds no free memory, as the program holds only one
+// test's file and one process at a time.
+func (s *Loop) leave(c *cell) error {
+	defer settleHeap()
+	err := closeEnv(c.env)
+	c.env = bench.Env{Ctx: c.env.Ctx} // closed: fresh and closeCell must not close it again
+	if err != nil {
+		return fmt.Errorf("leave the database: close: %w", err)
+	}
+	return removeDBFiles(c.req.DSN)
 }
 
 // openLoop returns the open-loop schedule a run request asks for (rate=R),
@@ -517,16 +550,27 @@ func (c *cell) freshDB() bool {
 // fresh closes c's connection, removes its SQLite database's files, opens
 // it again and runs the workload's Setup: the run that follows starts on a
 // new database, as a program that removes its database files before each
-// test.
-func (s *Loop) fresh(c *cell) error {
+// test. With replay, the workloads c's follows (bench.Workload.Follows) run
+// first, each on a new database at the same path (replay).
+func (s *Loop) fresh(c *cell, replay bool) error {
 	if err := c.endHeld(); err != nil {
 		return err
 	}
 	ctx := c.env.Ctx
-	err := closeEnv(c.env)
+	var err error
+	if c.env.Conn != nil || c.env.Handle != nil { // not closed by leave
+		err = closeEnv(c.env)
+	}
 	c.env = bench.Env{} // closed: closeCell must not close it again
 	if err != nil {
 		return fmt.Errorf("fresh database: close: %w", err)
+	}
+	if replay {
+		for _, id := range c.w.Follows {
+			if err := s.replay(ctx, c.req, id); err != nil {
+				return fmt.Errorf("replay %s before %s: %w", id, c.req.Workload, err)
+			}
+		}
 	}
 	if err := removeDBFiles(c.req.DSN); err != nil {
 		return fmt.Errorf("fresh database: %w", err)
@@ -541,6 +585,53 @@ func (s *Loop) fresh(c *cell) error {
 		return fmt.Errorf("setup: %w", err)
 	}
 	return nil
+}
+
+// replay runs the workload id once as the published program runs its test
+// before the cell's in one process: on a new database at the cell's path
+// (req's), its Setup, then one run of its operations at the cell's scale,
+// untimed, with no collection before it, then the database closed. Its
+// files are left for the next removal (fresh removes them before it opens
+// the cell again). Its figures are dropped.
+func (s *Loop) replay(ctx context.Context, req protocol.Request, id string) error {
+	w, ok := bench.LookupWorkload(id)
+	if !ok {
+		return fmt.Errorf("unknown workload %q", id)
+	}
+	if err := removeDBFiles(req.DSN); err != nil {
+		return err
+	}
+	e, err := s.open(ctx, req)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Log, "replay %s on %s before %s, untimed\n", id, req.Target, req.Workload)
+	err = func() error {
+		if err := w.Setup(e); err != nil {
+			return fmt.Errorf("setup: %w", err)
+		}
+		scale := req.Scale
+		if scale == 0 {
+			scale = 1
+		}
+		e.Warm, e.N = 0, w.OpsAt(scale)
+		r, err := w.Begin(e)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		r.Uncollected = true
+		_, err = bench.Measure(r, 0, e.N, s.hist)
+		if r.End != nil {
+			if eerr := r.End(); err == nil && eerr != nil {
+				err = fmt.Errorf("end: %w", eerr)
+			}
+		}
+		return err
+	}()
+	if cerr := closeEnv(e); err == nil && cerr != nil {
+		err = fmt.Errorf("close: %w", cerr)
+	}
+	return err
 }
 
 // removeDBFiles removes the SQLite database at path and the files SQLite

@@ -135,6 +135,11 @@ type Config struct {
 	// program did (Connector/J runs it as a plain statement), instead of
 	// ps.execute(). sqlbench reproduce sets it for those studies.
 	JDBCPreparedExecSQL bool
+	// NoPreceding runs every cell from a settled heap, without the replay of
+	// the tests its published program ran before it in one process
+	// (bench.Workload.Follows: go-sqlite-bench's 50 and 100 KB tests before
+	// its 200 KB one), which is the default (protocol.Request.NoPreceding).
+	NoPreceding bool
 	// Smoke runs the workloads that have a smoke scale of their own
 	// (bench.Workload.Smoke) at it, instead of Scale.
 	Smoke bool
@@ -342,4 +347,29 @@ func ParseTimingThread(s string) (string, error) {
 		return s, nil
 	}
 	return "", fmt.Errorf("must be auto, locked or free, got %q", s)
+}
+
+// The values of --preceding-tests: replay the tests a cell's published
+// program ran before it in its process (the default), or none
+// (Config.NoPreceding).
+const (
+	PrecedingReplay = "replay"
+	PrecedingNone   = "none"
+)
+
+// PrecedingUsage is the help text of --preceding-tests.
+const PrecedingUsage = "replay: before each run of go-sqlite-bench's 100 and 200 KB large tests, its runner runs " +
+	"the program's smaller large tests (50 KB; 50 and 100 KB), untimed, on their own files, removed after, with " +
+	"no settling of the heap between, as the program runs them in one process; none: every run from a settled " +
+	"heap; recorded as preceding-tests"
+
+// ParsePreceding parses a --preceding-tests value into Config.NoPreceding.
+func ParsePreceding(s string) (bool, error) {
+	switch s {
+	case PrecedingReplay:
+		return false, nil
+	case PrecedingNone:
+		return true, nil
+	}
+	return false, fmt.Errorf("must be %s or %s, got %q", PrecedingReplay, PrecedingNone, s)
 }

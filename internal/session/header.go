@@ -75,6 +75,9 @@ func writeHeader(ctx context.Context, w *benchfile.Writer, cfg *Config, p *Plan,
 		w.SetConfig("jdbc-prepared-exec", "ps.execute(sql): the SQL passed again, as the SQL-Benchmark Java program "+
 			"(Connector/J runs it as a plain statement; reproduce --jdbc-prepared-exec plain: ps.execute())")
 	}
+	if line, ok := precedingLine(cfg, p); ok {
+		w.SetConfig(PrecedingKey, line)
+	}
 	if cfg.Measure == MeasureInstructions {
 		w.SetConfig("measure", measureLine())
 	}
@@ -98,4 +101,26 @@ func joinInts(ns []int) string {
 		parts[i] = fmt.Sprint(n)
 	}
 	return strings.Join(parts, ",")
+}
+
+// PrecedingKey is the results' line that says whether the cells whose
+// published program ran other tests before them in one process ran after
+// a replay of those (bench.Workload.Follows).
+const PrecedingKey = "preceding-tests"
+
+// precedingLine returns the preceding-tests line of a session of cfg and
+// p: only when p runs a workload with preceding tests on SQLite.
+func precedingLine(cfg *Config, p *Plan) (string, bool) {
+	if !p.Uses(bench.SQLite) || !slices.ContainsFunc(p.Workloads, func(w bench.Workload) bool {
+		return len(w.Follows) > 0 && w.FreshDB
+	}) {
+		return "", false
+	}
+	if cfg.NoPreceding {
+		return "none: every run from a settled heap (the default replays the tests the published program ran " +
+			"before it in its process)", true
+	}
+	return "replay: a run whose published program ran other tests before it in its process (go-sqlite-bench's " +
+		"50 and 100 KB before its 200 KB) follows them, untimed, in its runner, the heap unsettled " +
+		"(--preceding-tests none: a settled heap)", true
 }

@@ -215,6 +215,7 @@ func (s *Session) runStep(ctx context.Context, st Step) (*benchfmt.Result, error
 		req.Script = scriptSpec(s.cfg)
 	}
 	req.FreeThread = freeThreadFor(s.cfg.TimingThread, st.Cell.Target, w.Family) && !st.Cell.Target.JVM
+	req.NoPreceding = s.cfg.NoPreceding
 	if s.cfg.CPUProfile != "" && !st.Cell.Target.JVM {
 		req.CPUProfile = filepath.Join(s.cfg.CPUProfile, profileName(st.Cell))
 	}
