@@ -132,8 +132,8 @@ func printMachine(w io.Writer, out *session.Outcome) {
 			idle = "CPUs held out of deep idle (--idle-latency low)"
 		}
 		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d "+
-			"passes:\n  %s\n  %s\n",
-			out.WakePasses, out.Wake, idle)
+			"passes:\n  %s\n%s",
+			out.WakePasses, out.Wake, textlayout.Wrap("  "+idle, textlayout.Width, "    "))
 	}
 }
 

@@ -187,8 +187,9 @@ func TestIdleLatencyAuto(t *testing.T) {
 				!strings.Contains(kept, "does not exist") {
 				t.Errorf("idle-latency %q, idle-latency-auto %q; want no regime line and the reason kept", regime, kept)
 			}
-			if !strings.Contains(stderr.String(), "idle-latency: the kernel's default regime kept (auto: ") ||
-				!strings.Contains(stdout.String(), "CPUs idle as the kernel's idle driver picks: the kernel's") {
+			flat := func(b *bytes.Buffer) string { return strings.Join(strings.Fields(b.String()), " ") } // wrapped
+			if !strings.Contains(flat(stderr), "idle-latency: the kernel's default regime kept (auto: ") ||
+				!strings.Contains(flat(stdout), "CPUs idle as the kernel's idle driver picks: the kernel's") {
 				t.Errorf("the log or the summary does not say why:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 			}
 		})

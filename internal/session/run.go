@@ -27,6 +27,7 @@ import (
 	"github.com/sqlbench/sqlbench/internal/redact"
 	"github.com/sqlbench/sqlbench/internal/report"
 	"github.com/sqlbench/sqlbench/internal/servers"
+	"github.com/sqlbench/sqlbench/internal/textlayout"
 	"github.com/sqlbench/sqlbench/internal/wake"
 	"github.com/sqlbench/sqlbench/targets"
 	"github.com/sqlbench/sqlbench/workloads/script"
@@ -260,7 +261,7 @@ func (s *Session) open(ctx context.Context) error {
 		default:
 			cfg.IdleLatency = ""
 			s.out.IdleKept = fmt.Sprintf("the kernel's default regime kept (auto: %v)", err)
-			fmt.Fprintf(env.Log, "idle-latency: %s\n", s.out.IdleKept)
+			fmt.Fprint(env.Log, textlayout.Wrap("idle-latency: "+s.out.IdleKept, textlayout.Width, "  "))
 		}
 	}
 	if cfg.CPUProfile != "" {
