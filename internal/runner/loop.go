@@ -572,19 +572,29 @@ func (s *Loop) fresh(c *cell, replay bool) error {
 			}
 		}
 	}
-	if err := removeDBFiles(c.req.DSN); err != nil {
-		return fmt.Errorf("fresh database: %w", err)
+	c.env, err = s.newDatabase(ctx, c.req, c.w, fmt.Sprintf("set up %s on %s, on a fresh database", c.req.Workload,
+		c.req.Target))
+	return err
+}
+
+// newDatabase opens a new database at req's path (its files removed
+// first), says what it is for in the log and runs w's Setup on it. The
+// database is returned open whenever it opened, even when Setup failed,
+// for the caller to close.
+func (s *Loop) newDatabase(ctx context.Context, req protocol.Request, w bench.Workload, what string) (bench.Env,
+	error) {
+	if err := removeDBFiles(req.DSN); err != nil {
+		return bench.Env{}, fmt.Errorf("fresh database: %w", err)
 	}
-	e, err := s.open(ctx, c.req)
+	e, err := s.open(ctx, req)
 	if err != nil {
-		return fmt.Errorf("fresh database: %w", err)
+		return bench.Env{}, fmt.Errorf("fresh database: %w", err)
 	}
-	c.env = e
-	fmt.Fprintf(s.Log, "set up %s on %s, on a fresh database\n", c.req.Workload, c.req.Target)
-	if err := c.w.Setup(c.env); err != nil {
-		return fmt.Errorf("setup: %w", err)
+	fmt.Fprintln(s.Log, what)
+	if err := w.Setup(e); err != nil {
+		return e, fmt.Errorf("setup: %w", err)
 	}
-	return nil
+	return e, nil
 }
 
 // replay runs the workload id once as the published program runs its test
@@ -598,38 +608,39 @@ func (s *Loop) replay(ctx context.Context, req protocol.Request, id string) erro
 	if !ok {
 		return fmt.Errorf("unknown workload %q", id)
 	}
-	if err := removeDBFiles(req.DSN); err != nil {
+	e, err := s.newDatabase(ctx, req, w, fmt.Sprintf("replay %s on %s before %s, untimed", id, req.Target,
+		req.Workload))
+	if e.Conn == nil && e.Handle == nil { // not opened
 		return err
 	}
-	e, err := s.open(ctx, req)
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.runUntimed(e, req, w)
 	}
-	fmt.Fprintf(s.Log, "replay %s on %s before %s, untimed\n", id, req.Target, req.Workload)
-	err = func() error {
-		if err := w.Setup(e); err != nil {
-			return fmt.Errorf("setup: %w", err)
-		}
-		scale := req.Scale
-		if scale == 0 {
-			scale = 1
-		}
-		e.Warm, e.N = 0, w.OpsAt(scale)
-		r, err := w.Begin(e)
-		if err != nil {
-			return fmt.Errorf("begin: %w", err)
-		}
-		r.Uncollected = true
-		_, err = bench.Measure(r, 0, e.N, s.hist)
-		if r.End != nil {
-			if eerr := r.End(); err == nil && eerr != nil {
-				err = fmt.Errorf("end: %w", eerr)
-			}
-		}
-		return err
-	}()
 	if cerr := closeEnv(e); err == nil && cerr != nil {
 		err = fmt.Errorf("close: %w", cerr)
+	}
+	return err
+}
+
+// runUntimed runs w's operations once on e at req's scale, with no
+// warm-up and no collection before them, and drops the figures: a replayed
+// test's run.
+func (s *Loop) runUntimed(e bench.Env, req protocol.Request, w bench.Workload) error {
+	scale := req.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	e.Warm, e.N = 0, w.OpsAt(scale)
+	r, err := w.Begin(e)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	r.Uncollected = true
+	_, err = bench.Measure(r, 0, e.N, s.hist)
+	if r.End != nil {
+		if eerr := r.End(); err == nil && eerr != nil {
+			err = fmt.Errorf("end: %w", eerr)
+		}
 	}
 	return err
 }
