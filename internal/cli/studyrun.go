@@ -199,11 +199,8 @@ func studyConditions(p *studyPlan) string {
 	if len(p.Study.Plan.Nets) > 0 {
 		parts = append(parts, "over "+strings.Join(p.Study.Plan.Nets, ","))
 	}
-	switch p.Config.IdleLatency { // the regime the session ran in, once it has run
-	case session.IdleLow:
+	if p.Config.IdleLatency == session.IdleLow { // the regime the session ran in (auto resolved by then)
 		parts = append(parts, "CPUs held out of deep idle (--idle-latency default: the kernel's regime)")
-	case session.IdleAuto:
-		parts = append(parts, "CPUs held out of deep idle where allowed (--idle-latency auto)")
 	}
 	if p.Config.SQLite.Sync == bench.SQLiteSyncDriver {
 		parts = append(parts, "each SQLite driver at its own synchronous level")

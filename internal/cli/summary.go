@@ -125,11 +125,11 @@ func printMachine(w io.Writer, out *session.Outcome) {
 	}
 	if out.Wake != nil {
 		idle := "CPUs idle as the kernel's idle driver picks (--idle-latency low keeps them out of deep idle)"
-		if out.IdleKept != "" {
-			idle = "CPUs idle as the kernel's idle driver picks: " + out.IdleKept
-		}
-		if out.IdleLow {
+		switch {
+		case out.IdleLow:
 			idle = "CPUs held out of deep idle (--idle-latency low)"
+		case out.IdleKept != "":
+			idle = "CPUs idle as the kernel's idle driver picks: " + out.IdleKept
 		}
 		fmt.Fprintf(w, "wake-ups: a round trip waking a thread on another CPU, median/p90, before each of %d "+
 			"passes:\n  %s\n%s",
