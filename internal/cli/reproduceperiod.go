@@ -347,11 +347,7 @@ const recipeFile = ".sqlbench-period.json"
 // go.mod declaring the target's module, the amalgamation replaced and the
 // edits made.
 func prepareCopy(ctx context.Context, t periodTarget) error {
-	recipe, err := json.Marshal(struct {
-		Version string
-		Period  studies.Period
-		Amalg   string
-	}{t.Version, t.Period, pinnedModuleVersion(t.Period.Amalgamation)})
+	recipe, err := copyRecipe(t)
 	if err != nil {
 		return err
 	}
@@ -393,6 +389,30 @@ func prepareCopy(ctx context.Context, t periodTarget) error {
 		return err
 	}
 	return os.Rename(tmp, t.Dir)
+}
+
+// copyRecipe is what a prepared copy of t is made to: its version, its
+// period (the edits), the amalgamation's version and the text of every
+// shim it adds, so that a copy made before any of them changed (sqlbench's
+// adapter growing a call a shim must then provide) is made again.
+func copyRecipe(t periodTarget) ([]byte, error) {
+	var shims []string
+	for _, e := range t.Period.Edits {
+		if e.Shim == "" {
+			continue
+		}
+		b, err := studies.ShimText(e)
+		if err != nil {
+			return nil, err
+		}
+		shims = append(shims, string(b))
+	}
+	return json.Marshal(struct {
+		Version string
+		Period  studies.Period
+		Amalg   string
+		Shims   []string
+	}{t.Version, t.Period, pinnedModuleVersion(t.Period.Amalgamation), shims})
 }
 
 // copyTree copies the regular files under src to dst, writable.

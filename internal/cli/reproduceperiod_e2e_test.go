@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,47 @@ func TestDBI2023SQLiteDriversRunOneSQLite(t *testing.T) {
 	gosqlite, mattn := conf["eatonphil-sqlite"], conf[b.name()+"-sqlite"]
 	if gosqlite == "" || mattn != gosqlite {
 		t.Errorf("gosqlite runs SQLite %q, %s %q: want one version", gosqlite, b.name(), mattn)
+	}
+}
+
+// TestAsPublishedBuildsRunTodaysAdapters builds the period versions whose
+// adapters sqlbench grows with its workloads — Go-MySQL-Driver v1.1.0
+// through the connector shim (sqlbench2-2013) and pgx v5.4.3 (dbi-2023) —
+// and runs one run of each study's cells: every comparison measured, no
+// target skipped. A call an adapter gains that the release (or its shim)
+// lacks fails here, not in a user's reproduction (the batch family's
+// MultiStatements and PgConn.Deallocate once did).
+func TestAsPublishedBuildsRunTodaysAdapters(t *testing.T) {
+	for _, tc := range []struct{ study, cell string }{
+		{"sqlbench2-2013", "/driver=go-sql-driver@local-v1.1.0-edited/"},
+		{"dbi-2023", "/driver=pgx@v5.4.3/api=native/"},
+	} {
+		t.Run(tc.study, func(t *testing.T) {
+			env, stdout, stderr, cache, _ := realEnv(t)
+			out := filepath.Join(t.TempDir(), "study.txt")
+			code := Main(context.Background(), []string{"reproduce", tc.study, "--as-published", "--quick", "--count",
+				"1", "-o", out, "--cache", cache}, env)
+			if code != ExitOK || strings.Contains(stderr.String(), "skipped") {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			runs, _ := readRuns(t, out)
+			period := 0
+			for name := range runs {
+				if strings.Contains(name, tc.cell) {
+					period++
+				}
+			}
+			if period == 0 {
+				t.Errorf("no cell of the period build %s: %v", tc.cell, runs)
+			}
+			for _, line := range strings.Split(stdout.String(), "\n") {
+				if strings.Contains(line, "comparisons measured") {
+					var n, of int
+					if _, err := fmt.Sscanf(strings.TrimSpace(line), "%d of %d", &n, &of); err != nil || n != of || n == 0 {
+						t.Errorf("not every comparison measured: %q", line)
+					}
+				}
+			}
+		})
 	}
 }

@@ -172,5 +172,6 @@ func (p *pipelineBatch) result(pl *pgconn.Pipeline, k int, fn func(k int, r benc
 	return err
 }
 
-// Close deallocates the statement Batch prepared.
-func (p *pipelineBatch) Close() error { return p.c.PgConn().Deallocate(bg, p.sd.Name) }
+// Close deallocates the statement Batch prepared, through the Conn (whose
+// Deallocate every pgx v5 release has, where PgConn's came with v5.5).
+func (p *pipelineBatch) Close() error { return p.c.Deallocate(bg, p.sd.Name) }
