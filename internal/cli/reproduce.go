@@ -40,7 +40,7 @@ sqlbench report rebuilds the table.`,
   sqlbench reproduce dbi-2023 --dry-run    # what it would run, for how long
   sqlbench reproduce all --quick           # every study, a verdict per headline
   sqlbench reproduce sqinn-go --scale 1    # the published sizes
-  sqlbench reproduce sqlbench-2013-win --as-published  # the drivers of March 2013
+  sqlbench reproduce sqlbench-2013-win --versions pinned  # today's drivers
   sqlbench reproduce --markdown            # every study, what differs here, as Markdown`,
 		Args: func(_ *cobra.Command, names []string) error {
 			if len(names) > 1 {
@@ -52,7 +52,8 @@ sqlbench report rebuilds the table.`,
 	opts := studyOptions{Cache: session.DefaultCache()}
 	var dsns []string
 	var dry, markdown bool
-	var thread, idle, preceding string
+	var thread, idle, preceding, versions string
+	var asPublished bool
 	fs := c.Flags()
 	fs.SortFlags = false
 	fs.BoolVar(&opts.Quick, "quick", false, fmt.Sprintf("smoke-sized run: --scale %g (smaller for the longest "+
@@ -69,9 +70,11 @@ sqlbench report rebuilds the table.`,
 		"print the cells, the passes and the estimated time, then exit without running or writing anything")
 	fs.BoolVar(&markdown, "markdown", false, "without a study: every study as Markdown (where it was published, what "+
 		"it compared, how it runs here, what differs here and the known causes; docs/reproduce.md holds it)")
-	fs.BoolVar(&opts.AsPublished, "as-published", false,
-		"run each driver at the version current when the study was published (its period versions: "+
-			"docs/reproduce.md), where it can be had and built here; each that cannot falls back, named")
+	fs.StringVar(&versions, "versions", versionsPublished, "the drivers' versions: published, each at the version "+
+		"current when the study was published (its period versions: docs/reproduce.md), where it can be had and "+
+		"built here, each that cannot falling back to the pinned one, named; pinned, the versions go.mod pins")
+	fs.BoolVar(&asPublished, "as-published", false, "the same as --versions published (the default)")
+	_ = fs.MarkHidden("as-published")
 	fs.BoolVar(&opts.BundledSQLite, "bundled-sqlite", false, "run each SQLite driver on the SQLite it bundles, "+
 		"without the study's builds to one SQLite version (dbi-2023)")
 	fs.StringVar(&opts.JDBCPreparedExec, "jdbc-prepared-exec", "",
@@ -124,6 +127,14 @@ sqlbench report rebuilds the table.`,
 		}
 		if opts.NoPreceding, err = session.ParsePreceding(preceding); err != nil {
 			return usagef("--preceding-tests: %v", err)
+		}
+		switch {
+		case asPublished && versions == versionsPinned:
+			return usagef("--as-published and --versions pinned: one or the other")
+		case versions == versionsPublished || asPublished:
+			opts.AsPublished = true
+		case versions != versionsPinned:
+			return usagef("--versions must be %s or %s, got %q", versionsPublished, versionsPinned, versions)
 		}
 		switch thread {
 		case "free":

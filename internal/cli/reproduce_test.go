@@ -135,6 +135,9 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"reproduce", "dbi-2023", "--markdown"}, "--markdown lists every study: it takes no study"},
+		{[]string{"reproduce", "dbi-2023", "--versions", "today"}, `--versions must be published or pinned, got "today"`},
+		{[]string{"reproduce", "dbi-2023", "--versions", "pinned", "--as-published"},
+			"--as-published and --versions pinned: one or the other"},
 		{[]string{"run", "--cpu", "2,x"},
 			`--cpu: want GOMAXPROCS values from 1 to 1024, comma-separated (e.g. 2,4,8), got "x"`},
 		{[]string{"run", "--cpu", "0"}, `--cpu: want GOMAXPROCS values`},
@@ -230,5 +233,37 @@ func TestGoDifference(t *testing.T) {
 	s, _ = studies.Lookup("sqinn-go")
 	if got := goDifference(s, ""); !strings.HasPrefix(got, "not stated by the study; here this machine's toolchain") {
 		t.Errorf("goDifference = %q", got)
+	}
+}
+
+// TestReproduceRunsTheStudysVersionsByDefault: without --versions a
+// reproduction plans each driver at the study's period version (sqinn-go:
+// mattn v2.0.3, crawshaw's the pinned one), naming no versions gap;
+// --versions pinned plans the catalogue's and names the gap; the hidden
+// --as-published of earlier releases plans as the default does.
+func TestReproduceRunsTheStudysVersionsByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		flags       []string
+		period, gap bool
+	}{
+		{nil, true, false},
+		{[]string{"--versions", "published"}, true, false},
+		{[]string{"--as-published"}, true, false},
+		{[]string{"--versions", "pinned"}, false, true},
+	} {
+		var out, errb bytes.Buffer
+		env := fakeEnv(&out, &errb)
+		env.Dir = t.TempDir()
+		args := append([]string{"reproduce", "sqinn-go", "--dry-run", "--quick"}, tc.flags...)
+		if code := Main(context.Background(), args, env); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", tc.flags, code, errb.String())
+		}
+		text := strings.Join(strings.Fields(out.String()), " ")
+		period := strings.Contains(text, "as published: mattn runs as mattn@v2.0.3+incompatible")
+		gap := strings.Contains(text, "not reproduced: the 2020 versions")
+		if period != tc.period || gap != tc.gap {
+			t.Errorf("%v: period versions %v (want %v), versions gap %v (want %v):\n%s", tc.flags, period, tc.period,
+				gap, tc.gap, out.String())
+		}
 	}
 }

@@ -35,6 +35,10 @@ func writeStudiesMarkdown(w io.Writer) error {
 			"- **What differs here (each a choice or what this machine lacks, never a workload doing otherwise):**\n")
 		fmt.Fprintf(&b, "  - Go toolchain: %s.\n", goDifference(s, ""))
 		for _, g := range s.Unavailable {
+			if g.Versions {
+				fmt.Fprintf(&b, "  - with `--versions pinned`, %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
+				continue
+			}
 			fmt.Fprintf(&b, "  - %s: %s.\n", g.What, strings.TrimSuffix(g.Why, "."))
 		}
 		for _, bd := range s.Plan.Builds {
@@ -43,8 +47,8 @@ func writeStudiesMarkdown(w io.Writer) error {
 				strings.TrimSuffix(bd.Note, "."))
 		}
 		if len(s.Period) > 0 {
-			b.WriteString("- **As published (`--as-published`), each driver at the version current " +
-				"when the study was published:**\n")
+			b.WriteString("- **As published (the default; `--versions pinned` runs go.mod's instead), each driver " +
+				"at the version current when the study was published:**\n")
 			for _, p := range s.Period {
 				fmt.Fprintf(&b, "  - %s\n", periodMarkdown(p))
 			}
@@ -149,7 +153,11 @@ func causeMeasured(c studies.Cause) string {
 			ranges = append(ranges, strings.Join(of, " ")+" "+studies.FormatRange(r.Low, r.High))
 		}
 	}
-	return fmt.Sprintf("measured here at %s; %s; %s", strings.Join(ranges, ", "), c.Sizes, c.Date)
+	versions := "go.mod's driver versions"
+	if c.Versions == studies.VersionsPeriod {
+		versions = "the study's driver versions"
+	}
+	return fmt.Sprintf("measured here at %s; %s; %s; %s", strings.Join(ranges, ", "), c.Sizes, versions, c.Date)
 }
 
 // causeScope names the comparisons a cause applies to.

@@ -1,8 +1,8 @@
 package cli
 
-// A reproduction can run some of a study's targets as other builds than
-// the catalogue's (studies.Period): with --as-published, every driver at
-// the version current when the study was published; by default, the
+// A reproduction runs some of a study's targets as other builds than the
+// catalogue's: by default (--versions published), every driver at the
+// version current when the study was published (studies.Period); and the
 // builds a study's plan asks for to meet one of its conditions (dbi-2023:
 // both SQLite drivers on one SQLite). Each is a version target of the
 // session (driver@version, or driver@DIR for a copy of the module with the
@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -30,6 +31,15 @@ import (
 	"github.com/sqlbench/sqlbench"
 	"github.com/sqlbench/sqlbench/internal/studies"
 	"github.com/sqlbench/sqlbench/targets"
+)
+
+// The values of reproduce --versions.
+const (
+	// versionsPublished runs each driver at the study's period version
+	// (the default).
+	versionsPublished = "published"
+	// versionsPinned runs the versions go.mod pins.
+	versionsPinned = "pinned"
 )
 
 // periodTarget is one target of a reproduction built otherwise than the
@@ -335,10 +345,16 @@ func downloadModule(ctx context.Context, module, version string) (moduleInfo, er
 		return info, fmt.Errorf("%s@%s: go mod download: %v", module, version, errors.Join(err, jerr))
 	}
 	if info.Error != "" {
-		return info, fmt.Errorf("%s@%s is not to be had here: %s", module, version, info.Error)
+		return info,
+			fmt.Errorf("%s@%s is not to be had here: %s", module, version, proxyURL.ReplaceAllString(info.Error,
+				"$1"))
 	}
 	return info, nil
 }
+
+// proxyURL matches a module proxy address in go's errors, kept to its
+// host: the path repeats the module and version the error names already.
+var proxyURL = regexp.MustCompile(`(https?://[^/\s]+)/\S*[^:\s]`)
 
 // recipeFile records, in a prepared copy, the recipe it was made to.
 const recipeFile = ".sqlbench-period.json"

@@ -128,7 +128,8 @@ func TestAsPublishedBuildsRunTodaysAdapters(t *testing.T) {
 			for _, line := range strings.Split(stdout.String(), "\n") {
 				if strings.Contains(line, "comparisons measured") {
 					var n, of int
-					if _, err := fmt.Sscanf(strings.TrimSpace(line), "%d of %d", &n, &of); err != nil || n != of || n == 0 {
+					if _, err := fmt.Sscanf(strings.TrimSpace(line), "%d of %d", &n, &of); err != nil || n != of ||
+						n == 0 {
 						t.Errorf("not every comparison measured: %q", line)
 					}
 				}

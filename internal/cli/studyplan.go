@@ -81,7 +81,7 @@ type studyPlan struct {
 	// driver or helper program is missing).
 	Gaps []studies.Gap
 	// Builds are the targets run as other builds than the catalogue's:
-	// the period versions (--as-published) and the study's own builds.
+	// the period versions (--versions published) and the study's own builds.
 	Builds []periodTarget
 	// cache is the runner cache the copies are prepared in; bundled
 	// leaves the study's own builds out (--bundled-sqlite).

@@ -48,6 +48,11 @@ type Row struct {
 	Cause      string
 	Hypothesis string
 	Missed     string
+	// Versions are the driver versions the comparison ran at:
+	// studies.VersionsPinned when both its cells ran their side's
+	// catalogue target, else studies.VersionsPeriod (a version target:
+	// reproduce's default, the study's own versions).
+	Versions string
 
 	// Resolution is the band about the published ratio within which the
 	// measured one agrees (0: CrossMachineTolerance).
@@ -109,6 +114,7 @@ func For(r *report.Report, s *studies.Study) *Table {
 		row := Row{Comparison: c, Verdict: VerdictNotMeasured, Resolution: r.StudyResolution}
 		row.NumCell = studyCell(r, s, c.Num, c.Test)
 		row.DenCell = studyCell(r, s, c.Den, c.Test)
+		row.Versions = cellVersions(c.Num, row.NumCell, c.Den, row.DenCell)
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
 			row.measure(n, d)
 			row.judge(s)
@@ -186,7 +192,7 @@ func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studi
 				found = c
 			}
 		case isVersionOf(driver, spec.Driver):
-			// A version target of the side's (reproduce --as-published).
+			// A version target of the side's (reproduce's period versions).
 			if build == nil || len(s.Plan.Nets) > 0 && c.Keys["net"] == s.Plan.Nets[0] {
 				build = c
 			}
@@ -196,6 +202,22 @@ func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studi
 		return build
 	}
 	return found
+}
+
+// cellVersions is the driver versions cells n (of side num) and d (of
+// den) ran at: studies.VersionsPinned when each ran its side's catalogue
+// target (or is missing), else studies.VersionsPeriod.
+func cellVersions(num studies.Side, n *report.Cell, den studies.Side, d *report.Cell) string {
+	for _, sc := range []struct {
+		side studies.Side
+		cell *report.Cell
+	}{{num, n}, {den, d}} {
+		spec, ok := targets.Lookup(sc.side.Target)
+		if ok && sc.cell != nil && sc.cell.Keys["driver"] != spec.Driver {
+			return studies.VersionsPeriod
+		}
+	}
+	return studies.VersionsPinned
 }
 
 // workloadKeys returns the cell's key=value parts other than the target's
@@ -353,7 +375,7 @@ func writeMarkdown(w io.Writer, t *Table) {
 }
 
 // isVersionOf reports whether driver names a version target of base
-// (mattn@v1.14.22, not a spin variant), as reproduce --as-published plans.
+// (mattn@v1.14.22, not a spin variant), as reproduce's period versions are.
 func isVersionOf(driver, base string) bool {
 	n := variant.Parse(driver)
 	return n.Base == base && n.HasVersion && !n.HasSpin

@@ -47,7 +47,7 @@ func (row *Row) judge(s *studies.Study) {
 	if row.Verdict != VerdictDisagrees {
 		return
 	}
-	e := s.CauseOf(row.Comparison, row.Lo, row.Hi)
+	e := s.CauseOf(row.Comparison, row.Lo, row.Hi, row.Versions)
 	if e.Cause != nil {
 		row.Cause = e.Cause.Text
 		return
@@ -55,11 +55,17 @@ func (row *Row) judge(s *studies.Study) {
 	if len(e.Hypotheses) > 0 {
 		row.Hypothesis = e.Hypotheses[0].Text
 	}
-	if len(e.Missed) > 0 {
+	switch {
+	case len(e.Missed) > 0:
 		k := e.Missed[0]
 		row.Missed = fmt.Sprintf("outside the ratios the study's cause for it was measured at here, %s (%s; %s): "+
 			"the difference is not the one that cause explains, and may be sqlbench's",
 			k.RangeText(row.Comparison), k.Sizes, k.Date)
+	case len(e.OtherVersions) > 0:
+		k := e.OtherVersions[0]
+		row.Missed = fmt.Sprintf("the study's cause for it, %s (%s; %s), was measured with %s, not the ones "+
+			"this comparison ran: it explains nothing here until measured with them (%s)",
+			k.RangeText(row.Comparison), k.Sizes, k.Date, versionsText(k.Versions), versionsFlag(row.Versions))
 	}
 }
 
@@ -157,4 +163,21 @@ func VerdictNoteAt(tol float64) string {
 		"The default resolution, ±%.0f%%, is for the other machine, OS, Go and driver versions: the go-sqlite-bench "+
 		"program itself, run here, gave single-goroutine ratios within a factor of 1.02-1.29 of its "+
 		"README's (docs/reproduce.md).", report.FormatResolution(tol), 1+tol, 100*CrossMachineTolerance)
+}
+
+// versionsText names driver versions (studies.VersionsPinned or
+// VersionsPeriod) in a sentence.
+func versionsText(v string) string {
+	if v == studies.VersionsPinned {
+		return "the driver versions sqlbench's go.mod pins"
+	}
+	return "the study's own driver versions"
+}
+
+// versionsFlag says how a session runs the versions other than v.
+func versionsFlag(v string) string {
+	if v == studies.VersionsPinned {
+		return "reproduce's default, --versions published, runs the study's own"
+	}
+	return "--versions pinned runs go.mod's"
 }

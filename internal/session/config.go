@@ -127,7 +127,7 @@ type Config struct {
 	ColdJVM bool
 	// StudyBuilds, when set, is the results file's reproduce-builds line:
 	// the study's targets built otherwise than the catalogue's (the
-	// period versions of reproduce --as-published, the study's own
+	// period versions of reproduce's default --versions published, the study's own
 	// builds) and those that fell back to it.
 	StudyBuilds string
 	// JDBCPreparedExecSQL makes the JDBC runners' PreparedExec call

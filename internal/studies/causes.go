@@ -17,14 +17,27 @@ const (
 	Hypothesis = "hypothesis"
 )
 
+// The driver versions a cause was measured with (Cause.Versions), and a
+// comparison ran at (CauseOf).
+const (
+	// VersionsPinned: the versions sqlbench's go.mod pins (reproduce
+	// --versions pinned), every side's catalogue target.
+	VersionsPinned = "pinned"
+	// VersionsPeriod: the study's own (reproduce's default, --versions
+	// published), where a side runs a version target of its driver.
+	VersionsPeriod = "period"
+)
+
 // Cause is a known or likely reason why some of a study's comparisons
 // differ here from the published ratios, with what was measured for it.
 //
 // A measured cause applies to a comparison of one of its tests and pairs
-// only when the comparison's measured interval overlaps the ratio range
-// measured for the cause (Range): the measured ratio, within its own
-// uncertainty, is where the cause put it. A ratio outside it is a
-// disagreement with no known cause, whatever the cause's text says.
+// only when the comparison ran at the driver versions the cause was
+// measured with (Versions) and its measured interval overlaps the ratio
+// range measured for the cause (Range): the measured ratio, within its own
+// uncertainty, is where the cause put it. A ratio outside it, or measured
+// with other versions, is a disagreement with no known cause, whatever the
+// cause's text says.
 type Cause struct {
 	// Tests are the test names it applies to; Pairs the [numerator,
 	// denominator] side names. Both are required (TestCausesAreMeasured).
@@ -45,6 +58,9 @@ type Cause struct {
 	// recorded).
 	Sizes string `json:"sizes,omitempty"`
 	Date  string `json:"date,omitempty"`
+	// Versions are the driver versions it was measured with:
+	// VersionsPinned or VersionsPeriod (required of a measured cause).
+	Versions string `json:"versions,omitempty"`
 	// Unmeasured says, for a hypothesis, why it is not measured here.
 	Unmeasured string `json:"unmeasured,omitempty"`
 	// Text says the cause and where it is measured or argued
@@ -89,15 +105,20 @@ type Explanation struct {
 	// Missed are the measured causes that name the comparison but whose
 	// range the measured interval does not reach.
 	Missed []*Cause
+	// OtherVersions are the measured causes that name it but were
+	// measured with other driver versions than it ran at.
+	OtherVersions []*Cause
 	// Hypotheses are the hypotheses that name it.
 	Hypotheses []*Cause
 }
 
 // CauseOf returns what the study knows of comparison c measured at the
-// interval [lo, hi]: the first measured cause naming c whose range the
-// interval overlaps, the measured ones it misses, and the hypotheses
-// naming c.
-func (s *Study) CauseOf(c Comparison, lo, hi float64) Explanation {
+// interval [lo, hi] with driver versions (VersionsPinned or
+// VersionsPeriod): the first measured cause naming c, measured with those
+// versions, whose range the interval overlaps; the measured ones it
+// misses; those measured with other versions; and the hypotheses naming
+// c.
+func (s *Study) CauseOf(c Comparison, lo, hi float64, versions string) Explanation {
 	var e Explanation
 	for i := range s.Causes {
 		k := &s.Causes[i]
@@ -106,6 +127,10 @@ func (s *Study) CauseOf(c Comparison, lo, hi float64) Explanation {
 		}
 		if k.Status == Hypothesis {
 			e.Hypotheses = append(e.Hypotheses, k)
+			continue
+		}
+		if k.Versions != versions {
+			e.OtherVersions = append(e.OtherVersions, k)
 			continue
 		}
 		low, high, ok := k.Range(c)

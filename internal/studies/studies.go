@@ -56,7 +56,7 @@ type Study struct {
 	// from the published ones here (see CauseOf).
 	Causes []Cause `json:"causes,omitempty"`
 	// Period are the study's drivers at the versions current when it was
-	// published, one per target (reproduce --as-published runs them).
+	// published, one per target (reproduce runs them by default).
 	Period []Period `json:"period,omitempty"`
 }
 
@@ -225,7 +225,7 @@ type Gap struct {
 	What string `json:"what"`
 	Why  string `json:"why"`
 	// Versions marks the gap of the drivers' versions, which
-	// reproduce --as-published replaces with its own lines.
+	// reproduce's period versions replace with its own lines.
 	Versions bool `json:"versions,omitempty"`
 }
 

@@ -245,6 +245,10 @@ func TestCausesAreMeasured(t *testing.T) {
 			if k.Sizes == "" || k.Date == "" {
 				t.Errorf("%s: measured, but no sizes (%q) or date (%q)", name, k.Sizes, k.Date)
 			}
+			if k.Versions != studies.VersionsPinned && k.Versions != studies.VersionsPeriod {
+				t.Errorf("%s: measured with versions %q, want %q or %q", name, k.Versions, studies.VersionsPinned,
+					studies.VersionsPeriod)
+			}
 			for _, c := range s.Comparisons() {
 				if !k.Names(c) {
 					continue
@@ -270,37 +274,45 @@ func comparison(t *testing.T, s *studies.Study, test, num, den string) studies.C
 }
 
 // TestCauseOf: a measured cause applies to its tests and pairs, and only
-// where the measured interval reaches the range it was measured at; a
-// hypothesis never applies, it is only named.
+// where the measured interval reaches the range it was measured at, with
+// the versions it was measured with; a hypothesis never applies, it is
+// only named.
 func TestCauseOf(t *testing.T) {
 	s, _ := studies.Lookup("go-sqlite-bench")
+	pinned := studies.VersionsPinned
 	many := comparison(t, s, "many/query/N=1000", "zombie", "mattn") // the program here 2.9-3.4x
-	if e := s.CauseOf(many, 2.5, 3.0); e.Cause == nil || !strings.Contains(e.Cause.Text, "published program") {
+	if e := s.CauseOf(many, 2.5, 3.0, pinned); e.Cause == nil || !strings.Contains(e.Cause.Text, "published program") {
 		t.Errorf("many N=1000 zombie/mattn at [2.5, 3.0]: %+v, want the measured cause", e)
 	}
-	e := s.CauseOf(many, 1.9, 2.3)
+	e := s.CauseOf(many, 1.9, 2.3, pinned)
 	if e.Cause != nil || len(e.Missed) != 1 || e.Missed[0].RangeText(many) != "2.90-3.40×" {
 		t.Errorf("many N=1000 zombie/mattn at [1.9, 2.3], below the range: %+v, want no cause, one missed", e)
 	}
-	if e := s.CauseOf(many, 3.5, 4.0); e.Cause != nil {
+	if e := s.CauseOf(many, 3.5, 4.0, pinned); e.Cause != nil {
 		t.Errorf("many N=1000 zombie/mattn at [3.5, 4.0], above the range: cause %q", e.Cause.Text)
 	}
-	if e := s.CauseOf(comparison(t, s, "many/query/N=10", "zombie", "mattn"), 1, 5); e.Cause != nil ||
+	if e := s.CauseOf(comparison(t, s, "many/query/N=10", "zombie", "mattn"), 1, 5, pinned); e.Cause != nil ||
 		len(e.Missed) > 0 {
 		t.Errorf("many N=10 zombie/mattn: %+v, want nothing: no cause names it", e)
 	}
 	// Ranges test by test: the same cause, another test, another range.
 	conc := comparison(t, s, "concurrent/query/N=4", "craw", "mattn") // 1.39-1.58x
-	if e := s.CauseOf(conc, 1.10, 1.30); e.Cause != nil {
+	if e := s.CauseOf(conc, 1.10, 1.30, pinned); e.Cause != nil {
 		t.Errorf("concurrent N=4 craw/mattn at [1.10, 1.30]: cause %q, want none (N=2's range is 1.01-1.47)",
 			e.Cause.Text)
 	}
-	if e := s.CauseOf(conc, 1.50, 1.70); e.Cause == nil {
+	if e := s.CauseOf(conc, 1.50, 1.70, pinned); e.Cause == nil {
 		t.Error("concurrent N=4 craw/mattn at [1.50, 1.70]: no cause")
 	}
 	// A hypothesis is named, never the cause, whatever the ratio.
 	sq := comparison(t, s, "many/query/N=10", "sqinn", "mattn")
-	if e := s.CauseOf(sq, 0.01, 100); e.Cause != nil || len(e.Hypotheses) != 1 {
+	if e := s.CauseOf(sq, 0.01, 100, pinned); e.Cause != nil || len(e.Hypotheses) != 1 {
 		t.Errorf("many N=10 sqinn/mattn: %+v, want one hypothesis and no cause", e)
+	}
+	// A cause measured with go.mod's versions explains nothing of a
+	// comparison that ran the study's own: named, not applied.
+	if e := s.CauseOf(many, 2.5, 3.0, studies.VersionsPeriod); e.Cause != nil || len(e.OtherVersions) != 1 ||
+		len(e.Missed) > 0 {
+		t.Errorf("many N=1000 zombie/mattn at the study's versions: %+v, want no cause, one of other versions", e)
 	}
 }
