@@ -23,8 +23,8 @@ func TestReproduceRunsAStudyEndToEnd(t *testing.T) {
 	}
 	runs, cfg := readRuns(t, out)
 	for _, name := range []string{
-		"SingleInsert/db=mariadb/driver=go-sql-driver/api=sql/net=tcp/data=fixed/conns=1/prepare=each-2",
-		"SingleInsert/db=mariadb/driver=go-sql-driver/api=sql/net=tcp/data=random/conns=1/prepare=each-4",
+		"SingleInsert/db=mariadb/driver=go-sql-driver@v1.8.1/api=sql/net=tcp/data=fixed/conns=1/prepare=each-2",
+		"SingleInsert/db=mariadb/driver=go-sql-driver@v1.8.1/api=sql/net=tcp/data=random/conns=1/prepare=each-4",
 		"TCPSend/db=loopback/driver=tcp/api=raw/size=9-8",
 		"HTTPPost/db=loopback/driver=http/api=raw/size=9-2",
 		"TCPSend/db=loopback/driver=tcp/api=raw/size=2048-4",

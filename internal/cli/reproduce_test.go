@@ -60,7 +60,11 @@ func TestReproduceMarkdownNamesEveryDifference(t *testing.T) {
 			if c.Status == studies.Hypothesis {
 				want = append(want, "(hypothesis, not measured: "+c.Unmeasured+"): "+c.Text[:20])
 			} else {
-				want = append(want, "; "+c.Sizes+"; "+c.Date+"): "+c.Text[:20])
+				versions := "go.mod's driver versions"
+				if c.Versions == studies.VersionsPeriod {
+					versions = "the study's driver versions"
+				}
+				want = append(want, "; "+c.Sizes+"; "+versions+"; "+c.Date+"): "+c.Text[:20])
 			}
 		}
 		for _, w := range want {
@@ -135,7 +139,8 @@ func TestReproduceAndCPUBadInput(t *testing.T) {
 		{[]string{"reproduce", "dbi-2023", "--scale", "-1"}, "--scale must be above 0"},
 		{[]string{"reproduce", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"reproduce", "dbi-2023", "--markdown"}, "--markdown lists every study: it takes no study"},
-		{[]string{"reproduce", "dbi-2023", "--versions", "today"}, `--versions must be published or pinned, got "today"`},
+		{[]string{"reproduce", "dbi-2023", "--versions", "today"},
+			`--versions must be published or pinned, got "today"`},
 		{[]string{"reproduce", "dbi-2023", "--versions", "pinned", "--as-published"},
 			"--as-published and --versions pinned: one or the other"},
 		{[]string{"run", "--cpu", "2,x"},
