@@ -178,6 +178,7 @@ func estimateFrom(path string) (*estimate, error) {
 		w    bench.Workload
 	}
 	var withReplay []replayed // the file's cells that ran after a replay of earlier tests
+	replayedFile := len(set.Results) > 0 && fileReplayed(set.Results[0].Config)
 	for _, s := range report.Summarize(set.Results) {
 		w, ok := bench.LookupWorkload(workloadID(s))
 		if !ok || !(s.NsPerOp.Center > 0) {
@@ -190,7 +191,7 @@ func estimateFrom(path string) (*estimate, error) {
 			fileTimed += time.Duration(
 				perOp * float64(w.OpsAt(scale)) * float64(h.Count) * (1 + fileWarmup.WarmupOf(w)))
 			fileSteps += h.Count * stepsPerRun(w, scale, h.Slices)
-			if len(w.Follows) > 0 && fileReplayed(set.Results[0].Config) {
+			if len(w.Follows) > 0 && replayedFile {
 				withReplay = append(withReplay, replayed{s.Name, w})
 			}
 		}

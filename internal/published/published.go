@@ -112,9 +112,13 @@ func For(r *report.Report, s *studies.Study) *Table {
 	t := &Table{Study: s, Resolution: r.StudyResolution}
 	for _, c := range s.Comparisons() {
 		row := Row{Comparison: c, Verdict: VerdictNotMeasured, Resolution: r.StudyResolution}
-		row.NumCell = studyCell(r, s, c.Num, c.Test)
-		row.DenCell = studyCell(r, s, c.Den, c.Test)
-		row.Versions = cellVersions(c.Num, row.NumCell, c.Den, row.DenCell)
+		var numBuild, denBuild bool
+		row.NumCell, numBuild = studyCell(r, s, c.Num, c.Test)
+		row.DenCell, denBuild = studyCell(r, s, c.Den, c.Test)
+		row.Versions = studies.VersionsPinned
+		if numBuild || denBuild {
+			row.Versions = studies.VersionsPeriod
+		}
 		if n, d := row.NumCell, row.DenCell; n != nil && d != nil && n.Ops.Center > 0 && d.Ops.Center > 0 {
 			row.measure(n, d)
 			row.judge(s)
@@ -127,7 +131,8 @@ func For(r *report.Report, s *studies.Study) *Table {
 			if !ok {
 				continue
 			}
-			row := Memory{Test: test, Side: side, Published: m, Cell: studyCell(r, s, side, test)}
+			cell, _ := studyCell(r, s, side, test)
+			row := Memory{Test: test, Side: side, Published: m, Cell: cell}
 			if row.Cell != nil {
 				row.Bytes, row.Allocs = row.Cell.Medians["B/op"], row.Cell.Medians["allocs/op"]
 			}
@@ -172,11 +177,12 @@ func (row *Row) measure(n, d *report.Cell) {
 // studyCell finds the cell of side running test's workload: the side's
 // target (db, driver, api), the workload's name and keys exactly, the
 // test's GOMAXPROCS suffix, and the study's first transport when the cell
-// ran over several.
-func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studies.Test) *report.Cell {
+// ran over several; the bool reports that it is a version target's (the
+// catalogue target's own cell comes first).
+func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studies.Test) (*report.Cell, bool) {
 	spec, ok := targets.Lookup(side.Target)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	name, keys, _ := strings.Cut(studies.WorkloadOf(side, test), "/")
 	var found, build *report.Cell
@@ -199,25 +205,9 @@ func studyCell(r *report.Report, s *studies.Study, side studies.Side, test studi
 		}
 	}
 	if found == nil {
-		return build
+		return build, build != nil
 	}
-	return found
-}
-
-// cellVersions is the driver versions cells n (of side num) and d (of
-// den) ran at: studies.VersionsPinned when each ran its side's catalogue
-// target (or is missing), else studies.VersionsPeriod.
-func cellVersions(num studies.Side, n *report.Cell, den studies.Side, d *report.Cell) string {
-	for _, sc := range []struct {
-		side studies.Side
-		cell *report.Cell
-	}{{num, n}, {den, d}} {
-		spec, ok := targets.Lookup(sc.side.Target)
-		if ok && sc.cell != nil && sc.cell.Keys["driver"] != spec.Driver {
-			return studies.VersionsPeriod
-		}
-	}
-	return studies.VersionsPinned
+	return found, false
 }
 
 // workloadKeys returns the cell's key=value parts other than the target's
