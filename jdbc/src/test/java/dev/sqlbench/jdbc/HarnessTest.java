@@ -101,14 +101,25 @@ class HarnessTest {
         Workload.Op none = i -> { };
         Workload.Run r = new Workload.Run(null, List.of(none, none), null, () -> spin(d), () -> { }, 0, null, 0, null,
                 () -> spin(d));
-        TimeShare probe = new TimeShare(0);
-        Sample s = Harness.measure(r, 0, 10, Harness.newHistogram(), probe);
-        Map<String, Double> u = TimeShareTest.split(s, probe);
-        double n = s.n();
-        double busy = (u.get("oncpu-ns/op") + u.get("runq-ns/op")) * n, blocked = u.get("blocked-ns/op") * n;
-        assertTrue(busy >= 2 * d * 0.8 && blocked < d / 2.0,
-                "busy " + busy + " ns, blocked " + blocked + " ns of " + u);
-        assertTrue(u.get("bg-cpu-ns/op") * n < d / 2.0, "background " + u.get("bg-cpu-ns/op") * n + " ns of " + u);
+        // The JIT compiles the spin and the harness in a run of its own
+        // first: in a fresh JVM that took 51 ms of background CPU (CI).
+        // Counted as background, the coordinator's 160 ms would be in every
+        // run; the JIT and the collector are not: the least of three runs.
+        Harness.measure(r, 0, 10, Harness.newHistogram(), new TimeShare(0));
+        double least = Double.MAX_VALUE;
+        String seen = "";
+        for (int k = 0; k < 3; k++) {
+            TimeShare probe = new TimeShare(0);
+            Sample s = Harness.measure(r, 0, 10, Harness.newHistogram(), probe);
+            Map<String, Double> u = TimeShareTest.split(s, probe);
+            double n = s.n();
+            double busy = (u.get("oncpu-ns/op") + u.get("runq-ns/op")) * n, blocked = u.get("blocked-ns/op") * n;
+            assertTrue(busy >= 2 * d * 0.8 && blocked < d / 2.0,
+                    "busy " + busy + " ns, blocked " + blocked + " ns of " + u);
+            least = Math.min(least, u.get("bg-cpu-ns/op") * n);
+            seen += " " + u;
+        }
+        assertTrue(least < d / 2.0, "background at least " + least + " ns of" + seen);
     }
 
     @Test
