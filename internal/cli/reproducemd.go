@@ -188,6 +188,9 @@ func periodMarkdown(p studies.Period) string {
 	if len(when) > 0 {
 		b.WriteString(" (" + strings.Join(when, ", ") + ")")
 	}
+	if len(p.With) > 0 {
+		fmt.Fprintf(&b, ", built with `%s`", strings.Join(p.With, "`, `"))
+	}
 	if p.Note != "" {
 		b.WriteString(": " + strings.TrimSuffix(p.Note, "."))
 	}

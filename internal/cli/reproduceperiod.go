@@ -106,6 +106,9 @@ func (t periodTarget) describe() string {
 		b.WriteString(", built with the SQLite amalgamation of " + p.Amalgamation + " " +
 			pinnedModuleVersion(p.Amalgamation))
 	}
+	if len(p.With) > 0 {
+		b.WriteString(", built with " + withText(p.With))
+	}
 	for _, e := range p.Edits {
 		if e.Shim != "" {
 			fmt.Fprintf(&b, "; %s added: %s", e.File, e.Why)
@@ -157,7 +160,7 @@ func newBuild(spec targets.Spec, p studies.Period, asPublished bool, cache strin
 	if t.Version == "" {
 		t.Version = pinnedModuleVersion(spec.Module)
 	}
-	if !p.NeedsCopy() && !spec.JVM && t.Version == pinnedModuleVersion(spec.Module) {
+	if !p.NeedsCopy() && !spec.JVM && len(p.With) == 0 && t.Version == pinnedModuleVersion(spec.Module) {
 		t.Pinned = true // the catalogue's own build
 	}
 	if p.NeedsCopy() {
@@ -188,6 +191,7 @@ func (p *studyPlan) replaceBuild(t, b periodTarget) {
 		cfg.Cells[b.name()] = cells
 		delete(cfg.Cells, t.name())
 	}
+	delete(cfg.VariantWith, t.name())
 	if i := slices.IndexFunc(p.Builds, func(x periodTarget) bool { return x.Base == t.Base }); i >= 0 {
 		p.Builds[i] = b
 	}
@@ -214,9 +218,19 @@ func copyName(t periodTarget) string {
 	return strings.NewReplacer("/", "-", "+", "-").Replace(n)
 }
 
+// withText names a period version's With modules: "modernc.org/sqlite
+// v1.38.2, modernc.org/libc v1.66.3".
+func withText(with []string) string {
+	out := make([]string, len(with))
+	for i, w := range with {
+		out[i] = strings.Replace(w, "@", " ", 1)
+	}
+	return strings.Join(out, ", ")
+}
+
 // applyBuilds puts the builds into the session: each build's element in
-// place of its catalogue target, and the target's cells under the build's
-// name.
+// place of its catalogue target, the modules it is built with, and the
+// target's cells under the build's name.
 func applyBuilds(p *studyPlan) {
 	cfg := &p.Config
 	for _, t := range p.Builds {
@@ -225,6 +239,12 @@ func applyBuilds(p *studyPlan) {
 			continue
 		}
 		cfg.Targets[i] = t.element()
+		if len(t.Period.With) > 0 {
+			if cfg.VariantWith == nil {
+				cfg.VariantWith = map[string][]string{}
+			}
+			cfg.VariantWith[t.name()] = t.Period.With
+		}
 		if cells, ok := cfg.Cells[t.Base]; ok {
 			cfg.Cells[t.name()] = cells
 			delete(cfg.Cells, t.Base)
@@ -243,6 +263,7 @@ func (p *studyPlan) fallBack(t periodTarget, why string) {
 		cfg.Cells[t.Base] = cells
 		delete(cfg.Cells, t.name())
 	}
+	delete(cfg.VariantWith, t.name())
 	p.Builds = slices.DeleteFunc(p.Builds, func(b periodTarget) bool { return b.Base == t.Base })
 	what := "as published: " + t.Base + "@" + t.Version
 	if !t.AsPublished {
@@ -305,6 +326,9 @@ func buildsRecord(p *studyPlan) string {
 		}
 		if n := len(t.Period.Edits); n > 0 {
 			what += fmt.Sprintf(", %d edits", n)
+		}
+		if len(t.Period.With) > 0 {
+			what += ", with " + withText(t.Period.With)
 		}
 		parts = append(parts, fmt.Sprintf("%s: %s (%s)", kind, t.Base, what))
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -100,7 +101,8 @@ func TestDBI2023SQLiteDriversRunOneSQLite(t *testing.T) {
 // reproduce runs by default whose adapters sqlbench grows with its
 // workloads — Go-MySQL-Driver v1.1.0 through the connector shim
 // (sqlbench2-2013), pgx v5.4.3 (dbi-2023), go-sqlite-bench's mattn,
-// modernc, ncruces and gosqlite — and runs one run of each study's cells:
+// modernc, ncruces, gosqlite and zombiezen (on modernc v1.38.2) — and runs
+// one run of each study's cells:
 // every period build's cells measured, no period target skipped, every
 // comparison measured (go-sqlite-bench: but sqinn's). A call an adapter gains that the release (or its shim)
 // lacks fails here, not in a user's reproduction (the batch family's
@@ -116,7 +118,7 @@ func TestAsPublishedBuildsRunTodaysAdapters(t *testing.T) {
 		// cells need the sqinn program, which a plain clone lacks: not
 		// counted).
 		{"go-sqlite-bench", []string{"/driver=mattn@v1.14.32/", "/driver=modernc@v1.38.2/",
-			"/driver=ncruces@local-v0.27.1-edited/", "/driver=eatonphil@v0.10.0/"}},
+			"/driver=ncruces@local-v0.27.1-edited/", "/driver=eatonphil@v0.10.0/", "/driver=zombiezen@v1.4.2/"}},
 	} {
 		t.Run(tc.study, func(t *testing.T) {
 			env, stdout, stderr, cache, _ := realEnv(t)
@@ -140,6 +142,13 @@ func TestAsPublishedBuildsRunTodaysAdapters(t *testing.T) {
 				}
 			}
 			if tc.study == "go-sqlite-bench" {
+				// zombiezen's runner linked the program's modernc.
+				data, err := os.ReadFile(out)
+				want := regexp.MustCompile(
+					`(?m)^zombiezen@v1\.4\.2-variant: .*built with modernc\.org/sqlite@v1\.38\.2`)
+				if err != nil || !want.Match(data) {
+					t.Errorf("no zombiezen@v1.4.2-variant line built with modernc v1.38.2 (%v)", err)
+				}
 				return // sqinn's comparisons need its program
 			}
 			for _, line := range strings.Split(stdout.String(), "\n") {

@@ -101,6 +101,37 @@ func TestAsPublishedPlans(t *testing.T) {
 	}
 }
 
+// TestPeriodVersionWithItsProgramsEngine plans go-sqlite-bench's period
+// versions: zombiezen, at the version go.mod pins, still runs as a version
+// target, built with the modernc release the program required (the SQLite
+// it linked), said in the builds line; crawshaw, with nothing of its own,
+// runs as the catalogue's.
+func TestPeriodVersionWithItsProgramsEngine(t *testing.T) {
+	opts := studyOptions{Study: "go-sqlite-bench", AsPublished: true, Cache: t.TempDir()}
+	p, err := newStudyPlan(opts, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	zombie := "zombiezen@v1.4.2"
+	if pinnedModuleVersion("zombiezen.com/go/sqlite") != "v1.4.2" {
+		t.Skip("go.mod no longer pins zombiezen v1.4.2, the program's")
+	}
+	if !slices.Contains(p.Config.Targets, zombie) || len(p.Config.Cells[zombie]) == 0 {
+		t.Fatalf("%s not a target with cells: %q", zombie, p.Config.Targets)
+	}
+	if got := p.Config.VariantWith[zombie]; !slices.Equal(got, []string{"modernc.org/sqlite@v1.38.2"}) {
+		t.Errorf("%s built with %q, want modernc.org/sqlite@v1.38.2 (VariantWith %v)", zombie, got,
+			p.Config.VariantWith)
+	}
+	if !slices.Contains(p.Config.Targets, "crawshaw") || len(p.Config.VariantWith) != 1 {
+		t.Errorf("crawshaw should run as the catalogue's, alone: %q, %v", p.Config.Targets, p.Config.VariantWith)
+	}
+	want := "as published: zombiezen (zombiezen.com/go/sqlite v1.4.2, with modernc.org/sqlite v1.38.2)"
+	if !strings.Contains(buildsRecord(p), want) {
+		t.Errorf("builds line %q\nlacks %q", buildsRecord(p), want)
+	}
+}
+
 // TestEveryStudyHasItsPeriodVersions checks studies.json: every driver of
 // every study has a period version, a well-formed one, dated, with the
 // reason where it does not run and what each edit is for.
@@ -119,6 +150,12 @@ func TestEveryStudyHasItsPeriodVersions(t *testing.T) {
 			}
 			if p.Released == "" || (!spec.JVM && !semver.MatchString(p.Version)) {
 				t.Errorf("%s: %s: period version %q released %q", s.ID, name, p.Version, p.Released)
+			}
+			for _, w := range p.With {
+				m, v, ok := strings.Cut(w, "@")
+				if !ok || m == "" || m == spec.Module || !semver.MatchString(v) || p.Note == "" {
+					t.Errorf("%s: %s: with %q: want another module@version, and a note saying whose", s.ID, name, w)
+				}
 			}
 			for _, e := range p.Edits {
 				if e.Why == "" || e.File == "" || (e.Shim == "" && (e.Line < 1 || e.Old == "")) {

@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 )
 
 // Variant is one module of a runner group at another version than the
@@ -51,6 +53,10 @@ type Resolved struct {
 	// needs the exact libc its go.mod names), unless another module of the
 	// build needs a later one.
 	Own []string
+	// With are the modules the variant was asked to be built with
+	// (Builder.With), as module@version; they and their own requirements
+	// are in Own.
+	With []string
 	// ContentHash hashes a local checkout's Go, C and module files.
 	ContentHash string
 	// Revision is a local checkout's VCS revision ("" when it has none);
@@ -69,8 +75,16 @@ func (r Resolved) Record() string {
 	if r.Maven {
 		return r.Module + ":" + r.Version + " (Maven Central)"
 	}
+	with := ""
+	if len(r.With) > 0 {
+		with = ", built with " + strings.Join(r.With, ", ")
+	}
 	if r.Dir == "" {
 		if len(r.Own) > 0 {
+			if with != "" {
+				return fmt.Sprintf("%s@%s %s%s; requires %s", r.Module, r.Version, r.Sum, with,
+					strings.Join(r.Own, ", "))
+			}
 			return fmt.Sprintf("%s@%s %s, with its own %s", r.Module, r.Version, r.Sum, strings.Join(r.Own, ", "))
 		}
 		return fmt.Sprintf("%s@%s %s", r.Module, r.Version, r.Sum)
@@ -81,7 +95,10 @@ func (r Resolved) Record() string {
 	} else if r.Dirty {
 		rev += " (dirty)"
 	}
-	return fmt.Sprintf("%s => %s content %s, %s", r.Module, r.Dir, r.ContentHash, rev)
+	if with != "" {
+		with += "; requires " + strings.Join(r.Own, ", ")
+	}
+	return fmt.Sprintf("%s => %s content %s, %s%s", r.Module, r.Dir, r.ContentHash, rev, with)
 }
 
 // Resolve checks that v exists before anything is built: a release must be
@@ -125,6 +142,40 @@ func (b *Builder) Resolve(ctx context.Context, v Variant) (Resolved, error) {
 		return Resolved{}, fmt.Errorf("%s@%s: %w", v.Module, v.Version, err)
 	}
 	return Resolved{Variant: v, Sum: info.Sum, GoModSum: info.GoModSum, Own: own}, nil
+}
+
+// With returns r to be built with the modules with names too
+// (module@version, each served by the module proxy), as a program whose
+// go.mod requires them beside r's release would be: Own gains each of them
+// and their own requirements (ownRequirements), the highest version of a
+// module winning, as Go's minimal version selection picks.
+func (b *Builder) With(ctx context.Context, r Resolved, with []string) (Resolved, error) {
+	all := slices.Clone(r.Own)
+	for _, w := range with {
+		m, v, ok := strings.Cut(w, "@")
+		if !ok || m == "" || !semver.IsValid(v) {
+			return r, fmt.Errorf("with %q: want module@version", w)
+		}
+		own, err := b.Resolve(ctx, Variant{Module: m, Version: v})
+		if err != nil {
+			return r, fmt.Errorf("with %w", err)
+		}
+		all = append(append(all, w), own.Own...)
+	}
+	best := map[string]string{}
+	for _, req := range all {
+		m, v, _ := strings.Cut(req, "@")
+		if old, ok := best[m]; !ok || semver.Compare(v, old) > 0 {
+			best[m] = v
+		}
+	}
+	r.Own = r.Own[:0:0]
+	for m, v := range best {
+		r.Own = append(r.Own, m+"@"+v)
+	}
+	sort.Strings(r.Own)
+	r.With = slices.Clone(with)
+	return r, nil
 }
 
 // ownRequirements returns the requirements of a release's go.mod that the
@@ -253,9 +304,9 @@ func (b *Builder) BuildVariant(ctx context.Context, group string, cgo bool, r Re
 		edit = append(edit, "-replace="+r.Module+"="+r.Dir)
 	} else {
 		edit = append(edit, "-require="+r.Module+"@"+r.Version, "-dropreplace="+r.Module)
-		for _, own := range r.Own {
-			edit = append(edit, "-require="+own)
-		}
+	}
+	for _, own := range r.Own { // a checkout has none but those of With
+		edit = append(edit, "-require="+own)
 	}
 	if err := b.goRun(ctx, b.Src, edit...); err != nil {
 		return "", fmt.Errorf("variant %s: %w", r, err)

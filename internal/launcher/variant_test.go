@@ -180,3 +180,51 @@ func TestReleaseVariantTakesItsOwnRequirements(t *testing.T) {
 		t.Errorf("own requirements %v, %v; want [ex.com/a@v1.1.0]", got, err)
 	}
 }
+
+// TestVariantBuiltWithAnotherModulesRelease: zombiezen v1.4.2 built with
+// modernc.org/sqlite v1.38.2, as go-sqlite-bench's program built it, links
+// that release's SQLite and the libc it requires exactly (v1.66.3, above
+// zombiezen's own v1.65.7), not go.mod's; the record says so. A with that
+// is not module@version, or not served, is refused.
+func TestVariantBuiltWithAnotherModulesRelease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a runner")
+	}
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Src: src, Cache: t.TempDir()}
+	ctx := context.Background()
+	r, err := b.Resolve(ctx, Variant{Module: "zombiezen.com/go/sqlite", Version: "v1.4.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"modernc.org/sqlite", "modernc.org/sqlite@latest", "modernc.org/sqlite@v1.99.99"} {
+		if _, err := b.With(ctx, r, []string{bad}); err == nil {
+			t.Errorf("with %q accepted", bad)
+		}
+	}
+	w, err := b.With(ctx, r, []string{"modernc.org/sqlite@v1.38.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"modernc.org/sqlite@v1.38.2", "modernc.org/libc@v1.66.3"} {
+		if !slices.Contains(w.Own, want) {
+			t.Errorf("requires %v, want %s", w.Own, want)
+		}
+	}
+	if rec := w.Record(); !strings.Contains(rec, "built with modernc.org/sqlite@v1.38.2") {
+		t.Errorf("record %q does not say what it was built with", rec)
+	}
+	bin, err := b.BuildVariant(ctx, "purego", false, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for module, want := range map[string]string{"zombiezen.com/go/sqlite": "v1.4.2", "modernc.org/sqlite": "v1.38.2",
+		"modernc.org/libc": "v1.66.3"} {
+		if got := moduleVersion(t, bin, module); got != want {
+			t.Errorf("%s linked at %s, want %s", module, got, want)
+		}
+	}
+}

@@ -125,6 +125,11 @@ type Config struct {
 	// first in the JVM, as in a published Java program that ran cold.
 	// sqlbench reproduce sets it for a study with no warm-up.
 	ColdJVM bool
+	// VariantWith are, per variant target name (zombiezen@v1.4.2), other
+	// modules its runner is built with, as module@version: a study's
+	// program built the driver on another module's engine at a version of
+	// its own (sqlbench reproduce sets it from studies.Period.With).
+	VariantWith map[string][]string
 	// StudyBuilds, when set, is the results file's reproduce-builds line:
 	// the study's targets built otherwise than the catalogue's (the
 	// period versions of reproduce's default --versions published, the study's own

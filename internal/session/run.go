@@ -223,7 +223,7 @@ func (s *Session) plan(ctx context.Context) error {
 	if err := checkLink(cfg, p, env.Log); err != nil {
 		return err
 	}
-	if s.variants, err = resolveVariants(ctx, p); err != nil {
+	if s.variants, err = resolveVariants(ctx, p, cfg.VariantWith); err != nil {
 		return err
 	}
 	if s.given, err = checkDSNs(p, cfg.AllowRemote); err != nil {

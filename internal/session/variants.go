@@ -204,9 +204,10 @@ func variantOf(t targets.Spec) launcher.Variant {
 
 // resolveVariants checks every variant of the plan before anything is
 // created: a release must be served by the module proxy, a checkout must
-// declare the driver's module. What does not resolve is an InputError, one
+// declare the driver's module, and the modules with names for a variant
+// (Config.VariantWith) must be served too. What does not resolve is an InputError, one
 // line naming the target, the version and what the proxy said.
-func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved, error) {
+func resolveVariants(ctx context.Context, p *Plan, with map[string][]string) (map[string]launcher.Resolved, error) {
 	out := map[string]launcher.Resolved{}
 	gomod, err := fs.ReadFile(sqlbench.RunnerSource(), "go.mod")
 	if err != nil {
@@ -228,6 +229,11 @@ func resolveVariants(ctx context.Context, p *Plan) (map[string]launcher.Resolved
 		r, err := b.Resolve(ctx, variantOf(t))
 		if err != nil {
 			return nil, inputf("--targets: %s: %v", t.Name, err)
+		}
+		if w := with[t.Name]; len(w) > 0 {
+			if r, err = b.With(ctx, r, w); err != nil {
+				return nil, inputf("--targets: %s: %v", t.Name, err)
+			}
 		}
 		out[t.Name] = r
 	}

@@ -87,6 +87,13 @@ type Period struct {
 	// Edits are the source edits the version needs here, applied to a
 	// copy of the module before it is built.
 	Edits []Edit `json:"edits,omitempty"`
+	// With are modules the study's program built the driver with at
+	// other versions than go.mod's, as module@version (the program's
+	// go.mod's): the build requires them too, so that a driver on another
+	// module's engine (zombiezen on modernc's SQLite) links the engine the
+	// program linked. A period version with With is built even where its
+	// own version is the one go.mod pins.
+	With []string `json:"with,omitempty"`
 	// Fallback, when set, says why the version does not run here: the
 	// catalogue target runs instead.
 	Fallback string `json:"fallback,omitempty"`
