@@ -102,9 +102,9 @@ func TestReproduceDryRun(t *testing.T) {
 	}
 	for _, want := range []string{"published: https://github.com/cvilsmeier/sqinn-go-bench/blob/8bbb4e0/README.md",
 		"dry run: nothing is built, started or written", "SqinnMany/crawshaw/n=1000",
-		"26 cells x 7 runs", "not reproduced: Windows 10",
-		"budgeted session (default budget: 6 × a fixed design's measuring time (5 runs per cell)",
-		"to 11, 15, 19, 23, 27, 31 runs per cell; 7 looks"} {
+		"26 cells x 8 runs", "not reproduced: Windows 10",
+		"budgeted session (default budget: 8 × a fixed design's measuring time (5 runs per cell)",
+		"to 12, 16, 20, 24, 28, 32, 36, 40 runs per cell; 9 looks"} {
 		if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), want) {
 			t.Errorf("dry run lacks %q:\n%s", want, out.String())
 		}

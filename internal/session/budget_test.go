@@ -343,17 +343,16 @@ func TestDesign(t *testing.T) {
 }
 
 // TestQuickDesign: reproduce --quick's design (QuickLooks within
-// QuickBudgetTimes × the fixed design of QuickCount runs) starts as the
-// default one, its first three looks' ranks the same, adds looks at 27 and
-// 31 runs, keeps the chance that any look's interval misses within α over
-// all seven (computed here by carrying the sign walk, less the paths that
-// missed, from look to look), and has a budget about every look's runs.
+// QuickBudgetTimes × the fixed design of QuickCount runs): a first stage
+// of 8 runs, then rounds of 4 to 40 runs over nine looks, keeps the chance
+// that any look's interval misses within α over all of them (computed here
+// by carrying the sign walk, less the paths that missed, from look to
+// look), and has a budget about every look's runs.
 func TestQuickDesign(t *testing.T) {
-	def, _ := (&Config{Count: QuickCount, BudgetTimes: DefaultBudgetTimes}).Design()
 	d, ok := (&Config{Count: QuickCount, BudgetTimes: QuickBudgetTimes, Looks: QuickLooks}).Design()
-	if !ok || d.Looks != 7 || d.Times != QuickBudgetTimes || d.Fixed != QuickCount ||
-		!slices.Equal(d.Sizes, []int{7, 11, 15, 19, 23, 27, 31}) || !slices.Equal(d.Bounds[:3], def.Bounds[:3]) {
-		t.Fatalf("quick design %+v, default %+v", d, def)
+	if !ok || d.Looks != 9 || d.Times != QuickBudgetTimes || d.Fixed != QuickCount ||
+		!slices.Equal(d.Sizes, []int{8, 12, 16, 20, 24, 28, 32, 36, 40}) {
+		t.Fatalf("quick design %+v", d)
 	}
 	miss, dist, n := 0.0, []float64{1}, 0
 	for k, nk := range d.Sizes {
@@ -380,10 +379,10 @@ func TestQuickDesign(t *testing.T) {
 		t.Errorf("quick design %v: any look misses with chance %g, want at most %g (and not far below)", d.Bounds,
 			miss, alpha)
 	}
-	// The budget: 6 × the fixed design's 5 runs, from a first stage of 7
-	// that took 14s: 60s, about every look's 31 runs (62s).
-	if got := d.Estimate(14 * time.Second); !strings.Contains(got, "at most 1m2s with every look's runs") ||
-		!strings.Contains(got, "bounded by the budget (1m0s)") {
+	// The budget: 8 × the fixed design's 5 runs, from a first stage of 8
+	// that took 16s: 80s, every look's 40 runs.
+	if got := d.Estimate(16 * time.Second); !strings.Contains(got, "at most 1m20s with every look's runs") ||
+		!strings.Contains(got, "bounded by the budget (1m20s)") {
 		t.Errorf("quick estimate %q", got)
 	}
 }

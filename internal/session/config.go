@@ -48,17 +48,16 @@ const (
 )
 
 // The design of a budgeted --quick reproduction (sqlbench reproduce
-// --quick at its own scale, without --count): QuickLooks looks (7, 11,
-// ... 31 runs per cell; the first three's ranks are the default design's,
-// 4.4% over all looks) within QuickBudgetTimes × the measuring time of the fixed design
-// of QuickCount runs per cell, about what every look's runs would take if
-// no comparison were decided early. At smoke size that is still minutes,
+// --quick at its own scale, without --count): QuickLooks looks (8, 12,
+// ... 40 runs per cell, 5% over all looks) within QuickBudgetTimes × the
+// measuring time of the fixed design of QuickCount runs per cell, about
+// what every look's runs would take if no comparison were decided early. At smoke size that is still minutes,
 // and the runs, not the clock, are what its comparisons lack
 // (docs/methodology.md, "The default run and reproduce, budgeted by
 // default").
 const (
-	QuickLooks       = 7
-	QuickBudgetTimes = 6.0
+	QuickLooks       = 9
+	QuickBudgetTimes = 8.0
 )
 
 // SmokeProbeShare divides the machine's probes before each pass (the
