@@ -10,7 +10,7 @@
 FNR == 1 { file++ }
 file == 1 && FNR > 1 { ms[$1, $3, $4] = $5; rounds[$1] = 1; if (lo == "" || $2 < lo) lo = $2; if ($2 > hi) hi = $2; next }
 file > 1 {
-	if ($0 !~ /^\| [a-z]+\/[a-z]+/ || $0 ~ /^\| test/) next
+	if ($0 !~ /^\| [a-z]+\/[A-Za-z]/ || $0 ~ /^\| test/) next
 	n = split($0, f, " *\\| *")
 	test = f[2]; cmp = f[3]; key = test " " cmp
 	if (!(key in seen)) { seen[key] = 1; order[++keys] = key; tests[key] = test; cmps[key] = cmp; readme[key] = f[4] }
