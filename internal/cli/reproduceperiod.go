@@ -344,10 +344,18 @@ func buildsRecord(p *studyPlan) string {
 // downloaded (a JDBC driver's Maven version is the JDBC runner's to
 // resolve).
 func prepareBuild(ctx context.Context, t periodTarget) error {
-	switch {
-	case t.Pinned || lookupJVM(t.Base):
+	if t.Pinned || lookupJVM(t.Base) {
 		return nil
-	case t.Dir != "":
+	}
+	// The modules it is built with must be had too, or it falls back
+	// here rather than failing the session when its variants resolve.
+	for _, w := range t.Period.With {
+		m, v, _ := strings.Cut(w, "@")
+		if _, err := downloadModule(ctx, m, v); err != nil {
+			return fmt.Errorf("built with %s: %w", w, err)
+		}
+	}
+	if t.Dir != "" {
 		return prepareCopy(ctx, t)
 	}
 	_, err := downloadModule(ctx, t.Module, t.Version)

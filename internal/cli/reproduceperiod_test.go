@@ -249,6 +249,39 @@ func sqliteVersion(t *testing.T, name string) string {
 	return string(m[1])
 }
 
+// TestPeriodBuildWithAnUnservedModuleFallsBack: a period version whose
+// program's engine cannot be had (a modernc release the proxy does not
+// serve) falls back to the catalogue's target, named in a gap, before the
+// session resolves its variants; the other builds stay.
+func TestPeriodBuildWithAnUnservedModuleFallsBack(t *testing.T) {
+	opts := studyOptions{Study: "go-sqlite-bench", AsPublished: true, Cache: t.TempDir()}
+	p, err := newStudyPlan(opts, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(p.Builds, func(b periodTarget) bool { return b.Base == "zombiezen" })
+	if i < 0 {
+		t.Fatalf("no zombiezen build: %v", p.Builds)
+	}
+	zombie := p.Builds[i].name()
+	// Only zombiezen's build is prepared here (the others download).
+	p.Builds = []periodTarget{p.Builds[i]}
+	p.Builds[0].Period.With = []string{"modernc.org/sqlite@v1.99.99"}
+	var log strings.Builder
+	if err := prepareBuilds(context.Background(), p, &log); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(p.Config.Targets, zombie) || !slices.Contains(p.Config.Targets, "zombiezen") ||
+		len(p.Config.Cells[zombie]) != 0 || len(p.Config.Cells["zombiezen"]) == 0 ||
+		p.Config.VariantWith[zombie] != nil {
+		t.Errorf("%s did not fall back: targets %q, with %v", zombie, p.Config.Targets, p.Config.VariantWith)
+	}
+	if !strings.Contains(log.String(), "built with modernc.org/sqlite@v1.99.99") ||
+		!strings.Contains(buildsRecord(p), "fell back: zombiezen@v1.4.2") {
+		t.Errorf("the fallback is not named: log %q, builds %q", log.String(), buildsRecord(p))
+	}
+}
+
 // TestPreparedExecAsPublished checks the JDBC PreparedExec call of each
 // study: ps.execute(sql) for the SQL-Benchmark studies, whose Java program
 // called it so, unless --jdbc-prepared-exec plain; ps.execute() elsewhere
