@@ -249,20 +249,27 @@ func sqliteVersion(t *testing.T, name string) string {
 	return string(m[1])
 }
 
+// planBuild plans the reproduction opts and returns it with the index of
+// target base's build among its builds.
+func planBuild(t *testing.T, opts studyOptions, base string) (*studyPlan, int) {
+	t.Helper()
+	p, err := newStudyPlan(opts, machine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(p.Builds, func(b periodTarget) bool { return b.Base == base })
+	if i < 0 {
+		t.Fatalf("%s: no build of %s: %v", opts.Study, base, p.Builds)
+	}
+	return p, i
+}
+
 // TestPeriodBuildWithAnUnservedModuleFallsBack: a period version whose
 // program's engine cannot be had (a modernc release the proxy does not
 // serve) falls back to the catalogue's target, named in a gap, before the
 // session resolves its variants; the other builds stay.
 func TestPeriodBuildWithAnUnservedModuleFallsBack(t *testing.T) {
-	opts := studyOptions{Study: "go-sqlite-bench", AsPublished: true, Cache: t.TempDir()}
-	p, err := newStudyPlan(opts, machine())
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(p.Builds, func(b periodTarget) bool { return b.Base == "zombiezen" })
-	if i < 0 {
-		t.Fatalf("no zombiezen build: %v", p.Builds)
-	}
+	p, i := planBuild(t, studyOptions{Study: "go-sqlite-bench", AsPublished: true, Cache: t.TempDir()}, "zombiezen")
 	zombie := p.Builds[i].name()
 	// Only zombiezen's build is prepared here (the others download).
 	p.Builds = []periodTarget{p.Builds[i]}
@@ -314,14 +321,7 @@ func TestAsPublishedFallsBackToTheStudysBuild(t *testing.T) {
 	for _, bundled := range []bool{false, true} {
 		cache := t.TempDir()
 		opts := studyOptions{Study: "dbi-2023", AsPublished: true, BundledSQLite: bundled, Cache: cache}
-		p, err := newStudyPlan(opts, machine())
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := slices.IndexFunc(p.Builds, func(b periodTarget) bool { return b.Base == "mattn" })
-		if i < 0 {
-			t.Fatalf("no period mattn: %v", p.Builds)
-		}
+		p, i := planBuild(t, opts, "mattn")
 		p.Builds[i].Period.Source = "example.invalid/no-such-module" // not to be had
 		p.Builds = p.Builds[i : i+1]
 		if err := prepareBuilds(context.Background(), p, io.Discard); err != nil {

@@ -13,11 +13,7 @@ import (
 )
 
 func TestBuildCachesUntilTheSourceChanges(t *testing.T) {
-	src, err := FindSource(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Builder{Src: src, Cache: t.TempDir()}
+	b := testBuilder(t)
 	ctx := context.Background()
 	if _, ok, err := b.Cached(ctx, "none"); ok || err != nil {
 		t.Fatalf("Cached before any build: %v, %v; want false", ok, err)

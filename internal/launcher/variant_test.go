@@ -10,6 +10,17 @@ import (
 	"testing"
 )
 
+// testBuilder returns a Builder of this checkout's runner source with a
+// binary cache of the test's own.
+func testBuilder(t *testing.T) *Builder {
+	t.Helper()
+	src, err := FindSource(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Builder{Src: src, Cache: t.TempDir()}
+}
+
 // moduleVersion returns the version of module that the Go binary bin was
 // built with, as go version -m reads it from the binary.
 func moduleVersion(t *testing.T, bin, module string) string {
@@ -39,12 +50,8 @@ func TestVariantsAreBuiltAgainstTheirOwnModuleVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds three runners")
 	}
-	src, err := FindSource(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testBuilder(t)
 	t.Setenv("GOFLAGS", "-modfile="+filepath.Join(t.TempDir(), "elsewhere.mod")) // must not steer the builds
-	b := &Builder{Src: src, Cache: t.TempDir()}
 	ctx := context.Background()
 	const pgx = "github.com/jackc/pgx/v5"
 
@@ -155,11 +162,7 @@ func modCache(t *testing.T) string {
 // which modernc requires exactly, not the libc of sqlbench's newer
 // modernc; a requirement sqlbench has itself is kept.
 func TestReleaseVariantTakesItsOwnRequirements(t *testing.T) {
-	src, err := FindSource(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Builder{Src: src, Cache: t.TempDir()}
+	b := testBuilder(t)
 	r, err := b.Resolve(context.Background(), Variant{Module: "modernc.org/sqlite", Version: "v1.38.2"})
 	if err != nil {
 		t.Fatal(err)
@@ -190,11 +193,7 @@ func TestVariantBuiltWithAnotherModulesRelease(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a runner")
 	}
-	src, err := FindSource(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &Builder{Src: src, Cache: t.TempDir()}
+	b := testBuilder(t)
 	ctx := context.Background()
 	r, err := b.Resolve(ctx, Variant{Module: "zombiezen.com/go/sqlite", Version: "v1.4.2"})
 	if err != nil {
